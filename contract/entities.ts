@@ -1,0 +1,126 @@
+/**
+ * The HTTP API's entities, as the server answers them (SPEC.md section 3).
+ * Both `server/` and `worker/` import these; nothing here touches a realm's globals.
+ */
+import type { Role } from './roles.ts';
+
+export interface Company {
+  id: number;
+  name: string;
+}
+
+export interface Transport {
+  id: number;
+  vehicle_number: string;
+  vehicle_brand: string;
+  vehicle_capacity: number | null;
+  is_current: boolean;
+}
+
+/** The server sends the role as an object; the client flattens it to the name (SPEC.md section 3). */
+export interface UserWire {
+  id: number;
+  email: string;
+  name: string;
+  phone: string;
+  company_id: number | null;
+  company_name: string | null;
+  role: Role | { name: Role };
+  is_active: boolean;
+  current_transport: Transport | null;
+}
+
+export interface User extends Omit<UserWire, 'role'> {
+  role: Role;
+}
+
+export interface TokenPair {
+  access_token: string;
+  refresh_token: string;
+  token_type: 'bearer';
+}
+
+export interface RegistrationRequest {
+  id: number;
+  email: string;
+  name: string;
+  phone: string;
+  company_id: number;
+  company_name: string | null;
+  role: Role;
+  status: 'pending' | 'approved';
+  created_at: string;
+  vehicle_number: string | null;
+  vehicle_brand: string | null;
+  vehicle_capacity: number | null;
+  current_transport: Omit<Transport, 'id' | 'is_current'> | null;
+}
+
+/** Task status. 'completed' is the default filter of /tasks/completed/ (SPEC.md section 4). */
+export const TASK_STATUSES = ['open', 'in_progress', 'completed', 'cancelled'] as const;
+export type TaskStatus = (typeof TASK_STATUSES)[number];
+
+/** A driver's status on a task (an association). */
+export const DRIVER_STATUSES = ['accepted', 'in_progress', 'completed', 'cancelled'] as const;
+export type DriverStatus = (typeof DRIVER_STATUSES)[number];
+
+export interface DriverAssociation {
+  id: number;
+  task_id: number;
+  driver_id: number;
+  driver_name: string | null;
+  quantity: number | null;
+  status: DriverStatus;
+  loading_quantity: number | null;
+  transport_rate: number | null;
+  unloading_quantity: number | null;
+  order_index: number;
+}
+
+export interface Task {
+  id: number;
+  company_id: number;
+  date: string;
+  cargo: string;
+  loading_place: string;
+  unloading_place: string;
+  planned_quantity: number;
+  unit: string;
+  status: TaskStatus;
+  rate: number | null;
+  comment: string | null;
+  max_drivers: number | null;
+  driver_associations: DriverAssociation[];
+  created_at: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  next_offset: number | null;
+  total: number;
+}
+
+export interface ReportPhoto {
+  id: number;
+  url: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+}
+
+export interface Report {
+  id: number;
+  association_id: number;
+  quantity: number | null;
+  total_loading_quantity: number | null;
+  total_unloading_quantity: number | null;
+  idempotency_key: string | null;
+  completed_at: string | null;
+  created_at: string;
+  photos: ReportPhoto[];
+}
+
+export interface ApiErrorBody {
+  detail: string;
+}

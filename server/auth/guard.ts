@@ -1,0 +1,65 @@
+/**
+ * Route guards. `ctx.guard(roles)` is a preHandler: 401 without a valid bearer token or for a
+ * deactivated user, 403 when the user's role is not among `roles`. The loaded user is on `request.user`.
+ */
+import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { Role } from '../../contract/roles.ts';
+import type { Db } from '../db/connect.ts';
+import type { UserRow } from '../db/schema.ts';
+import { forbidden, unauthorized } from '../errors.ts';
+import type { AccessTokens } from './jwt.ts';
+
+export interface AuthUser {
+  id: number;
+  email: string;
+  name: string;
+  role: Role;
+  company_id: number | null;
+  device_id: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+export type Guard = (roles?: readonly Role[]) => preHandlerAsyncHookHandler;
+
+export function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (!header) return null;
+  const [scheme, token] = header.split(' ');
+  return scheme?.toLowerCase() === 'bearer' && token ? token : null;
+}
+
+export function toAuthUser(row: Pick<UserRow, 'id' | 'email' | 'name' | 'role' | 'company_id'>, deviceId: string): AuthUser {
+  return { id: row.id, email: row.email, name: row.name, role: row.role as Role, company_id: row.company_id, device_id: deviceId };
+}
+
+/** Resolves the request's user from its bearer token, or null. Never throws for a bad token. */
+export async function authenticate(request: FastifyRequest, db: Db, tokens: AccessTokens): Promise<AuthUser | null> {
+  const token = bearerToken(request);
+  if (!token) return null;
+  const claims = await tokens.verify(token);
+  if (!claims) return null;
+  const id = Number(claims.sub);
+  if (!Number.isSafeInteger(id)) return null;
+  const row = await db.kysely
+    .selectFrom('users')
+    .select(['id', 'email', 'name', 'role', 'company_id', 'is_active'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row || !row.is_active) return null;
+  return toAuthUser(row, claims.device_id);
+}
+
+export function makeGuard(db: Db, tokens: AccessTokens): Guard {
+  return (roles) =>
+    async function guard(request: FastifyRequest, _reply: FastifyReply) {
+      const user = await authenticate(request, db, tokens);
+      if (!user) throw unauthorized();
+      if (roles && !roles.includes(user.role)) throw forbidden();
+      request.user = user;
+    };
+}

@@ -1,0 +1,63 @@
+/**
+ * Configuration from the environment. Secrets that are not given are generated once into DATA_DIR,
+ * so a restart keeps sessions valid and a fresh machine needs no setup.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Secret for signing access tokens (HS256). */
+  jwtSecret: string;
+  /** Access token lifetime, seconds (15 min by default). */
+  accessTokenTtl: number;
+  /** Refresh token lifetime, seconds (30 days by default). */
+  refreshTokenTtl: number;
+  /** Folder with the built PWA, served with an SPA fallback when it exists. */
+  distDir: string;
+  /** Fill an empty database with demo data. */
+  demo: boolean;
+  /** Log requests (off in tests). */
+  logger: boolean;
+}
+
+function intFromEnv(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new Error(`${name} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+function loadSecret(dataDir: string, given: string | undefined): string {
+  if (given) return given;
+  const file = join(dataDir, 'secrets.json');
+  if (existsSync(file)) {
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret?: string };
+    if (stored.jwtSecret) return stored.jwtSecret;
+  }
+  mkdirSync(dataDir, { recursive: true });
+  const jwtSecret = randomBytes(48).toString('base64url');
+  writeFileSync(file, JSON.stringify({ jwtSecret }, null, 2), { mode: 0o600 });
+  return jwtSecret;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const dataDir = resolve(overrides.dataDir ?? env.DATA_DIR ?? './data');
+  return {
+    port: intFromEnv(env.PORT, 8080, 'PORT'),
+    host: env.HOST || '127.0.0.1',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    jwtSecret: overrides.jwtSecret ?? loadSecret(dataDir, env.JWT_SECRET),
+    accessTokenTtl: intFromEnv(env.ACCESS_TOKEN_TTL, 15 * 60, 'ACCESS_TOKEN_TTL'),
+    refreshTokenTtl: intFromEnv(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
+    distDir: resolve(env.DIST_DIR ?? './dist'),
+    demo: env.DEMO === '1',
+    logger: env.LOG !== '0',
+    ...overrides,
+  };
+}

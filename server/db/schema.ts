@@ -1,0 +1,238 @@
+/**
+ * The database schema as Kysely sees it. One set of tables for SQLite and PostgreSQL:
+ * times are ISO-8601 text (UTC), booleans are 0/1 integers, quantities are double precision.
+ */
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Id = Generated<number>;
+type Bool = number; // 0 | 1, portable across SQLite and PostgreSQL
+
+export interface CompaniesTable {
+  id: Id;
+  name: string;
+  created_at: string;
+}
+
+export interface UsersTable {
+  id: Id;
+  email: string;
+  password_hash: string;
+  name: string;
+  phone: string;
+  role: string;
+  company_id: number | null;
+  is_active: Bool;
+  created_at: string;
+}
+
+export interface TransportsTable {
+  id: Id;
+  user_id: number;
+  vehicle_number: string;
+  vehicle_brand: string;
+  vehicle_capacity: number | null;
+  is_current: Bool;
+  created_at: string;
+}
+
+export interface RegistrationRequestsTable {
+  id: Id;
+  email: string;
+  password_hash: string;
+  name: string;
+  phone: string;
+  company_id: number;
+  role: string;
+  vehicle_number: string | null;
+  vehicle_brand: string | null;
+  vehicle_capacity: number | null;
+  status: string; // pending | approved
+  created_at: string;
+  approved_at: string | null;
+  approved_by: number | null;
+  user_id: number | null;
+}
+
+export interface RefreshTokensTable {
+  id: Id;
+  user_id: number;
+  device_id: string;
+  family_id: string;
+  token_hash: string;
+  device_info: string | null;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface PushSubscriptionsTable {
+  id: Id;
+  user_id: number;
+  device_id: string;
+  subscription: string; // JSON
+  created_at: string;
+}
+
+export interface TasksTable {
+  id: Id;
+  company_id: number;
+  created_by: number | null;
+  date: string; // YYYY-MM-DD
+  cargo: string;
+  loading_place: string;
+  unloading_place: string;
+  planned_quantity: number;
+  unit: string;
+  status: string;
+  rate: number | null;
+  comment: string | null;
+  max_drivers: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface TaskDriversTable {
+  id: Id;
+  task_id: number;
+  driver_id: number;
+  quantity: number | null;
+  status: string;
+  loading_quantity: number | null;
+  unloading_quantity: number | null;
+  transport_rate: number | null;
+  order_index: number;
+  accepted_at: string | null;
+  created_at: string;
+}
+
+export interface ReportsTable {
+  id: Id;
+  association_id: number;
+  driver_id: number;
+  quantity: number | null;
+  total_loading_quantity: number | null;
+  total_unloading_quantity: number | null;
+  loading_is_buyer: Bool;
+  unloading_is_buyer: Bool;
+  idempotency_key: string | null;
+  completed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ReportPhotosTable {
+  id: Id;
+  report_id: number;
+  storage_key: string;
+  mime: string;
+  size: number;
+  width: number | null;
+  height: number | null;
+  created_at: string;
+}
+
+export interface DailyHoursTable {
+  id: Id;
+  driver_id: number;
+  date: string;
+  hours: number;
+  created_at: string;
+}
+
+export interface TransfersTable {
+  id: Id;
+  task_id: number;
+  from_company_id: number;
+  to_company_id: number;
+  quantity: number | null;
+  status: string; // pending | accepted | declined
+  comment: string | null;
+  created_by: number | null;
+  created_at: string;
+  decided_at: string | null;
+}
+
+export interface AnnouncementsTable {
+  id: Id;
+  company_id: number | null;
+  author_id: number | null;
+  title: string;
+  body: string;
+  created_at: string;
+}
+
+export interface AnnouncementResponsesTable {
+  id: Id;
+  announcement_id: number;
+  user_id: number;
+  text: string | null;
+  status: string; // pending | approved | declined
+  created_at: string;
+  decided_at: string | null;
+  decided_by: number | null;
+}
+
+export interface ProgressiveRatesTable {
+  id: Id;
+  company_id: number;
+  min_quantity: number;
+  max_quantity: number | null;
+  rate: number;
+  created_at: string;
+}
+
+export interface ExportJobsTable {
+  id: Id;
+  user_id: number;
+  status: string; // pending | running | done | failed
+  params: string; // JSON
+  storage_key: string | null;
+  filename: string | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface ClientErrorsTable {
+  id: Id;
+  user_id: number | null;
+  device_id: string | null;
+  message: string;
+  stack: string | null;
+  source: string | null;
+  lineno: number | null;
+  colno: number | null;
+  user_agent: string | null;
+  url: string | null;
+  time: string | null;
+  created_at: string;
+}
+
+export interface Database {
+  companies: CompaniesTable;
+  users: UsersTable;
+  transports: TransportsTable;
+  registration_requests: RegistrationRequestsTable;
+  refresh_tokens: RefreshTokensTable;
+  push_subscriptions: PushSubscriptionsTable;
+  tasks: TasksTable;
+  task_drivers: TaskDriversTable;
+  reports: ReportsTable;
+  report_photos: ReportPhotosTable;
+  daily_hours: DailyHoursTable;
+  transfers: TransfersTable;
+  announcements: AnnouncementsTable;
+  announcement_responses: AnnouncementResponsesTable;
+  progressive_rates: ProgressiveRatesTable;
+  export_jobs: ExportJobsTable;
+  client_errors: ClientErrorsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type TaskRow = Selectable<TasksTable>;
+export type TaskDriverRow = Selectable<TaskDriversTable>;
+export type ReportRow = Selectable<ReportsTable>;
+export type TransportRow = Selectable<TransportsTable>;

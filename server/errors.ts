@@ -1,0 +1,73 @@
+/**
+ * Every error the API answers is `{ "detail": "..." }`. Client mistakes get a 4xx naming the problem;
+ * only our own faults become 500, and those never carry a stack trace.
+ */
+import type { FastifyError, FastifyInstance } from 'fastify';
+import { ZodError, type ZodType, type z } from 'zod';
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly detail: string,
+  ) {
+    super(detail);
+  }
+}
+
+export const badRequest = (detail: string) => new HttpError(400, detail);
+export const unauthorized = (detail = 'Требуется вход в систему') => new HttpError(401, detail);
+export const forbidden = (detail = 'Недостаточно прав') => new HttpError(403, detail);
+export const notFound = (detail = 'Не найдено') => new HttpError(404, detail);
+export const conflict = (detail: string) => new HttpError(409, detail);
+
+/** Formats the first zod issue as "field: message", so the client sees which field is wrong. */
+export function zodDetail(error: ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'Некорректные данные';
+  const field = issue.path.join('.');
+  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'обязательное поле' : issue.message;
+  return field ? `${field}: ${message}` : message;
+}
+
+/** Validates input against a schema; a mismatch becomes a 400 naming the field. */
+export function parse<S extends ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (!result.success) throw badRequest(zodDetail(result.error));
+  return result.data;
+}
+
+/** Parses a positive integer path parameter, or answers 400 naming it. */
+export function idParam(params: unknown, name = 'id'): number {
+  const raw = (params as Record<string, string | undefined>)[name];
+  const n = Number(raw);
+  if (!raw || !Number.isSafeInteger(n) || n <= 0) throw badRequest(`${name}: ожидается положительное целое число`);
+  return n;
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
+    if (error instanceof HttpError) {
+      return reply.status(error.statusCode).send({ detail: error.detail });
+    }
+    if (error instanceof ZodError) {
+      return reply.status(400).send({ detail: zodDetail(error) });
+    }
+    const status = (error as FastifyError).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const code = (error as FastifyError).code;
+      const detail =
+        code === 'FST_ERR_CTP_BODY_TOO_LARGE' || status === 413
+          ? 'Слишком большой запрос'
+          : code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415
+            ? 'Неподдерживаемый тип содержимого'
+            : code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+              ? 'Пустое тело запроса'
+              : status === 429
+                ? 'Слишком много запросов, попробуйте позже'
+                : `Некорректный запрос: ${error.message}`;
+      return reply.status(status).send({ detail });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send({ detail: 'Внутренняя ошибка сервера' });
+  });
+}

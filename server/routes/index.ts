@@ -1,0 +1,4 @@
+/** Every route module, one per area of SPEC.md section 7. Each is mounted under /api. */
+import type { RouteModule } from '../context.ts';
+
+export const routeModules: RouteModule[] = [];

@@ -1,0 +1,148 @@
+/**
+ * The one typed API that crosses the worker boundary (ARCHITECTURE.md, "The worker boundary").
+ * The UI holds `Comlink.Remote<WorkerApi>` and imports only these types. Everything that crosses is
+ * plain, structured-clone-safe data; errors cross as `ApiFailure` values, never as thrown objects,
+ * so the status, the server's detail and the network flag survive the trip.
+ */
+import type { Role } from '../contract/roles.ts';
+import type { User } from '../contract/entities.ts';
+import type { RegistrationPayload } from '../contract/payloads.ts';
+
+/** SPEC.md section 3 auth state, without the tokens (those never leave the worker). */
+export interface AuthSnapshot {
+  isAuthenticated: boolean;
+  loading: boolean;
+  error: string | null;
+  user: User | null;
+  initialized: boolean;
+  offlineMode: boolean;
+}
+
+export interface NetworkSnapshot {
+  online: boolean;
+  /** navigator.connection.effectiveType where the browser has it. */
+  effectiveType: string | null;
+  offlineMode: boolean;
+}
+
+export type OutboxItemState = 'waiting' | 'sending' | 'retry' | 'sent' | 'failed';
+
+export interface OutboxItemView {
+  id: number;
+  association_id: number;
+  state: OutboxItemState;
+  attempts: number;
+  nextAttemptAt: number | null;
+  sentAt: number | null;
+  lastError: string | null;
+  photoCount: number;
+  createdAt: number;
+  /** 0..1 while the item's upload is in progress. */
+  progress: number | null;
+}
+
+export interface OutboxSnapshot {
+  pending: number;
+  flushing: boolean;
+  items: OutboxItemView[];
+}
+
+export interface Snapshot {
+  auth: AuthSnapshot;
+  network: NetworkSnapshot;
+  outbox: OutboxSnapshot;
+  /** Which engine mode this tab runs in. */
+  mode: 'shared' | 'dedicated';
+}
+
+/** A failed call, as the UI sees it. `message` is the server's detail or the catalogue's fallback. */
+export interface ApiFailure {
+  ok: false;
+  message: string;
+  status: number | null;
+  network: boolean;
+}
+
+export type Result<T> = { ok: true; data: T } | ApiFailure;
+
+export interface CachedResult<T> {
+  data: T;
+  fromCache: boolean;
+  /** When the data was fetched from the server (epoch ms). */
+  storedAt: number;
+}
+
+export type Params = Record<string, string | number | boolean | null | undefined>;
+
+/** What the UI should do after startup (SPEC.md section 4, "Startup"). */
+export interface StartupOutcome {
+  toast: string | null;
+  redirectToLogin: boolean;
+}
+
+export interface TabInfo {
+  /** device_id from the tab's localStorage (workers have none). */
+  deviceId: string;
+  deviceInfo: string;
+  /** A Web Lock name this tab holds for its lifetime; the worker drops the tab when it gets the lock. */
+  lockName: string;
+}
+
+export interface AuthApi {
+  /** Runs the startup sequence once per engine; later callers get the same outcome. */
+  startup(): Promise<StartupOutcome>;
+  login(username: string, password: string, pushSubscription?: unknown): Promise<Result<User>>;
+  register(payload: RegistrationPayload): Promise<Result<null>>;
+  logout(): Promise<void>;
+  fetchProfile(): Promise<Result<User>>;
+}
+
+export interface HttpApi {
+  /** A cached GET (ARCHITECTURE.md): fresh when it can be, from IndexedDB when it must be. */
+  get<T = unknown>(path: string, params?: Params): Promise<Result<CachedResult<T>>>;
+  /** A mutation; never cached. `body` is JSON. */
+  send<T = unknown>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, params?: Params): Promise<Result<T>>;
+  /** A download (exports); answers the bytes and file name, or null for a 204. */
+  download(path: string): Promise<Result<{ blob: Blob; filename: string } | null>>;
+}
+
+export interface NewReport {
+  association_id: number;
+  quantity: number | null;
+  total_loading_quantity: number | null;
+  total_unloading_quantity: number | null;
+  unloadingIsBuyer: 0 | 1;
+  loadingIsBuyer: 0 | 1;
+  photos: Blob[];
+}
+
+export interface OutboxApi {
+  /** Compresses the photos and queues the report; answers the queue record's id. */
+  queueReport(report: NewReport): Promise<Result<number>>;
+  flushNow(): Promise<void>;
+  discard(id: number): Promise<void>;
+  /** Compresses one photo for a preview (same settings as the queue). */
+  compressPreview(photo: Blob): Promise<Blob>;
+}
+
+export interface EngineApi {
+  /** Registers a tab: it gets the latest snapshot at once and every change after. */
+  connect(tab: TabInfo, onSnapshot: (snapshot: Snapshot) => void): Promise<void>;
+  /** Reports an uncaught client error to the server (best effort). */
+  logClientError(error: ClientErrorReport): Promise<void>;
+}
+
+export interface ClientErrorReport {
+  message: string;
+  stack: string | null;
+  source: string | null;
+  lineno: number | null;
+  colno: number | null;
+  userAgent: string;
+  url: string;
+  time: string;
+}
+
+export type WorkerApi = EngineApi & AuthApi & HttpApi & OutboxApi;
+
+export type { Role };
