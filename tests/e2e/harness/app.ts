@@ -1,0 +1,50 @@
+/**
+ * The whole product for an end-to-end test: the real server (built PWA from dist/, demo seed, a temp SQLite
+ * file) behind a FaultProxy, and Chromium. Tests talk to `proxy.url`, never to the server directly.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { startTestServer, type TestServer } from '../../fixtures/server.ts';
+import { seedDemo } from '../../../server/db/seed.ts';
+import { FaultProxy } from './proxy.ts';
+import { launchBrowser } from './browser.ts';
+
+export interface E2eApp {
+  server: TestServer;
+  proxy: FaultProxy;
+  browser: Browser;
+  url: string;
+  close(): Promise<void>;
+}
+
+export const DEMO_PASSWORD = 'demo12345';
+export const DEMO = {
+  driver: 'driver@demo.local',
+  manager: 'manager@demo.local',
+  admin: 'admin@demo.local',
+  super: 'super@demo.local',
+} as const;
+
+export async function startE2eApp(options: { accessTokenTtl?: number } = {}): Promise<E2eApp> {
+  const distDir = resolve('dist');
+  if (!existsSync(resolve(distDir, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
+  const server = await startTestServer({
+    config: { distDir, ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}) },
+  });
+  await seedDemo(server.db);
+  const proxy = new FaultProxy(server.url);
+  const url = await proxy.start();
+  const browser = await launchBrowser();
+  return {
+    server,
+    proxy,
+    browser,
+    url,
+    async close() {
+      await browser.close();
+      await proxy.stop();
+      await server.close();
+    },
+  };
+}

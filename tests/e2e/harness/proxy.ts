@@ -1,0 +1,103 @@
+/**
+ * A fault-injecting HTTP proxy between Chromium and the real server. Playwright's routing does not see a
+ * SharedWorker's requests, so the tests cut the network here instead: `down` refuses connections the way a
+ * dead network does, `failNext` answers 5xx for matching requests, and every request is counted.
+ */
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface Fault {
+  method: string;
+  path: RegExp;
+  status: number;
+  remaining: number;
+}
+
+export interface CountedRequest {
+  method: string;
+  path: string;
+  status: number | null;
+}
+
+export class FaultProxy {
+  readonly requests: CountedRequest[] = [];
+  private down = false;
+  private faults: Fault[] = [];
+  private readonly sockets = new Set<Socket>();
+  private server: http.Server | null = null;
+  url = '';
+
+  constructor(private readonly target: string) {}
+
+  async start(): Promise<string> {
+    const targetUrl = new URL(this.target);
+    this.server = http.createServer((req, res) => this.handle(req, res, targetUrl));
+    this.server.on('connection', (socket) => {
+      if (this.down) {
+        socket.destroy();
+        return;
+      }
+      this.sockets.add(socket);
+      socket.on('close', () => this.sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.url;
+  }
+
+  /** Cuts the network: open connections are destroyed, new ones refused. */
+  setDown(down: boolean): void {
+    this.down = down;
+    if (down) for (const s of this.sockets) s.destroy();
+  }
+
+  /** Answers `status` to the next `times` requests matching method and path. */
+  failNext(method: string, path: RegExp, status: number, times: number): void {
+    this.faults.push({ method, path, status, remaining: times });
+  }
+
+  count(method: string, path: RegExp): number {
+    return this.requests.filter((r) => r.method === method && path.test(r.path)).length;
+  }
+
+  reset(): void {
+    this.requests.length = 0;
+    this.faults = [];
+  }
+
+  async stop(): Promise<void> {
+    for (const s of this.sockets) s.destroy();
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+  }
+
+  private handle(req: IncomingMessage, res: ServerResponse, target: URL): void {
+    const path = req.url ?? '/';
+    const entry: CountedRequest = { method: req.method ?? 'GET', path, status: null };
+    if (path.startsWith('/api/')) this.requests.push(entry);
+    if (this.down) {
+      req.socket.destroy();
+      return;
+    }
+    const fault = this.faults.find((f) => f.remaining > 0 && f.method === req.method && f.path.test(path));
+    if (fault) {
+      fault.remaining -= 1;
+      entry.status = fault.status;
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(fault.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ detail: 'Сбой сервера (тест)' }));
+      });
+      return;
+    }
+    const upstream = http.request(
+      { host: target.hostname, port: target.port, method: req.method, path, headers: { ...req.headers, host: target.host } },
+      (up) => {
+        entry.status = up.statusCode ?? null;
+        res.writeHead(up.statusCode ?? 502, up.headers);
+        up.pipe(res);
+      },
+    );
+    upstream.on('error', () => res.destroy());
+    req.pipe(upstream);
+  }
+}
