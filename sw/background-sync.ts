@@ -7,25 +7,26 @@
 import { jwtDecode } from 'jwt-decode';
 import { KV, openEngineDb, type CacheEntry, type EngineDb } from '../worker/db.ts';
 
-export const ASSIGNED_PATH = '/tasks/assigned/';
+/** As the engine's GET cache stores it: no leading slash (worker/cache.ts normalizePath). */
+export const ASSIGNED_PATH = 'tasks/assigned/';
 /** SPEC.md section 9: API time-out 10 s. */
 const FETCH_TIMEOUT_MS = 10_000;
 
 type QueryParams = Record<string, string | number | boolean | null | undefined>;
 
 /**
- * The GET cache key: user, path, params sorted by name (empty values dropped). It must produce exactly the
- * key the engine's GET cache uses for the same call, or the engine will not find what this run stored.
+ * The GET cache key: user, path without a leading slash, params sorted by name (null and undefined
+ * dropped). It must produce exactly the key of the engine's GET cache (worker/cache.ts `cacheKey` on the
+ * engine branch, written the same way), or the engine will not find what this run stored; once both are
+ * on one branch this should import that function instead.
  */
-export function cacheKey(userId: number | null, path: string, params: QueryParams = {}): string {
-  const query = Object.keys(params)
-    .sort()
-    .flatMap((name) => {
-      const value = params[name];
-      return value === null || value === undefined ? [] : [`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`];
-    })
-    .join('&');
-  return `${userId ?? 'anon'}|${path}?${query}`;
+export function cacheKey(userId: number | null, path: string, params?: QueryParams): string {
+  const pairs = Object.entries(params ?? {})
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([name, value]) => [name, String(value)] as [string, string])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const query = new URLSearchParams(pairs).toString();
+  return `${userId ?? 'anonymous'}:${path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
 }
 
 export type SyncOutcome = 'stored' | 'no-token' | 'not-driver' | 'rejected' | 'signed-out' | 'failed';
@@ -78,7 +79,7 @@ export async function runBackgroundSync(overrides: Partial<BackgroundSyncDeps> =
     // The connection is released while the request is out, so an engine upgrading the schema is not blocked.
     db.close();
     db = null;
-    const response = await deps.fetch(`${deps.apiBase}${ASSIGNED_PATH}`, {
+    const response = await deps.fetch(`${deps.apiBase}/${ASSIGNED_PATH}`, {
       headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
     });

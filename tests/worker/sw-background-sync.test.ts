@@ -125,7 +125,12 @@ describe('cacheKey', () => {
     expect(cacheKey(7, '/tasks/completed/', { offset: 0, limit: 50, search: null })).toBe(
       cacheKey(7, '/tasks/completed/', { limit: 50, offset: 0 }),
     );
-    expect(cacheKey(7, '/tasks/completed/', { limit: 50, offset: 0 })).toBe('7|/tasks/completed/?limit=50&offset=0');
+    expect(cacheKey(7, '/tasks/completed/', { limit: 50, offset: 0 })).toBe('7:tasks/completed/?limit=50&offset=0');
+    expect(cacheKey(null, 'users/me/')).toBe('anonymous:users/me/');
+  });
+
+  it('treats a path with and without its leading slash as one', () => {
+    expect(cacheKey(7, '/tasks/assigned/')).toBe(cacheKey(7, 'tasks/assigned/'));
   });
 
   it('keeps users apart', () => {
