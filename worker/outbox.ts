@@ -10,12 +10,11 @@
  * - a crash between the server's 201 and that mark sends it again with the same Idempotency-Key, and the
  *   server answers with the report it already stored.
  */
-import { v4 as uuidv4 } from 'uuid';
-import type { IDBPTransaction } from 'idb';
-import type { EngineDb, EngineSchema, OutboxRecord } from './db.ts';
-import type { NewReport, OutboxItemState, OutboxItemView, OutboxSnapshot, Result } from './api.ts';
+import type { EngineDb, OutboxRecord } from './db.ts';
+import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import { compressPhoto } from './images.ts';
-import { photoName } from './report-form.ts';
+import { addWithPhotos, loadPhotos, newOutboxRecord, removeWithPhotos, writeOutbox } from './outbox-store.ts';
+import { byAge, outboxSnapshot } from './outbox-view.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
 export const FLUSH_INTERVAL_MS = 60_000;
@@ -73,15 +72,15 @@ export interface Outbox {
   start(scheduler: OutboxScheduler): void;
 }
 
-const STORES: ['outbox', 'photos'] = ['outbox', 'photos'];
-type Tx = IDBPTransaction<EngineSchema, typeof STORES, 'readwrite'>;
-
-const byAge = (a: OutboxRecord, b: OutboxRecord): number => a.createdAt - b.createdAt || (a.id ?? 0) - (b.id ?? 0);
-
 const failure = (message: string): Result<number> => ({ ok: false, message, status: null, network: false });
 
 /** Progress pushes are throttled: an upload reports far more often than a tab needs to redraw. */
 const PROGRESS_STEP = 0.05;
+
+function giveUpMessage(record: OutboxRecord, reason: string): string {
+  const when = new Date(record.completedAt).toLocaleString('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
+  return `Отчёт от ${when} не принят сервером после ${MAX_ATTEMPTS} попыток и удалён. Причина: ${reason}`;
+}
 
 export function createOutbox(deps: OutboxDeps): Outbox {
   const { db } = deps;
@@ -91,23 +90,6 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   let flushAgain = false;
   let sending: { id: number; progress: number } | null = null;
   let started = false;
-
-  /** Writes use durability 'strict': a report the driver saw as queued must survive a crash. */
-  async function write<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
-    const tx = db.transaction(STORES, 'readwrite', { durability: 'strict' });
-    // Observed below; this keeps an abort caused by fn's own error from also surfacing as unhandled.
-    tx.done.catch(() => {});
-    const result = await fn(tx);
-    await tx.done;
-    return result;
-  }
-
-  /** Deletes a record and every photo bound to its id (also any the record's list lost track of). */
-  async function removeWithPhotos(tx: Tx, id: number): Promise<void> {
-    const photos = tx.objectStore('photos');
-    for (const key of await photos.index('byOutbox').getAllKeys(id)) await photos.delete(key);
-    await tx.objectStore('outbox').delete(id);
-  }
 
   async function reload(): Promise<void> {
     records = await db.getAll('outbox');
@@ -124,35 +106,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const photos: Blob[] = [];
       // One at a time: a decoded 12 MP photo is ~48 MB, and phones are short of memory.
       for (const photo of report.photos) photos.push(await compress(photo));
-      const now = deps.now();
-      const record: OutboxRecord = {
-        association_id: report.association_id,
-        quantity: report.quantity,
-        total_unloading_quantity: report.total_unloading_quantity,
-        total_loading_quantity: report.total_loading_quantity,
-        flags: { unloadingIsBuyer: report.unloadingIsBuyer, loadingIsBuyer: report.loadingIsBuyer },
-        photos: [],
-        attempts: 0,
-        nextAttemptAt: now,
-        sent: false,
-        sentAt: null,
-        resolved: false,
-        idempotencyKey: uuidv4(),
-        completedAt: new Date(now).toISOString(),
-        createdAt: now,
-        lastError: null,
-        userId,
-      };
-      const id = await write(async (tx) => {
-        const outbox = tx.objectStore('outbox');
-        const newId = await outbox.add(record);
-        const photoIds: number[] = [];
-        for (const [index, blob] of photos.entries()) {
-          photoIds.push(await tx.objectStore('photos').add({ outboxId: newId, blob, name: photoName(blob, index), type: blob.type }));
-        }
-        await outbox.put({ ...record, id: newId, photos: photoIds });
-        return newId;
-      });
+      const id = await addWithPhotos(db, newOutboxRecord(report, userId, deps.now()), photos);
       await reload();
       if (started) triggerFlush();
       return { ok: true, data: id };
@@ -162,29 +116,21 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  async function loadPhotos(record: OutboxRecord): Promise<Blob[]> {
-    const found = await Promise.all(record.photos.map((id) => db.get('photos', id)));
-    return found.flatMap((photo) => (photo ? [photo.blob] : []));
-  }
-
-  /** Applies `change` to the stored record, if it is still there (a discard wins over a late answer). */
-  function update(id: number, change: (record: OutboxRecord) => OutboxRecord): Promise<void> {
-    return write(async (tx) => {
+  /** Applies `change` to the stored record, if it is still there (a discard wins over a late answer); null deletes. */
+  function update(id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<void> {
+    return writeOutbox(db, async (tx) => {
       const stored = await tx.objectStore('outbox').get(id);
-      if (stored) await tx.objectStore('outbox').put(change(stored));
+      if (!stored) return;
+      const changed = change(stored);
+      await (changed ? tx.objectStore('outbox').put(changed) : removeWithPhotos(tx, id));
     });
-  }
-
-  function giveUpMessage(record: OutboxRecord, reason: string): string {
-    const when = new Date(record.completedAt).toLocaleString('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
-    return `Отчёт от ${when} не принят сервером после ${MAX_ATTEMPTS} попыток и удалён. Причина: ${reason}`;
   }
 
   /** Sends one item; answers false when the network failed and the batch should stop. */
   async function sendOne(id: number): Promise<boolean> {
     const record = await db.get('outbox', id);
     if (!record || record.sent) return true;
-    const photos = await loadPhotos(record);
+    const photos = await loadPhotos(db, record);
     sending = { id, progress: 0 };
     deps.onChange();
     let result: SendResult;
@@ -211,20 +157,18 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       await update(id, (r) => ({ ...r, nextAttemptAt: now + retryDelayMs(r.attempts) }));
       return false;
     }
-    const reason = result.message;
-    const gaveUp = await write(async (tx) => {
-      const stored = await tx.objectStore('outbox').get(id);
-      if (!stored) return null;
-      const attempts = stored.attempts + 1;
+    const { message } = result;
+    const givenUp: OutboxRecord[] = [];
+    await update(id, (r) => {
+      const attempts = r.attempts + 1;
       // Offline, a failure says more about the connection than about the report: keep it.
-      if (attempts >= MAX_ATTEMPTS && deps.isOnline()) {
-        await removeWithPhotos(tx, id);
-        return stored;
+      if (attempts < MAX_ATTEMPTS || !deps.isOnline()) {
+        return { ...r, attempts, lastError: message, nextAttemptAt: now + retryDelayMs(attempts) };
       }
-      await tx.objectStore('outbox').put({ ...stored, attempts, lastError: reason, nextAttemptAt: now + retryDelayMs(attempts) });
+      givenUp.push(r);
       return null;
     });
-    if (gaveUp) deps.notify(giveUpMessage(gaveUp, reason));
+    for (const r of givenUp) deps.notify(giveUpMessage(r, message));
     return true;
   }
 
@@ -280,7 +224,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const stillAssigned = new Set(assigned);
     const gone = sent.filter((r) => !stillAssigned.has(r.association_id));
     if (gone.length === 0) return [];
-    const resolved = await write(async (tx) => {
+    const resolved = await writeOutbox(db, async (tx) => {
       const done: OutboxRecord[] = [];
       for (const record of gone) {
         const stored = await tx.objectStore('outbox').get(record.id as number);
@@ -296,37 +240,12 @@ export function createOutbox(deps: OutboxDeps): Outbox {
 
   async function discard(id: number): Promise<void> {
     // An upload already under way may still reach the server; its late answer then finds no record to mark.
-    await write((tx) => removeWithPhotos(tx, id));
+    await writeOutbox(db, (tx) => removeWithPhotos(tx, id));
     await reload();
   }
 
-  function stateOf(record: OutboxRecord, now: number): OutboxItemState {
-    if (sending?.id === record.id) return 'sending';
-    if (record.sent) return 'sent';
-    if (record.lastError !== null) return 'failed';
-    return record.nextAttemptAt > now ? 'retry' : 'waiting';
-  }
-
   function snapshot(): OutboxSnapshot {
-    const userId = deps.userId();
-    const now = deps.now();
-    const current = sending;
-    const mine = records.filter((r) => userId !== null && r.userId === userId && !r.resolved).sort(byAge);
-    const items = mine.map(
-      (r): OutboxItemView => ({
-        id: r.id as number,
-        association_id: r.association_id,
-        state: stateOf(r, now),
-        attempts: r.attempts,
-        nextAttemptAt: r.sent ? null : r.nextAttemptAt,
-        sentAt: r.sentAt,
-        lastError: r.lastError,
-        photoCount: r.photos.length,
-        createdAt: r.createdAt,
-        progress: current && current.id === r.id ? current.progress : null,
-      }),
-    );
-    return { pending: mine.filter((r) => !r.sent).length, flushing: flushing !== null, items };
+    return outboxSnapshot(records, { userId: deps.userId(), now: deps.now(), flushing: flushing !== null, sending });
   }
 
   function start(scheduler: OutboxScheduler): void {
