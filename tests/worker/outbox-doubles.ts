@@ -1,0 +1,168 @@
+/**
+ * Doubles for the outbox tests: a fake clock, network and user, a FIFO Web Lock manager, and a report
+ * server that stores by Idempotency-Key like the real one. The database is a real idb over fake-indexeddb.
+ */
+import 'fake-indexeddb/auto';
+import { openEngineDb, type EngineDb, type OutboxRecord } from '../../worker/db.ts';
+import { createOutbox, type LockManagerLike, type Outbox, type OutboxDeps, type SendResult } from '../../worker/outbox.ts';
+import type { NewReport } from '../../worker/api.ts';
+
+export const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
+
+export interface Deferred {
+  promise: Promise<void>;
+  resolve(): void;
+}
+
+export function deferred(): Deferred {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}
+
+/** Grants each lock name to one holder at a time, in request order (as navigator.locks does). */
+export function fifoLocks(): LockManagerLike {
+  const tails = new Map<string, Promise<void>>();
+  return {
+    async request<T>(name: string, fn: () => Promise<T>): Promise<T> {
+      const previous = tails.get(name) ?? Promise.resolve();
+      const mine = deferred();
+      tails.set(name, previous.then(() => mine.promise));
+      await previous;
+      try {
+        return await fn();
+      } finally {
+        mine.resolve();
+      }
+    },
+  };
+}
+
+/** A lock that excludes nothing: shows what one engine guarantees on its own. */
+export const noLocks: LockManagerLike = { request: (_name, fn) => fn() };
+
+export type Answer = SendResult | 'network' | { status: number; message: string };
+
+export interface SentCall {
+  key: string;
+  association_id: number;
+  photos: Blob[];
+}
+
+/** POST /reports/ as the real server behaves: one report per Idempotency-Key, the stored one on a repeat. */
+export class ServerDouble {
+  readonly reports = new Map<string, { id: number; association_id: number }>();
+  readonly calls: SentCall[] = [];
+  /** Answers for the next calls, in order; when empty, the report is stored and 201 answered. */
+  readonly script: Answer[] = [];
+  assigned: number[] | null = [];
+  inFlight = 0;
+  maxInFlight = 0;
+  /** While set, every send waits for it (an upload in progress). */
+  hold: Deferred | null = null;
+  /** Runs during the send, after the request "left" (e.g. to go offline or report progress). */
+  during: ((onProgress: (p: number) => void) => void) | null = null;
+
+  send = async (record: OutboxRecord, photos: Blob[], onProgress: (p: number) => void): Promise<SendResult> => {
+    this.calls.push({ key: record.idempotencyKey, association_id: record.association_id, photos });
+    this.inFlight += 1;
+    this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+    try {
+      this.during?.(onProgress);
+      if (this.hold) await this.hold.promise;
+      const answer = this.script.shift();
+      if (answer === 'network') return { ok: false, network: true, status: null, message: 'Network Error' };
+      if (answer && 'status' in answer && !('ok' in answer)) {
+        return { ok: false, network: false, status: answer.status, message: answer.message };
+      }
+      if (answer) return answer as SendResult;
+      let report = this.reports.get(record.idempotencyKey);
+      if (!report) {
+        report = { id: this.reports.size + 1, association_id: record.association_id };
+        this.reports.set(record.idempotencyKey, report);
+      }
+      return { ok: true, reportId: report.id };
+    } finally {
+      this.inFlight -= 1;
+    }
+  };
+
+  sendsPerKey(): number[] {
+    const counts = new Map<string, number>();
+    for (const call of this.calls) counts.set(call.key, (counts.get(call.key) ?? 0) + 1);
+    return [...counts.values()];
+  }
+}
+
+export interface Harness {
+  db: EngineDb;
+  dbName: string;
+  clock: { now: number };
+  online: { value: boolean };
+  user: { id: number | null };
+  server: ServerDouble;
+  notes: string[];
+  changes: { count: number };
+  outbox: Outbox;
+  /** Another engine (tab, dedicated worker, service worker) on the same database. */
+  engine(overrides?: Partial<OutboxDeps>): Outbox;
+}
+
+let dbCounter = 0;
+
+export async function setup(overrides: Partial<OutboxDeps> = {}): Promise<Harness> {
+  const dbName = `outbox-test-${++dbCounter}`;
+  const db = await openEngineDb(dbName);
+  const clock = { now: T0 };
+  const online = { value: true };
+  const user = { id: 7 as number | null };
+  const server = new ServerDouble();
+  const notes: string[] = [];
+  const changes = { count: 0 };
+  const locks = fifoLocks();
+  const engine = (more: Partial<OutboxDeps> = {}): Outbox =>
+    createOutbox({
+      db,
+      now: () => clock.now,
+      isOnline: () => online.value,
+      userId: () => user.id,
+      locks,
+      sendReport: server.send,
+      assignedAssociationIds: () => Promise.resolve(server.assigned && [...server.assigned]),
+      onChange: () => (changes.count += 1),
+      notify: (message) => notes.push(message),
+      compress: (photo) => Promise.resolve(photo),
+      ...overrides,
+      ...more,
+    });
+  return { db, dbName, clock, online, user, server, notes, changes, outbox: engine(), engine };
+}
+
+export function photo(text: string): Blob {
+  return new Blob([text], { type: 'image/jpeg' });
+}
+
+export function report(associationId: number, photos: Blob[] = [], extra: Partial<NewReport> = {}): NewReport {
+  return {
+    association_id: associationId,
+    quantity: 12.5,
+    total_loading_quantity: null,
+    total_unloading_quantity: null,
+    unloadingIsBuyer: 0,
+    loadingIsBuyer: 0,
+    photos,
+    ...extra,
+  };
+}
+
+/** Queues a report and answers its id, failing the test if it was not queued. */
+export async function queue(outbox: Outbox, newReport: NewReport): Promise<number> {
+  const result = await outbox.queueReport(newReport);
+  if (!result.ok) throw new Error(`not queued: ${result.message}`);
+  return result.data;
+}
+
+export async function photoTexts(db: EngineDb, outboxId: number): Promise<string[]> {
+  const photos = await db.getAllFromIndex('photos', 'byOutbox', outboxId);
+  return Promise.all(photos.sort((a, b) => (a.id ?? 0) - (b.id ?? 0)).map((p) => p.blob.text()));
+}

@@ -1,0 +1,128 @@
+/**
+ * Flushing (SPEC.md sections 4 and 9, ARCHITECTURE.md): one flush at a time within an engine and across
+ * engines (the 'outbox-flush' lock), one batch at a time, every 60 s and on 'online', progress while sending.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { FLUSH_INTERVAL_MS, FLUSH_LOCK, type LockManagerLike } from '../../worker/outbox.ts';
+import { deferred, noLocks, photo, queue, report, setup } from './outbox-doubles.ts';
+
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
+}
+
+describe('one flush at a time', () => {
+  it('within one engine: two concurrent flushes send each item once', async () => {
+    const h = await setup({ locks: noLocks });
+    h.server.assigned = [41, 42, 43];
+    for (const id of [41, 42, 43]) await queue(h.outbox, report(id));
+    await Promise.all([h.outbox.flush(), h.outbox.flush()]);
+    expect(h.server.calls).toHaveLength(3);
+    expect(h.server.sendsPerKey()).toEqual([1, 1, 1]);
+    expect(h.server.maxInFlight).toBe(1);
+  });
+
+  it('across engines on one database (tabs, dedicated workers, the service worker): each item sent once', async () => {
+    const h = await setup();
+    h.server.assigned = [41, 42, 43];
+    for (const id of [41, 42, 43]) await queue(h.outbox, report(id));
+    const engines = [h.outbox, h.engine(), h.engine()];
+    await Promise.all(engines.map((e) => e.flush()));
+    expect(h.server.calls).toHaveLength(3);
+    expect(h.server.sendsPerKey()).toEqual([1, 1, 1]);
+    expect(h.server.maxInFlight).toBe(1);
+  });
+
+  it('takes the Web Lock named outbox-flush', async () => {
+    const names: string[] = [];
+    const spyLocks: LockManagerLike = { request: (name, fn) => (names.push(name), fn()) };
+    const h = await setup({ locks: spyLocks });
+    await queue(h.outbox, report(41));
+    await h.outbox.flush();
+    expect(names).toEqual([FLUSH_LOCK]);
+    expect(FLUSH_LOCK).toBe('outbox-flush');
+  });
+});
+
+describe('one batch at a time', () => {
+  it('sends a batch one item after another, oldest first, and what came during it in the next batch', async () => {
+    const h = await setup();
+    h.server.assigned = [41, 42, 43];
+    await queue(h.outbox, report(41));
+    h.clock.now += 1;
+    await queue(h.outbox, report(42));
+    h.server.hold = deferred();
+    const first = h.outbox.flush();
+    await settle();
+    expect(h.server.calls.map((c) => c.association_id)).toEqual([41]);
+
+    h.clock.now += 1;
+    await queue(h.outbox, report(43));
+    const second = h.outbox.flush();
+    await settle();
+    expect(h.server.calls.map((c) => c.association_id)).toEqual([41]);
+
+    const hold = h.server.hold;
+    h.server.hold = null;
+    hold.resolve();
+    await Promise.all([first, second]);
+    expect(h.server.calls.map((c) => c.association_id)).toEqual([41, 42, 43]);
+    expect(h.server.maxInFlight).toBe(1);
+    expect(h.server.sendsPerKey()).toEqual([1, 1, 1]);
+  });
+
+  it('shows the flush and the item being sent, with its upload progress', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    const id = await queue(h.outbox, report(41, [photo('a')]));
+    h.server.hold = deferred();
+    h.server.during = (onProgress) => onProgress(0.5);
+    const done = h.outbox.flush();
+    await settle();
+    expect(h.outbox.snapshot()).toMatchObject({ flushing: true, pending: 1, items: [{ id, state: 'sending', progress: 0.5 }] });
+    h.server.hold.resolve();
+    await done;
+    expect(h.outbox.snapshot()).toMatchObject({ flushing: false, pending: 0, items: [{ id, state: 'sent', progress: null }] });
+  });
+});
+
+describe('scheduling', () => {
+  it('flushes at start, every 60 s and when the network comes back', async () => {
+    const h = await setup();
+    h.server.assigned = [41, 42, 43];
+    let tick: (() => void) | null = null;
+    let interval = 0;
+    const listeners = new Map<string, () => void>();
+    h.outbox.start({
+      setInterval: (fn, ms) => ((tick = fn), (interval = ms)),
+      addEventListener: (type, fn) => listeners.set(type, fn),
+    });
+    expect(interval).toBe(FLUSH_INTERVAL_MS);
+    expect(FLUSH_INTERVAL_MS).toBe(60_000);
+
+    h.online.value = false;
+    await queue(h.outbox, report(41));
+    await settle();
+    expect(h.server.calls).toHaveLength(0);
+
+    h.online.value = true;
+    listeners.get('online')?.();
+    await vi.waitFor(() => expect(h.server.calls).toHaveLength(1));
+
+    h.online.value = false;
+    await queue(h.outbox, report(42));
+    h.online.value = true;
+    (tick as (() => void) | null)?.();
+    await vi.waitFor(() => expect(h.server.calls).toHaveLength(2));
+
+    await queue(h.outbox, report(43));
+    await vi.waitFor(() => expect(h.server.calls).toHaveLength(3));
+  });
+
+  it('triggerFlush sends what is due without the caller awaiting it', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    await queue(h.outbox, report(41));
+    h.outbox.triggerFlush();
+    await vi.waitFor(() => expect(h.server.calls).toHaveLength(1));
+  });
+});

@@ -1,0 +1,77 @@
+/** The multipart body of POST /reports/ (SPEC.md section 5: a total is sent only when its flag equals 1). */
+import { describe, expect, it } from 'vitest';
+import { buildReportForm, photoName } from '../../worker/report-form.ts';
+import type { OutboxRecord } from '../../worker/db.ts';
+
+function record(over: Partial<OutboxRecord> = {}): OutboxRecord {
+  return {
+    id: 1,
+    association_id: 41,
+    quantity: 12.5,
+    total_unloading_quantity: 30,
+    total_loading_quantity: 40,
+    flags: { unloadingIsBuyer: 0, loadingIsBuyer: 0 },
+    photos: [],
+    attempts: 0,
+    nextAttemptAt: 0,
+    sent: false,
+    sentAt: null,
+    resolved: false,
+    idempotencyKey: 'k',
+    completedAt: '2026-11-21T09:00:00.000Z',
+    createdAt: 0,
+    lastError: null,
+    userId: 7,
+    ...over,
+  };
+}
+
+function fields(form: FormData): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of form.entries()) if (typeof value === 'string') out[key] = value;
+  return out;
+}
+
+describe('buildReportForm', () => {
+  it('sends no totals when neither flag is 1', () => {
+    expect(fields(buildReportForm(record(), []))).toEqual({
+      association_id: '41',
+      quantity: '12.5',
+      unloading_is_buyer: '0',
+      loading_is_buyer: '0',
+      completed_at: '2026-11-21T09:00:00.000Z',
+    });
+  });
+
+  it('sends the unloading total only when its flag is 1', () => {
+    const form = buildReportForm(record({ flags: { unloadingIsBuyer: 1, loadingIsBuyer: 0 } }), []);
+    expect(form.get('total_unloading_quantity')).toBe('30');
+    expect(form.has('total_loading_quantity')).toBe(false);
+    expect(form.get('unloading_is_buyer')).toBe('1');
+  });
+
+  it('sends the loading total only when its flag is 1', () => {
+    const form = buildReportForm(record({ flags: { unloadingIsBuyer: 0, loadingIsBuyer: 1 } }), []);
+    expect(form.get('total_loading_quantity')).toBe('40');
+    expect(form.has('total_unloading_quantity')).toBe(false);
+  });
+
+  it('leaves out what has no value, since multipart has no null', () => {
+    const form = buildReportForm(
+      record({ quantity: null, total_loading_quantity: null, flags: { unloadingIsBuyer: 1, loadingIsBuyer: 1 } }),
+      [],
+    );
+    expect(form.has('quantity')).toBe(false);
+    expect(form.has('total_loading_quantity')).toBe(false);
+    expect(form.get('total_unloading_quantity')).toBe('30');
+  });
+
+  it('attaches every photo under "photos", in order, with a name', async () => {
+    const photos = [new Blob(['a'], { type: 'image/jpeg' }), new Blob(['b'], { type: 'image/png' })];
+    const sent = buildReportForm(record(), photos).getAll('photos');
+    expect(sent).toHaveLength(2);
+    expect(await Promise.all(sent.map((p) => (p as File).text()))).toEqual(['a', 'b']);
+    expect(sent.map((p) => (p as File).name)).toEqual(['photo-1.jpg', 'photo-2.png']);
+    expect(photoName(new Blob(['x']), 2)).toBe('photo-3.bin');
+  });
+});

@@ -1,0 +1,147 @@
+/**
+ * Failed sends (SPEC.md sections 4 and 9): retry after 2^attempts s; network errors do not count; after
+ * 10 counted failures while online the item is deleted and the driver told why; offline it is kept.
+ */
+import { describe, expect, it } from 'vitest';
+import { MAX_ATTEMPTS, retryDelayMs } from '../../worker/outbox.ts';
+import { photo, queue, report, setup, T0, type Harness } from './outbox-doubles.ts';
+
+const refused = { status: 422, message: 'Количество должно быть положительным' };
+
+/** Fails the item `times` times with `refused`, each time as soon as it is due. */
+async function failTimes(h: Harness, times: number): Promise<void> {
+  for (let i = 0; i < times; i++) {
+    h.server.script.push(refused);
+    await h.outbox.flush();
+    const record = (await h.db.getAll('outbox'))[0];
+    if (record) h.clock.now = record.nextAttemptAt;
+  }
+}
+
+describe('retry delay', () => {
+  it('waits 2^attempts seconds after a counted failure before the next try', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    const id = await queue(h.outbox, report(41));
+    h.server.script.push(refused);
+    await h.outbox.flush();
+    expect(await h.db.get('outbox', id)).toMatchObject({ attempts: 1, nextAttemptAt: T0 + 2_000, lastError: refused.message, sent: false });
+    expect(h.outbox.snapshot().items[0]).toMatchObject({ state: 'failed', lastError: refused.message, nextAttemptAt: T0 + 2_000 });
+
+    h.clock.now = T0 + 1_999;
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(1);
+
+    h.clock.now = T0 + 2_000;
+    h.server.script.push(refused);
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(2);
+    expect(await h.db.get('outbox', id)).toMatchObject({ attempts: 2, nextAttemptAt: T0 + 2_000 + 4_000 });
+  });
+
+  it('is 2^attempts seconds', () => {
+    expect([0, 1, 2, 5, 10].map(retryDelayMs)).toEqual([1_000, 2_000, 4_000, 32_000, 1_024_000]);
+  });
+
+  it('retries with the same idempotency key, so a repeat cannot make a second report', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    await queue(h.outbox, report(41));
+    h.server.script.push('network');
+    await h.outbox.flush();
+    h.clock.now += retryDelayMs(0);
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(2);
+    expect(h.server.calls[0]?.key).toBe(h.server.calls[1]?.key);
+    expect(h.server.reports.size).toBe(1);
+  });
+});
+
+describe('network errors', () => {
+  it('do not count as attempts, and still wait 2^attempts seconds', async () => {
+    const h = await setup();
+    const id = await queue(h.outbox, report(41));
+    h.server.script.push('network');
+    await h.outbox.flush();
+    expect(await h.db.get('outbox', id)).toMatchObject({ attempts: 0, lastError: null, nextAttemptAt: T0 + 1_000, sent: false });
+    expect(h.outbox.snapshot().items[0]).toMatchObject({ state: 'retry', nextAttemptAt: T0 + 1_000 });
+  });
+
+  it('stop the batch: the next item is not tried on a dead network', async () => {
+    const h = await setup();
+    await queue(h.outbox, report(41));
+    h.clock.now += 1;
+    await queue(h.outbox, report(42));
+    h.server.script.push('network');
+    await h.outbox.flush();
+    expect(h.server.calls.map((c) => c.association_id)).toEqual([41]);
+  });
+
+  it('never delete an item, however many there are', async () => {
+    const h = await setup();
+    const id = await queue(h.outbox, report(41));
+    for (let i = 0; i < MAX_ATTEMPTS + 5; i++) {
+      h.server.script.push('network');
+      await h.outbox.flush();
+      h.clock.now += retryDelayMs(0);
+    }
+    expect(h.server.calls).toHaveLength(MAX_ATTEMPTS + 5);
+    expect(await h.db.get('outbox', id)).toMatchObject({ attempts: 0 });
+    expect(h.notes).toEqual([]);
+  });
+
+  it('a failed counted send does not stop the batch', async () => {
+    const h = await setup();
+    h.server.assigned = [41, 42];
+    await queue(h.outbox, report(41));
+    h.clock.now += 1;
+    await queue(h.outbox, report(42));
+    h.server.script.push(refused);
+    await h.outbox.flush();
+    expect(h.server.calls.map((c) => c.association_id)).toEqual([41, 42]);
+    expect(h.server.reports.size).toBe(1);
+  });
+});
+
+describe('giving up', () => {
+  it('deletes the item and its photos after 10 counted failures while online, telling the driver why', async () => {
+    const h = await setup();
+    const id = await queue(h.outbox, report(41, [photo('a'), photo('b')]));
+    await failTimes(h, MAX_ATTEMPTS - 1);
+    expect(await h.db.get('outbox', id)).toMatchObject({ attempts: MAX_ATTEMPTS - 1 });
+    expect(h.notes).toEqual([]);
+
+    await failTimes(h, 1);
+    expect(h.server.calls).toHaveLength(MAX_ATTEMPTS);
+    expect(await h.db.get('outbox', id)).toBeUndefined();
+    expect(await h.db.count('photos')).toBe(0);
+    expect(h.notes).toHaveLength(1);
+    expect(h.notes[0]).toContain(refused.message);
+    expect(h.notes[0]).toContain('удалён');
+  });
+
+  it('keeps the item when the tenth failure comes while offline, and gives up on the next one online', async () => {
+    const h = await setup();
+    const id = await queue(h.outbox, report(41));
+    await failTimes(h, MAX_ATTEMPTS - 1);
+    h.server.during = () => (h.online.value = false);
+    await failTimes(h, 1);
+    expect(await h.db.get('outbox', id)).toMatchObject({ attempts: MAX_ATTEMPTS, sent: false });
+    expect(h.notes).toEqual([]);
+
+    h.server.during = null;
+    h.online.value = true;
+    await failTimes(h, 1);
+    expect(await h.db.get('outbox', id)).toBeUndefined();
+    expect(h.notes).toHaveLength(1);
+  });
+
+  it('sends nothing while offline', async () => {
+    const h = await setup();
+    h.online.value = false;
+    const id = await queue(h.outbox, report(41));
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(0);
+    expect(await h.db.get('outbox', id)).toMatchObject({ attempts: 0, sent: false });
+  });
+});

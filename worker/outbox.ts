@@ -1,0 +1,260 @@
+/**
+ * The report outbox (SPEC.md sections 3, 4, 9; ARCHITECTURE.md "The report outbox"): reports queued on the
+ * device and delivered exactly once. Every browser primitive comes in through `OutboxDeps`, so the same code
+ * runs in the SharedWorker, in a dedicated worker per tab, in the service worker and in Vitest.
+ *
+ * Exactly once, by construction:
+ * - every flush, in every context, runs under the Web Lock 'outbox-flush', and inside one engine only one
+ *   flush runs at a time; the batch is read from IndexedDB after the lock is granted;
+ * - an item is marked sent right where its success was observed, in a strict transaction;
+ * - a crash between the server's 201 and that mark sends it again with the same Idempotency-Key, and the
+ *   server answers with the report it already stored.
+ */
+import type { EngineDb, OutboxRecord } from './db.ts';
+import type { NewReport, OutboxSnapshot, Result } from './api.ts';
+import { compressPhoto } from './images.ts';
+import { addWithPhotos, loadPhotos, newOutboxRecord, removeWithPhotos, writeOutbox } from './outbox-store.ts';
+import { byAge, outboxSnapshot } from './outbox-view.ts';
+
+export const FLUSH_LOCK = 'outbox-flush';
+export const FLUSH_INTERVAL_MS = 60_000;
+/** Counted (non-network) failures after which an item is given up, when they happen while online. */
+export const MAX_ATTEMPTS = 10;
+
+export function retryDelayMs(attempts: number): number {
+  return 2 ** attempts * 1000;
+}
+
+export type SendResult =
+  | { ok: true; reportId: number }
+  | { ok: false; network: boolean; status: number | null; message: string };
+
+export interface LockManagerLike {
+  request<T>(name: string, fn: () => Promise<T>): Promise<T>;
+}
+
+export interface OutboxDeps {
+  db: EngineDb;
+  now(): number;
+  /** navigator.onLine and not in offline mode. */
+  isOnline(): boolean;
+  userId(): number | null;
+  locks: LockManagerLike;
+  /** Multipart POST /reports/ (buildReportForm) with the Idempotency-Key header; `onProgress` gets 0..1. */
+  sendReport(record: OutboxRecord, photos: Blob[], onProgress: (progress: number) => void): Promise<SendResult>;
+  /** The association ids of GET /tasks/assigned/, or null when that call failed. */
+  assignedAssociationIds(): Promise<number[] | null>;
+  /** Something in the outbox changed: push a new snapshot. */
+  onChange(): void;
+  /** Tell the driver (a toast), in Russian. */
+  notify(message: string): void;
+  /** Defaults to compressPhoto; tests pass a double. */
+  compress?(photo: Blob): Promise<Blob>;
+}
+
+export interface OutboxScheduler {
+  setInterval(fn: () => void, ms: number): unknown;
+  addEventListener(type: 'online', fn: () => void): void;
+}
+
+export interface Outbox {
+  queueReport(report: NewReport): Promise<Result<number>>;
+  /** Sends what is due; resolves when this engine's flush (and any flush asked for meanwhile) is over. */
+  flush(): Promise<void>;
+  /** Fire-and-forget flush for timers, 'online', 'visibilitychange', and the service worker's sync events. */
+  triggerFlush(): void;
+  /** Deletes the sent items whose association left /tasks/assigned/; answers them, marked resolved. */
+  resolve(): Promise<OutboxRecord[]>;
+  discard(id: number): Promise<void>;
+  /** Re-reads the store, for changes made by another engine or the service worker. */
+  reload(): Promise<void>;
+  snapshot(): OutboxSnapshot;
+  start(scheduler: OutboxScheduler): void;
+}
+
+const failure = (message: string): Result<number> => ({ ok: false, message, status: null, network: false });
+
+/** Progress pushes are throttled: an upload reports far more often than a tab needs to redraw. */
+const PROGRESS_STEP = 0.05;
+
+function giveUpMessage(record: OutboxRecord, reason: string): string {
+  const when = new Date(record.completedAt).toLocaleString('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
+  return `Отчёт от ${when} не принят сервером после ${MAX_ATTEMPTS} попыток и удалён. Причина: ${reason}`;
+}
+
+export function createOutbox(deps: OutboxDeps): Outbox {
+  const { db } = deps;
+  const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
+  let records: OutboxRecord[] = [];
+  let flushing: Promise<void> | null = null;
+  let flushAgain = false;
+  let sending: { id: number; progress: number } | null = null;
+  let started = false;
+
+  async function reload(): Promise<void> {
+    records = await db.getAll('outbox');
+    deps.onChange();
+  }
+
+  async function queueReport(report: NewReport): Promise<Result<number>> {
+    const userId = deps.userId();
+    if (userId === null) return failure('Войдите в систему, чтобы отправить отчёт');
+    if (!Number.isInteger(report.association_id) || report.association_id <= 0) {
+      return failure('Не указано задание для отчёта');
+    }
+    try {
+      const photos: Blob[] = [];
+      // One at a time: a decoded 12 MP photo is ~48 MB, and phones are short of memory.
+      for (const photo of report.photos) photos.push(await compress(photo));
+      const id = await addWithPhotos(db, newOutboxRecord(report, userId, deps.now()), photos);
+      await reload();
+      if (started) triggerFlush();
+      return { ok: true, data: id };
+    } catch (error) {
+      console.error('queueing a report failed', error);
+      return failure('Не удалось сохранить отчёт на устройстве');
+    }
+  }
+
+  /** Applies `change` to the stored record, if it is still there (a discard wins over a late answer); null deletes. */
+  function update(id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<void> {
+    return writeOutbox(db, async (tx) => {
+      const stored = await tx.objectStore('outbox').get(id);
+      if (!stored) return;
+      const changed = change(stored);
+      await (changed ? tx.objectStore('outbox').put(changed) : removeWithPhotos(tx, id));
+    });
+  }
+
+  /** Sends one item; answers false when the network failed and the batch should stop. */
+  async function sendOne(id: number): Promise<boolean> {
+    const record = await db.get('outbox', id);
+    if (!record || record.sent) return true;
+    const photos = await loadPhotos(db, record);
+    sending = { id, progress: 0 };
+    deps.onChange();
+    let result: SendResult;
+    try {
+      result = await deps.sendReport(record, photos, (progress) => {
+        if (sending?.id !== id) return;
+        const clamped = Math.min(1, Math.max(0, progress));
+        if (clamped - sending.progress < PROGRESS_STEP && clamped < 1) return;
+        sending.progress = clamped;
+        deps.onChange();
+      });
+    } catch (error) {
+      // The sender is meant to answer, not throw; a throw tells us nothing about the report, so it does not count.
+      result = { ok: false, network: true, status: null, message: String(error) };
+    } finally {
+      sending = null;
+    }
+    const now = deps.now();
+    if (result.ok) {
+      await update(id, (r) => ({ ...r, sent: true, sentAt: now, lastError: null }));
+      return true;
+    }
+    if (result.network) {
+      await update(id, (r) => ({ ...r, nextAttemptAt: now + retryDelayMs(r.attempts) }));
+      return false;
+    }
+    const { message } = result;
+    const givenUp: OutboxRecord[] = [];
+    await update(id, (r) => {
+      const attempts = r.attempts + 1;
+      // Offline, a failure says more about the connection than about the report: keep it.
+      if (attempts < MAX_ATTEMPTS || !deps.isOnline()) {
+        return { ...r, attempts, lastError: message, nextAttemptAt: now + retryDelayMs(attempts) };
+      }
+      givenUp.push(r);
+      return null;
+    });
+    for (const r of givenUp) deps.notify(giveUpMessage(r, message));
+    return true;
+  }
+
+  /** One batch: what is due for the signed-in user when the lock was granted, oldest first, one by one. */
+  async function runBatch(): Promise<void> {
+    const userId = deps.userId();
+    if (userId === null || !deps.isOnline()) return;
+    const now = deps.now();
+    const batch = (await db.getAll('outbox'))
+      .filter((r) => r.userId === userId && !r.sent && r.nextAttemptAt <= now)
+      .sort(byAge);
+    for (const item of batch) {
+      if (!deps.isOnline() || deps.userId() !== userId) break;
+      const goOn = await sendOne(item.id as number);
+      await reload();
+      if (!goOn) break;
+    }
+    await resolve();
+  }
+
+  function flush(): Promise<void> {
+    if (flushing) {
+      // Whoever asked during a batch may have queued something the batch did not see: run once more after it.
+      flushAgain = true;
+      return flushing;
+    }
+    flushing = (async () => {
+      try {
+        do {
+          flushAgain = false;
+          await deps.locks.request(FLUSH_LOCK, runBatch);
+        } while (flushAgain);
+      } finally {
+        flushing = null;
+        deps.onChange();
+      }
+    })();
+    deps.onChange();
+    return flushing;
+  }
+
+  function triggerFlush(): void {
+    flush().catch((error: unknown) => console.warn('outbox flush failed', error));
+  }
+
+  async function resolve(): Promise<OutboxRecord[]> {
+    const userId = deps.userId();
+    if (userId === null) return [];
+    const sent = (await db.getAll('outbox')).filter((r) => r.userId === userId && r.sent);
+    if (sent.length === 0) return [];
+    const assigned = await deps.assignedAssociationIds();
+    if (assigned === null) return [];
+    const stillAssigned = new Set(assigned);
+    const gone = sent.filter((r) => !stillAssigned.has(r.association_id));
+    if (gone.length === 0) return [];
+    const resolved = await writeOutbox(db, async (tx) => {
+      const done: OutboxRecord[] = [];
+      for (const record of gone) {
+        const stored = await tx.objectStore('outbox').get(record.id as number);
+        if (!stored?.sent) continue;
+        await removeWithPhotos(tx, record.id as number);
+        done.push({ ...stored, resolved: true });
+      }
+      return done;
+    });
+    await reload();
+    return resolved;
+  }
+
+  async function discard(id: number): Promise<void> {
+    // An upload already under way may still reach the server; its late answer then finds no record to mark.
+    await writeOutbox(db, (tx) => removeWithPhotos(tx, id));
+    await reload();
+  }
+
+  function snapshot(): OutboxSnapshot {
+    return outboxSnapshot(records, { userId: deps.userId(), now: deps.now(), flushing: flushing !== null, sending });
+  }
+
+  function start(scheduler: OutboxScheduler): void {
+    if (started) return;
+    started = true;
+    scheduler.setInterval(triggerFlush, FLUSH_INTERVAL_MS);
+    scheduler.addEventListener('online', triggerFlush);
+    reload().then(triggerFlush, (error: unknown) => console.warn('reading the outbox failed', error));
+  }
+
+  return { queueReport, flush, triggerFlush, resolve, discard, reload, snapshot, start };
+}

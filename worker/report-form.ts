@@ -1,0 +1,46 @@
+/**
+ * The multipart body of POST /reports/ for one outbox record (SPEC.md sections 5 and 7). The engine sends it
+ * with the header `Idempotency-Key: record.idempotencyKey`.
+ */
+import type { OutboxRecord } from './db.ts';
+
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
+type FormRecord = Pick<
+  OutboxRecord,
+  'association_id' | 'quantity' | 'total_loading_quantity' | 'total_unloading_quantity' | 'flags' | 'completedAt'
+>;
+
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'image/heic': 'heic',
+  'image/gif': 'gif',
+};
+
+/** A file name for the server's log and the download; the server checks the content, not this name. */
+export function photoName(blob: Blob, index: number): string {
+  return `photo-${index + 1}.${EXTENSIONS[blob.type] ?? 'bin'}`;
+}
+
+/**
+ * Multipart has no null: an absent field means "no value". A total travels only when its buyer flag equals 1
+ * (SPEC.md section 5); the flags themselves always travel, as 0 or 1.
+ */
+export function buildReportForm(record: FormRecord, photos: readonly Blob[]): FormData {
+  const form = new FormData();
+  form.append('association_id', String(record.association_id));
+  if (record.quantity !== null) form.append('quantity', String(record.quantity));
+  if (record.flags.unloadingIsBuyer === 1 && record.total_unloading_quantity !== null) {
+    form.append('total_unloading_quantity', String(record.total_unloading_quantity));
+  }
+  if (record.flags.loadingIsBuyer === 1 && record.total_loading_quantity !== null) {
+    form.append('total_loading_quantity', String(record.total_loading_quantity));
+  }
+  form.append('unloading_is_buyer', String(record.flags.unloadingIsBuyer));
+  form.append('loading_is_buyer', String(record.flags.loadingIsBuyer));
+  form.append('completed_at', record.completedAt);
+  photos.forEach((photo, index) => form.append('photos', photo, photoName(photo, index)));
+  return form;
+}
