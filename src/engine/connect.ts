@@ -36,12 +36,20 @@ function openWorker(): Comlink.Remote<WorkerApi> {
   return Comlink.wrap<WorkerApi>(worker);
 }
 
-/** Holds a lock until the tab goes away; answers its name, or '' where Web Locks are missing. */
-function holdTabLock(): string {
-  if (!('locks' in navigator) || !navigator.locks) return '';
+/**
+ * Holds a lock until the tab goes away; answers its name once granted ('' where Web Locks are missing).
+ * The engine asks for the same name only after this tab holds it: a request from the worker that
+ * reached the lock manager first would be granted at once and drop a living tab.
+ */
+function holdTabLock(): Promise<string> {
+  if (!('locks' in navigator) || !navigator.locks) return Promise.resolve('');
   const name = `reis-tab-${uuidv4()}`;
-  void navigator.locks.request(name, () => new Promise<never>(() => undefined));
-  return name;
+  return new Promise((granted) => {
+    void navigator.locks.request(name, () => {
+      granted(name);
+      return new Promise<never>(() => undefined);
+    });
+  });
 }
 
 const reconnectListeners = new Set<() => void>();
@@ -85,7 +93,7 @@ let connecting: Promise<Comlink.Remote<WorkerApi>> | null = null;
 export function connectEngine(): Promise<Comlink.Remote<WorkerApi>> {
   connecting ??= (async () => {
     const engine = openWorker();
-    const lockName = holdTabLock();
+    const lockName = await holdTabLock();
     await engine.connect(
       { deviceId: deviceId(), deviceInfo: navigator.userAgent, lockName },
       Comlink.proxy((snapshot: Snapshot) => receive(snapshot)),
