@@ -71,7 +71,7 @@ export function createAuth(deps: AuthDeps): Auth {
         const response = await http.axios.post<TokenPair>(
           'auth/refresh/',
           { refresh_token: stored.refresh },
-          { skipAuthRefresh: true },
+          { skipAuthRefresh: true, withoutToken: true },
         );
         await tokens.write(response.data);
         return { ok: true, data: response.data.access_token };
@@ -83,7 +83,8 @@ export function createAuth(deps: AuthDeps): Auth {
   }
 
   async function refreshOnce(failedToken: string | null | undefined): Promise<Result<string>> {
-    const hadSession = (await tokens.read()).access !== null || state.get().user !== null;
+    const before = await tokens.read();
+    const hadSession = before.access !== null || before.refresh !== null || state.get().user !== null;
     const result = await refreshUnderLock(failedToken);
     if (result.ok) {
       // Announced even when nothing visible changed: the other engines leave offline mode too.
@@ -146,6 +147,7 @@ export function createAuth(deps: AuthDeps): Auth {
           url: 'auth/login/',
           data: { username, password, device_id: deviceId, device_info: deviceInfo, push_subscription: pushSubscription ?? null },
           skipAuthRefresh: true,
+          withoutToken: true,
         },
         AUTH_MESSAGES.loginFailed,
       );
@@ -170,7 +172,7 @@ export function createAuth(deps: AuthDeps): Auth {
     async register(payload) {
       state.update({ loading: true, error: null });
       const result = await http.request<unknown>(
-        { method: 'POST', url: 'users/', data: payload, skipAuthRefresh: true },
+        { method: 'POST', url: 'users/', data: payload, skipAuthRefresh: true, withoutToken: true },
         AUTH_MESSAGES.registrationFailed,
       );
       state.update({ loading: false, error: result.ok ? null : result.message });

@@ -19,6 +19,8 @@ declare module 'axios' {
     skipAuthRefresh?: boolean;
     /** Set on the one repeat after a refresh, so a second 401 is final. */
     authRetried?: boolean;
+    /** Public calls (login, register, refresh): no bearer header, a stale token must not travel. */
+    withoutToken?: boolean;
     /** The access token this request was sent with (the refresh compares it with the stored one). */
     sentWithToken?: string | null;
   }
@@ -108,7 +110,7 @@ export function createHttp(deps: HttpDeps): Http {
   });
 
   instance.interceptors.request.use(async (config) => {
-    const token = await deps.accessToken();
+    const token = config.withoutToken ? null : await deps.accessToken();
     config.sentWithToken = token;
     if (token) config.headers.set('Authorization', `Bearer ${token}`);
     else config.headers.delete('Authorization');

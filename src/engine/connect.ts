@@ -99,6 +99,10 @@ export function connectEngine(): Promise<Comlink.Remote<WorkerApi>> {
       Comlink.proxy((snapshot: Snapshot) => receive(snapshot)),
     );
     setEngine(engine);
+    // SPEC.md section 9: the report queue is flushed when the tab becomes visible (workers cannot see that).
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') void engine.flushNow();
+    });
     return engine;
   })();
   return connecting;

@@ -136,3 +136,22 @@ describe('downloads', () => {
     expect(datedXlsxName(new Date(2026, 0, 5))).toBe('completed-tasks-2026-01-05.xlsx');
   });
 });
+
+describe('public calls', () => {
+  it('login, register and refresh carry no bearer header; other calls do', async () => {
+    const { api, server, db, clock } = await makeEngine();
+    const auth = serveAuth(server, clock);
+    await seedSession(db, { access: 'stale', refresh: auth.grant().refresh_token });
+    server.on('POST users/', () => ({ status: 201, data: {} }));
+    server.on('POST x/', (request) => (auth.authorised(request.headers) ? { status: 200, data: 1 } : { status: 401, data: { detail: 'Требуется вход' } }));
+    await api.send('POST', 'x/');
+    await api.register({ email: 'a@b.c', password: 'secret123', name: 'А', phone: '+7 900 1', company_id: 1, role: 'driver' });
+    await api.login('driver@demo.local', 'demo12345');
+    const headerOf = (route: string) => server.log.find((request) => `${request.method} ${request.path}` === route)?.headers.authorization;
+    expect(headerOf('POST x/')).toBe('Bearer stale');
+    expect(headerOf('POST auth/refresh/')).toBeUndefined();
+    expect(headerOf('POST users/')).toBeUndefined();
+    expect(headerOf('POST auth/login/')).toBeUndefined();
+    expect(headerOf('GET users/me/')).toBe(`Bearer ${auth.state.access}`);
+  });
+});
