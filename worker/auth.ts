@@ -96,11 +96,18 @@ export function createAuth(deps: AuthDeps): Auth {
     return result;
   }
 
-  function refresh(failedToken?: string | null): Promise<Result<string>> {
+  function sharedRefresh(failedToken: string | null | undefined): Promise<Result<string>> {
     refreshing ??= refreshOnce(failedToken).finally(() => {
       refreshing = null;
     });
     return refreshing;
+  }
+
+  async function refresh(failedToken?: string | null): Promise<Result<string>> {
+    const result = await sharedRefresh(failedToken);
+    // A run started for an older token may answer the very token that failed here: that one needs its own.
+    if (result.ok && failedToken && result.data === failedToken) return sharedRefresh(failedToken);
+    return result;
   }
 
   async function fetchProfile(): Promise<Result<User>> {

@@ -85,6 +85,28 @@ describe('single-flight refresh', () => {
     expect(server.count('POST auth/refresh/')).toBe(1);
   });
 
+  it('a 401 for a newer token than the one a waiting refresh started for gets its own refresh', async () => {
+    const { api, server, db, clock, locks } = await makeEngine();
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    auth.state.access = 'nobody-has-this';
+    await seedSession(db, { access: 'T0', refresh: pair.refresh_token });
+    server.on('GET a/', () => ({ status: 401, data: { detail: 'Требуется вход' } }));
+    server.on('GET b/', (request) => (auth.authorised(request.headers) ? { status: 200, data: 'b' } : { status: 401, data: { detail: 'Требуется вход' } }));
+    // Another engine holds the refresh lock for a while, and rotates to T1 (already dead) meanwhile.
+    let release = () => undefined as void;
+    void locks.request('auth-refresh', () => new Promise<void>((resolve) => (release = resolve)));
+    const first = api.get('a/');
+    await settle();
+    await db.put('kv', 'T1', KV.token);
+    const second = api.get('b/');
+    await settle();
+    release();
+    expect(await second).toMatchObject({ ok: true, data: { data: 'b' } });
+    expect((await first).ok).toBe(false);
+    expect(server.count('POST auth/refresh/')).toBe(1);
+  });
+
   it('two engines (dedicated workers) sharing IndexedDB and one lock manager make one refresh', async () => {
     const db = await freshDb();
     const locks = createFifoLocks();
