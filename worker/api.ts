@@ -23,6 +23,11 @@ export interface NetworkSnapshot {
   /** navigator.connection.effectiveType where the browser has it. */
   effectiveType: string | null;
   offlineMode: boolean;
+  /**
+   * When the engine last came back (network returned, or offline mode ended), epoch ms. A tab that sees
+   * it change refetches what it shows (React Query invalidation).
+   */
+  reconnectedAt?: number | null;
 }
 
 export type OutboxItemState = 'waiting' | 'sending' | 'retry' | 'sent' | 'failed';
@@ -53,6 +58,18 @@ export interface Snapshot {
   outbox: OutboxSnapshot;
   /** Which engine mode this tab runs in. */
   mode: 'shared' | 'dedicated';
+  /**
+   * Messages for the user from the engine's background work (e.g. a queued report the server refused
+   * for good), newest last, the last few only. A tab toasts those newer than its connection.
+   */
+  notices?: EngineNotice[];
+}
+
+export interface EngineNotice {
+  id: number;
+  message: string;
+  /** epoch ms */
+  at: number;
 }
 
 /** A failed call, as the UI sees it. `message` is the server's detail or the catalogue's fallback. */

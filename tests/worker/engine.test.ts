@@ -1,0 +1,216 @@
+import { describe, expect, it } from 'vitest';
+import type { ClientErrorReport, NewReport } from '../../worker/api.ts';
+import type { OutboxFactory, OutboxPorts } from '../../worker/engine.ts';
+import { NO_OUTBOX_MESSAGE } from '../../worker/outbox-port.ts';
+import { RECOVERY_FIRST_DELAY_MS } from '../../worker/recovery.ts';
+import { networkFailure, settle } from './doubles.ts';
+import { driverUser, driverWire, makeEngine, seedSession, serveAuth } from './harness.ts';
+
+const report: NewReport = {
+  association_id: 3,
+  quantity: 12,
+  total_loading_quantity: null,
+  total_unloading_quantity: null,
+  unloadingIsBuyer: 0,
+  loadingIsBuyer: 0,
+  photos: [],
+};
+
+describe('tabs and snapshots', () => {
+  it('a tab that connects gets the latest snapshot at once', async () => {
+    const { api, server, clock, connectTab } = await makeEngine();
+    serveAuth(server, clock);
+    await api.login('driver@demo.local', 'demo12345');
+    await settle();
+    const late = await connectTab();
+    expect(late.snapshots).toHaveLength(1);
+    expect(late.snapshots[0]).toEqual({
+      auth: { isAuthenticated: true, loading: false, error: null, user: driverUser, initialized: false, offlineMode: false },
+      network: { online: true, effectiveType: '4g', offlineMode: false, reconnectedAt: null },
+      outbox: { pending: 0, flushing: false, items: [] },
+      mode: 'shared',
+      notices: [],
+    });
+    // Plain JSON: it survives structured cloning and JSON unchanged.
+    expect(JSON.parse(JSON.stringify(late.snapshots[0]))).toEqual(late.snapshots[0]);
+  });
+
+  it('every change reaches every tab; a closed tab (its lock granted to the engine) is dropped', async () => {
+    const { network, connectTab } = await makeEngine();
+    const one = await connectTab();
+    const two = await connectTab();
+    network.setOnline(false);
+    await settle();
+    expect(one.latest()?.network.online).toBe(false);
+    expect(two.latest()?.network.online).toBe(false);
+
+    two.close();
+    await settle();
+    const seenByTwo = two.snapshots.length;
+    network.setType('3g');
+    await settle();
+    expect(one.latest()?.network.effectiveType).toBe('3g');
+    expect(two.snapshots).toHaveLength(seenByTwo);
+  });
+
+  it('changes in one tick are pushed as one snapshot', async () => {
+    const { network, connectTab } = await makeEngine();
+    const tab = await connectTab();
+    network.setOnline(false);
+    network.setType('2g');
+    network.setOnline(true);
+    await settle();
+    expect(tab.snapshots).toHaveLength(2);
+  });
+});
+
+describe('the network coming back', () => {
+  it('in offline mode: the profile fetch ends offline mode, and reconnectedAt tells tabs to refetch', async () => {
+    const { api, server, db, clock, network, connectTab } = await makeEngine();
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    network.setOnline(false);
+    await api.startup();
+    const tab = await connectTab();
+    expect(tab.latest()?.network).toMatchObject({ online: false, offlineMode: true, reconnectedAt: null });
+
+    clock.advance(1_000);
+    network.setOnline(true);
+    await settle(4);
+    expect(server.count('GET users/me/')).toBe(1);
+    expect(tab.latest()?.network).toMatchObject({ online: true, offlineMode: false, reconnectedAt: clock.now() });
+    expect(tab.latest()?.auth).toMatchObject({ offlineMode: false, user: driverUser });
+  });
+
+  it('refreshes first when the token expired meanwhile', async () => {
+    const { api, server, db, clock, network } = await makeEngine();
+    const auth = serveAuth(server, clock, 120);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    network.setOnline(false);
+    await api.startup();
+    clock.advance(120_000);
+    network.setOnline(true);
+    await settle(4);
+    expect(server.count('POST auth/refresh/')).toBe(1);
+    expect(server.log.find((request) => request.path === 'users/me/')?.headers.authorization).toBe(`Bearer ${auth.state.access}`);
+  });
+
+  it('with the network up but the server unreachable, it tries again on a back-off', async () => {
+    const { api, server, db, clock, connectTab } = await makeEngine();
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    server.on('GET users/me/', () => {
+      throw networkFailure();
+    });
+    await api.startup();
+    const tab = await connectTab();
+    expect(tab.latest()?.auth.offlineMode).toBe(true);
+    clock.advance(RECOVERY_FIRST_DELAY_MS);
+    await settle(4);
+    expect(server.count('GET users/me/')).toBe(2);
+
+    server.on('GET users/me/', () => ({ status: 200, data: driverWire }));
+    clock.advance(RECOVERY_FIRST_DELAY_MS); // the back-off doubled: not yet
+    await settle(4);
+    expect(server.count('GET users/me/')).toBe(2);
+    clock.advance(RECOVERY_FIRST_DELAY_MS);
+    await settle(4);
+    expect(server.count('GET users/me/')).toBe(3);
+    expect(tab.latest()?.auth.offlineMode).toBe(false);
+  });
+});
+
+describe('client errors', () => {
+  const error: ClientErrorReport = {
+    message: 'boom',
+    stack: 'Error: boom\n    at x',
+    source: 'app.js',
+    lineno: 1,
+    colno: 2,
+    userAgent: 'Vitest',
+    url: 'http://app.test/profile',
+    time: '2026-11-21T09:00:00.000Z',
+  };
+
+  it('are posted to /api/log-client-error with the X-Device-Id header', async () => {
+    const { api, server, connectTab } = await makeEngine();
+    server.on('POST log-client-error', () => ({ status: 204 }));
+    await connectTab();
+    await api.logClientError(error);
+    expect(server.log[0]).toMatchObject({ method: 'POST', path: 'log-client-error', body: error });
+    expect(server.log[0]?.headers['x-device-id']).toBe('device-1');
+  });
+
+  it('at most 10 a minute leave the device', async () => {
+    const { api, server, clock } = await makeEngine();
+    server.on('POST log-client-error', () => ({ status: 204 }));
+    for (let i = 0; i < 15; i++) await api.logClientError(error);
+    expect(server.count('POST log-client-error')).toBe(10);
+    clock.advance(61_000);
+    await api.logClientError(error);
+    expect(server.count('POST log-client-error')).toBe(11);
+  });
+});
+
+describe('the outbox plug', () => {
+  it('without an outbox, queueing answers a Russian failure', async () => {
+    const { api } = await makeEngine();
+    expect(await api.queueReport(report)).toEqual({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false });
+  });
+
+  it('an outbox gets an authorised multipart POST with progress, the assigned ids, notices and pushes', async () => {
+    let ports!: OutboxPorts;
+    let pending = 0;
+    const factory: OutboxFactory = (given) => {
+      ports = given;
+      return {
+        queueReport: async () => {
+          pending += 1;
+          given.onChange();
+          return { ok: true, data: 41 };
+        },
+        flush: async () => undefined,
+        discard: async () => undefined,
+        snapshot: () => ({ pending, flushing: false, items: [] }),
+        compressPreview: async (photo) => photo,
+      };
+    };
+    const { api, server, clock, connectTab } = await makeEngine({ outbox: factory });
+    const auth = serveAuth(server, clock);
+    await api.login('driver@demo.local', 'demo12345');
+    const tab = await connectTab();
+
+    expect(await api.queueReport(report)).toEqual({ ok: true, data: 41 });
+    await settle();
+    expect(tab.latest()?.outbox.pending).toBe(1);
+
+    const progress: number[] = [];
+    server.on('POST reports/', (request) => {
+      request.config.onUploadProgress?.({ loaded: 50, total: 100, bytes: 50, lengthComputable: true });
+      return auth.authorised(request.headers) ? { status: 201, data: { id: 9 } } : { status: 401, data: { detail: 'Требуется вход' } };
+    });
+    const form = new FormData();
+    form.append('association_id', '3');
+    const sent = await ports.postForm('reports/', form, { headers: { 'Idempotency-Key': 'k-1' }, onProgress: (p) => progress.push(p) });
+    expect(sent).toEqual({ ok: true, data: { id: 9 } });
+    expect(server.log.at(-1)?.headers['idempotency-key']).toBe('k-1');
+    expect(server.log.at(-1)?.body).toBeInstanceOf(FormData);
+    expect(progress).toEqual([0.5]);
+
+    server.on('GET tasks/assigned/', () => ({ status: 200, data: [{ id: 1, driver_associations: [{ id: 3 }, { id: 4 }] }] }));
+    expect(await ports.assignedAssociationIds()).toEqual([3, 4]);
+    server.on('GET tasks/assigned/', () => {
+      throw networkFailure();
+    });
+    expect(await ports.assignedAssociationIds()).toBeNull();
+
+    ports.notify('Отчёт удалён из очереди: Задача закрыта');
+    await settle();
+    expect(tab.latest()?.notices).toEqual([{ id: 1, message: 'Отчёт удалён из очереди: Задача закрыта', at: clock.now() }]);
+    expect(ports.userId()).toBe(7);
+    expect(ports.isOnline()).toBe(true);
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * Builds engines for tests: a fresh fake-indexeddb database (or a shared one), a fake server behind the
+ * axios adapter, a manual clock, a network double and a FIFO lock double.
+ */
+import 'fake-indexeddb/auto';
+import type { UserWire } from '../../contract/entities.ts';
+import type { Snapshot, TabInfo } from '../../worker/api.ts';
+import type { CrossTabMessage } from '../../worker/cross-tab.ts';
+import { KV, openEngineDb, type EngineDb } from '../../worker/db.ts';
+import { createEngine, type OutboxFactory } from '../../worker/engine.ts';
+import type { Channel, Locks } from '../../worker/ports.ts';
+import { createFakeServer, createFifoLocks, createManualClock, createNetwork, makeJwt, type FakeServer } from './doubles.ts';
+
+let databases = 0;
+export function freshDb(): Promise<EngineDb> {
+  databases += 1;
+  return openEngineDb(`engine-test-${databases}-${Math.random().toString(36).slice(2)}`);
+}
+
+export const driverWire: UserWire = {
+  id: 7,
+  email: 'driver@demo.local',
+  name: 'Иван Водителев',
+  phone: '+7 900 000-00-01',
+  company_id: 1,
+  company_name: 'Первая',
+  role: { name: 'driver' },
+  is_active: true,
+  current_transport: null,
+};
+
+export const driverUser = { ...driverWire, role: 'driver' as const };
+
+export interface EngineOptions {
+  db?: EngineDb;
+  server?: FakeServer;
+  clock?: ReturnType<typeof createManualClock>;
+  locks?: Locks & { held(name: string): boolean };
+  network?: ReturnType<typeof createNetwork>;
+  channel?: Channel<CrossTabMessage>;
+  mode?: Snapshot['mode'];
+  outbox?: OutboxFactory;
+}
+
+export async function makeEngine(options: EngineOptions = {}) {
+  const db = options.db ?? (await freshDb());
+  const server = options.server ?? createFakeServer();
+  const clock = options.clock ?? createManualClock();
+  const locks = options.locks ?? createFifoLocks();
+  const network = options.network ?? createNetwork();
+  const engine = createEngine({
+    mode: options.mode ?? 'shared',
+    db,
+    baseURL: 'http://app.test/api/',
+    clock,
+    locks,
+    network,
+    adapter: server.adapter,
+    ...(options.channel ? { channel: options.channel } : {}),
+    ...(options.outbox ? { outbox: options.outbox } : {}),
+  });
+  let tabs = 0;
+  /** Connects a tab that holds its Web Lock until `close()`. */
+  async function connectTab() {
+    tabs += 1;
+    const snapshots: Snapshot[] = [];
+    let release = () => undefined as void;
+    const info: TabInfo = { deviceId: 'device-1', deviceInfo: 'Vitest', lockName: `tab-${tabs}-${Math.random()}` };
+    void locks.request(info.lockName, () => new Promise<void>((resolve) => (release = resolve)));
+    await engine.api.connect(info, (snapshot) => snapshots.push(snapshot));
+    return { snapshots, info, close: () => release(), latest: () => snapshots.at(-1) };
+  }
+  return { engine, api: engine.api, db, server, clock, locks, network, connectTab };
+}
+
+/** Stores a session as a previous visit left it. */
+export async function seedSession(db: EngineDb, session: { access?: string; refresh?: string; profile?: unknown }): Promise<void> {
+  if (session.access) await db.put('kv', session.access, KV.token);
+  if (session.refresh) await db.put('kv', session.refresh, KV.refresh);
+  if (session.profile) await db.put('kv', session.profile, KV.profile);
+}
+
+/**
+ * A server double with real token rules: one valid access token at a time, refresh tokens rotate
+ * (a used one is refused), protected routes answer 401 to anything else.
+ */
+export function serveAuth(server: FakeServer, clock: { now(): number }, ttlSeconds = 900) {
+  let serial = 0;
+  const issue = () => {
+    serial += 1;
+    return { access_token: makeJwt(Math.floor(clock.now() / 1000) + ttlSeconds, '7', `a${serial}`), refresh_token: `refresh-${serial}`, token_type: 'bearer' };
+  };
+  const state = { access: '', refresh: '' };
+  const grant = () => {
+    const pair = issue();
+    state.access = pair.access_token;
+    state.refresh = pair.refresh_token;
+    return pair;
+  };
+  server.on('POST auth/login/', (request) => {
+    const body = request.body as { username: string; password: string };
+    if (body.username === 'driver@demo.local' && body.password === 'demo12345') return { status: 200, data: grant() };
+    return { status: 401, data: { detail: 'Неверный e-mail или пароль' } };
+  });
+  server.on('POST auth/refresh/', (request) => {
+    const body = request.body as { refresh_token: string };
+    if (body.refresh_token !== state.refresh) return { status: 401, data: { detail: 'Сессия недействительна' } };
+    return { status: 200, data: grant() };
+  });
+  server.on('POST auth/logout/', () => ({ status: 204 }));
+  const authorised = (headers: Record<string, string>) => headers.authorization === `Bearer ${state.access}`;
+  server.on('GET users/me/', (request) =>
+    authorised(request.headers) ? { status: 200, data: driverWire } : { status: 401, data: { detail: 'Требуется вход' } },
+  );
+  return {
+    state,
+    authorised,
+    /** Puts a session in place as if a login had happened earlier; answers the pair. */
+    grant,
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * Where the auth facts live: the tokens and the cached profile in IndexedDB (kv keys 'token', 'refresh',
+ * 'profile'; SPEC.md section 3) and the auth state of section 3 in memory. The tokens are re-read from
+ * IndexedDB for every use, because in dedicated-worker mode another tab's engine may rotate them.
+ */
+import type { User, UserWire } from '../contract/entities.ts';
+import type { AuthSnapshot } from './api.ts';
+import { KV, type EngineDb } from './db.ts';
+
+export interface Tokens {
+  access: string | null;
+  refresh: string | null;
+}
+
+export interface TokenStore {
+  read(): Promise<Tokens>;
+  write(pair: { access_token: string; refresh_token: string }): Promise<void>;
+  clear(): Promise<void>;
+  readProfile(): Promise<User | null>;
+  writeProfile(user: User): Promise<void>;
+}
+
+function asString(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+export function createTokenStore(db: EngineDb): TokenStore {
+  return {
+    async read() {
+      const tx = db.transaction('kv', 'readonly');
+      const [access, refresh] = await Promise.all([tx.store.get(KV.token), tx.store.get(KV.refresh)]);
+      return { access: asString(access), refresh: asString(refresh) };
+    },
+    async write(pair) {
+      // One transaction: another engine never reads a new access token with the old refresh token.
+      const tx = db.transaction('kv', 'readwrite');
+      await Promise.all([tx.store.put(pair.access_token, KV.token), tx.store.put(pair.refresh_token, KV.refresh), tx.done]);
+    },
+    async clear() {
+      const tx = db.transaction('kv', 'readwrite');
+      await Promise.all([tx.store.delete(KV.token), tx.store.delete(KV.refresh), tx.store.delete(KV.profile), tx.done]);
+    },
+    async readProfile() {
+      const value = await db.get('kv', KV.profile);
+      return value && typeof value === 'object' ? (value as User) : null;
+    },
+    async writeProfile(user) {
+      await db.put('kv', user, KV.profile);
+    },
+  };
+}
+
+/** SPEC.md section 3: the role may arrive as {name}; it is flattened to the name. */
+export function flattenUser(wire: UserWire): User {
+  const role = typeof wire.role === 'object' && wire.role !== null ? wire.role.name : wire.role;
+  return { ...wire, role };
+}
+
+/** Why the auth state changed; other tabs' engines adopt shared changes (dedicated-worker mode). */
+export type AuthChange = 'login' | 'logout' | 'refresh' | 'profile' | 'offline' | 'local';
+
+export type SharedAuth = Pick<AuthSnapshot, 'isAuthenticated' | 'user' | 'offlineMode' | 'error'>;
+
+export const initialAuth: AuthSnapshot = {
+  isAuthenticated: false,
+  loading: false,
+  error: null,
+  user: null,
+  initialized: false,
+  offlineMode: false,
+};
+
+export interface AuthState {
+  get(): AuthSnapshot;
+  /** Applies a change; any reason but 'local' is announced to the other engines. */
+  update(patch: Partial<AuthSnapshot>, reason?: AuthChange): void;
+  /** Adopts a change announced by another engine, without announcing it again. */
+  adopt(shared: SharedAuth): void;
+}
+
+export function createAuthState(onChange: () => void, announce: (reason: AuthChange, shared: SharedAuth) => void): AuthState {
+  let current: AuthSnapshot = { ...initialAuth };
+  const shared = (): SharedAuth => ({
+    isAuthenticated: current.isAuthenticated,
+    user: current.user,
+    offlineMode: current.offlineMode,
+    error: current.error,
+  });
+  return {
+    get: () => current,
+    update(patch, reason = 'local') {
+      current = { ...current, ...patch };
+      onChange();
+      if (reason !== 'local') announce(reason, shared());
+    },
+    adopt(next) {
+      current = { ...current, ...next };
+      onChange();
+    },
+  };
+}

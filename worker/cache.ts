@@ -1,0 +1,138 @@
+/**
+ * The GET cache (SPEC.md section 7, ARCHITECTURE.md "The worker boundary"). Every GET answer is stored in
+ * IndexedDB under user id + path + sorted params, and served from there:
+ * - when offline (navigator.onLine false, or offline mode) — the network is not tried;
+ * - on a network error (the section 8 test) — a 4xx/5xx is the server's answer and is passed on;
+ * - on a '2g'/'slow-2g' connection after 5 s without an answer; the request goes on in the background
+ *   and refreshes the entry when it lands.
+ * The transports list answers [] when nothing is cached. Identical GETs in flight share one request.
+ *
+ * No network code here: `fetch` is passed in, so the service worker may import `cacheKey` alone.
+ */
+import type { CachedResult, Params, Result } from './api.ts';
+import type { EngineDb } from './db.ts';
+import type { Clock } from './ports.ts';
+import { isSlowConnection } from './ports.ts';
+
+export const SLOW_NETWORK_TIMEOUT_MS = 5_000;
+export const TRANSPORTS_PATH = 'users/me/transports/';
+export const OFFLINE_NO_CACHE = 'Нет подключения к сети, а сохранённых данных нет';
+
+/** 'users/me/' and '/users/me/' are one path; the key never starts with a slash. */
+export function normalizePath(path: string): string {
+  return path.replace(/^\/+/, '');
+}
+
+/** The cache key: user, path and params sorted by name (null and undefined params are not sent). */
+export function cacheKey(userId: number | null, path: string, params?: Params): string {
+  const pairs = Object.entries(params ?? {})
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([name, value]) => [name, String(value)] as [string, string])
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const query = new URLSearchParams(pairs).toString();
+  return `${userId ?? 'anonymous'}:${normalizePath(path)}${query ? `?${query}` : ''}`;
+}
+
+export interface CacheDeps {
+  db: EngineDb;
+  clock: Clock;
+  /** navigator.onLine is false, or the app is in offline mode. */
+  offline(): boolean;
+  effectiveType(): string | null;
+  /** The signed-in user: entries of one user are never served to another. */
+  userId(): number | null;
+  /** The network GET (authorised, with the 401 → refresh rule). */
+  fetch(path: string, params: Params | undefined): Promise<Result<unknown>>;
+}
+
+export interface GetCache {
+  get<T = unknown>(path: string, params?: Params): Promise<Result<CachedResult<T>>>;
+  clear(): Promise<void>;
+  /** After a login: drops every other user's entries (and the anonymous ones). */
+  keepOnly(userId: number): Promise<void>;
+}
+
+type Fresh = Result<{ data: unknown; storedAt: number }>;
+
+export function createCache(deps: CacheDeps): GetCache {
+  const { db, clock } = deps;
+  const inFlight = new Map<string, Promise<Fresh>>();
+  // Bumped by clear(): an answer that lands after a logout must not refill the cache.
+  let generation = 0;
+
+  function fetchShared(key: string, path: string, params: Params | undefined, userId: number | null): Promise<Fresh> {
+    const running = inFlight.get(key);
+    if (running) return running;
+    const startedIn = generation;
+    const promise = (async (): Promise<Fresh> => {
+      const result = await deps.fetch(path, params);
+      if (!result.ok) return result;
+      const storedAt = clock.now();
+      if (startedIn === generation) {
+        try {
+          await db.put('cache', { key, userId, path: normalizePath(path), data: result.data, storedAt });
+        } catch (error) {
+          // A full or closed store must not cost the user the answer they already have.
+          console.warn('GET cache write failed', error);
+        }
+      }
+      return { ok: true, data: { data: result.data, storedAt } };
+    })().finally(() => inFlight.delete(key));
+    inFlight.set(key, promise);
+    return promise;
+  }
+
+  /** Resolves with the network's answer, or with 'slow' once the slow-network time-out passes. */
+  function withSlowTimeout(network: Promise<Fresh>): Promise<Fresh | 'slow'> {
+    return new Promise((resolve) => {
+      const timer = clock.setTimeout(() => resolve('slow'), SLOW_NETWORK_TIMEOUT_MS);
+      void network.then((result) => {
+        clock.clearTimeout(timer);
+        resolve(result);
+      });
+    });
+  }
+
+  async function stored<T>(key: string, path: string, otherwise: Result<never>): Promise<Result<CachedResult<T>>> {
+    const entry = await db.get('cache', key);
+    if (entry) return { ok: true, data: { data: entry.data as T, fromCache: true, storedAt: entry.storedAt } };
+    if (normalizePath(path) === TRANSPORTS_PATH) {
+      // SPEC.md section 7: the transports list answers empty when nothing is cached.
+      return { ok: true, data: { data: [] as T, fromCache: false, storedAt: clock.now() } };
+    }
+    return otherwise;
+  }
+
+  return {
+    async get<T>(path: string, params?: Params): Promise<Result<CachedResult<T>>> {
+      const userId = deps.userId();
+      const key = cacheKey(userId, path, params);
+      if (deps.offline()) {
+        return stored<T>(key, path, { ok: false, message: OFFLINE_NO_CACHE, status: null, network: true });
+      }
+      const network = fetchShared(key, path, params, userId);
+      let result: Fresh | 'slow' = isSlowConnection(deps.effectiveType()) ? await withSlowTimeout(network) : await network;
+      if (result === 'slow') {
+        const entry = await db.get('cache', key);
+        if (entry) return { ok: true, data: { data: entry.data as T, fromCache: true, storedAt: entry.storedAt } };
+        result = await network;
+      }
+      if (result.ok) return { ok: true, data: { data: result.data.data as T, fromCache: false, storedAt: result.data.storedAt } };
+      if (!result.network) return result;
+      return stored<T>(key, path, result);
+    },
+
+    async clear() {
+      generation += 1;
+      await db.clear('cache');
+    },
+
+    async keepOnly(userId) {
+      const tx = db.transaction('cache', 'readwrite');
+      for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
+        if (cursor.value.userId !== userId) await cursor.delete();
+      }
+      await tx.done;
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * What the engines of one origin tell each other over BroadcastChannel('reis-engine') when each tab runs
+ * its own dedicated worker (ARCHITECTURE.md, "Browsers without a SharedWorker"). Tokens are not sent:
+ * every engine re-reads them from IndexedDB. One tagged union for the whole protocol.
+ */
+import type { AuthChange, SharedAuth } from './auth-store.ts';
+
+export const CHANNEL_NAME = 'reis-engine';
+
+export type CrossTabMessage =
+  /** A login, logout, token rotation, profile or offline-mode change: the others adopt the state. */
+  | { type: 'auth'; reason: AuthChange; auth: SharedAuth }
+  /** The report queue changed in IndexedDB: the others rebuild their outbox snapshot. */
+  | { type: 'outbox' };
+
+export function isCrossTabMessage(value: unknown): value is CrossTabMessage {
+  if (!value || typeof value !== 'object') return false;
+  const type = (value as { type?: unknown }).type;
+  if (type === 'outbox') return true;
+  return type === 'auth' && typeof (value as { auth?: unknown }).auth === 'object';
+}

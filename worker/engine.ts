@@ -1,0 +1,216 @@
+/**
+ * Builds the whole engine from its parts: createEngine(deps) → the WorkerApi that the entries
+ * (shared.ts, dedicated.ts) expose through Comlink, plus the snapshot pushes to every connected tab.
+ * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
+ */
+import type { AxiosAdapter } from 'axios';
+import type { ClientErrorReport, EngineNotice, Snapshot, WorkerApi } from './api.ts';
+import { createAuth, type Auth } from './auth.ts';
+import { createAuthState, createTokenStore } from './auth-store.ts';
+import { createCache } from './cache.ts';
+import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
+import type { EngineDb } from './db.ts';
+import { createHttp } from './http.ts';
+import { associationIdsOf, noOutbox, type OutboxFactory, type OutboxPorts } from './outbox-port.ts';
+import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
+import { createRecovery } from './recovery.ts';
+import { createTabs } from './tabs.ts';
+
+export type { OutboxFactory, OutboxModule, OutboxPorts } from './outbox-port.ts';
+
+export interface EngineDeps {
+  mode: Snapshot['mode'];
+  db: EngineDb;
+  /** Absolute '/api/' URL of the worker's origin. */
+  baseURL: string;
+  clock: Clock;
+  locks: Locks;
+  network: NetworkStatus;
+  /** Dedicated-worker mode: the channel to the other tabs' engines. */
+  channel?: Channel<CrossTabMessage>;
+  adapter?: AxiosAdapter;
+  /** The report outbox (worker/outbox.ts plugs in here); without it, queueing answers a failure. */
+  outbox?: OutboxFactory;
+}
+
+export interface Engine {
+  api: WorkerApi;
+  /** Stops timers and listeners (tests, or a worker that shuts down). */
+  close(): void;
+}
+
+const NOTICES_KEPT = 5;
+const ERROR_REPORTS_PER_MINUTE = 10;
+
+export function createEngine(deps: EngineDeps): Engine {
+  const { db, clock, locks, network, channel } = deps;
+  const tabs = createTabs(locks);
+  const tokens = createTokenStore(db);
+  const notices: EngineNotice[] = [];
+  let reconnectedAt: number | null = null;
+  let seenOnline = network.online();
+  let seenOfflineMode = false;
+
+  const state = createAuthState(
+    () => schedulePush(),
+    (reason, auth) => channel?.postMessage({ type: 'auth', reason, auth }),
+  );
+  // http and auth need each other (401 → refresh → POST /auth/refresh/): bound late.
+  let auth: Auth | null = null;
+  const http = createHttp({
+    baseURL: deps.baseURL,
+    ...(deps.adapter ? { adapter: deps.adapter } : {}),
+    accessToken: async () => (await tokens.read()).access,
+    refreshAccess: (failedToken) => (auth ? auth.refreshAccess(failedToken) : Promise.resolve(null)),
+  });
+  const offline = () => !network.online() || state.get().offlineMode;
+  const cache = createCache({
+    db,
+    clock,
+    offline,
+    effectiveType: () => network.effectiveType(),
+    userId: () => state.get().user?.id ?? null,
+    fetch: (path, params) => http.getJson(path, params),
+  });
+  const authApi = createAuth({
+    http,
+    tokens,
+    state,
+    locks,
+    now: () => clock.now(),
+    online: () => network.online(),
+    device: () => tabs.device(),
+    cache,
+  });
+  auth = authApi;
+
+  const ports: OutboxPorts = {
+    db,
+    clock,
+    locks,
+    network,
+    now: () => clock.now(),
+    isOnline: () => !offline(),
+    userId: () => state.get().user?.id ?? null,
+    postForm: (path, form, options) => http.postForm(path, form, options),
+    async assignedAssociationIds() {
+      const result = await cache.get('tasks/assigned/');
+      return result.ok && !result.data.fromCache ? associationIdsOf(result.data.data) : null;
+    },
+    onChange() {
+      schedulePush();
+      channel?.postMessage({ type: 'outbox' });
+    },
+    notify(message) {
+      notices.push({ id: (notices.at(-1)?.id ?? 0) + 1, message, at: clock.now() });
+      notices.splice(0, Math.max(0, notices.length - NOTICES_KEPT));
+      schedulePush();
+    },
+  };
+  const outbox = (deps.outbox ?? noOutbox)(ports);
+
+  const recovery = createRecovery({ clock, network, tokens, state, auth: authApi });
+
+  async function buildSnapshot(): Promise<Snapshot> {
+    const online = network.online();
+    const offlineMode = state.get().offlineMode;
+    if ((online && !seenOnline) || (!offlineMode && seenOfflineMode)) reconnectedAt = clock.now();
+    seenOnline = online;
+    seenOfflineMode = offlineMode;
+    return {
+      auth: state.get(),
+      network: { online, effectiveType: network.effectiveType(), offlineMode, reconnectedAt },
+      outbox: await outbox.snapshot(),
+      mode: deps.mode,
+      notices: [...notices],
+    };
+  }
+
+  // Pushes are coalesced per microtask and chained, so tabs see snapshots in order.
+  let pushQueued = false;
+  let pushChain: Promise<void> = Promise.resolve();
+  function schedulePush(): void {
+    if (pushQueued) return;
+    pushQueued = true;
+    queueMicrotask(() => {
+      pushQueued = false;
+      pushChain = pushChain.then(async () => tabs.push(await buildSnapshot())).catch((error: unknown) => {
+        console.error('snapshot push failed', error);
+      });
+    });
+  }
+
+  const unsubscribeChannel = channel?.subscribe((message) => {
+    if (!isCrossTabMessage(message)) return;
+    if (message.type === 'outbox') return schedulePush();
+    state.adopt(message.auth);
+    if (message.reason === 'login' || message.reason === 'logout') authApi.forgetStartup();
+  });
+  const unsubscribeNetwork = network.subscribe(() => {
+    recovery.onNetworkChange();
+    schedulePush();
+  });
+  const stopOutbox = outbox.start?.();
+
+  let reportsWindowStart = 0;
+  let reportsInWindow = 0;
+  async function logClientError(report: ClientErrorReport): Promise<void> {
+    const now = clock.now();
+    if (now - reportsWindowStart > 60_000) {
+      reportsWindowStart = now;
+      reportsInWindow = 0;
+    }
+    // A render loop that throws must not flood the server (it answers 429 beyond its own limit too).
+    if (++reportsInWindow > ERROR_REPORTS_PER_MINUTE) return;
+    const { deviceId } = tabs.device();
+    await http.request({
+      method: 'POST',
+      url: 'log-client-error',
+      data: clipReport(report),
+      headers: deviceId ? { 'X-Device-Id': deviceId } : {},
+      skipAuthRefresh: true,
+    });
+  }
+
+  const api: WorkerApi = {
+    async connect(tab, onSnapshot) {
+      tabs.add(tab, onSnapshot, await buildSnapshot());
+    },
+    logClientError,
+    startup: () => authApi.startup(),
+    login: (username, password, pushSubscription) => authApi.login(username, password, pushSubscription),
+    register: (payload) => authApi.register(payload),
+    logout: () => authApi.logout(),
+    fetchProfile: () => authApi.fetchProfile(),
+    get: (path, params) => cache.get(path, params),
+    send: (method, path, body, params) => http.request({ method, url: path, data: body, params }),
+    download: (path) => http.download(path, new Date(clock.now())),
+    queueReport: (report) => outbox.queueReport(report),
+    flushNow: () => outbox.flush(),
+    discard: (id) => outbox.discard(id),
+    compressPreview: (photo) => outbox.compressPreview(photo),
+  };
+
+  return {
+    api,
+    close() {
+      unsubscribeChannel?.();
+      unsubscribeNetwork();
+      recovery.stop();
+      stopOutbox?.();
+    },
+  };
+}
+
+/** Keeps a report well under the server's body cap. */
+function clipReport(report: ClientErrorReport): ClientErrorReport {
+  const clip = (text: string | null, max: number) => (text && text.length > max ? text.slice(0, max) : text);
+  return {
+    ...report,
+    message: clip(report.message, 2000) ?? '',
+    stack: clip(report.stack, 8000),
+    source: clip(report.source, 2000),
+    url: clip(report.url, 2000) ?? '',
+    userAgent: clip(report.userAgent, 500) ?? '',
+  };
+}

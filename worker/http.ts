@@ -1,0 +1,187 @@
+/**
+ * The engine's HTTP client (SPEC.md section 7, "General"): axios with base /api/, a 10 s time-out and the
+ * bearer token read from IndexedDB for every request (another tab's engine may have rotated it). A 401
+ * starts one shared refresh (the caller's `refreshAccess` is single-flight) and the request is repeated
+ * once. Failures leave this file as `ApiFailure` values, never as thrown errors.
+ */
+import axios, {
+  type AxiosAdapter,
+  type AxiosInstance,
+  type AxiosProgressEvent,
+  type AxiosRequestConfig,
+  type AxiosResponse,
+} from 'axios';
+import type { ApiFailure, Params, Result } from './api.ts';
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** The refresh and logout calls: their 401 must never start a refresh. */
+    skipAuthRefresh?: boolean;
+    /** Set on the one repeat after a refresh, so a second 401 is final. */
+    authRetried?: boolean;
+    /** Public calls (login, register, refresh): no bearer header, a stale token must not travel. */
+    withoutToken?: boolean;
+    /** The access token this request was sent with (the refresh compares it with the stored one). */
+    sentWithToken?: string | null;
+  }
+}
+
+export const API_TIMEOUT_MS = 10_000;
+
+/** SPEC.md section 8: the one test of what counts as a network error. */
+export function isNetworkError(error: unknown): boolean {
+  if (error === null || typeof error !== 'object') return true;
+  const e = error as { response?: unknown; code?: unknown; message?: unknown };
+  if (!e.response) return true;
+  if (e.code === 'ERR_NETWORK' || e.code === 'ECONNABORTED') return true;
+  const message = typeof e.message === 'string' ? e.message.toLowerCase() : '';
+  return message.includes('network error') || message.includes('timeout') || message.includes('failed to fetch');
+}
+
+/** The server's `{"detail": "..."}`, when it sent one. */
+export function detailOf(error: unknown): string | null {
+  if (!axios.isAxiosError(error)) return null;
+  const data: unknown = error.response?.data;
+  if (data && typeof data === 'object' && 'detail' in data) {
+    const detail = (data as { detail: unknown }).detail;
+    if (typeof detail === 'string' && detail.trim() !== '') return detail;
+  }
+  return null;
+}
+
+export function statusOf(error: unknown): number | null {
+  return axios.isAxiosError(error) ? (error.response?.status ?? null) : null;
+}
+
+/** An error as the UI sees it: the server's detail, else `fallback`. */
+export function toFailure(error: unknown, fallback: string): ApiFailure {
+  return { ok: false, message: detailOf(error) ?? fallback, status: statusOf(error), network: isNetworkError(error) };
+}
+
+/** The fallback for calls the catalogue does not name (Russian: the user reads it). */
+export function genericFallback(error: unknown): string {
+  if (isNetworkError(error)) return 'Нет связи с сервером';
+  const status = statusOf(error);
+  return status ? `Ошибка сервера (код ${status})` : 'Ошибка запроса';
+}
+
+export function failure(message: string, network = false, status: number | null = null): ApiFailure {
+  return { ok: false, message, status, network };
+}
+
+/** Paths from the UI are relative to /api/; a leading '//' must never become another host. */
+export function apiPath(path: string): string {
+  return path.replace(/^\/+/, '');
+}
+
+export interface HttpDeps {
+  /** Absolute '/api/' URL of the worker's origin. */
+  baseURL: string;
+  /** Tests pass an adapter double; the browser uses axios' own (XHR in workers: upload progress works). */
+  adapter?: AxiosAdapter;
+  /** The stored access token (IndexedDB). */
+  accessToken(): Promise<string | null>;
+  /** Single-flight refresh: the new access token, or null when the refresh failed. */
+  refreshAccess(failedToken: string | null): Promise<string | null>;
+}
+
+export interface UploadOptions {
+  headers?: Record<string, string>;
+  /** 0..1 as the body goes up. */
+  onProgress?: (fraction: number) => void;
+}
+
+export interface Http {
+  readonly axios: AxiosInstance;
+  /** Any call; a failure carries the server's detail or `fallback` (default: a Russian generic text). */
+  request<T>(config: AxiosRequestConfig, fallback?: string): Promise<Result<T>>;
+  getJson<T>(path: string, params?: Params): Promise<Result<T>>;
+  /** Multipart POST (reports) with upload progress, through the same auth and retry rules. */
+  postForm<T>(path: string, form: FormData, options?: UploadOptions): Promise<Result<T>>;
+  download(path: string, today: Date): Promise<Result<{ blob: Blob; filename: string } | null>>;
+}
+
+export function createHttp(deps: HttpDeps): Http {
+  const instance = axios.create({
+    baseURL: deps.baseURL,
+    timeout: API_TIMEOUT_MS,
+    allowAbsoluteUrls: false,
+    ...(deps.adapter ? { adapter: deps.adapter } : {}),
+  });
+
+  instance.interceptors.request.use(async (config) => {
+    const token = config.withoutToken ? null : await deps.accessToken();
+    config.sentWithToken = token;
+    if (token) config.headers.set('Authorization', `Bearer ${token}`);
+    else config.headers.delete('Authorization');
+    return config;
+  });
+
+  instance.interceptors.response.use(undefined, async (error: unknown) => {
+    if (!axios.isAxiosError(error) || !error.config) throw error;
+    const config = error.config;
+    if (error.response?.status !== 401 || config.skipAuthRefresh || config.authRetried) throw error;
+    const fresh = await deps.refreshAccess(config.sentWithToken ?? null);
+    if (!fresh) throw error;
+    config.authRetried = true;
+    return instance.request(config);
+  });
+
+  async function request<T>(config: AxiosRequestConfig, fallback?: string): Promise<Result<T>> {
+    try {
+      const response: AxiosResponse<T> = await instance.request<T>({ ...config, url: apiPath(config.url ?? '') });
+      return { ok: true, data: response.data };
+    } catch (error) {
+      return toFailure(error, fallback ?? genericFallback(error));
+    }
+  }
+
+  return {
+    axios: instance,
+    request,
+    getJson: (path, params) => request({ method: 'GET', url: path, params }),
+    postForm: (path, form, options = {}) =>
+      request({
+        method: 'POST',
+        url: path,
+        data: form,
+        headers: options.headers,
+        onUploadProgress: (event: AxiosProgressEvent) => {
+          if (options.onProgress && event.total) options.onProgress(Math.min(1, event.loaded / event.total));
+        },
+      }),
+    async download(path, today) {
+      try {
+        const response = await instance.request<Blob>({ method: 'GET', url: apiPath(path), responseType: 'blob' });
+        if (response.status === 204) return { ok: true, data: null };
+        const disposition = response.headers['content-disposition'];
+        const filename = filenameFrom(typeof disposition === 'string' ? disposition : null) ?? datedXlsxName(today);
+        return { ok: true, data: { blob: response.data, filename } };
+      } catch (error) {
+        return toFailure(error, genericFallback(error));
+      }
+    },
+  };
+}
+
+/** The file name of a content-disposition header (RFC 6266: filename* wins over filename). */
+export function filenameFrom(disposition: string | null): string | null {
+  if (!disposition) return null;
+  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition);
+  if (extended?.[1]) {
+    try {
+      return decodeURIComponent(extended[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      // A malformed escape: fall through to the plain filename.
+    }
+  }
+  const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(disposition);
+  const name = (plain?.[2] ?? plain?.[1])?.trim();
+  return name ? name : null;
+}
+
+/** SPEC.md section 7: without a content-disposition name, a dated xlsx name. */
+export function datedXlsxName(today: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `completed-tasks-${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}.xlsx`;
+}

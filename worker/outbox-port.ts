@@ -1,0 +1,76 @@
+/**
+ * Where the report outbox (worker/outbox.ts, worker/images.ts) plugs into the engine. The engine hands
+ * the outbox these ports — the authorised multipart POST with upload progress, the assigned-tasks read,
+ * the Web Locks, the clock and the network — and calls the module it answers for the OutboxApi methods.
+ */
+import type { NewReport, OutboxSnapshot, Result } from './api.ts';
+import type { EngineDb } from './db.ts';
+import { failure, type Http } from './http.ts';
+import type { Clock, Locks, NetworkStatus } from './ports.ts';
+
+export interface OutboxPorts {
+  db: EngineDb;
+  clock: Clock;
+  /** Web Locks: the flush runs under 'outbox-flush' in every mode. */
+  locks: Locks;
+  /** online/offline events, for a flush when the network returns. */
+  network: NetworkStatus;
+  now(): number;
+  /** navigator.onLine and not in offline mode. */
+  isOnline(): boolean;
+  /** The signed-in user; a flush sends only their reports. */
+  userId(): number | null;
+  /**
+   * Multipart POST through the engine's axios (bearer, 401 → one shared refresh → one repeat). A failure
+   * is an ApiFailure {ok:false, message (server detail or fallback), status, network (SPEC.md section 8)}.
+   * Pass `headers: {'Idempotency-Key': record.idempotencyKey}` and `onProgress` (0..1).
+   */
+  postForm: Http['postForm'];
+  /** GET /tasks/assigned/ fresh from the server → every association id in it; null when it failed or came from the cache. */
+  assignedAssociationIds(): Promise<number[] | null>;
+  /** Something changed: the engine pushes a new snapshot (and tells the other tabs' engines). */
+  onChange(): void;
+  /** Tells the user, e.g. an item deleted after 10 failures, with the server's reason. */
+  notify(message: string): void;
+}
+
+export interface OutboxModule {
+  queueReport(report: NewReport): Promise<Result<number>>;
+  flush(): Promise<void>;
+  discard(id: number): Promise<void>;
+  snapshot(): OutboxSnapshot | Promise<OutboxSnapshot>;
+  compressPreview(photo: Blob): Promise<Blob>;
+  /** Starts the schedule (every 60 s, on 'online', ...); answers the stop function. */
+  start?(): () => void;
+}
+
+export type OutboxFactory = (ports: OutboxPorts) => OutboxModule;
+
+export const NO_OUTBOX_MESSAGE = 'Очередь отчётов недоступна';
+
+/** The engine without an outbox: nothing is queued, and the UI is told so in Russian. */
+export const noOutbox: OutboxFactory = () => ({
+  queueReport: async () => failure(NO_OUTBOX_MESSAGE),
+  flush: async () => undefined,
+  discard: async () => undefined,
+  snapshot: () => ({ pending: 0, flushing: false, items: [] }),
+  compressPreview: async (photo) => photo,
+});
+
+/** GET /tasks/assigned/ answers tasks with their driver_associations (or, tolerated, bare associations). */
+export function associationIdsOf(data: unknown): number[] | null {
+  const items: unknown = Array.isArray(data) ? data : (data as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items)) return null;
+  const ids: number[] = [];
+  for (const item of items as Array<Record<string, unknown> | null>) {
+    if (!item || typeof item !== 'object') continue;
+    if (Array.isArray(item.driver_associations)) {
+      for (const association of item.driver_associations as Array<{ id?: unknown }>) {
+        if (typeof association?.id === 'number') ids.push(association.id);
+      }
+    } else if (typeof item.task_id === 'number' && typeof item.id === 'number') {
+      ids.push(item.id);
+    }
+  }
+  return ids;
+}

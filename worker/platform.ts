@@ -1,0 +1,125 @@
+/**
+ * The real browser primitives behind worker/ports.ts, and the start-up shared by both entries
+ * (shared.ts, dedicated.ts). Only the entries import this file; everything else takes ports.
+ */
+import type { ClientErrorReport, Snapshot, WorkerApi } from './api.ts';
+import { openEngineDb } from './db.ts';
+import { createEngine, type EngineDeps } from './engine.ts';
+import { createLocalLocks, type Channel, type Clock, type Locks, type NetworkStatus } from './ports.ts';
+
+export const browserClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as number),
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clearInterval: (handle) => clearInterval(handle as number),
+};
+
+export function browserLocks(scope: WorkerGlobalScope): Locks {
+  const locks = scope.navigator.locks as LockManager | undefined;
+  if (!locks) return createLocalLocks();
+  return { request: (name, fn) => locks.request(name, fn) as Promise<never> };
+}
+
+export function broadcastChannel<M>(name: string): Channel<M> | undefined {
+  if (typeof BroadcastChannel === 'undefined') return undefined;
+  const channel = new BroadcastChannel(name);
+  return {
+    postMessage: (message) => channel.postMessage(message),
+    subscribe(listener) {
+      const handler = (event: MessageEvent) => listener(event.data as M);
+      channel.addEventListener('message', handler);
+      return () => channel.removeEventListener('message', handler);
+    },
+  };
+}
+
+/** Network Information API: in Chromium's workers too, not in the WebWorker lib types. */
+interface Connection extends EventTarget {
+  effectiveType?: string;
+}
+
+export function workerNetwork(scope: WorkerGlobalScope): NetworkStatus {
+  const connection = (scope.navigator as WorkerNavigator & { connection?: Connection }).connection;
+  return {
+    online: () => scope.navigator.onLine,
+    effectiveType: () => connection?.effectiveType ?? null,
+    subscribe(listener) {
+      scope.addEventListener('online', listener);
+      scope.addEventListener('offline', listener);
+      connection?.addEventListener('change', listener);
+      return () => {
+        scope.removeEventListener('online', listener);
+        scope.removeEventListener('offline', listener);
+        connection?.removeEventListener('change', listener);
+      };
+    },
+  };
+}
+
+/** The worker's own uncaught errors go where the tabs' go (SPEC.md section 7, "Other"). */
+export function installErrorReporting(scope: WorkerGlobalScope, report: (error: ClientErrorReport) => Promise<void>): void {
+  const send = (message: string, stack: string | null, source: string | null, lineno: number | null, colno: number | null) => {
+    const body: ClientErrorReport = {
+      message,
+      stack,
+      source,
+      lineno,
+      colno,
+      userAgent: scope.navigator.userAgent,
+      url: scope.location.href,
+      time: new Date().toISOString(),
+    };
+    report(body).catch(() => undefined);
+  };
+  scope.addEventListener('error', (event: ErrorEvent) => {
+    const error: unknown = event.error;
+    send(event.message || String(error), error instanceof Error ? (error.stack ?? null) : null, event.filename || null, event.lineno ?? null, event.colno ?? null);
+  });
+  scope.addEventListener('unhandledrejection', (event: PromiseRejectionEvent) => {
+    const reason: unknown = event.reason;
+    const message = reason instanceof Error ? reason.message : String(reason);
+    send(`Unhandled rejection: ${message}`, reason instanceof Error ? (reason.stack ?? null) : null, null, null, null);
+  });
+}
+
+/** Opens the database and builds the engine with the real primitives of `scope`. */
+export async function startEngine(
+  scope: WorkerGlobalScope,
+  mode: Snapshot['mode'],
+  extra: Pick<EngineDeps, 'channel' | 'outbox'> = {},
+): Promise<WorkerApi> {
+  const db = await openEngineDb();
+  const engine = createEngine({
+    mode,
+    db,
+    baseURL: new URL('/api/', scope.location.origin).href,
+    clock: browserClock,
+    locks: browserLocks(scope),
+    network: workerNetwork(scope),
+    ...extra,
+  });
+  installErrorReporting(scope, (error) => engine.api.logClientError(error));
+  return engine.api;
+}
+
+/** An API that answers as soon as the engine is ready; Comlink is exposed before the database opens. */
+export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
+  ready.catch((error: unknown) => console.error('engine failed to start', error));
+  return {
+    connect: async (tab, onSnapshot) => (await ready).connect(tab, onSnapshot),
+    logClientError: async (error) => (await ready).logClientError(error),
+    startup: async () => (await ready).startup(),
+    login: async (username, password, push) => (await ready).login(username, password, push),
+    register: async (payload) => (await ready).register(payload),
+    logout: async () => (await ready).logout(),
+    fetchProfile: async () => (await ready).fetchProfile(),
+    get: async (path, params) => (await ready).get(path, params),
+    send: async (method, path, body, params) => (await ready).send(method, path, body, params),
+    download: async (path) => (await ready).download(path),
+    queueReport: async (report) => (await ready).queueReport(report),
+    flushNow: async () => (await ready).flushNow(),
+    discard: async (id) => (await ready).discard(id),
+    compressPreview: async (photo) => (await ready).compressPreview(photo),
+  };
+}
