@@ -6,28 +6,14 @@
  */
 import { jwtDecode } from 'jwt-decode';
 import { KV, openEngineDb, type CacheEntry, type EngineDb } from '../worker/db.ts';
+import { cacheKey } from '../worker/cache.ts';
 
 /** As the engine's GET cache stores it: no leading slash (worker/cache.ts normalizePath). */
 export const ASSIGNED_PATH = 'tasks/assigned/';
 /** SPEC.md section 9: API time-out 10 s. */
 const FETCH_TIMEOUT_MS = 10_000;
 
-type QueryParams = Record<string, string | number | boolean | null | undefined>;
-
-/**
- * The GET cache key: user, path without a leading slash, params sorted by name (null and undefined
- * dropped). It must produce exactly the key of the engine's GET cache (worker/cache.ts `cacheKey` on the
- * engine branch, written the same way), or the engine will not find what this run stored; once both are
- * on one branch this should import that function instead.
- */
-export function cacheKey(userId: number | null, path: string, params?: QueryParams): string {
-  const pairs = Object.entries(params ?? {})
-    .filter(([, value]) => value !== undefined && value !== null)
-    .map(([name, value]) => [name, String(value)] as [string, string])
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const query = new URLSearchParams(pairs).toString();
-  return `${userId ?? 'anonymous'}:${path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
-}
+export { cacheKey };
 
 export type SyncOutcome = 'stored' | 'no-token' | 'not-driver' | 'rejected' | 'signed-out' | 'failed';
 

@@ -142,7 +142,10 @@ export function createEngine(deps: EngineDeps): Engine {
 
   const unsubscribeChannel = channel?.subscribe((message) => {
     if (!isCrossTabMessage(message)) return;
-    if (message.type === 'outbox') return schedulePush();
+    if (message.type === 'outbox') {
+      void (outbox.reload?.() ?? Promise.resolve()).then(schedulePush);
+      return;
+    }
     state.adopt(message.auth);
     if (message.reason === 'login' || message.reason === 'logout') authApi.forgetStartup();
   });

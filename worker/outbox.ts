@@ -67,7 +67,7 @@ export interface Outbox {
   resolve(): Promise<OutboxRecord[]>;
   discard(id: number): Promise<void>;
   /** Re-reads the store, for changes made by another engine or the service worker. */
-  reload(): Promise<void>;
+  reload(options?: { announce?: boolean }): Promise<void>;
   snapshot(): OutboxSnapshot;
   start(scheduler: OutboxScheduler): void;
 }
@@ -91,9 +91,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   let sending: { id: number; progress: number } | null = null;
   let started = false;
 
-  async function reload(): Promise<void> {
+  /** `announce: false` when the change came from another engine: announcing it back would ping-pong. */
+  async function reload({ announce = true }: { announce?: boolean } = {}): Promise<void> {
     records = await db.getAll('outbox');
-    deps.onChange();
+    if (announce) deps.onChange();
   }
 
   async function queueReport(report: NewReport): Promise<Result<number>> {

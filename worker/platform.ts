@@ -5,6 +5,7 @@
 import type { ClientErrorReport, Snapshot, WorkerApi } from './api.ts';
 import { openEngineDb } from './db.ts';
 import { createEngine, type EngineDeps } from './engine.ts';
+import { reportOutbox } from './outbox-wiring.ts';
 import { createLocalLocks, type Channel, type Clock, type Locks, type NetworkStatus } from './ports.ts';
 
 export const browserClock: Clock = {
@@ -97,6 +98,7 @@ export async function startEngine(
     clock: browserClock,
     locks: browserLocks(scope),
     network: workerNetwork(scope),
+    outbox: reportOutbox,
     ...extra,
   });
   installErrorReporting(scope, (error) => engine.api.logClientError(error));

@@ -1,0 +1,56 @@
+/**
+ * Plugs the report outbox (outbox.ts) into the engine's ports (outbox-port.ts): the multipart POST with the
+ * Idempotency-Key header, the schedule on the engine's clock and network, and the preview compression.
+ */
+import { compressPhoto } from './images.ts';
+import { createOutbox, type SendResult } from './outbox.ts';
+import type { OutboxFactory } from './outbox-port.ts';
+import { buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
+
+export const reportOutbox: OutboxFactory = (ports) => {
+  const outbox = createOutbox({
+    db: ports.db,
+    now: ports.now,
+    isOnline: ports.isOnline,
+    userId: ports.userId,
+    locks: ports.locks,
+    async sendReport(record, photos, onProgress): Promise<SendResult> {
+      const result = await ports.postForm<{ id: number }>('reports/', buildReportForm(record, photos), {
+        headers: { [IDEMPOTENCY_HEADER]: record.idempotencyKey },
+        onProgress,
+      });
+      return result.ok
+        ? { ok: true, reportId: result.data.id }
+        : { ok: false, network: result.network, status: result.status, message: result.message };
+    },
+    assignedAssociationIds: () => ports.assignedAssociationIds(),
+    onChange: () => ports.onChange(),
+    notify: (message) => ports.notify(message),
+  });
+
+  return {
+    queueReport: (report) => outbox.queueReport(report),
+    flush: () => outbox.flush(),
+    discard: (id) => outbox.discard(id),
+    snapshot: () => outbox.snapshot(),
+    // Another engine changed the queue: re-read it without announcing the change back to them.
+    reload: () => outbox.reload({ announce: false }),
+    compressPreview: (photo) => compressPhoto(photo),
+    start() {
+      const handles: unknown[] = [];
+      let unsubscribe = () => {};
+      outbox.start({
+        setInterval: (fn, ms) => handles.push(ports.clock.setInterval(fn, ms)),
+        addEventListener: (_type, fn) => {
+          unsubscribe = ports.network.subscribe(() => {
+            if (ports.network.online()) fn();
+          });
+        },
+      });
+      return () => {
+        for (const handle of handles) ports.clock.clearInterval(handle);
+        unsubscribe();
+      };
+    },
+  };
+};
