@@ -5,14 +5,14 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { ToastContainer } from 'react-toastify';
+import { ToastContainer, toast } from 'react-toastify';
 import { App } from './app/App.tsx';
 import { ErrorBoundary, Fatal } from './app/ErrorBoundary.tsx';
 import { blockNumberInputWheel } from './app/no-wheel.ts';
 import { registerServiceWorker } from './app/pwa/register.ts';
 import { createQueryClient } from './app/query-client.ts';
 import { persistUiState, restoreUiState } from './app/ui-state.ts';
-import { connectEngine, reportClientErrors } from './engine/connect.ts';
+import { connectEngine, onEngineNotice, onReconnected, reportClientErrors } from './engine/connect.ts';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -25,13 +25,18 @@ registerServiceWorker();
 
 async function start(): Promise<void> {
   await Promise.all([connectEngine(), restoreUiState()]);
+  const queryClient = createQueryClient();
+  // Back online (or out of offline mode): what the screens show may be stale cache.
+  onReconnected(() => void queryClient.invalidateQueries());
+  // Background work of the engine (a queued report refused for good) has something to tell the user.
+  onEngineNotice((message) => toast.warning(message));
   const persistence = persistUiState();
   // The debounce may still hold the last change when the tab goes away.
   window.addEventListener('pagehide', () => persistence.flush());
   root.render(
     <StrictMode>
       <ErrorBoundary>
-        <QueryClientProvider client={createQueryClient()}>
+        <QueryClientProvider client={queryClient}>
           <App />
         </QueryClientProvider>
       </ErrorBoundary>
