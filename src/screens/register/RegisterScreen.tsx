@@ -21,8 +21,11 @@ export function RegisterScreen() {
   const [busy, setBusy] = useState(false);
   const [sent, setSent] = useState(false);
 
-  const set = (field: keyof RegistrationForm) => (event: { target: { value: string } }) =>
+  // Editing a field clears its error: the message was about the old value.
+  const set = (field: keyof RegistrationForm) => (event: { target: { value: string } }) => {
     setForm((current) => ({ ...current, [field]: event.target.value }));
+    setErrors((current) => ({ ...current, [field]: undefined }));
+  };
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
