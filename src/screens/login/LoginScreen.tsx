@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { getEngine } from '../../engine/engine.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { Field } from '../../ui/Field.tsx';
-import { Page } from '../../ui/Page.tsx';
+import { AuthFrame } from '../../ui/AuthFrame.tsx';
 
 export function LoginScreen() {
   const { auth } = useEngineSnapshot();
@@ -32,8 +32,8 @@ export function LoginScreen() {
   }
 
   return (
-    <Page title="Вход">
-      <form className="form form-narrow" onSubmit={(event) => void submit(event)}>
+    <AuthFrame title="Вход">
+      <form className="form" onSubmit={(event) => void submit(event)}>
         {auth.isAuthenticated && auth.user && (
           <p className="notice">
             Вы уже вошли как {auth.user.name}. <Link href="/profile">Перейти в профиль</Link>
@@ -70,6 +70,6 @@ export function LoginScreen() {
           Нет аккаунта? <Link href="/register">Зарегистрироваться</Link>
         </p>
       </form>
-    </Page>
+    </AuthFrame>
   );
 }

@@ -9,7 +9,7 @@ import { getEngine } from '../../engine/engine.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { Field } from '../../ui/Field.tsx';
 import { listOf } from '../../ui/list.ts';
-import { Page } from '../../ui/Page.tsx';
+import { AuthFrame } from '../../ui/AuthFrame.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { checkRegistration, emptyRegistrationForm, type FieldErrors, type RegistrationForm } from './registration-form.ts';
 
@@ -51,14 +51,14 @@ export function RegisterScreen() {
 
   if (sent) {
     return (
-      <Page title="Регистрация">
+      <AuthFrame title="Регистрация">
         <div className="notice notice-success" role="status">
           <p>Заявка отправлена. Вы сможете войти после подтверждения менеджером.</p>
           <Link href="/login" className="button button-primary">
             Перейти ко входу
           </Link>
         </div>
-      </Page>
+      </AuthFrame>
     );
   }
 
@@ -70,8 +70,8 @@ export function RegisterScreen() {
       : 'Выберите компанию';
 
   return (
-    <Page title="Регистрация">
-      <form className="form form-narrow" onSubmit={(event) => void submit(event)} noValidate>
+    <AuthFrame title="Регистрация">
+      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
         <Field label="E-mail" type="email" autoComplete="email" inputMode="email" value={form.email} onChange={set('email')} error={errors.email} />
         <Field
           label="Пароль"
@@ -135,6 +135,6 @@ export function RegisterScreen() {
           Уже есть аккаунт? <Link href="/login">Войти</Link>
         </p>
       </form>
-    </Page>
+    </AuthFrame>
   );
 }
