@@ -29,7 +29,7 @@ async function start(): Promise<void> {
   // Back online (or out of offline mode): what the screens show may be stale cache.
   onReconnected(() => void queryClient.invalidateQueries());
   // Background work of the engine (a queued report refused for good) has something to tell the user.
-  onEngineNotice((message) => toast.warning(message));
+  onEngineNotice((message: string) => toast.warning(message));
   const persistence = persistUiState();
   // The debounce may still hold the last change when the tab goes away.
   window.addEventListener('pagehide', () => persistence.flush());
