@@ -1,0 +1,32 @@
+/** The app: /table on its own, everything else inside the shell; the update prompt everywhere. */
+import { Suspense } from 'react';
+import { Route, Switch } from 'wouter';
+import { Loading } from '../ui/states.tsx';
+import { lazyNamed } from './lazy.ts';
+import { UpdatePrompt } from './pwa/UpdatePrompt.tsx';
+import { AppRoutes } from './routes.tsx';
+import { Shell } from './Shell.tsx';
+import { useStartup } from './use-startup.ts';
+
+const TableScreen = lazyNamed(() => import('../screens/table/TableScreen.tsx'), 'TableScreen');
+
+export function App() {
+  useStartup();
+  return (
+    <>
+      <Switch>
+        <Route path="/table">
+          <Suspense fallback={<Loading />}>
+            <TableScreen />
+          </Suspense>
+        </Route>
+        <Route>
+          <Shell>
+            <AppRoutes />
+          </Shell>
+        </Route>
+      </Switch>
+      <UpdatePrompt />
+    </>
+  );
+}

@@ -1,0 +1,73 @@
+/** The header: sidebar toggle, the user's name and role, the driver's outbox badge, logout. */
+import { Suspense, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useLocation } from 'wouter';
+import { ROLE_LABELS } from '../../contract/roles.ts';
+import { getEngine } from '../engine/engine.ts';
+import { useEngineSnapshot } from '../engine/store.ts';
+import { lazyNamed } from './lazy.ts';
+
+const OutboxBadge = lazyNamed(() => import('../screens/outbox/OutboxBadge.tsx'), 'OutboxBadge');
+
+interface HeaderProps {
+  sidebarExpanded: boolean;
+  onToggleSidebar: () => void;
+}
+
+function logoutQuestion(pending: number): string {
+  if (pending === 0) return 'Выйти из аккаунта?';
+  return `Неотправленных отчётов: ${pending}. Они останутся на этом устройстве и будут отправлены после вашего следующего входа. Выйти из аккаунта?`;
+}
+
+export function Header({ sidebarExpanded, onToggleSidebar }: HeaderProps) {
+  const { auth, outbox } = useEngineSnapshot();
+  const [, navigate] = useLocation();
+  const queryClient = useQueryClient();
+  const [leaving, setLeaving] = useState(false);
+  const user = auth.user;
+
+  async function logout(): Promise<void> {
+    if (!window.confirm(logoutQuestion(outbox.pending))) return;
+    setLeaving(true);
+    try {
+      await getEngine().logout();
+    } finally {
+      // Another user may sign in next on this device: nothing of this one may stay on screen.
+      queryClient.clear();
+      setLeaving(false);
+      navigate('/login', { replace: true });
+    }
+  }
+
+  return (
+    <header className="header">
+      <button
+        type="button"
+        className="icon-button"
+        aria-label={sidebarExpanded ? 'Скрыть меню' : 'Показать меню'}
+        aria-expanded={sidebarExpanded}
+        aria-controls="sidebar"
+        onClick={onToggleSidebar}
+      >
+        <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+          <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+        </svg>
+      </button>
+      <span className="brand">Рейс</span>
+      <div className="header-user">
+        {user?.role === 'driver' && (
+          <Suspense fallback={null}>
+            <OutboxBadge />
+          </Suspense>
+        )}
+        <div className="user-card">
+          <span className="user-name">{user?.name ?? 'Пользователь'}</span>
+          {user && <span className="user-role">{ROLE_LABELS[user.role]}</span>}
+        </div>
+        <button type="button" className="button button-quiet" onClick={() => void logout()} disabled={leaving}>
+          {leaving ? 'Выход...' : 'Выйти'}
+        </button>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,58 @@
+/**
+ * The frame around every page but /table: the offline banner always; header and sidebar only when
+ * signed in. The sidebar is an off-canvas drawer on phones and a collapsible column on desktops.
+ */
+import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useSnapshot } from 'valtio';
+import { useEngineSnapshot } from '../engine/store.ts';
+import { useMediaQuery } from '../ui/use-media-query.ts';
+import { Header } from './Header.tsx';
+import { OfflineBanner } from './OfflineBanner.tsx';
+import { Sidebar } from './Sidebar.tsx';
+import { uiState } from './ui-state.ts';
+
+export const DESKTOP_QUERY = '(min-width: 900px)';
+
+export function Shell({ children }: { children: ReactNode }) {
+  const { auth } = useEngineSnapshot();
+  const { sidebarOpen } = useSnapshot(uiState);
+  const desktop = useMediaQuery(DESKTOP_QUERY);
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const signedIn = auth.isAuthenticated;
+  const expanded = desktop ? sidebarOpen : drawerOpen;
+
+  function toggle(): void {
+    if (desktop) uiState.sidebarOpen = !uiState.sidebarOpen;
+    else setDrawerOpen((open) => !open);
+  }
+
+  function closeDrawerOnEscape(event: KeyboardEvent): void {
+    if (event.key === 'Escape' && drawerOpen) setDrawerOpen(false);
+  }
+
+  return (
+    <div className={signedIn ? 'shell is-signed-in' : 'shell'} onKeyDown={closeDrawerOnEscape}>
+      <a className="skip-link" href="#main">
+        Перейти к содержимому
+      </a>
+      <OfflineBanner />
+      {signedIn && <Header sidebarExpanded={expanded} onToggleSidebar={toggle} />}
+      <div className="shell-body">
+        {signedIn && (
+          <Sidebar
+            role={auth.user?.role ?? null}
+            variant={desktop ? 'column' : 'drawer'}
+            open={expanded}
+            onNavigate={() => setDrawerOpen(false)}
+          />
+        )}
+        {signedIn && !desktop && drawerOpen && (
+          <div className="drawer-backdrop" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
+        )}
+        <main id="main" className="main" tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+    </div>
+  );
+}

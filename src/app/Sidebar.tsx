@@ -1,0 +1,43 @@
+/** The sidebar: only the screens the user's role may open, from the same table as the router. */
+import { Link, useLocation } from 'wouter';
+import type { Role } from '../../contract/roles.ts';
+import { sidebarFor } from './nav.ts';
+
+interface SidebarProps {
+  role: Role | null;
+  /** Off-canvas drawer (phones) or a column beside the content (desktop). */
+  variant: 'drawer' | 'column';
+  open: boolean;
+  onNavigate: () => void;
+}
+
+export function Sidebar({ role, variant, open, onNavigate }: SidebarProps) {
+  const [location] = useLocation();
+  return (
+    <nav
+      id="sidebar"
+      className={`sidebar sidebar-${variant}${open ? ' is-open' : ''}`}
+      aria-label="Разделы"
+      // A closed drawer stays in the DOM for its slide animation but must not take focus.
+      inert={!open}
+    >
+      <ul>
+        {sidebarFor(role).map((entry) => {
+          const active = location === entry.path;
+          return (
+            <li key={entry.path}>
+              <Link
+                href={entry.path}
+                className={active ? 'nav-link is-active' : 'nav-link'}
+                aria-current={active ? 'page' : undefined}
+                onClick={onNavigate}
+              >
+                {entry.label}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,49 @@
+/**
+ * The one table of protected screens: path, Russian label, who may open it (SPEC.md sections 2 and 6).
+ * The router builds its routes from it and the sidebar lists from it, so the two never disagree.
+ */
+import { ADMINS, ALL_ROLES, DRIVER_ONLY, ROLES, STAFF, SUPER_ONLY, type Role } from '../../contract/roles.ts';
+
+export interface NavEntry {
+  readonly path: string;
+  readonly label: string;
+  readonly roles: readonly Role[];
+  /** Routes with parameters (a report by id) are reached from other screens, not from the sidebar. */
+  readonly inSidebar: boolean;
+}
+
+export const NAV = [
+  { path: '/profile', label: 'Профиль', roles: ALL_ROLES, inSidebar: true },
+  { path: '/available-tasks', label: 'Доступные задачи', roles: DRIVER_ONLY, inSidebar: true },
+  { path: '/current-tasks', label: 'Текущие задачи', roles: DRIVER_ONLY, inSidebar: true },
+  { path: '/statistics', label: 'Статистика', roles: ALL_ROLES, inSidebar: true },
+  { path: '/announcements', label: 'Объявления', roles: ALL_ROLES, inSidebar: true },
+  { path: '/tasks/create', label: 'Создать задачу', roles: STAFF, inSidebar: true },
+  { path: '/tasks/manage', label: 'Управление задачами', roles: STAFF, inSidebar: true },
+  { path: '/tasks/active', label: 'Активные задачи', roles: STAFF, inSidebar: true },
+  { path: '/tasks/driverTaskOrder', label: 'Порядок задач водителей', roles: STAFF, inSidebar: true },
+  { path: '/drivers/manage', label: 'Управление водителями', roles: STAFF, inSidebar: true },
+  { path: '/user-registration-requests', label: 'Заявки на регистрацию', roles: STAFF, inSidebar: true },
+  { path: '/carrier-transfers', label: 'Передачи перевозчикам', roles: STAFF, inSidebar: true },
+  { path: '/manager-salary', label: 'Зарплата менеджера', roles: STAFF, inSidebar: true },
+  { path: '/reports/:id', label: 'Отчёт', roles: STAFF, inSidebar: false },
+  { path: '/companies/manage', label: 'Управление компаниями', roles: ADMINS, inSidebar: true },
+  { path: '/support', label: 'Поддержка', roles: ADMINS, inSidebar: true },
+  { path: '/managers/manage', label: 'Управление менеджерами', roles: SUPER_ONLY, inSidebar: true },
+  { path: '/users/manage', label: 'Управление пользователями', roles: SUPER_ONLY, inSidebar: true },
+] as const satisfies readonly NavEntry[];
+
+export type NavPath = (typeof NAV)[number]['path'];
+
+/**
+ * The sidebar entries a user may open. With no user loaded (offline mode before a profile was
+ * cached) only the entries every role may open are offered.
+ */
+export function sidebarFor(role: Role | null): NavEntry[] {
+  const allows = (entry: NavEntry): boolean =>
+    role === null ? ROLES.every((r) => entry.roles.includes(r)) : entry.roles.includes(role);
+  return NAV.filter((entry) => entry.inSidebar && allows(entry));
+}
+
+/** Public pages: reachable without signing in, where startup must not force a redirect. */
+export const PUBLIC_PATHS: readonly string[] = ['/login', '/register', '/table'];

@@ -1,0 +1,69 @@
+/**
+ * Every route of SPEC.md section 2. Protected routes come from the NAV table (the sidebar's source too),
+ * each behind the guard with its roles. Every screen is its own chunk, so /login loads little.
+ */
+import { Suspense, type ComponentType } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { Loading } from '../ui/states.tsx';
+import { lazyNamed } from './lazy.ts';
+import { NAV, type NavPath } from './nav.ts';
+import { Protected } from './Protected.tsx';
+
+export interface ScreenProps {
+  /** The label from the NAV table, for screens that show it as their title. */
+  title: string;
+}
+
+const LoginScreen = lazyNamed(() => import('../screens/login/LoginScreen.tsx'), 'LoginScreen');
+const RegisterScreen = lazyNamed(() => import('../screens/register/RegisterScreen.tsx'), 'RegisterScreen');
+const NotFoundScreen = lazyNamed(() => import('../screens/not-found/NotFoundScreen.tsx'), 'NotFoundScreen');
+const Placeholder = lazyNamed(() => import('../screens/placeholder/PlaceholderScreen.tsx'), 'PlaceholderScreen');
+
+const screens: Record<NavPath, ComponentType<ScreenProps>> = {
+  '/profile': lazyNamed(() => import('../screens/profile/ProfileScreen.tsx'), 'ProfileScreen'),
+  '/statistics': lazyNamed(() => import('../screens/statistics/StatisticsScreen.tsx'), 'StatisticsScreen'),
+  '/announcements': Placeholder,
+  '/available-tasks': lazyNamed(() => import('../screens/available-tasks/AvailableTasksScreen.tsx'), 'AvailableTasksScreen'),
+  '/current-tasks': lazyNamed(() => import('../screens/current-tasks/CurrentTasksScreen.tsx'), 'CurrentTasksScreen'),
+  '/user-registration-requests': lazyNamed(
+    () => import('../screens/registration-requests/RegistrationRequestsScreen.tsx'),
+    'RegistrationRequestsScreen',
+  ),
+  '/carrier-transfers': Placeholder,
+  '/manager-salary': Placeholder,
+  '/tasks/create': Placeholder,
+  '/tasks/manage': Placeholder,
+  '/tasks/driverTaskOrder': Placeholder,
+  '/tasks/active': Placeholder,
+  '/drivers/manage': Placeholder,
+  '/reports/:id': Placeholder,
+  '/companies/manage': Placeholder,
+  '/support': Placeholder,
+  '/managers/manage': Placeholder,
+  '/users/manage': Placeholder,
+};
+
+export function AppRoutes() {
+  return (
+    <Suspense fallback={<Loading />}>
+      <Switch>
+        <Route path="/login" component={LoginScreen} />
+        <Route path="/register" component={RegisterScreen} />
+        <Route path="/">
+          <Redirect to="/profile" replace />
+        </Route>
+        {NAV.map((entry) => {
+          const Screen = screens[entry.path];
+          return (
+            <Route key={entry.path} path={entry.path}>
+              <Protected roles={entry.roles}>
+                <Screen title={entry.label} />
+              </Protected>
+            </Route>
+          );
+        })}
+        <Route component={NotFoundScreen} />
+      </Switch>
+    </Suspense>
+  );
+}

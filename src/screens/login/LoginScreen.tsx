@@ -1,0 +1,75 @@
+/** Sign-in with e-mail and password; the engine's message is shown as it comes (SPEC.md section 8). */
+import { useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { getEngine } from '../../engine/engine.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { Field } from '../../ui/Field.tsx';
+import { AuthFrame } from '../../ui/AuthFrame.tsx';
+
+export function LoginScreen() {
+  const { auth } = useEngineSnapshot();
+  const [, navigate] = useLocation();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const result = await getEngine().login(email.trim(), password);
+      if (result.ok) navigate('/profile', { replace: true });
+      // The fields keep what was typed, so a typo is fixed, not retyped.
+      else setError(result.message);
+    } catch (failure: unknown) {
+      console.error('login failed', failure);
+      setError('Login failed');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <AuthFrame title="Вход">
+      <form className="form" onSubmit={(event) => void submit(event)}>
+        {auth.isAuthenticated && auth.user && (
+          <p className="notice">
+            Вы уже вошли как {auth.user.name}. <Link href="/profile">Перейти в профиль</Link>
+          </p>
+        )}
+        <Field
+          label="E-mail"
+          type="email"
+          name="username"
+          autoComplete="username"
+          inputMode="email"
+          required
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+        <Field
+          label="Пароль"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          required
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+        />
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Вход...' : 'Войти'}
+        </button>
+        <p className="form-footer">
+          Нет аккаунта? <Link href="/register">Зарегистрироваться</Link>
+        </p>
+      </form>
+    </AuthFrame>
+  );
+}

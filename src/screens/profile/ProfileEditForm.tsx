@@ -1,0 +1,63 @@
+/** Editing the profile's name and phone (PUT /users/me/), checked with the server's own schema. */
+import { useState, type FormEvent } from 'react';
+import { toast } from 'react-toastify';
+import { z } from 'zod';
+import type { User, UserWire } from '../../../contract/entities.ts';
+import { profileUpdateSchema, type ProfileUpdate } from '../../../contract/payloads.ts';
+import { getEngine } from '../../engine/engine.ts';
+import { useApiMutation } from '../../engine/queries.ts';
+import { Field } from '../../ui/Field.tsx';
+
+export function ProfileEditForm({ user, onDone }: { user: User; onDone: () => void }) {
+  const [name, setName] = useState(user.name);
+  const [phone, setPhone] = useState(user.phone);
+  const [errors, setErrors] = useState<{ name?: string; phone?: string }>({});
+  const save = useApiMutation<ProfileUpdate, UserWire>('PUT', () => '/users/me/', ['/users/me/']);
+
+  function submit(event: FormEvent<HTMLFormElement>): void {
+    event.preventDefault();
+    const checked = profileUpdateSchema.safeParse({ name, phone });
+    if (!checked.success) {
+      const fields = z.flattenError(checked.error).fieldErrors;
+      setErrors({ name: fields.name?.[0], phone: fields.phone?.[0] });
+      return;
+    }
+    setErrors({});
+    save.mutate(checked.data, {
+      onSuccess: () => {
+        toast.success('Профиль сохранён');
+        // The header reads the engine's user; ask the engine to pick up the change.
+        void getEngine().fetchProfile();
+        onDone();
+      },
+    });
+  }
+
+  return (
+    <form className="form" onSubmit={submit} noValidate>
+      <Field label="Имя" autoComplete="name" value={name} onChange={(event) => setName(event.target.value)} error={errors.name} />
+      <Field
+        label="Телефон"
+        type="tel"
+        autoComplete="tel"
+        inputMode="tel"
+        value={phone}
+        onChange={(event) => setPhone(event.target.value)}
+        error={errors.phone}
+      />
+      {save.isError && (
+        <p className="form-error" role="alert">
+          {save.error.message}
+        </p>
+      )}
+      <div className="form-actions">
+        <button type="submit" className="button button-primary" disabled={save.isPending}>
+          {save.isPending ? 'Сохранение...' : 'Сохранить'}
+        </button>
+        <button type="button" className="button button-quiet" onClick={onDone} disabled={save.isPending}>
+          Отмена
+        </button>
+      </div>
+    </form>
+  );
+}

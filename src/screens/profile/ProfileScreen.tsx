@@ -1,0 +1,67 @@
+/** The signed-in user's profile: who they are, editing name and phone, and a driver's vehicles. */
+import { Suspense, useState } from 'react';
+import type { UserWire } from '../../../contract/entities.ts';
+import { ROLE_LABELS } from '../../../contract/roles.ts';
+import { lazyNamed } from '../../app/lazy.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { CacheNote } from '../../ui/CacheNote.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { ErrorState, Loading } from '../../ui/states.tsx';
+import { TransportsList } from './TransportsList.tsx';
+import { flattenUser } from './user.ts';
+
+// The form brings zod with it; most visits only read the profile.
+const ProfileEditForm = lazyNamed(() => import('./ProfileEditForm.tsx'), 'ProfileEditForm');
+
+export function ProfileScreen({ title = 'Профиль' }: { title?: string }) {
+  const { auth } = useEngineSnapshot();
+  const query = useApiQuery<UserWire>('/users/me/');
+  const [editing, setEditing] = useState(false);
+  // The engine's copy shows at once; the query brings the freshest one.
+  const user = query.data ? flattenUser(query.data.data) : auth.user;
+
+  if (!user) {
+    return (
+      <Page title={title}>
+        {query.isError ? <ErrorState message={query.error.message} onRetry={() => void query.refetch()} /> : <Loading />}
+      </Page>
+    );
+  }
+
+  return (
+    <Page title={title} aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+      <div className="card">
+        {editing ? (
+          <Suspense fallback={<Loading />}>
+            <ProfileEditForm user={user} onDone={() => setEditing(false)} />
+          </Suspense>
+        ) : (
+          <>
+            <dl className="facts">
+              <dt>Имя</dt>
+              <dd>{user.name}</dd>
+              <dt>E-mail</dt>
+              <dd>{user.email}</dd>
+              <dt>Телефон</dt>
+              <dd>{user.phone || '—'}</dd>
+              <dt>Компания</dt>
+              <dd>{user.company_name ?? '—'}</dd>
+              <dt>Роль</dt>
+              <dd>{ROLE_LABELS[user.role]}</dd>
+            </dl>
+            <button type="button" className="button" onClick={() => setEditing(true)}>
+              Изменить имя и телефон
+            </button>
+          </>
+        )}
+        {query.isError && (
+          <p className="cache-note" role="status">
+            Не удалось обновить профиль: {query.error.message}
+          </p>
+        )}
+      </div>
+      {user.role === 'driver' && <TransportsList />}
+    </Page>
+  );
+}

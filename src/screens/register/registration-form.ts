@@ -1,0 +1,65 @@
+/** The registration form's values and their check against the shared contract schema. */
+import { z } from 'zod';
+import { registrationSchema, type RegistrationPayload } from '../../../contract/payloads.ts';
+
+export interface RegistrationForm {
+  email: string;
+  password: string;
+  name: string;
+  phone: string;
+  company_id: string;
+  role: 'driver' | 'manager';
+  vehicle_number: string;
+  vehicle_brand: string;
+  vehicle_capacity: string;
+}
+
+export const emptyRegistrationForm: RegistrationForm = {
+  email: '',
+  password: '',
+  name: '',
+  phone: '',
+  company_id: '',
+  role: 'driver',
+  vehicle_number: '',
+  vehicle_brand: '',
+  vehicle_capacity: '',
+};
+
+export type FieldErrors = Partial<Record<keyof RegistrationForm, string>>;
+
+// Where the shared schema has no Russian message of its own, the form says it.
+const MESSAGES: FieldErrors = {
+  company_id: 'Выберите компанию',
+  role: 'Выберите роль',
+  vehicle_number: 'Госномер — не длиннее 20 символов',
+  vehicle_brand: 'Марка — не длиннее 100 символов',
+  vehicle_capacity: 'Грузоподъёмность — число больше 0 и не больше 1000',
+};
+
+export type Checked = { ok: true; payload: RegistrationPayload } | { ok: false; errors: FieldErrors };
+
+/** The same rules and messages as the server's; vehicle fields only for a driver, empty ones left out. */
+export function checkRegistration(form: RegistrationForm): Checked {
+  const optional = (value: string): string | undefined => (value.trim() === '' ? undefined : value);
+  const driver = form.role === 'driver';
+  const result = registrationSchema.safeParse({
+    email: form.email,
+    password: form.password,
+    name: form.name,
+    phone: form.phone,
+    company_id: optional(form.company_id),
+    role: form.role,
+    vehicle_number: driver ? optional(form.vehicle_number) : undefined,
+    vehicle_brand: driver ? optional(form.vehicle_brand) : undefined,
+    vehicle_capacity: driver ? optional(form.vehicle_capacity.replace(',', '.')) : undefined,
+  });
+  if (result.success) return { ok: true, payload: result.data };
+  const errors: FieldErrors = {};
+  for (const [field, messages] of Object.entries(z.flattenError(result.error).fieldErrors)) {
+    const message = (messages as string[] | undefined)?.[0];
+    const key = field as keyof RegistrationForm;
+    if (message) errors[key] = MESSAGES[key] ?? message;
+  }
+  return { ok: false, errors };
+}

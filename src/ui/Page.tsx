@@ -1,0 +1,17 @@
+/** A screen's frame: its title (also the document title) and content. */
+import { useEffect, type ReactNode } from 'react';
+
+export function Page({ title, aside, children }: { title: string; aside?: ReactNode; children: ReactNode }) {
+  useEffect(() => {
+    document.title = `${title} — Рейс`;
+  }, [title]);
+  return (
+    <section className="page" aria-labelledby="page-title">
+      <div className="page-head">
+        <h1 id="page-title">{title}</h1>
+        {aside}
+      </div>
+      {children}
+    </section>
+  );
+}
