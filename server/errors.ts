@@ -3,7 +3,10 @@
  * only our own faults become 500, and those never carry a stack trace.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ZodError, type ZodType, type z } from 'zod';
+import { ZodError, z, type ZodType } from 'zod';
+
+// Validation messages reach the user through `detail`, so zod speaks Russian on the server.
+z.config(z.locales.ru());
 
 export class HttpError extends Error {
   constructor(
@@ -19,12 +22,14 @@ export const unauthorized = (detail = 'Требуется вход в систе
 export const forbidden = (detail = 'Недостаточно прав') => new HttpError(403, detail);
 export const notFound = (detail = 'Не найдено') => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
+export const tooManyRequests = (detail = 'Слишком много запросов, попробуйте позже') => new HttpError(429, detail);
 
 /** Formats the first zod issue as "field: message", so the client sees which field is wrong. */
 export function zodDetail(error: ZodError): string {
   const issue = error.issues[0];
   if (!issue) return 'Некорректные данные';
   const field = issue.path.join('.');
+  if (!field && issue.code === 'invalid_type' && issue.expected === 'object') return 'Тело запроса должно быть JSON-объектом';
   const message = issue.code === 'invalid_type' && issue.input === undefined ? 'обязательное поле' : issue.message;
   return field ? `${field}: ${message}` : message;
 }
@@ -62,9 +67,12 @@ export function installErrorHandler(app: FastifyInstance): void {
             ? 'Неподдерживаемый тип содержимого'
             : code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
               ? 'Пустое тело запроса'
-              : status === 429
-                ? 'Слишком много запросов, попробуйте позже'
-                : `Некорректный запрос: ${error.message}`;
+              : code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+                ? 'Тело запроса — некорректный JSON'
+                : status === 429
+                  ? 'Слишком много запросов, попробуйте позже'
+                  : // Fastify's own messages are English; the user reads only Russian.
+                    'Некорректный запрос';
       return reply.status(status).send({ detail });
     }
     request.log.error({ err: error }, 'unhandled error');
