@@ -38,6 +38,11 @@ async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   console.info(`\n${signal}: остановка сервера…`);
+  // A connection that never finishes must not keep a stopping server alive for ever.
+  setTimeout(() => {
+    console.error('Сервер не остановился за 10 с, выход принудительно');
+    process.exit(1);
+  }, 10_000).unref();
   try {
     await app.close();
     await db.close();
