@@ -124,3 +124,25 @@ export interface Report {
 export interface ApiErrorBody {
   detail: string;
 }
+
+/** GET /auth/roles/: every role with its Russian label. */
+export interface RoleInfo {
+  name: Role;
+  label: string;
+}
+
+/** A stored client error (GET /client-errors/, super-admin). */
+export interface ClientErrorEntry {
+  id: number;
+  user_id: number | null;
+  device_id: string | null;
+  message: string;
+  stack: string | null;
+  source: string | null;
+  lineno: number | null;
+  colno: number | null;
+  user_agent: string | null;
+  url: string | null;
+  time: string | null;
+  created_at: string;
+}

@@ -44,3 +44,56 @@ export const profileUpdateSchema = z
   })
   .strict();
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
+const vehicleFields = {
+  vehicle_number: z.string().trim().max(20).nullish(),
+  vehicle_brand: z.string().trim().max(100).nullish(),
+  vehicle_capacity: z.coerce.number().positive().max(1000).nullish(),
+};
+
+/** POST /users/drivers/: staff create an active driver at once (no approval). */
+export const driverCreateSchema = z.object({
+  email,
+  password,
+  name,
+  phone,
+  // A manager or admin creates drivers of their own company; a super-admin names the company.
+  company_id: z.coerce.number().int().positive().nullish(),
+  ...vehicleFields,
+});
+export type DriverCreate = z.infer<typeof driverCreateSchema>;
+
+/** PUT /users/drivers/{id}/. */
+export const driverUpdateSchema = z
+  .object({
+    name: name.optional(),
+    phone: phone.optional(),
+    email: email.optional(),
+    password: password.optional(),
+    is_active: z.boolean().optional(),
+  })
+  .strict();
+export type DriverUpdate = z.infer<typeof driverUpdateSchema>;
+
+/** POST /companies/, PUT /companies/{id}. */
+export const companySchema = z.object({ name: z.string().trim().min(1, 'Укажите название').max(200) });
+
+/** POST /companies/{id}/users/. */
+export const companyUserSchema = z.object({ user_id: z.coerce.number().int().positive() });
+
+/** Long fields are cut, not refused: a crash report is worth keeping even when its stack is huge. */
+const capped = (max: number) => z.string().transform((s) => s.slice(0, max));
+const position = z.number().int().min(0).max(1e9).nullish();
+
+/** POST /log-client-error (uncaught errors of tabs and the worker). */
+export const clientErrorSchema = z.object({
+  message: z.string().transform((s) => s.slice(0, 2000) || '(без сообщения)'),
+  stack: capped(8192).nullish(),
+  source: capped(2000).nullish(),
+  lineno: position,
+  colno: position,
+  userAgent: capped(500).nullish(),
+  url: capped(2000).nullish(),
+  time: capped(64).nullish(),
+});
+export type ClientErrorPayload = z.infer<typeof clientErrorSchema>;

@@ -11,6 +11,7 @@ import type { Db } from './db/connect.ts';
 import type { AppContext } from './context.ts';
 import { AccessTokens } from './auth/jwt.ts';
 import { makeGuard } from './auth/guard.ts';
+import { RefreshTokens } from './auth/refresh.ts';
 import { DiskStorage, type FileStorage } from './files/storage.ts';
 import { installErrorHandler } from './errors.ts';
 import { routeModules } from './routes/index.ts';
@@ -37,6 +38,7 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
     config,
     db,
     tokens,
+    refresh: new RefreshTokens(db, config.refreshTokenTtl),
     guard: makeGuard(db, tokens),
     storage: storage ?? new DiskStorage(join(config.dataDir, 'files')),
   };

@@ -4,12 +4,14 @@ import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import type { Guard } from './auth/guard.ts';
 import type { AccessTokens } from './auth/jwt.ts';
+import type { RefreshTokens } from './auth/refresh.ts';
 import type { FileStorage } from './files/storage.ts';
 
 export interface AppContext {
   config: Config;
   db: Db;
   tokens: AccessTokens;
+  refresh: RefreshTokens;
   guard: Guard;
   storage: FileStorage;
 }

@@ -3,7 +3,10 @@
  * only our own faults become 500, and those never carry a stack trace.
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ZodError, type ZodType, type z } from 'zod';
+import { ZodError, z, type ZodType } from 'zod';
+
+// Validation messages reach the user through `detail`, so zod speaks Russian on the server.
+z.config(z.locales.ru());
 
 export class HttpError extends Error {
   constructor(
@@ -19,20 +22,46 @@ export const unauthorized = (detail = 'Требуется вход в систе
 export const forbidden = (detail = 'Недостаточно прав') => new HttpError(403, detail);
 export const notFound = (detail = 'Не найдено') => new HttpError(404, detail);
 export const conflict = (detail: string) => new HttpError(409, detail);
+export const tooManyRequests = (detail = 'Слишком много запросов, попробуйте позже') => new HttpError(429, detail);
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'строка',
+  number: 'число',
+  int: 'целое число',
+  boolean: 'true или false',
+  object: 'объект',
+  array: 'массив',
+};
 
 /** Formats the first zod issue as "field: message", so the client sees which field is wrong. */
-export function zodDetail(error: ZodError): string {
+export function zodDetail(error: ZodError, input?: unknown): string {
   const issue = error.issues[0];
   if (!issue) return 'Некорректные данные';
+  if (issue.code === 'unrecognized_keys') {
+    const prefix = issue.path.length ? `${issue.path.join('.')}.` : '';
+    return `${prefix}${issue.keys[0] ?? ''}: неизвестное поле`;
+  }
   const field = issue.path.join('.');
-  const message = issue.code === 'invalid_type' && issue.input === undefined ? 'обязательное поле' : issue.message;
+  if (!field && issue.code === 'invalid_type' && issue.expected === 'object') return 'Тело запроса должно быть JSON-объектом';
+  let message = issue.message;
+  const top = issue.path[0];
+  const absent =
+    issue.path.length === 1 && typeof input === 'object' && input !== null && (input as Record<PropertyKey, unknown>)[top as PropertyKey] === undefined;
+  if (absent && issue.code === 'invalid_type') {
+    // A coerced field (company_id) sees NaN, not undefined, when it is missing.
+    message = 'обязательное поле';
+  } else if (issue.code === 'invalid_type') {
+    // `input` is present because parse() asks zod to report it; without it we cannot tell "missing" apart.
+    message = 'input' in issue && issue.input === undefined ? 'обязательное поле' : `ожидается ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
+  }
   return field ? `${field}: ${message}` : message;
 }
 
 /** Validates input against a schema; a mismatch becomes a 400 naming the field. */
 export function parse<S extends ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
-  if (!result.success) throw badRequest(zodDetail(result.error));
+  const body = input ?? {};
+  const result = schema.safeParse(body, { reportInput: true });
+  if (!result.success) throw badRequest(zodDetail(result.error, body));
   return result.data;
 }
 
@@ -62,9 +91,12 @@ export function installErrorHandler(app: FastifyInstance): void {
             ? 'Неподдерживаемый тип содержимого'
             : code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
               ? 'Пустое тело запроса'
-              : status === 429
-                ? 'Слишком много запросов, попробуйте позже'
-                : `Некорректный запрос: ${error.message}`;
+              : code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
+                ? 'Тело запроса — некорректный JSON'
+                : status === 429
+                  ? 'Слишком много запросов, попробуйте позже'
+                  : // Fastify's own messages are English; the user reads only Russian.
+                    'Некорректный запрос';
       return reply.status(status).send({ detail });
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -63,3 +63,14 @@ export function makeGuard(db: Db, tokens: AccessTokens): Guard {
       request.user = user;
     };
 }
+
+/** The user a guard has put on the request; a route without a guard has none, which is our bug, not the client's. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw unauthorized();
+  return request.user;
+}
+
+/** Data scope (domain notes): a super-admin sees every company, everyone else only their own. */
+export function inScope(user: AuthUser, companyId: number | null): boolean {
+  return user.role === 'super-admin' || (companyId !== null && user.company_id === companyId);
+}

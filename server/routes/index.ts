@@ -1,4 +1,17 @@
 /** Every route module, one per area of SPEC.md section 7. Each is mounted under /api. */
 import type { RouteModule } from '../context.ts';
+import { authRoutes } from './auth.ts';
+import { clientErrorRoutes } from './client-errors.ts';
+import { companyRoutes } from './companies.ts';
+import { driverRoutes } from './drivers.ts';
+import { registrationRoutes } from './registration.ts';
+import { userRoutes } from './users.ts';
 
-export const routeModules: RouteModule[] = [];
+export const routeModules: RouteModule[] = [
+  authRoutes,
+  userRoutes,
+  driverRoutes,
+  registrationRoutes,
+  companyRoutes,
+  clientErrorRoutes,
+];

@@ -1,0 +1,142 @@
+/**
+ * Refresh tokens: random opaque strings, stored only as their sha256, one chain ("family") per login on
+ * a device. Every use rotates: the presented token is marked used and a new one of the same family is
+ * issued. A token that is presented again after its use means it was copied, so the whole family is
+ * revoked and that device must log in again (the other devices of the user keep working).
+ */
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../db/connect.ts';
+import { unauthorized } from '../errors.ts';
+
+export interface RefreshGrant {
+  userId: number;
+  deviceId: string;
+  /** The new token, to hand to the client; only its hash is stored. */
+  token: string;
+}
+
+export const REFRESH_INVALID = 'Сессия недействительна, войдите заново';
+export const REFRESH_EXPIRED = 'Сессия истекла, войдите заново';
+export const REFRESH_REUSED = 'Токен обновления уже использован; вход на этом устройстве отозван';
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export class RefreshTokens {
+  constructor(
+    private readonly db: Db,
+    private readonly ttlSeconds: number,
+  ) {}
+
+  private async insert(userId: number, deviceId: string, familyId: string, deviceInfo: string | null): Promise<string> {
+    const token = randomBytes(32).toString('base64url');
+    const now = new Date();
+    await this.db.kysely
+      .insertInto('refresh_tokens')
+      .values({
+        user_id: userId,
+        device_id: deviceId,
+        family_id: familyId,
+        token_hash: hashToken(token),
+        device_info: deviceInfo,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + this.ttlSeconds * 1000).toISOString(),
+        used_at: null,
+        revoked_at: null,
+      })
+      .execute();
+    return token;
+  }
+
+  /**
+   * Starts a new family for a login. An earlier login of the same user on the same device is ended,
+   * so a device holds one live chain; the user's expired rows are pruned while we are here.
+   */
+  async issue(userId: number, deviceId: string, deviceInfo: string | null): Promise<string> {
+    const now = nowIso();
+    await this.db.kysely
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: now })
+      .where('user_id', '=', userId)
+      .where('device_id', '=', deviceId)
+      .where('revoked_at', 'is', null)
+      .execute();
+    await this.db.kysely.deleteFrom('refresh_tokens').where('user_id', '=', userId).where('expires_at', '<', now).execute();
+    return this.insert(userId, deviceId, randomUUID(), deviceInfo);
+  }
+
+  /** Uses a token once: answers the next one of its family, or throws 401 (revoking the family on reuse). */
+  async rotate(token: string): Promise<RefreshGrant> {
+    const row = await this.db.kysely
+      .selectFrom('refresh_tokens')
+      .innerJoin('users', 'users.id', 'refresh_tokens.user_id')
+      .select([
+        'refresh_tokens.id',
+        'refresh_tokens.user_id',
+        'refresh_tokens.device_id',
+        'refresh_tokens.family_id',
+        'refresh_tokens.device_info',
+        'refresh_tokens.expires_at',
+        'refresh_tokens.used_at',
+        'refresh_tokens.revoked_at',
+        'users.is_active',
+      ])
+      .where('refresh_tokens.token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row || row.revoked_at) throw unauthorized(REFRESH_INVALID);
+    if (row.used_at) {
+      await this.revokeFamily(row.family_id);
+      throw unauthorized(REFRESH_REUSED);
+    }
+    if (row.expires_at <= nowIso()) throw unauthorized(REFRESH_EXPIRED);
+    if (!row.is_active) throw unauthorized(REFRESH_INVALID);
+
+    // Conditional update: of two requests racing with the same token only one wins; the other is a reuse.
+    const marked = await this.db.kysely
+      .updateTable('refresh_tokens')
+      .set({ used_at: nowIso() })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(marked.numUpdatedRows) !== 1) {
+      await this.revokeFamily(row.family_id);
+      throw unauthorized(REFRESH_REUSED);
+    }
+    const next = await this.insert(row.user_id, row.device_id, row.family_id, row.device_info);
+    return { userId: row.user_id, deviceId: row.device_id, token: next };
+  }
+
+  /** Ends the chain the token belongs to. Unknown tokens are ignored: logging out twice is fine. */
+  async revoke(token: string): Promise<{ userId: number; deviceId: string } | null> {
+    const row = await this.db.kysely
+      .selectFrom('refresh_tokens')
+      .select(['family_id', 'user_id', 'device_id'])
+      .where('token_hash', '=', hashToken(token))
+      .executeTakeFirst();
+    if (!row) return null;
+    await this.revokeFamily(row.family_id);
+    return { userId: row.user_id, deviceId: row.device_id };
+  }
+
+  /** Ends every chain of a user, e.g. when the account is deactivated. */
+  async revokeUser(userId: number): Promise<void> {
+    await this.db.kysely
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: nowIso() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+
+  private async revokeFamily(familyId: string): Promise<void> {
+    await this.db.kysely
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: nowIso() })
+      .where('family_id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .execute();
+  }
+}

@@ -1,0 +1,223 @@
+/**
+ * Demo data for `npm start`: two companies, one account per role, more drivers, tasks around today
+ * (open ones the demo driver can take, three already taken, a week of finished ones), pending sign-ups,
+ * a progressive rate table and an announcement. It only ever fills an EMPTY database.
+ */
+import type { Kysely } from 'kysely';
+import type { Role } from '../../contract/roles.ts';
+import type { Db } from './connect.ts';
+import { nowIso } from './connect.ts';
+import type { Database } from './schema.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { addVehicle, createAccount } from '../users/accounts.ts';
+
+export const DEMO_PASSWORD = 'demo12345';
+
+export interface DemoAccount {
+  email: string;
+  role: Role;
+  name: string;
+}
+
+export const DEMO_ACCOUNTS: readonly DemoAccount[] = [
+  { email: 'driver@demo.local', role: 'driver', name: 'Иван Петров' },
+  { email: 'manager@demo.local', role: 'manager', name: 'Ольга Смирнова' },
+  { email: 'admin@demo.local', role: 'admin', name: 'Сергей Волков' },
+  { email: 'super@demo.local', role: 'super-admin', name: 'Анна Кузнецова' },
+];
+
+/** The server's local date, `offsetDays` from today, as YYYY-MM-DD (the tasks' date format). */
+function localDate(offsetDays: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + offsetDays);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** A time on a day `offsetDays` from today, ISO (UTC) like every time column. */
+function timeOn(offsetDays: number, hour: number): string {
+  const d = new Date();
+  d.setDate(d.getDate() + offsetDays);
+  d.setHours(hour, 0, 0, 0);
+  return d.toISOString();
+}
+
+interface TaskSeed {
+  day: number;
+  cargo: string;
+  from: string;
+  to: string;
+  quantity: number;
+  rate: number;
+  status: 'open' | 'in_progress' | 'completed';
+  maxDrivers?: number;
+  comment?: string;
+}
+
+async function insertTask(trx: Kysely<Database>, companyId: number, createdBy: number, t: TaskSeed): Promise<number> {
+  const now = nowIso();
+  const { id } = await trx
+    .insertInto('tasks')
+    .values({
+      company_id: companyId,
+      created_by: createdBy,
+      date: localDate(t.day),
+      cargo: t.cargo,
+      loading_place: t.from,
+      unloading_place: t.to,
+      planned_quantity: t.quantity,
+      unit: 'т',
+      status: t.status,
+      rate: t.rate,
+      comment: t.comment ?? null,
+      max_drivers: t.maxDrivers ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
+}
+
+interface AssociationSeed {
+  taskId: number;
+  driverId: number;
+  order: number;
+  rate: number;
+  status: 'accepted' | 'in_progress' | 'completed';
+  day: number;
+  /** Finished work: the driver's quantity and the weighed loading and unloading totals. */
+  done?: { quantity: number; loading: number; unloading: number };
+}
+
+async function insertAssociation(trx: Kysely<Database>, a: AssociationSeed): Promise<void> {
+  const { id } = await trx
+    .insertInto('task_drivers')
+    .values({
+      task_id: a.taskId,
+      driver_id: a.driverId,
+      quantity: a.done?.quantity ?? null,
+      status: a.status,
+      loading_quantity: a.done?.loading ?? null,
+      unloading_quantity: a.done?.unloading ?? null,
+      transport_rate: a.rate,
+      order_index: a.order,
+      accepted_at: timeOn(a.day - 1, 18),
+      created_at: timeOn(a.day - 1, 18),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  if (!a.done) return;
+  await trx
+    .insertInto('reports')
+    .values({
+      association_id: id,
+      driver_id: a.driverId,
+      quantity: a.done.quantity,
+      total_loading_quantity: a.done.loading,
+      total_unloading_quantity: a.done.unloading,
+      loading_is_buyer: 0,
+      unloading_is_buyer: 0,
+      idempotency_key: null,
+      completed_at: timeOn(a.day, 17),
+      created_at: timeOn(a.day, 17),
+      updated_at: timeOn(a.day, 17),
+    })
+    .execute();
+}
+
+/** Fills an empty database; answers false (and changes nothing) when any user exists. */
+export async function seedDemo(db: Db): Promise<boolean> {
+  const anyUser = await db.kysely.selectFrom('users').select('id').limit(1).executeTakeFirst();
+  if (anyUser) return false;
+  // One hash for every demo account: they share the password, and argon2 is deliberately slow.
+  const passwordHash = await hashPassword(DEMO_PASSWORD);
+
+  await db.kysely.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const company = async (name: string) =>
+      (await trx.insertInto('companies').values({ name, created_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+    const north = await company('ООО «СеверТранс»');
+    const karpov = await company('ИП Карпов Логистика');
+
+    const account = (email: string, name: string, role: Role, companyId: number | null, phone: string) =>
+      createAccount(trx, { email, password_hash: passwordHash, name, phone, role, company_id: companyId });
+    const [driverSeed, managerSeed, adminSeed, superSeed] = DEMO_ACCOUNTS as [DemoAccount, DemoAccount, DemoAccount, DemoAccount];
+    const driver = await account(driverSeed.email, driverSeed.name, 'driver', north, '+7 912 345-67-89');
+    const manager = await account(managerSeed.email, managerSeed.name, 'manager', north, '+7 912 100-20-30');
+    await account(adminSeed.email, adminSeed.name, 'admin', north, '+7 912 200-30-40');
+    await account(superSeed.email, superSeed.name, 'super-admin', null, '+7 900 000-00-01');
+    await addVehicle(trx, driver, { vehicle_number: 'А123ВС 77', vehicle_brand: 'КАМАЗ 65115', vehicle_capacity: 15 }, true);
+    await addVehicle(trx, driver, { vehicle_number: 'В456ОР 77', vehicle_brand: 'МАЗ 6501', vehicle_capacity: 20 }, false);
+
+    const sokolov = await account('sokolov@demo.local', 'Алексей Соколов', 'driver', north, '+7 915 111-22-33');
+    await addVehicle(trx, sokolov, { vehicle_number: 'Е789КХ 750', vehicle_brand: 'Volvo FMX', vehicle_capacity: 25 }, true);
+    const morozov = await account('morozov@demo.local', 'Дмитрий Морозов', 'driver', north, '+7 916 222-33-44');
+    await addVehicle(trx, morozov, { vehicle_number: 'К321МН 50', vehicle_brand: 'Scania P440', vehicle_capacity: 20 }, true);
+    const nkarpov = await account('karpov@demo.local', 'Николай Карпов', 'driver', karpov, '+7 917 333-44-55');
+    await addVehicle(trx, nkarpov, { vehicle_number: 'О654ТТ 99', vehicle_brand: 'Shacman X3000', vehicle_capacity: 25 }, true);
+
+    const task = (t: TaskSeed) => insertTask(trx, north, manager, t);
+    // Open tasks the demo driver can accept.
+    await task({ day: 0, cargo: 'Щебень гранитный 5–20', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 3', quantity: 120, rate: 450, status: 'open', maxDrivers: 3 });
+    const sand = await task({ day: 0, cargo: 'Песок карьерный', from: 'Карьер «Песчаный»', to: 'Стройплощадка «Технопарк Восток»', quantity: 200, rate: 380, status: 'in_progress' });
+    await insertAssociation(trx, { taskId: sand, driverId: sokolov, order: 1, rate: 380, status: 'accepted', day: 0 });
+    await task({ day: 1, cargo: 'Щебень известняковый 20–40', from: 'Карьер «Каменный лог»', to: 'Трасса М-8, 47 км (ремонт дороги)', quantity: 300, rate: 420, status: 'open', maxDrivers: 4 });
+    await task({ day: 2, cargo: 'ПГС (песчано-гравийная смесь)', from: 'Карьер «Лесной»', to: 'Коттеджный посёлок «Речной»', quantity: 90, rate: 400, status: 'open', maxDrivers: 2 });
+    await task({ day: 3, cargo: 'Асфальтобетонная смесь', from: 'АБЗ «Дорстрой»', to: 'ул. Заводская, 12 (благоустройство)', quantity: 60, rate: 600, status: 'open', maxDrivers: 2, comment: 'Выезд с АБЗ не позднее 7:30' });
+
+    // Three tasks the demo driver has already accepted, in his order.
+    const taken: TaskSeed[] = [
+      { day: 0, cargo: 'Щебень гранитный 20–40', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 5', quantity: 80, rate: 460, status: 'in_progress' },
+      { day: 0, cargo: 'Песок мытый', from: 'Карьер «Песчаный»', to: 'Бетонный завод «Монолит»', quantity: 60, rate: 390, status: 'in_progress' },
+      { day: 1, cargo: 'Грунт растительный', from: 'Полигон «Восточный»', to: 'Парк «Светлый»', quantity: 45, rate: 350, status: 'in_progress' },
+    ];
+    for (const [i, t] of taken.entries()) {
+      const id = await task(t);
+      await insertAssociation(trx, { taskId: id, driverId: driver, order: i + 1, rate: t.rate, status: 'accepted', day: t.day });
+    }
+
+    // The past week's finished work, with quantities and reports.
+    const finished: [TaskSeed, number, { quantity: number; loading: number; unloading: number }][] = [
+      [{ day: -1, cargo: 'Щебень гранитный 5–20', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 3', quantity: 45, rate: 450, status: 'completed' }, driver, { quantity: 44.5, loading: 45.2, unloading: 44.5 }],
+      [{ day: -2, cargo: 'Песок карьерный', from: 'Карьер «Песчаный»', to: 'Стройплощадка «Технопарк Восток»', quantity: 30, rate: 380, status: 'completed' }, driver, { quantity: 29.8, loading: 30.1, unloading: 29.8 }],
+      [{ day: -4, cargo: 'Щебень известняковый 20–40', from: 'Карьер «Каменный лог»', to: 'Трасса М-8, 47 км (ремонт дороги)', quantity: 60, rate: 420, status: 'completed' }, driver, { quantity: 58.6, loading: 59, unloading: 58.6 }],
+      [{ day: -6, cargo: 'ПГС (песчано-гравийная смесь)', from: 'Карьер «Лесной»', to: 'Коттеджный посёлок «Речной»', quantity: 40, rate: 400, status: 'completed' }, morozov, { quantity: 39.4, loading: 40, unloading: 39.4 }],
+    ];
+    for (const [t, driverId, done] of finished) {
+      const id = await task(t);
+      await insertAssociation(trx, { taskId: id, driverId, order: 0, rate: t.rate, status: 'completed', day: t.day, done });
+      await trx.insertInto('daily_hours').values({ driver_id: driverId, date: localDate(t.day), hours: 9, created_at: timeOn(t.day, 19) }).execute();
+    }
+
+    // The other company's work, which company 1's people never see.
+    await insertTask(trx, karpov, nkarpov, { day: 1, cargo: 'Керамзит фракции 10–20', from: 'Склад «Промзона-2»', to: 'ТЦ «Галерея», пристройка', quantity: 40, rate: 500, status: 'open', maxDrivers: 2 });
+
+    const request = (email: string, name: string, phone: string, role: Role, vehicle: [string, string, number] | null) =>
+      trx
+        .insertInto('registration_requests')
+        .values({
+          email, password_hash: passwordHash, name, phone, company_id: north, role,
+          vehicle_number: vehicle?.[0] ?? null, vehicle_brand: vehicle?.[1] ?? null, vehicle_capacity: vehicle?.[2] ?? null,
+          status: 'pending', created_at: now, approved_at: null, approved_by: null, user_id: null,
+        })
+        .execute();
+    await request('pavel.orlov@example.ru', 'Павел Орлов', '+7 918 444-55-66', 'driver', ['Т908УК 77', 'КАМАЗ 6520', 20]);
+    await request('marina.lebedeva@example.ru', 'Марина Лебедева', '+7 919 555-66-77', 'manager', null);
+
+    for (const [min, max, rate] of [[0, 100, 450], [100, 300, 480], [300, null, 520]] as const) {
+      await trx.insertInto('progressive_rates').values({ company_id: north, min_quantity: min, max_quantity: max, rate, created_at: now }).execute();
+    }
+    await trx
+      .insertInto('announcements')
+      .values({
+        company_id: north,
+        author_id: manager,
+        title: 'Плановый техосмотр',
+        body: 'В пятницу с 8:00 до 12:00 на базе проходит плановый техосмотр. Водителям с текущими заявками — согласовать время с диспетчером.',
+        created_at: now,
+      })
+      .execute();
+  });
+  return true;
+}

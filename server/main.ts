@@ -1,0 +1,56 @@
+/**
+ * The entry point of `npm start` (demo) and `npm run serve`: configuration, database (migrated at open),
+ * the optional demo seed, then the API and the built PWA on HOST:PORT until SIGINT or SIGTERM.
+ */
+import { join } from 'node:path';
+import { loadConfig } from './config.ts';
+import { openDb } from './db/connect.ts';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './db/seed.ts';
+import { buildApp } from './app.ts';
+
+const demo = process.argv.includes('--demo') || process.env.DEMO === '1';
+const config = loadConfig(process.env, demo ? { demo: true } : {});
+const db = await openDb({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'reis.sqlite') });
+
+const seeded = config.demo ? await seedDemo(db) : false;
+const app = await buildApp({ config, db });
+await app.listen({ port: config.port, host: config.host });
+
+const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : join(config.dataDir, 'reis.sqlite');
+console.info(`\nРейс: http://${config.host}:${config.port}  (база: ${where})`);
+if (config.demo) {
+  console.info(seeded ? 'Демо-данные загружены. Учётные записи:' : 'Демо-режим, база уже заполнена. Учётные записи:');
+  const rows = [['e-mail', 'пароль', 'роль', 'имя'], ...DEMO_ACCOUNTS.map((a) => [a.email, DEMO_PASSWORD, a.role, a.name])];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]?.length ?? 0)));
+  for (const r of rows) console.info('  ' + r.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join('  '));
+}
+const anyUser = await db.kysely.selectFrom('users').select('id').limit(1).executeTakeFirst();
+if (!anyUser) {
+  console.info(
+    'В базе нет пользователей. Создайте первого суперадминистратора:\n' +
+      '  node --import tsx server/create-admin.ts --email admin@example.ru --password <пароль> --name "Имя Фамилия"\n' +
+      'или запустите демо: npm start',
+  );
+}
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.info(`\n${signal}: остановка сервера…`);
+  // A connection that never finishes must not keep a stopping server alive for ever.
+  setTimeout(() => {
+    console.error('Сервер не остановился за 10 с, выход принудительно');
+    process.exit(1);
+  }, 10_000).unref();
+  try {
+    await app.close();
+    await db.close();
+    process.exit(0);
+  } catch (e) {
+    console.error('Ошибка при остановке', e);
+    process.exit(1);
+  }
+}
+process.once('SIGINT', () => void shutdown('SIGINT'));
+process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,134 @@
+/**
+ * /auth: login (tokens + the device's push subscription), refresh (rotation), logout, the roles list.
+ * A wrong password and an unknown e-mail answer the same 401, so the form cannot be used to find accounts.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RouteModule } from '../context.ts';
+import type { RoleInfo, TokenPair } from '../../contract/entities.ts';
+import { ALL_ROLES, ROLES, ROLE_LABELS, type Role } from '../../contract/roles.ts';
+import { loginSchema, refreshSchema } from '../../contract/payloads.ts';
+import { badRequest, forbidden, parse, tooManyRequests, unauthorized } from '../errors.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { RateLimiter } from '../rate-limit.ts';
+import { nowIso, type Db } from '../db/connect.ts';
+
+export const BAD_CREDENTIALS = 'Неверный e-mail или пароль';
+export const PENDING_REGISTRATION = 'Заявка на регистрацию ещё не подтверждена';
+export const ACCOUNT_DISABLED = 'Учётная запись отключена, обратитесь к администратору';
+
+/** Failed logins allowed per e-mail and address within the window, before 429. */
+const LOGIN_FAILURES = 10;
+const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+
+let dummyHash: Promise<string> | null = null;
+/** Verifying against a throwaway hash keeps an unknown e-mail as slow as a wrong password. */
+function spendVerifyTime(password: string): Promise<boolean> {
+  dummyHash ??= hashPassword(randomUUID());
+  return dummyHash.then((h) => verifyPassword(h, password));
+}
+
+/** A PushSubscription (its toJSON(), or that as a JSON string); anything else is the client's mistake. */
+function pushSubscriptionJson(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  let parsed: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = null;
+    }
+  }
+  const endpoint = (parsed as { endpoint?: unknown } | null)?.endpoint;
+  if (typeof parsed !== 'object' || parsed === null || typeof endpoint !== 'string' || !/^https?:\/\//.test(endpoint)) {
+    throw badRequest('push_subscription: ожидается подписка на уведомления с полем endpoint');
+  }
+  const json = JSON.stringify(parsed);
+  if (json.length > 4096) throw badRequest('push_subscription: слишком длинная подписка');
+  return json;
+}
+
+async function storePushSubscription(db: Db, userId: number, deviceId: string, subscription: string): Promise<void> {
+  await db.kysely
+    .insertInto('push_subscriptions')
+    .values({ user_id: userId, device_id: deviceId, subscription, created_at: nowIso() })
+    .onConflict((oc) => oc.columns(['user_id', 'device_id']).doUpdateSet({ subscription, created_at: nowIso() }))
+    .execute();
+}
+
+export const authRoutes: RouteModule = (app, ctx) => {
+  const { db } = ctx;
+  const failures = new RateLimiter(LOGIN_FAILURES, LOGIN_WINDOW_MS);
+
+  async function tokenPair(userId: number, role: Role, deviceId: string, refreshToken: string): Promise<TokenPair> {
+    const accessToken = await ctx.tokens.sign({ sub: String(userId), role, device_id: deviceId });
+    return { access_token: accessToken, refresh_token: refreshToken, token_type: 'bearer' };
+  }
+
+  app.post('/auth/login/', async (request): Promise<TokenPair> => {
+    const body = parse(loginSchema, request.body);
+    const subscription = pushSubscriptionJson(body.push_subscription);
+    const email = body.username.toLowerCase();
+    const throttleKey = `${email}|${request.ip}`;
+    if (failures.isBlocked(throttleKey)) {
+      const minutes = Math.ceil(failures.retryAfterSeconds(throttleKey) / 60);
+      throw tooManyRequests(`Слишком много неудачных попыток входа. Повторите через ${minutes} мин.`);
+    }
+
+    const user = await db.kysely
+      .selectFrom('users')
+      .select(['id', 'role', 'password_hash', 'is_active'])
+      .where('email', '=', email)
+      .executeTakeFirst();
+    if (!user) {
+      const pending = await db.kysely
+        .selectFrom('registration_requests')
+        .select('password_hash')
+        .where('email', '=', email)
+        .where('status', '=', 'pending')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      // Only someone who knows the password learns that the request exists.
+      if (pending && (await verifyPassword(pending.password_hash, body.password))) throw forbidden(PENDING_REGISTRATION);
+      if (!pending) await spendVerifyTime(body.password);
+      failures.hit(throttleKey);
+      throw unauthorized(BAD_CREDENTIALS);
+    }
+    if (!(await verifyPassword(user.password_hash, body.password))) {
+      failures.hit(throttleKey);
+      throw unauthorized(BAD_CREDENTIALS);
+    }
+    if (!user.is_active) throw forbidden(ACCOUNT_DISABLED);
+    failures.reset(throttleKey);
+
+    // A client that sends no device id still gets a chain of its own.
+    const deviceId = body.device_id ?? `anonymous-${randomUUID()}`;
+    const refreshToken = await ctx.refresh.issue(user.id, deviceId, body.device_info ?? null);
+    if (subscription) await storePushSubscription(db, user.id, deviceId, subscription);
+    return tokenPair(user.id, user.role as Role, deviceId, refreshToken);
+  });
+
+  app.post('/auth/refresh/', async (request): Promise<TokenPair> => {
+    const { refresh_token } = parse(refreshSchema, request.body);
+    const grant = await ctx.refresh.rotate(refresh_token);
+    const user = await db.kysely.selectFrom('users').select('role').where('id', '=', grant.userId).executeTakeFirstOrThrow();
+    return tokenPair(grant.userId, user.role as Role, grant.deviceId, grant.token);
+  });
+
+  app.post('/auth/logout/', async (request, reply) => {
+    const { refresh_token } = parse(refreshSchema, request.body);
+    const ended = await ctx.refresh.revoke(refresh_token);
+    if (ended) {
+      // A device that logged out must stop receiving the user's notifications.
+      await db.kysely
+        .deleteFrom('push_subscriptions')
+        .where('user_id', '=', ended.userId)
+        .where('device_id', '=', ended.deviceId)
+        .execute();
+    }
+    return reply.status(204).send();
+  });
+
+  app.get('/auth/roles/', { preHandler: ctx.guard(ALL_ROLES) }, async (): Promise<RoleInfo[]> =>
+    ROLES.map((name) => ({ name, label: ROLE_LABELS[name] })),
+  );
+};

@@ -1,0 +1,134 @@
+/**
+ * Registration requests: public sign-up creates a pending request (the password already hashed), and
+ * staff approval turns it into a user. Nobody can log in before approval.
+ */
+import type { Selectable } from 'kysely';
+import type { RegistrationRequest } from '../../contract/entities.ts';
+import type { RegistrationPayload } from '../../contract/payloads.ts';
+import type { Role } from '../../contract/roles.ts';
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../db/connect.ts';
+import type { RegistrationRequestsTable } from '../db/schema.ts';
+import { type AuthUser, inScope } from '../auth/guard.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { EMAIL_TAKEN, createAccount, emailIsTaken } from './accounts.ts';
+
+type RequestRow = Selectable<RegistrationRequestsTable> & { company_name: string | null };
+
+export const REQUEST_PENDING = 'Заявка с таким e-mail уже ожидает подтверждения';
+export const REQUEST_APPROVED = 'Заявка уже подтверждена';
+
+export function registrationWire(row: RequestRow): RegistrationRequest {
+  const isDriver = row.role === 'driver';
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    phone: row.phone,
+    company_id: row.company_id,
+    company_name: row.company_name,
+    role: row.role as Role,
+    status: row.status === 'approved' ? 'approved' : 'pending',
+    created_at: row.created_at,
+    vehicle_number: row.vehicle_number,
+    vehicle_brand: row.vehicle_brand,
+    vehicle_capacity: row.vehicle_capacity,
+    // The screen reads the vehicle from current_transport or from the request itself (SPEC.md section 2).
+    current_transport:
+      isDriver && row.vehicle_number
+        ? { vehicle_number: row.vehicle_number, vehicle_brand: row.vehicle_brand ?? '', vehicle_capacity: row.vehicle_capacity }
+        : null,
+  };
+}
+
+function selectRequests(db: Db) {
+  return db.kysely
+    .selectFrom('registration_requests')
+    .leftJoin('companies', 'companies.id', 'registration_requests.company_id')
+    .selectAll('registration_requests')
+    .select('companies.name as company_name');
+}
+
+export async function createRegistrationRequest(db: Db, body: RegistrationPayload): Promise<RegistrationRequest> {
+  const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', body.company_id).executeTakeFirst();
+  if (!company) throw badRequest('company_id: компания не найдена');
+  if (await emailIsTaken(db.kysely, body.email)) throw conflict(EMAIL_TAKEN);
+  const pending = await db.kysely
+    .selectFrom('registration_requests')
+    .select('id')
+    .where('email', '=', body.email)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (pending) throw conflict(REQUEST_PENDING);
+
+  const isDriver = body.role === 'driver';
+  const { id } = await db.kysely
+    .insertInto('registration_requests')
+    .values({
+      email: body.email,
+      password_hash: await hashPassword(body.password),
+      name: body.name,
+      phone: body.phone,
+      company_id: body.company_id,
+      role: body.role,
+      // Vehicles belong to drivers only; a manager's request keeps none.
+      vehicle_number: isDriver ? body.vehicle_number || null : null,
+      vehicle_brand: isDriver ? body.vehicle_brand || null : null,
+      vehicle_capacity: isDriver ? (body.vehicle_capacity ?? null) : null,
+      status: 'pending',
+      created_at: nowIso(),
+      approved_at: null,
+      approved_by: null,
+      user_id: null,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return registrationWire(await selectRequests(db).where('registration_requests.id', '=', id).executeTakeFirstOrThrow());
+}
+
+/** Pending requests the user may decide on: their company's, or all for a super-admin. */
+export async function listPendingRequests(db: Db, user: AuthUser): Promise<RegistrationRequest[]> {
+  let query = selectRequests(db).where('registration_requests.status', '=', 'pending');
+  if (user.role !== 'super-admin') query = query.where('registration_requests.company_id', '=', user.company_id ?? -1);
+  const rows = await query.orderBy('registration_requests.created_at').orderBy('registration_requests.id').execute();
+  return rows.map(registrationWire);
+}
+
+/**
+ * Creates the user from the request (its password hash, and a driver's vehicle as the current one).
+ * A manager approves only drivers; managers and admins only within their company (others' requests are 404).
+ */
+export async function approveRequest(db: Db, requestId: number, approver: AuthUser): Promise<number> {
+  const request = await selectRequests(db).where('registration_requests.id', '=', requestId).executeTakeFirst();
+  if (!request || !inScope(approver, request.company_id)) throw notFound('Заявка не найдена');
+  if (request.status === 'approved') throw conflict(REQUEST_APPROVED);
+  if (approver.role === 'manager' && request.role !== 'driver') {
+    throw forbidden('Менеджер может подтверждать только заявки водителей');
+  }
+
+  return db.kysely.transaction().execute(async (trx) => {
+    // Conditional update first: of two approvals racing, only one creates the user.
+    const claimed = await trx
+      .updateTable('registration_requests')
+      .set({ status: 'approved', approved_at: nowIso(), approved_by: approver.id })
+      .where('id', '=', requestId)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    if (Number(claimed.numUpdatedRows) !== 1) throw conflict(REQUEST_APPROVED);
+    const userId = await createAccount(trx, {
+      email: request.email,
+      password_hash: request.password_hash,
+      name: request.name,
+      phone: request.phone,
+      role: request.role as Role,
+      company_id: request.company_id,
+      vehicle:
+        request.role === 'driver' && request.vehicle_number
+          ? { vehicle_number: request.vehicle_number, vehicle_brand: request.vehicle_brand, vehicle_capacity: request.vehicle_capacity }
+          : null,
+    });
+    await trx.updateTable('registration_requests').set({ user_id: userId }).where('id', '=', requestId).execute();
+    return userId;
+  });
+}

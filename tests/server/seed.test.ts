@@ -1,0 +1,84 @@
+/** The demo seed: exactly the accounts the README promises, and data each demo role can work with at once. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/db/seed.ts';
+import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
+import { call, login } from '../fixtures/accounts.ts';
+
+function today(): string {
+  const d = new Date();
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+describe.each(backends)('demo seed ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  let driverId: number;
+
+  beforeAll(async () => {
+    server = await startTestServer({ databaseUrl, listen: false });
+    expect(await seedDemo(server.db)).toBe(true);
+    driverId = (await server.db.kysely.selectFrom('users').select('id').where('email', '=', 'driver@demo.local').executeTakeFirstOrThrow()).id;
+  });
+  afterAll(() => server.close());
+
+  it('fills only an empty database', async () => {
+    const count = async () => (await server.db.kysely.selectFrom('users').select('id').execute()).length;
+    const before = await count();
+    expect(await seedDemo(server.db)).toBe(false);
+    expect(await count()).toBe(before);
+  });
+
+  it('makes the four demo accounts, each logging in with its role', async () => {
+    expect(DEMO_ACCOUNTS.map((a) => a.email)).toEqual(['driver@demo.local', 'manager@demo.local', 'admin@demo.local', 'super@demo.local']);
+    expect(DEMO_PASSWORD).toBe('demo12345');
+    const companies = new Set<number | null>();
+    for (const account of DEMO_ACCOUNTS) {
+      const { access_token } = await login(server, account.email, 'demo12345');
+      const me = await call(server, 'GET', '/api/users/me/', { token: access_token });
+      expect(me.body.role).toEqual({ name: account.role });
+      if (account.role !== 'super-admin') companies.add(me.body.company_id);
+    }
+    // The demo driver, manager and admin share company 1.
+    expect([...companies]).toHaveLength(1);
+    expect((await call(server, 'GET', '/api/companies/')).body).toHaveLength(2);
+  });
+
+  it('gives the demo driver two vehicles, one current', async () => {
+    const vehicles = await server.db.kysely.selectFrom('transports').select('is_current').where('user_id', '=', driverId).execute();
+    expect(vehicles.map((v) => v.is_current).sort()).toEqual([0, 1]);
+  });
+
+  it('has open tasks the demo driver can take, three accepted ones in order, and finished work', async () => {
+    const mine = await server.db.kysely.selectFrom('task_drivers').select(['task_id', 'status', 'order_index', 'quantity']).where('driver_id', '=', driverId).execute();
+    const accepted = mine.filter((a) => a.status === 'accepted');
+    expect(accepted.map((a) => a.order_index).sort()).toEqual([1, 2, 3]);
+    const completed = mine.filter((a) => a.status === 'completed');
+    expect(completed.length).toBeGreaterThanOrEqual(2);
+    expect(completed.every((a) => a.quantity !== null && a.quantity > 0)).toBe(true);
+
+    const driver = await server.db.kysely.selectFrom('users').select('company_id').where('id', '=', driverId).executeTakeFirstOrThrow();
+    const tasks = await server.db.kysely
+      .selectFrom('tasks')
+      .select(['id', 'max_drivers', 'date'])
+      .where('company_id', '=', driver.company_id!)
+      .where('status', 'in', ['open', 'in_progress'])
+      .where('date', '>=', today())
+      .execute();
+    const taken = new Set(mine.map((a) => a.task_id));
+    const counts = await server.db.kysely.selectFrom('task_drivers').select('task_id').execute();
+    const available = tasks.filter(
+      (t) => !taken.has(t.id) && (t.max_drivers === null || counts.filter((c) => c.task_id === t.id).length < t.max_drivers),
+    );
+    expect(available.length).toBeGreaterThanOrEqual(3);
+    expect(available.some((t) => t.date === today())).toBe(true);
+  });
+
+  it('has two pending sign-ups for the manager, a rate table and an announcement', async () => {
+    const { access_token } = await login(server, 'manager@demo.local', 'demo12345');
+    const requests = await call(server, 'GET', '/api/registration-requests/', { token: access_token });
+    expect(requests.body.map((r: { role: string }) => r.role).sort()).toEqual(['driver', 'manager']);
+    expect(requests.body.find((r: { role: string }) => r.role === 'driver').current_transport).not.toBeNull();
+    expect((await server.db.kysely.selectFrom('progressive_rates').select('id').execute()).length).toBeGreaterThanOrEqual(2);
+    expect(await server.db.kysely.selectFrom('announcements').select('title').execute()).toHaveLength(1);
+  });
+});
