@@ -3,7 +3,7 @@
  * `buildApp` does no listening, so tests drive it with `app.inject` or listen on port 0.
  */
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config.ts';
@@ -55,16 +55,27 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
 
   const hasDist = existsSync(join(config.distDir, 'index.html'));
   if (hasDist) {
-    await app.register(fastifyStatic, { root: config.distDir, wildcard: false, index: false });
-    // The service worker must never be served stale, or an update is never noticed.
-    app.addHook('onSend', async (request, reply) => {
-      if (request.url === '/sw.js' || request.url.startsWith('/index.html')) reply.header('cache-control', 'no-cache');
+    // wildcard: files are looked up per request, so a rebuilt dist/ is served without a restart.
+    await app.register(fastifyStatic, {
+      root: config.distDir,
+      wildcard: true,
+      index: false,
+      setHeaders(res, path) {
+        // Hashed assets never change; the service worker and the page must never be served stale.
+        if (path.includes(`${sep}assets${sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
+        else res.header('cache-control', 'no-cache');
+      },
     });
+    app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
   app.setNotFoundHandler((request, reply) => {
-    if (hasDist && request.method === 'GET' && !request.url.startsWith('/api')) {
-      // SPA fallback: the client router decides, including its own not-found page.
+    const pathname = request.url.split('?')[0] ?? '/';
+    // SPA fallback for page routes only: a missing /assets/x.js must stay a 404, never HTML.
+    if (hasDist && request.method === 'GET' && !pathname.startsWith('/api') && !/\.[a-z0-9]+$/i.test(pathname)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    if (pathname.startsWith('/api')) {
+      return reply.status(404).send({ detail: `Нет такого адреса API: ${request.method} ${request.url}` });
     }
     return reply.status(404).send({ detail: 'Не найдено' });
   });
