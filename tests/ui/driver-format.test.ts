@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { DriverAssociation, Task } from '../../contract/entities.ts';
+import {
+  apiPathOf,
+  formatClock,
+  formatDate,
+  isoDate,
+  itemsOf,
+  ownAssociation,
+} from '../../src/screens/driver-common/format.ts';
+
+const association = (id: number, driver_id: number): DriverAssociation => ({
+  id,
+  task_id: 1,
+  driver_id,
+  driver_name: null,
+  quantity: null,
+  status: 'accepted',
+  loading_quantity: null,
+  transport_rate: null,
+  unloading_quantity: null,
+  order_index: 0,
+});
+
+const task = (driver_associations: DriverAssociation[]): Task => ({
+  id: 1,
+  company_id: 1,
+  date: '2026-11-21',
+  cargo: 'Щебень',
+  loading_place: 'Карьер',
+  unloading_place: 'Склад',
+  planned_quantity: 20,
+  unit: 'т',
+  status: 'open',
+  rate: 100,
+  comment: null,
+  max_drivers: null,
+  driver_associations,
+  created_at: '',
+});
+
+describe('driver formatting helpers', () => {
+  it('formats local times and dates', () => {
+    expect(formatClock(new Date(2026, 0, 2, 7, 4, 59).getTime())).toBe('07:04');
+    expect(isoDate(new Date(2026, 0, 2))).toBe('2026-01-02');
+    expect(formatDate('2026-11-21')).toBe('21.11.2026');
+    expect(formatDate('завтра')).toBe('завтра');
+  });
+
+  it('strips the /api prefix of photo urls once, so the engine does not double it', () => {
+    expect(apiPathOf('/api/reports/photos/7')).toBe('/reports/photos/7');
+    expect(apiPathOf('/reports/photos/7')).toBe('/reports/photos/7');
+    expect(apiPathOf('/apiary/x')).toBe('/apiary/x');
+  });
+
+  it('takes items from an array or a page', () => {
+    expect(itemsOf([1, 2])).toEqual([1, 2]);
+    expect(itemsOf({ items: [3] })).toEqual([3]);
+    expect(itemsOf(undefined)).toEqual([]);
+  });
+
+  it("finds the driver's own association among several", () => {
+    expect(ownAssociation(task([association(10, 4), association(11, 5)]), 5)?.id).toBe(11);
+    expect(ownAssociation(task([association(10, 4), association(11, 5)]), 6)).toBeNull();
+    expect(ownAssociation(task([association(12, 9)]), null)?.id).toBe(12);
+  });
+});
