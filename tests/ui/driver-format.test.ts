@@ -6,7 +6,9 @@ import {
   formatDate,
   isoDate,
   itemsOf,
+  formatBytes,
   ownAssociation,
+  ownTasksInOrder,
 } from '../../src/screens/driver-common/format.ts';
 
 const association = (id: number, driver_id: number): DriverAssociation => ({
@@ -22,10 +24,10 @@ const association = (id: number, driver_id: number): DriverAssociation => ({
   order_index: 0,
 });
 
-const task = (driver_associations: DriverAssociation[]): Task => ({
-  id: 1,
+const task = (driver_associations: DriverAssociation[], id = 1, date = '2026-11-21'): Task => ({
+  id,
   company_id: 1,
-  date: '2026-11-21',
+  date,
   cargo: 'Щебень',
   loading_place: 'Карьер',
   unloading_place: 'Склад',
@@ -63,5 +65,22 @@ describe('driver formatting helpers', () => {
     expect(ownAssociation(task([association(10, 4), association(11, 5)]), 5)?.id).toBe(11);
     expect(ownAssociation(task([association(10, 4), association(11, 5)]), 6)).toBeNull();
     expect(ownAssociation(task([association(12, 9)]), null)?.id).toBe(12);
+  });
+
+  it("lists the driver's tasks in the manager's order, then by date, dropping tasks not theirs", () => {
+    const at = (id: number, order: number): DriverAssociation => ({ ...association(id, 5), order_index: order });
+    const tasks = [
+      task([at(1, 2)], 1, '2026-11-20'),
+      task([association(2, 4), association(9, 8)], 2),
+      task([at(3, 1)], 3, '2026-11-25'),
+      task([at(4, 1)], 4, '2026-11-22'),
+    ];
+    expect(ownTasksInOrder(tasks, 5).map((entry) => entry.task.id)).toEqual([4, 3, 1]);
+  });
+
+  it('formats photo sizes', () => {
+    expect(formatBytes(850)).toBe('850 Б');
+    expect(formatBytes(188_000)).toBe('184 КБ');
+    expect(formatBytes(3_355_443)).toBe('3,2 МБ');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, emptyDraft } from '../../src/screens/report/report-payload.ts';
+import { buildReport, draftFromReport, emptyDraft } from '../../src/screens/report/report-payload.ts';
 
 const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
 
@@ -60,5 +60,24 @@ describe('driver report payload', () => {
       ok: false,
       errors: { form: 'Укажите количество или добавьте фото' },
     });
+  });
+
+  it('turns a stored report back into a draft that rebuilds the same numbers', () => {
+    const stored = { quantity: 12.5, total_loading_quantity: 40, total_unloading_quantity: null };
+    const draft = draftFromReport(stored);
+    expect(draft).toEqual({ quantity: '12,5', totalLoading: '40', totalUnloading: '', loadingIsBuyer: true, unloadingIsBuyer: false });
+    const rebuilt = buildReport(1, draft, []);
+    expect(rebuilt.ok && rebuilt.report).toMatchObject({ ...stored, loadingIsBuyer: 1, unloadingIsBuyer: 0 });
+  });
+
+  it("prefers the server's stored flags over guessing from the totals", () => {
+    const draft = draftFromReport({
+      quantity: 1,
+      total_loading_quantity: null,
+      total_unloading_quantity: null,
+      loading_is_buyer: 1,
+      unloading_is_buyer: 0,
+    });
+    expect([draft.loadingIsBuyer, draft.unloadingIsBuyer]).toEqual([true, false]);
   });
 });

@@ -60,3 +60,33 @@ export function ownAssociation(task: Task, driverId: number | null | undefined):
   if (own) return own;
   return task.driver_associations.length === 1 ? (task.driver_associations[0] ?? null) : null;
 }
+
+/** '850 Б', '184 КБ', '3,2 МБ': photo sizes before and after compression. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} Б`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} КБ`;
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace('.', ',')} МБ`;
+}
+
+export const DRIVER_STATUS_LABELS: Record<DriverAssociation['status'], string> = {
+  accepted: 'Принята',
+  in_progress: 'В рейсе',
+  completed: 'Выполнена',
+  cancelled: 'Отменена',
+};
+
+export interface OwnTask {
+  task: Task;
+  association: DriverAssociation;
+}
+
+/**
+ * The driver's tasks paired with their own association, in the order the manager set (order_index),
+ * then by date. Tasks without an association of this driver are dropped.
+ */
+export function ownTasksInOrder(tasks: readonly Task[], driverId: number | null | undefined): OwnTask[] {
+  return tasks
+    .map((task) => ({ task, association: ownAssociation(task, driverId) }))
+    .filter((entry): entry is OwnTask => entry.association !== null)
+    .sort((a, b) => a.association.order_index - b.association.order_index || a.task.date.localeCompare(b.task.date));
+}

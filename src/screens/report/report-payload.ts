@@ -1,6 +1,6 @@
 /** Builds the outbox's NewReport from what the driver typed (SPEC.md section 5: totals only with flag 1). */
 import type { NewReport } from '../../../worker/api.ts';
-import { parseQuantity } from '../current-tasks/quantity.ts';
+import { parseQuantity, quantityText as text } from '../current-tasks/quantity.ts';
 
 export interface ReportDraft {
   quantity: string;
@@ -48,5 +48,22 @@ export function buildReport(associationId: number, draft: ReportDraft, photos: B
       unloadingIsBuyer: draft.unloadingIsBuyer ? 1 : 0,
       photos,
     },
+  };
+}
+
+/** A stored report back as a draft, for correcting it. Older answers may lack the flags: a total implies it. */
+export function draftFromReport(report: {
+  quantity: number | null;
+  total_loading_quantity: number | null;
+  total_unloading_quantity: number | null;
+  loading_is_buyer?: number | boolean | null;
+  unloading_is_buyer?: number | boolean | null;
+}): ReportDraft {
+  return {
+    quantity: text(report.quantity),
+    totalLoading: text(report.total_loading_quantity),
+    totalUnloading: text(report.total_unloading_quantity),
+    loadingIsBuyer: Boolean(report.loading_is_buyer ?? report.total_loading_quantity !== null),
+    unloadingIsBuyer: Boolean(report.unloading_is_buyer ?? report.total_unloading_quantity !== null),
   };
 }
