@@ -119,7 +119,7 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
         </EmptyState>
       ) : (
         <>
-          <ul className="drv-grid" aria-busy={query.isFetching}>
+          <ul className="drv-grid drv-grid--even" aria-busy={query.isFetching}>
             {tasks.map((task) => {
               const busy = accept.isPending && accept.variables?.id === task.id;
               return (

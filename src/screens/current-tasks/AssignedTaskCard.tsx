@@ -5,16 +5,17 @@ import { DRIVER_STATUS_LABELS } from '../driver-common/format.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import { AssociationReports } from '../report/AssociationReports.tsx';
+import { useOpenReportForm } from '../report/ReportFormHost.tsx';
 import { QuantityForm } from './QuantityForm.tsx';
 
 interface Props extends OwnTask {
   online: boolean;
   /** Reports of this association waiting in the outbox. */
   queued: number;
-  onReport: () => void;
 }
 
-export function AssignedTaskCard({ task, association, online, queued, onReport }: Props) {
+export function AssignedTaskCard({ task, association, online, queued }: Props) {
+  const openReportForm = useOpenReportForm();
   const start = useEngineSend<null>(
     () => ({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status: 'in_progress' } }),
     ['/tasks/assigned/'],
@@ -48,7 +49,7 @@ export function AssignedTaskCard({ task, association, online, queued, onReport }
             {start.isPending ? 'Начинаем...' : 'Начать рейс'}
           </button>
         ) : null}
-        <button type="button" className="drv-btn drv-btn--primary" onClick={onReport}>
+        <button type="button" className="drv-btn drv-btn--primary" onClick={() => openReportForm({ associationId: association.id, task })}>
           Отчёт
         </button>
       </div>

@@ -3,23 +3,31 @@
  * each with quantities, status change and the report form; daily hours below.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { Page, Task } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
-import { itemsOf, ownTasksInOrder, type OwnTask } from '../driver-common/format.ts';
+import { itemsOf, ownTasksInOrder } from '../driver-common/format.ts';
 import { invalidatePaths } from '../driver-common/send.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx';
-import { REPORT_QUERIES, ReportForm } from '../report/ReportForm.tsx';
+import { REPORT_QUERIES } from '../report/ReportForm.tsx';
+import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
 import { DailyHoursForm } from './DailyHoursForm.tsx';
 import '../driver.css';
 
 export function CurrentTasksScreen({ title = 'Текущие задачи' }: { title?: string }) {
+  return (
+    <ReportFormHost>
+      <CurrentTasks title={title} />
+    </ReportFormHost>
+  );
+}
+
+function CurrentTasks({ title }: { title: string }) {
   const snapshot = useEngineSnapshot();
   const online = useOnline();
   const query = useApiQuery<Task[] | Page<Task>>('/tasks/assigned/');
-  const [reporting, setReporting] = useState<OwnTask | null>(null);
   useRefetchWhenReportsArrive();
 
   const entries = ownTasksInOrder(itemsOf(query.data?.data), snapshot.auth.user?.id);
@@ -48,21 +56,12 @@ export function CurrentTasksScreen({ title = 'Текущие задачи' }: { 
               {...entry}
               online={online}
               queued={queuedFor(entry.association.id)}
-              onReport={() => setReporting(entry)}
             />
           ))}
         </ul>
       )}
 
       <DailyHoursForm />
-
-      {reporting ? (
-        <ReportForm
-          associationId={reporting.association.id}
-          task={reporting.task}
-          onClose={() => setReporting(null)}
-        />
-      ) : null}
     </section>
   );
 }

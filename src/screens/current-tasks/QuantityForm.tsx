@@ -6,9 +6,9 @@ import { failureMessage, useEngineSend } from '../driver-common/send.ts';
 import { quantityBody, quantityText, type QuantityBody, type QuantityFields } from './quantity.ts';
 
 const LABELS: Record<keyof QuantityFields, string> = {
-  quantity: 'Моё количество',
-  loading_quantity: 'На погрузке',
-  unloading_quantity: 'На выгрузке',
+  quantity: 'Моё',
+  loading_quantity: 'Погрузка',
+  unloading_quantity: 'Выгрузка',
 };
 
 export function QuantityForm({ association, unit, disabled }: { association: DriverAssociation; unit: string; disabled: boolean }) {
@@ -48,23 +48,23 @@ export function QuantityForm({ association, unit, disabled }: { association: Dri
         void submit();
       }}
     >
+      <fieldset className="drv-quantities__fields" disabled={disabled}>
+        <legend className="drv-field__label">Количество, {unit}</legend>
       {(Object.keys(LABELS) as (keyof QuantityFields)[]).map((key) => (
         <label key={key} className="drv-field">
-          <span className="drv-field__label">
-            {LABELS[key]}, {unit}
-          </span>
+          <span className="drv-field__label">{LABELS[key]}</span>
           <input
             className="drv-input"
             inputMode="decimal"
             autoComplete="off"
             value={fields[key]}
-            disabled={disabled}
             aria-invalid={Boolean(errors[key])}
             onChange={(event) => setFields((current) => ({ ...current, [key]: event.target.value }))}
           />
           {errors[key] ? <span className="drv-field__error">{errors[key]}</span> : null}
         </label>
       ))}
+      </fieldset>
       <button type="submit" className="drv-btn drv-btn--ghost drv-quantities__save" disabled={disabled || save.isPending}>
         {save.isPending ? 'Сохраняем...' : 'Сохранить количество'}
       </button>

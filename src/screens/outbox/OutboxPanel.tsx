@@ -66,14 +66,14 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
         onClose();
       }}
     >
-      <header className="drv-drawer__header">
+      <div className="drv-drawer__header">
         <h2 id="drv-outbox-title" className="drv-sheet__title">
           Очередь отчётов
         </h2>
         <button type="button" className="drv-icon-btn" aria-label="Закрыть" onClick={onClose}>
           ×
         </button>
-      </header>
+      </div>
 
       <div className="drv-drawer__content">
         {!online ? <p className="drv-notice">Нет подключения к сети: отчёты уйдут, когда сеть вернётся.</p> : null}

@@ -14,7 +14,8 @@ import { photoBlobQuery } from '../driver-common/photo-blob.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';
 import { ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx';
 import { PhotoThumb } from './PhotoPicker.tsx';
-import { REPORT_QUERIES, ReportForm, type ReportTask } from './ReportForm.tsx';
+import { REPORT_QUERIES, type ReportTask } from './ReportForm.tsx';
+import { useOpenReportForm } from './ReportFormHost.tsx';
 
 export function AssociationReports({ associationId, task }: { associationId: number; task: ReportTask | null }) {
   const [open, setOpen] = useState(false);
@@ -35,16 +36,16 @@ function ReportList({ associationId, task }: { associationId: number; task: Repo
   return (
     <ul className="drv-report-list">
       {reports.map((report) => (
-        <ReportItem key={report.id} report={report} task={task} onChanged={() => void query.refetch()} />
+        <ReportItem key={report.id} report={report} task={task} />
       ))}
     </ul>
   );
 }
 
-function ReportItem({ report, task, onChanged }: { report: Report; task: ReportTask | null; onChanged: () => void }) {
+function ReportItem({ report, task }: { report: Report; task: ReportTask | null }) {
   const online = useOnline();
   const [confirmDialog, confirm] = useConfirm();
-  const [editing, setEditing] = useState(false);
+  const openReportForm = useOpenReportForm();
   const photosQuery = useApiQuery<{ photos: ReportPhoto[] }>(`/reports/${report.id}/photos`, { mode: 'all' });
   const photos = photosQuery.data?.data.photos ?? report.photos;
 
@@ -60,7 +61,6 @@ function ReportItem({ report, task, onChanged }: { report: Report; task: ReportT
     try {
       await removePhoto.mutateAsync(photo);
       toast.success('Фото удалено');
-      onChanged();
     } catch (error) {
       toast.error(failureMessage(error));
     }
@@ -72,7 +72,6 @@ function ReportItem({ report, task, onChanged }: { report: Report; task: ReportT
     try {
       await removeReport.mutateAsync(null);
       toast.success('Отчёт удалён');
-      onChanged();
     } catch (error) {
       toast.error(failureMessage(error));
     }
@@ -106,22 +105,13 @@ function ReportItem({ report, task, onChanged }: { report: Report; task: ReportT
         <p className="drv-muted">Без фото.</p>
       )}
       <div className="drv-card__actions">
-        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} onClick={() => setEditing(true)}>
+        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} onClick={() => openReportForm({ associationId: report.association_id, task, replacing: { report, photos } })}>
           Исправить
         </button>
         <button type="button" className="drv-btn drv-btn--danger" disabled={!online || removeReport.isPending} onClick={() => void onRemoveReport()}>
           Удалить отчёт
         </button>
       </div>
-      {editing ? (
-        <ReportForm
-          associationId={report.association_id}
-          task={task}
-          replacing={{ report, photos }}
-          onClose={() => setEditing(false)}
-          onQueued={onChanged}
-        />
-      ) : null}
       {confirmDialog}
     </li>
   );

@@ -52,7 +52,7 @@ export function PhotoInputs({ onFiles, disabled }: { onFiles: (files: Blob[]) =>
   return (
     <div className="drv-photo-inputs">
       <label className={`drv-btn drv-btn--ghost${disabled ? ' drv-btn--disabled' : ''}`}>
-        Сфотографировать
+        Сделать фото
         <input
           type="file"
           accept="image/*"

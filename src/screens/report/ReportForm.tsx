@@ -25,7 +25,7 @@ export const REPORT_QUERIES = ['/reports/', '/tasks/assigned/', '/tasks/driver/c
 
 export type ReportTask = Pick<Task, 'cargo' | 'date' | 'loading_place' | 'unloading_place' | 'unit'>;
 
-interface Props {
+export interface ReportFormProps {
   associationId: number;
   task: ReportTask | null;
   replacing?: { report: Report; photos: ReportPhoto[] };
@@ -34,7 +34,7 @@ interface Props {
   onQueued?: () => void;
 }
 
-export function ReportForm({ associationId, task, replacing, onClose, onQueued }: Props) {
+export function ReportForm({ associationId, task, replacing, onClose, onQueued }: ReportFormProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [draft, setDraft] = useState<ReportDraft>(() => (replacing ? draftFromReport(replacing.report) : emptyDraft));
   const [errors, setErrors] = useState<ReportDraftErrors>({});
@@ -127,7 +127,7 @@ export function ReportForm({ associationId, task, replacing, onClose, onQueued }
           void submit();
         }}
       >
-        <header className="drv-sheet__header">
+        <div className="drv-sheet__header">
           <h2 id="drv-report-title" className="drv-sheet__title">
             {replacing ? 'Исправление отчёта' : 'Отчёт по рейсу'}
           </h2>
@@ -136,7 +136,7 @@ export function ReportForm({ associationId, task, replacing, onClose, onQueued }
               {task.cargo}, {formatDate(task.date)}: {task.loading_place} → {task.unloading_place}
             </p>
           ) : null}
-        </header>
+        </div>
 
         <div className="drv-sheet__content">
           <label className="drv-field">

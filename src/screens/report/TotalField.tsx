@@ -25,7 +25,6 @@ export function TotalField({ label, value, flag, error, onValue, onFlag }: Props
           autoComplete="off"
           value={value}
           disabled={!flag}
-          placeholder={flag ? '' : 'отметьте «покупатель»'}
           aria-invalid={Boolean(error)}
           onChange={(event) => onValue(event.target.value)}
         />

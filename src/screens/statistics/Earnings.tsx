@@ -57,7 +57,9 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
                     <th scope="col">Дата</th>
                     <th scope="col">Груз</th>
                     <th scope="col">Кол-во</th>
-                    <th scope="col">Ставка</th>
+                    <th scope="col" className="drv-table__optional">
+                      Ставка
+                    </th>
                     <th scope="col">Сумма</th>
                   </tr>
                 </thead>
@@ -67,7 +69,7 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
                       <td>{formatDate(item.date)}</td>
                       <td>{item.cargo}</td>
                       <td>{formatQuantity(item.quantity)}</td>
-                      <td>{formatMoney(item.rate)}</td>
+                      <td className="drv-table__optional">{formatMoney(item.rate)}</td>
                       <td>{formatMoney(item.amount)}</td>
                     </tr>
                   ))}

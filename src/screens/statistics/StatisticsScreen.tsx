@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { useEngineSnapshot } from '../../engine/store.ts';
+import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import { CompletedTasks } from './CompletedTasks.tsx';
 import { Earnings } from './Earnings.tsx';
 import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type PeriodPreset } from './period.ts';
@@ -17,7 +18,9 @@ export function StatisticsScreen({ title = 'Статистика' }: { title?: s
         {title}
       </h1>
       {user?.role === 'driver' ? (
-        <DriverStatistics userId={user.id} />
+        <ReportFormHost>
+          <DriverStatistics userId={user.id} />
+        </ReportFormHost>
       ) : user ? (
         <p className="drv-state">Раздел в разработке</p>
       ) : (
