@@ -15,6 +15,7 @@ import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
 import { DailyHoursForm } from './DailyHoursForm.tsx';
 import '../driver.css';
+import './current-tasks.css';
 
 export function CurrentTasksScreen({ title = 'Текущие задачи' }: { title?: string }) {
   return (

@@ -4,6 +4,7 @@
  * `if (await confirm({...})) remove()`.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import './dialogs.css';
 
 export interface ConfirmOptions {
   title: string;

@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import type { Task } from '../../../contract/entities.ts';
 import { formatDate, formatMoney, formatQuantity } from './format.ts';
+import './task-summary.css';
 
 export function TaskSummary({ task, badge }: { task: Task; badge?: ReactNode }) {
   return (

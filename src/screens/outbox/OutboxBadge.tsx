@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { OutboxPanel } from './OutboxPanel.tsx';
 import '../driver.css';
+import './outbox.css';
 
 export function OutboxBadge() {
   const { pending, flushing } = useEngineSnapshot().outbox;

@@ -13,6 +13,7 @@ import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
 import { formatClock, formatDate, itemsOf } from '../driver-common/format.ts';
 import { useOnline } from '../driver-common/states.tsx';
 import { outboxStateLabel } from './outbox-labels.ts';
+import '../driver-common/dialogs.css';
 
 export function OutboxPanel({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);

@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { getEngine } from '../../engine/engine.ts';
 import { formatBytes } from '../driver-common/format.ts';
 import { useObjectUrl } from '../driver-common/hooks.ts';
+import './photos.css';
 
 export interface NewPhoto {
   key: string;

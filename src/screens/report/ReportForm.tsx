@@ -19,6 +19,7 @@ import { failureMessage, invalidatePaths, sendThroughEngine } from '../driver-co
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';
 import { TotalField } from './TotalField.tsx';
 import { buildReport, draftFromReport, emptyDraft, type ReportDraft, type ReportDraftErrors } from './report-payload.ts';
+import '../driver-common/dialogs.css';
 
 /** Path prefixes of the queries that show reports or their effect on tasks and earnings. */
 export const REPORT_QUERIES = ['/reports/', '/tasks/assigned/', '/tasks/driver/completed', '/wages/driver/'];

@@ -1,9 +1,10 @@
 /** The driver's earnings for a period (GET /wages/driver/{id}): totals and one line per task. */
 import type { Params } from '../../../worker/api.ts';
 import { useApiQuery } from '../../engine/queries.ts';
-import { formatDate, formatMoney, formatQuantity } from '../driver-common/format.ts';
+import { formatMoney, formatQuantity, formatShortDate } from '../driver-common/format.ts';
 import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import type { DateRange } from './period.ts';
+import './statistics.css';
 
 interface WageItem {
   task_id: number;
@@ -66,7 +67,7 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
                 <tbody>
                   {query.data.data.items.map((item, index) => (
                     <tr key={`${item.task_id}-${index}`}>
-                      <td>{formatDate(item.date)}</td>
+                      <td>{formatShortDate(item.date)}</td>
                       <td>{item.cargo}</td>
                       <td>{formatQuantity(item.quantity)}</td>
                       <td className="drv-table__optional">{formatMoney(item.rate)}</td>
