@@ -1,10 +1,163 @@
-/** PLACEHOLDER (owned by the driver-screens engineer, replaced at merge). */
-import { Page } from '../../ui/Page.tsx';
+/**
+ * Available tasks (/available-tasks): tasks of the driver's company that can still be taken, with a
+ * debounced search and a date filter; 'Взять' asks first, then the task moves to current tasks.
+ */
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import type { Page, Task } from '../../../contract/entities.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
+import { formatDate } from '../driver-common/format.ts';
+import { useDebounced } from '../driver-common/hooks.ts';
+import { failureMessage, useEngineSend } from '../driver-common/send.ts';
+import { CacheNote, EmptyState, ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx';
+import { TaskSummary } from '../driver-common/TaskSummary.tsx';
+import '../driver.css';
 
-export function AvailableTasksScreen() {
+const PAGE_SIZE = 30;
+
+export function AvailableTasksScreen({ title = 'Доступные задачи' }: { title?: string }) {
+  const [search, setSearch] = useState('');
+  const [date, setDate] = useState('');
+  const [limit, setLimit] = useState(PAGE_SIZE);
+  const debouncedSearch = useDebounced(search.trim(), 400);
+  const online = useOnline();
+  const [confirmDialog, confirm] = useConfirm();
+
+  const params: Record<string, string | number> = { limit };
+  if (debouncedSearch) params.search = debouncedSearch;
+  if (date) params.date = date;
+  const query = useApiQuery<Page<Task>>('/tasks/available/', params, { placeholderData: (previous) => previous });
+
+  const accept = useEngineSend<Task>((task) => ({ method: 'PUT', path: `/tasks/${task.id}/accept/` }), [
+    '/tasks/available/',
+    '/tasks/assigned/',
+  ]);
+
+  async function take(task: Task) {
+    const yes = await confirm({
+      title: 'Взять задачу?',
+      message: (
+        <p>
+          {task.cargo}, {formatDate(task.date)}: {task.loading_place} → {task.unloading_place}
+        </p>
+      ),
+      confirmLabel: 'Взять',
+    });
+    if (!yes) return;
+    try {
+      await accept.mutateAsync(task);
+      toast.success('Задача добавлена в текущие');
+    } catch (error) {
+      toast.error(failureMessage(error, 'Нет подключения к сети. Задачу можно взять только онлайн.'));
+    }
+  }
+
+  const page = query.data?.data;
+  const tasks = page?.items ?? [];
+  const filtered = Boolean(debouncedSearch || date);
+
   return (
-    <Page title="Доступные задачи">
-      <p className="state state-empty">Раздел в разработке</p>
-    </Page>
+    <section className="drv-screen" aria-labelledby="drv-available-title">
+      <h1 id="drv-available-title" className="drv-screen__title">
+        {title}
+      </h1>
+
+      <div className="drv-toolbar" role="search">
+        <label className="drv-field drv-field--grow">
+          <span className="drv-field__label">Поиск</span>
+          <input
+            type="search"
+            className="drv-input"
+            placeholder="Груз или место"
+            value={search}
+            onChange={(event) => {
+              setSearch(event.target.value);
+              setLimit(PAGE_SIZE);
+            }}
+          />
+        </label>
+        <label className="drv-field">
+          <span className="drv-field__label">Дата</span>
+          <input
+            type="date"
+            className="drv-input"
+            value={date}
+            onChange={(event) => {
+              setDate(event.target.value);
+              setLimit(PAGE_SIZE);
+            }}
+          />
+        </label>
+        {filtered ? (
+          <button
+            type="button"
+            className="drv-btn drv-btn--ghost drv-toolbar__reset"
+            onClick={() => {
+              setSearch('');
+              setDate('');
+              setLimit(PAGE_SIZE);
+            }}
+          >
+            Сбросить
+          </button>
+        ) : null}
+      </div>
+
+      {!online ? (
+        <p className="drv-notice">Нет подключения к сети: список может быть устаревшим, взять задачу можно только онлайн.</p>
+      ) : null}
+      {query.data ? <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} /> : null}
+
+      {query.isPending ? (
+        <LoadingState text="Загрузка задач..." />
+      ) : query.isError && !query.data ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : tasks.length === 0 ? (
+        <EmptyState title={filtered ? 'Ничего не найдено' : 'Свободных задач нет'}>
+          {filtered ? 'Измените поиск или дату.' : 'Новые задачи появятся здесь, когда их создаст менеджер.'}
+        </EmptyState>
+      ) : (
+        <>
+          <ul className="drv-grid drv-grid--even" aria-busy={query.isFetching}>
+            {tasks.map((task) => {
+              const busy = accept.isPending && accept.variables?.id === task.id;
+              return (
+                <li key={task.id} className="drv-card">
+                  <TaskSummary task={task} badge={<FreePlaces task={task} />} />
+                  <div className="drv-card__actions">
+                    <button
+                      type="button"
+                      className="drv-btn drv-btn--primary drv-btn--wide"
+                      disabled={!online || accept.isPending}
+                      onClick={() => void take(task)}
+                    >
+                      {busy ? 'Берём...' : 'Взять'}
+                    </button>
+                  </div>
+                </li>
+              );
+            })}
+          </ul>
+          {page && page.next_offset !== null ? (
+            <button
+              type="button"
+              className="drv-btn drv-btn--ghost drv-btn--wide drv-more"
+              disabled={query.isFetching}
+              onClick={() => setLimit((current) => current + PAGE_SIZE)}
+            >
+              {query.isFetching ? 'Загрузка...' : `Показать ещё (показано ${tasks.length} из ${page.total})`}
+            </button>
+          ) : null}
+        </>
+      )}
+      {confirmDialog}
+    </section>
   );
+}
+
+function FreePlaces({ task }: { task: Task }) {
+  if (task.max_drivers === null) return null;
+  const free = Math.max(0, task.max_drivers - task.driver_associations.length);
+  return <span className="drv-badge">свободно мест: {free}</span>;
 }

@@ -1,10 +1,81 @@
-/** PLACEHOLDER (owned by the driver-screens engineer, replaced at merge). */
-import { Page } from '../../ui/Page.tsx';
+/**
+ * Current tasks (/current-tasks): the driver's accepted and running tasks in the manager's order,
+ * each with quantities, status change and the report form; daily hours below.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { Page, Task } from '../../../contract/entities.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { itemsOf, ownTasksInOrder } from '../driver-common/format.ts';
+import { invalidatePaths } from '../driver-common/send.ts';
+import { CacheNote, EmptyState, ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx';
+import { REPORT_QUERIES } from '../report/ReportForm.tsx';
+import { ReportFormHost } from '../report/ReportFormHost.tsx';
+import { AssignedTaskCard } from './AssignedTaskCard.tsx';
+import { DailyHoursForm } from './DailyHoursForm.tsx';
+import '../driver.css';
+import './current-tasks.css';
 
-export function CurrentTasksScreen() {
+export function CurrentTasksScreen({ title = 'Текущие задачи' }: { title?: string }) {
   return (
-    <Page title="Текущие задачи">
-      <p className="state state-empty">Раздел в разработке</p>
-    </Page>
+    <ReportFormHost>
+      <CurrentTasks title={title} />
+    </ReportFormHost>
   );
+}
+
+function CurrentTasks({ title }: { title: string }) {
+  const snapshot = useEngineSnapshot();
+  const online = useOnline();
+  const query = useApiQuery<Task[] | Page<Task>>('/tasks/assigned/');
+  useRefetchWhenReportsArrive();
+
+  const entries = ownTasksInOrder(itemsOf(query.data?.data), snapshot.auth.user?.id);
+  const queuedFor = (associationId: number) =>
+    snapshot.outbox.items.filter((item) => item.association_id === associationId && item.state !== 'sent').length;
+
+  return (
+    <section className="drv-screen" aria-labelledby="drv-current-title">
+      <h1 id="drv-current-title" className="drv-screen__title">
+        {title}
+      </h1>
+      {!online ? <p className="drv-notice">Нет подключения к сети: отчёты ставятся в очередь и уйдут, когда сеть вернётся.</p> : null}
+      {query.data ? <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} /> : null}
+
+      {query.isPending ? (
+        <LoadingState text="Загрузка задач..." />
+      ) : query.isError && !query.data ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : entries.length === 0 ? (
+        <EmptyState title="Текущих задач нет">Возьмите задачу в разделе «Доступные задачи».</EmptyState>
+      ) : (
+        <ul className="drv-grid">
+          {entries.map((entry) => (
+            <AssignedTaskCard
+              key={entry.association.id}
+              {...entry}
+              online={online}
+              queued={queuedFor(entry.association.id)}
+            />
+          ))}
+        </ul>
+      )}
+
+      <DailyHoursForm />
+    </section>
+  );
+}
+
+/** A report the outbox delivered completes its task on the server: refetch so the list says so. */
+function useRefetchWhenReportsArrive() {
+  const client = useQueryClient();
+  const { items } = useEngineSnapshot().outbox;
+  const sent = items
+    .filter((item) => item.state === 'sent')
+    .map((item) => item.id)
+    .join(',');
+  useEffect(() => {
+    if (sent) void invalidatePaths(client, REPORT_QUERIES);
+  }, [sent, client]);
 }

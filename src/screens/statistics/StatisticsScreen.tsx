@@ -1,10 +1,88 @@
-/** PLACEHOLDER (owned by the driver-screens engineer, replaced at merge). */
-import { Page } from '../../ui/Page.tsx';
+/**
+ * Statistics (/statistics). A driver sees their completed tasks and earnings for a period;
+ * the staff roles' statistics come in a later issue.
+ */
+import { useState } from 'react';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { ReportFormHost } from '../report/ReportFormHost.tsx';
+import { CompletedTasks } from './CompletedTasks.tsx';
+import { Earnings } from './Earnings.tsx';
+import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type PeriodPreset } from './period.ts';
+import '../driver.css';
 
-export function StatisticsScreen() {
+export function StatisticsScreen({ title = 'Статистика' }: { title?: string }) {
+  const user = useEngineSnapshot().auth.user;
   return (
-    <Page title="Статистика">
-      <p className="state state-empty">Раздел в разработке</p>
-    </Page>
+    <section className="drv-screen" aria-labelledby="drv-stats-title">
+      <h1 id="drv-stats-title" className="drv-screen__title">
+        {title}
+      </h1>
+      {user?.role === 'driver' ? (
+        <ReportFormHost>
+          <DriverStatistics userId={user.id} />
+        </ReportFormHost>
+      ) : user ? (
+        <p className="drv-state">Раздел в разработке</p>
+      ) : (
+        <p className="drv-state">Загрузка...</p>
+      )}
+    </section>
+  );
+}
+
+function DriverStatistics({ userId }: { userId: number }) {
+  const [today] = useState(() => new Date());
+  const [preset, setPreset] = useState<PeriodPreset>('month');
+  const [custom, setCustom] = useState({ start: '', end: '' });
+  const range = periodRange(preset, today, custom);
+  const error = rangeError(range);
+
+  return (
+    <>
+      <div className="drv-toolbar" role="group" aria-label="Период">
+        <label className="drv-field">
+          <span className="drv-field__label">Период</span>
+          <select className="drv-input" value={preset} onChange={(event) => setPreset(event.target.value as PeriodPreset)}>
+            {PERIOD_PRESETS.map((value) => (
+              <option key={value} value={value}>
+                {PERIOD_LABELS[value]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {preset === 'custom' ? (
+          <>
+            <label className="drv-field">
+              <span className="drv-field__label">С</span>
+              <input
+                type="date"
+                className="drv-input"
+                value={custom.start}
+                onChange={(event) => setCustom((current) => ({ ...current, start: event.target.value }))}
+              />
+            </label>
+            <label className="drv-field">
+              <span className="drv-field__label">По</span>
+              <input
+                type="date"
+                className="drv-input"
+                value={custom.end}
+                onChange={(event) => setCustom((current) => ({ ...current, end: event.target.value }))}
+              />
+            </label>
+          </>
+        ) : null}
+      </div>
+      {error ? (
+        <p className="drv-field__error" role="alert">
+          {error}
+        </p>
+      ) : (
+        <>
+          <Earnings userId={userId} range={range} />
+          <CompletedTasks userId={userId} range={range} />
+        </>
+      )}
+    </>
   );
 }

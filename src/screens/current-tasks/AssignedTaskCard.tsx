@@ -1,0 +1,58 @@
+/** One current task: its facts, the driver's quantities, reports, and the actions within thumb's reach. */
+import { toast } from 'react-toastify';
+import type { OwnTask } from '../driver-common/format.ts';
+import { DRIVER_STATUS_LABELS } from '../driver-common/format.ts';
+import { failureMessage, useEngineSend } from '../driver-common/send.ts';
+import { TaskSummary } from '../driver-common/TaskSummary.tsx';
+import { AssociationReports } from '../report/AssociationReports.tsx';
+import { useOpenReportForm } from '../report/ReportFormHost.tsx';
+import { QuantityForm } from './QuantityForm.tsx';
+
+interface Props extends OwnTask {
+  online: boolean;
+  /** Reports of this association waiting in the outbox. */
+  queued: number;
+}
+
+export function AssignedTaskCard({ task, association, online, queued }: Props) {
+  const openReportForm = useOpenReportForm();
+  const start = useEngineSend<null>(
+    () => ({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status: 'in_progress' } }),
+    ['/tasks/assigned/'],
+  );
+
+  async function startTrip() {
+    try {
+      await start.mutateAsync(null);
+      toast.success('Рейс начат');
+    } catch (error) {
+      toast.error(failureMessage(error, 'Нет подключения к сети: статус не изменён.'));
+    }
+  }
+
+  // Remounting the fields when the stored values change shows what the server now holds,
+  // while a failed save (values unchanged) keeps what the driver typed.
+  const quantityKey = [association.id, association.quantity, association.loading_quantity, association.unloading_quantity].join(':');
+
+  return (
+    <li className="drv-card">
+      <TaskSummary
+        task={task}
+        badge={<span className={`drv-badge drv-badge--${association.status}`}>{DRIVER_STATUS_LABELS[association.status]}</span>}
+      />
+      {queued > 0 ? <p className="drv-notice drv-notice--info">Отчёт в очереди отправки</p> : null}
+      <QuantityForm key={quantityKey} association={association} unit={task.unit} disabled={!online} />
+      <AssociationReports associationId={association.id} task={task} />
+      <div className="drv-card__actions drv-card__actions--sticky">
+        {association.status === 'accepted' ? (
+          <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || start.isPending} onClick={() => void startTrip()}>
+            {start.isPending ? 'Начинаем...' : 'Начать рейс'}
+          </button>
+        ) : null}
+        <button type="button" className="drv-btn drv-btn--primary" onClick={() => openReportForm({ associationId: association.id, task })}>
+          Отчёт
+        </button>
+      </div>
+    </li>
+  );
+}

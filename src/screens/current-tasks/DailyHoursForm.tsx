@@ -1,0 +1,73 @@
+/** Hours worked on a date (POST /reports/daily_hours/): the server keeps one value per driver and day. */
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import { formatDate, isoDate } from '../driver-common/format.ts';
+import { failureMessage, useEngineSend } from '../driver-common/send.ts';
+import { parseHours } from './quantity.ts';
+
+export function DailyHoursForm() {
+  const [date, setDate] = useState(() => isoDate(new Date()));
+  const [hours, setHours] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const save = useEngineSend<{ date: string; hours: number }>((body) => ({ method: 'POST', path: '/reports/daily_hours/', body }));
+
+  async function submit() {
+    const parsed = parseHours(hours);
+    if (!date) {
+      setError('Укажите дату');
+      return;
+    }
+    if (!parsed.ok || parsed.value === null) {
+      setError(parsed.ok ? 'Укажите количество часов' : parsed.error);
+      return;
+    }
+    setError(null);
+    try {
+      await save.mutateAsync({ date, hours: parsed.value });
+      toast.success(`Часы за ${formatDate(date)} сохранены`);
+      setHours('');
+    } catch (failure) {
+      toast.error(failureMessage(failure, 'Нет подключения к сети: часы не сохранены.'));
+    }
+  }
+
+  return (
+    <section className="drv-card drv-hours" aria-labelledby="drv-hours-title">
+      <h2 id="drv-hours-title" className="drv-card__title">
+        Рабочие часы
+      </h2>
+      <form
+        className="drv-hours__form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <label className="drv-field">
+          <span className="drv-field__label">Дата</span>
+          <input type="date" className="drv-input" value={date} onChange={(event) => setDate(event.target.value)} />
+        </label>
+        <label className="drv-field">
+          <span className="drv-field__label">Часы</span>
+          <input
+            className="drv-input"
+            inputMode="decimal"
+            autoComplete="off"
+            value={hours}
+            aria-invalid={Boolean(error)}
+            onChange={(event) => setHours(event.target.value)}
+          />
+        </label>
+        <button type="submit" className="drv-btn drv-btn--primary" disabled={save.isPending}>
+          {save.isPending ? 'Сохраняем...' : 'Сохранить часы'}
+        </button>
+      </form>
+      {error ? (
+        <p className="drv-field__error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </section>
+  );
+}

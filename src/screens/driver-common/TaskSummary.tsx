@@ -1,0 +1,34 @@
+/** The facts of a task every driver card shows: date, cargo, route, planned quantity and rate. */
+import type { ReactNode } from 'react';
+import type { Task } from '../../../contract/entities.ts';
+import { formatDate, formatMoney, formatQuantity } from './format.ts';
+import './task-summary.css';
+
+export function TaskSummary({ task, badge }: { task: Task; badge?: ReactNode }) {
+  return (
+    <div className="drv-summary">
+      <div className="drv-summary__top">
+        <span className="drv-summary__date">{formatDate(task.date)}</span>
+        {badge}
+      </div>
+      <h3 className="drv-summary__cargo">{task.cargo}</h3>
+      <p className="drv-summary__route">
+        <span>{task.loading_place}</span>
+        <span aria-hidden="true"> → </span>
+        <span className="drv-visually-hidden"> — </span>
+        <span>{task.unloading_place}</span>
+      </p>
+      <dl className="drv-facts">
+        <div>
+          <dt>План</dt>
+          <dd>{formatQuantity(task.planned_quantity, task.unit)}</dd>
+        </div>
+        <div>
+          <dt>Ставка</dt>
+          <dd>{task.rate === null ? '—' : `${formatMoney(task.rate)} за ${task.unit}`}</dd>
+        </div>
+      </dl>
+      {task.comment ? <p className="drv-summary__comment">{task.comment}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+/** Pure formatting and shape helpers shared by the driver's screens (no React, no engine). */
+import type { DriverAssociation, Task } from '../../../contract/entities.ts';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** 'HH:MM' in the device's local time. */
+export function formatClock(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** 'HH:MM:SS' in the device's local time. */
+export function formatClockSeconds(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${formatClock(epochMs)}:${pad(d.getSeconds())}`;
+}
+
+/** 'YYYY-MM-DD' of a local date: the shape the API and `<input type=date>` use. */
+export function isoDate(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** 'YYYY-MM-DD' → 'DD.MM.YYYY'; anything else is shown as it came. */
+export function formatDate(value: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
+}
+
+/** 'YYYY-MM-DD' → 'DD.MM.YY', for narrow table columns. */
+export function formatShortDate(value: string): string {
+  const m = /^\d{2}(\d{2})-(\d{2})-(\d{2})/.exec(value);
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
+}
+
+const numberFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
+const moneyFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+/** A quantity with its unit; '—' when there is none. */
+export function formatQuantity(value: number | null | undefined, unit = ''): string {
+  if (value === null || value === undefined) return '—';
+  return unit ? `${numberFormat.format(value)} ${unit}` : numberFormat.format(value);
+}
+
+export function formatMoney(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return `${moneyFormat.format(value)} ₽`;
+}
+
+/**
+ * The engine prefixes every path with /api/, while the server hands out photo urls that already
+ * carry it ('/api/reports/photos/7'); strip it so the engine does not ask for /api/api/...
+ */
+export function apiPathOf(url: string): string {
+  return url.replace(/^\/api(?=\/)/, '');
+}
+
+/** List answers come either as a bare array or as a page ({items, next_offset}); screens want the items. */
+export function itemsOf<T>(data: T[] | { items: T[] } | null | undefined): T[] {
+  if (!data) return [];
+  return Array.isArray(data) ? data : data.items;
+}
+
+/** The signed-in driver's own association on a task (the server may include other drivers' too). */
+export function ownAssociation(task: Task, driverId: number | null | undefined): DriverAssociation | null {
+  const own = task.driver_associations.find((a) => a.driver_id === driverId);
+  if (own) return own;
+  return task.driver_associations.length === 1 ? (task.driver_associations[0] ?? null) : null;
+}
+
+/** '850 Б', '184 КБ', '3,2 МБ': photo sizes before and after compression. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} Б`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} КБ`;
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace('.', ',')} МБ`;
+}
+
+export const DRIVER_STATUS_LABELS: Record<DriverAssociation['status'], string> = {
+  accepted: 'Принята',
+  in_progress: 'В рейсе',
+  completed: 'Выполнена',
+  cancelled: 'Отменена',
+};
+
+export interface OwnTask {
+  task: Task;
+  association: DriverAssociation;
+}
+
+/**
+ * The driver's tasks paired with their own association, in the order the manager set (order_index),
+ * then by date. Tasks without an association of this driver are dropped.
+ */
+export function ownTasksInOrder(tasks: readonly Task[], driverId: number | null | undefined): OwnTask[] {
+  return tasks
+    .map((task) => ({ task, association: ownAssociation(task, driverId) }))
+    .filter((entry): entry is OwnTask => entry.association !== null)
+    .sort((a, b) => a.association.order_index - b.association.order_index || a.task.date.localeCompare(b.task.date));
+}

@@ -1,0 +1,24 @@
+/**
+ * Report photos are served to authorised callers only, and the tab holds no token, so an <img src>
+ * cannot fetch them: the engine downloads the bytes and the tab shows them through an object URL.
+ */
+import type { ReportPhoto } from '../../../contract/entities.ts';
+import type { Result } from '../../../worker/api.ts';
+import { getEngine } from '../../engine/engine.ts';
+import { unwrap } from '../../engine/queries.ts';
+import { apiPathOf } from './format.ts';
+
+export function photoBlobQuery(photo: Pick<ReportPhoto, 'id' | 'url'>) {
+  return {
+    queryKey: ['report-photo', photo.id] as const,
+    queryFn: async (): Promise<Blob> => {
+      const result = (await getEngine().download(apiPathOf(photo.url))) as Result<{ blob: Blob; filename: string } | null>;
+      const file = unwrap(result);
+      if (!file) throw new Error('Фото не найдено');
+      return file.blob;
+    },
+    // A stored photo never changes; removing it gives the next one a new id.
+    staleTime: Infinity,
+    retry: false,
+  };
+}

@@ -1,0 +1,133 @@
+/**
+ * The outbox, visible: every queued report with its state, 'Отправить сейчас', and removal of an item
+ * (confirmed: a removed report never reaches the server).
+ */
+import { useEffect, useRef } from 'react';
+import { toast } from 'react-toastify';
+import type { Page, Task } from '../../../contract/entities.ts';
+import type { OutboxItemView } from '../../../worker/api.ts';
+import { getEngine } from '../../engine/engine.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
+import { formatClock, formatDate, itemsOf } from '../driver-common/format.ts';
+import { useOnline } from '../driver-common/states.tsx';
+import { outboxStateLabel } from './outbox-labels.ts';
+import '../driver-common/dialogs.css';
+
+export function OutboxPanel({ onClose }: { onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const { outbox } = useEngineSnapshot();
+  const online = useOnline();
+  const [confirmDialog, confirm] = useConfirm();
+  // Names the task of each item; an item whose task already left the list still shows its number.
+  const assigned = useApiQuery<Task[] | Page<Task>>('/tasks/assigned/');
+  const taskOf = (associationId: number) =>
+    itemsOf(assigned.data?.data).find((task) => task.driver_associations.some((a) => a.id === associationId));
+
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
+
+  async function flush() {
+    try {
+      await getEngine().flushNow();
+    } catch (error) {
+      console.error('outbox flush failed', error);
+      toast.error('Не удалось запустить отправку');
+    }
+  }
+
+  async function discard(item: OutboxItemView) {
+    const yes = await confirm({
+      title: 'Удалить отчёт из очереди?',
+      message: 'Отчёт не будет отправлен, его фото будут удалены с устройства.',
+      confirmLabel: 'Удалить',
+      danger: true,
+    });
+    if (!yes) return;
+    try {
+      await getEngine().discard(item.id);
+      toast.success('Отчёт удалён из очереди');
+    } catch (error) {
+      console.error('outbox discard failed', error);
+      toast.error('Не удалось удалить отчёт из очереди');
+    }
+  }
+
+  return (
+    <dialog
+      ref={ref}
+      className="drv-drawer"
+      aria-labelledby="drv-outbox-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <div className="drv-drawer__header">
+        <h2 id="drv-outbox-title" className="drv-sheet__title">
+          Очередь отчётов
+        </h2>
+        <button type="button" className="drv-icon-btn" aria-label="Закрыть" onClick={onClose}>
+          ×
+        </button>
+      </div>
+
+      <div className="drv-drawer__content">
+        {!online ? <p className="drv-notice">Нет подключения к сети: отчёты уйдут, когда сеть вернётся.</p> : null}
+        {outbox.items.length === 0 ? (
+          <p className="drv-muted">Очередь пуста: все отчёты отправлены.</p>
+        ) : (
+          <ul className="drv-outbox-list">
+            {outbox.items.map((item) => {
+              const task = taskOf(item.association_id);
+              return (
+                <li key={item.id} className={`drv-outbox-item drv-outbox-item--${item.state}`}>
+                  <p className="drv-outbox-item__title">
+                    {task ? `${task.cargo}, ${formatDate(task.date)}` : `Отчёт № ${item.id}`}
+                  </p>
+                  <p className="drv-muted">
+                    создан в {formatClock(item.createdAt)} · фото: {item.photoCount}
+                    {item.attempts > 0 ? ` · попыток: ${item.attempts}` : ''}
+                  </p>
+                  <p className="drv-outbox-item__state" aria-live="polite">
+                    {outboxStateLabel(item)}
+                  </p>
+                  {item.state === 'sending' && item.progress !== null ? (
+                    <progress className="drv-progress" max={1} value={item.progress} aria-label="Ход отправки" />
+                  ) : null}
+                  {item.state === 'retry' && item.lastError ? (
+                    <p className="drv-muted">Последняя ошибка: {item.lastError}</p>
+                  ) : null}
+                  {item.state !== 'sending' && item.state !== 'sent' ? (
+                    <button type="button" className="drv-btn drv-btn--ghost drv-btn--small" onClick={() => void discard(item)}>
+                      Удалить
+                    </button>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </div>
+
+      <div className="drv-sheet__actions">
+        <button type="button" className="drv-btn drv-btn--ghost" onClick={onClose}>
+          Закрыть
+        </button>
+        <button
+          type="button"
+          className="drv-btn drv-btn--primary"
+          disabled={outbox.flushing || outbox.pending === 0}
+          onClick={() => void flush()}
+        >
+          {outbox.flushing ? 'Отправляется...' : 'Отправить сейчас'}
+        </button>
+      </div>
+      {confirmDialog}
+    </dialog>
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * The driver's reports on one association, loaded when opened: quantities, photos, and the actions
+ * that change them — remove a photo, delete a report (both confirmed), correct a report (a re-submit,
+ * see ReportForm).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import type { Report, ReportPhoto } from '../../../contract/entities.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
+import { formatQuantity } from '../driver-common/format.ts';
+import { photoBlobQuery } from '../driver-common/photo-blob.ts';
+import { failureMessage, useEngineSend } from '../driver-common/send.ts';
+import { ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx';
+import { PhotoThumb } from './PhotoPicker.tsx';
+import { REPORT_QUERIES, type ReportTask } from './ReportForm.tsx';
+import { useOpenReportForm } from './ReportFormHost.tsx';
+
+export function AssociationReports({ associationId, task }: { associationId: number; task: ReportTask | null }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="drv-reports" onToggle={(event) => setOpen(event.currentTarget.open)}>
+      <summary className="drv-reports__summary">Мои отчёты</summary>
+      {open ? <ReportList associationId={associationId} task={task} /> : null}
+    </details>
+  );
+}
+
+function ReportList({ associationId, task }: { associationId: number; task: ReportTask | null }) {
+  const query = useApiQuery<Report[] | { items: Report[] }>(`/reports/association/${associationId}`);
+  if (query.isPending) return <LoadingState text="Загрузка отчётов..." />;
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  const reports = Array.isArray(query.data.data) ? query.data.data : query.data.data.items;
+  if (reports.length === 0) return <p className="drv-muted">Отчётов пока нет.</p>;
+  return (
+    <ul className="drv-report-list">
+      {reports.map((report) => (
+        <ReportItem key={report.id} report={report} task={task} />
+      ))}
+    </ul>
+  );
+}
+
+function ReportItem({ report, task }: { report: Report; task: ReportTask | null }) {
+  const online = useOnline();
+  const [confirmDialog, confirm] = useConfirm();
+  const openReportForm = useOpenReportForm();
+  const photosQuery = useApiQuery<{ photos: ReportPhoto[] }>(`/reports/${report.id}/photos`, { mode: 'all' });
+  const photos = photosQuery.data?.data.photos ?? report.photos;
+
+  const removePhoto = useEngineSend<ReportPhoto>(
+    (photo) => ({ method: 'DELETE', path: `/reports/${report.id}/photo`, params: { photo_id: photo.id } }),
+    [`/reports/${report.id}/photos`],
+  );
+  const removeReport = useEngineSend<null>(() => ({ method: 'DELETE', path: `/reports/${report.id}` }), REPORT_QUERIES);
+
+  async function onRemovePhoto(photo: ReportPhoto) {
+    const yes = await confirm({ title: 'Удалить фото?', message: 'Фото будет удалено из отчёта без возможности восстановления.', confirmLabel: 'Удалить', danger: true });
+    if (!yes) return;
+    try {
+      await removePhoto.mutateAsync(photo);
+      toast.success('Фото удалено');
+    } catch (error) {
+      toast.error(failureMessage(error));
+    }
+  }
+
+  async function onRemoveReport() {
+    const yes = await confirm({ title: 'Удалить отчёт?', message: 'Отчёт и его фото будут удалены, рейс снова станет текущим.', confirmLabel: 'Удалить', danger: true });
+    if (!yes) return;
+    try {
+      await removeReport.mutateAsync(null);
+      toast.success('Отчёт удалён');
+    } catch (error) {
+      toast.error(failureMessage(error));
+    }
+  }
+
+  const unit = task?.unit ?? '';
+  return (
+    <li className="drv-report">
+      <p className="drv-report__when">Отчёт от {new Date(report.completed_at ?? report.created_at).toLocaleString('ru-RU')}</p>
+      <dl className="drv-facts">
+        <div>
+          <dt>Количество</dt>
+          <dd>{formatQuantity(report.quantity, unit)}</dd>
+        </div>
+        <div>
+          <dt>Всего на погрузке</dt>
+          <dd>{formatQuantity(report.total_loading_quantity, unit)}</dd>
+        </div>
+        <div>
+          <dt>Всего на выгрузке</dt>
+          <dd>{formatQuantity(report.total_unloading_quantity, unit)}</dd>
+        </div>
+      </dl>
+      {photos.length > 0 ? (
+        <ul className="drv-thumbs" aria-label="Фото отчёта">
+          {photos.map((photo) => (
+            <StoredPhoto key={photo.id} photo={photo} onRemove={online ? () => void onRemovePhoto(photo) : undefined} busy={removePhoto.isPending} />
+          ))}
+        </ul>
+      ) : (
+        <p className="drv-muted">Без фото.</p>
+      )}
+      <div className="drv-card__actions">
+        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} onClick={() => openReportForm({ associationId: report.association_id, task, replacing: { report, photos } })}>
+          Исправить
+        </button>
+        <button type="button" className="drv-btn drv-btn--danger" disabled={!online || removeReport.isPending} onClick={() => void onRemoveReport()}>
+          Удалить отчёт
+        </button>
+      </div>
+      {confirmDialog}
+    </li>
+  );
+}
+
+function StoredPhoto({ photo, onRemove, busy }: { photo: ReportPhoto; onRemove: (() => void) | undefined; busy: boolean }) {
+  const blob = useQuery(photoBlobQuery(photo));
+  return (
+    <PhotoThumb
+      blob={blob.data ?? null}
+      caption={blob.isError ? 'не загрузилось' : photo.width ? `${photo.width}×${photo.height ?? '?'}` : ''}
+      onRemove={onRemove}
+      removeLabel="Удалить фото"
+      busy={busy}
+    />
+  );
+}

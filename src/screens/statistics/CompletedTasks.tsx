@@ -1,0 +1,59 @@
+/** The driver's completed tasks for a period (GET /tasks/driver/completed), each with its reports. */
+import type { Page, Task } from '../../../contract/entities.ts';
+import type { Params } from '../../../worker/api.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { formatMoney, formatQuantity, itemsOf, ownAssociation } from '../driver-common/format.ts';
+import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
+import { TaskSummary } from '../driver-common/TaskSummary.tsx';
+import { AssociationReports } from '../report/AssociationReports.tsx';
+import type { DateRange } from './period.ts';
+
+export function CompletedTasks({ userId, range }: { userId: number; range: DateRange }) {
+  const params: Params = {};
+  if (range.start) params.date_from = range.start;
+  if (range.end) params.date_to = range.end;
+  const query = useApiQuery<Task[] | Page<Task>>('/tasks/driver/completed', params);
+  const tasks = itemsOf(query.data?.data);
+
+  return (
+    <section className="drv-completed" aria-labelledby="drv-completed-title">
+      <h2 id="drv-completed-title" className="drv-section-title">
+        Выполненные задачи{query.data ? `: ${tasks.length}` : ''}
+      </h2>
+      {query.data ? <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} /> : null}
+      {query.isPending ? (
+        <LoadingState text="Загрузка задач..." />
+      ) : query.isError && !query.data ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : tasks.length === 0 ? (
+        <EmptyState title="За этот период выполненных задач нет" />
+      ) : (
+        <ul className="drv-grid">
+          {tasks.map((task) => {
+            const association = ownAssociation(task, userId);
+            return (
+              <li key={association?.id ?? `task-${task.id}`} className="drv-card">
+                <TaskSummary task={task} />
+                {association ? (
+                  <>
+                    <dl className="drv-facts">
+                      <div>
+                        <dt>Моё количество</dt>
+                        <dd>{formatQuantity(association.quantity, task.unit)}</dd>
+                      </div>
+                      <div>
+                        <dt>Моя ставка</dt>
+                        <dd>{formatMoney(association.transport_rate)}</dd>
+                      </div>
+                    </dl>
+                    <AssociationReports associationId={association.id} task={task} />
+                  </>
+                ) : null}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

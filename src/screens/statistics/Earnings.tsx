@@ -1,0 +1,86 @@
+/** The driver's earnings for a period (GET /wages/driver/{id}): totals and one line per task. */
+import type { Params } from '../../../worker/api.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { formatMoney, formatQuantity, formatShortDate } from '../driver-common/format.ts';
+import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
+import type { DateRange } from './period.ts';
+import './statistics.css';
+
+interface WageItem {
+  task_id: number;
+  date: string;
+  cargo: string;
+  quantity: number | null;
+  rate: number | null;
+  amount: number | null;
+}
+
+interface DriverWages {
+  total_quantity: number;
+  total_amount: number;
+  items: WageItem[];
+}
+
+export function Earnings({ userId, range }: { userId: number; range: DateRange }) {
+  const params: Params = {};
+  if (range.start) params.start_date = range.start;
+  if (range.end) params.end_date = range.end;
+  const query = useApiQuery<DriverWages>(`/wages/driver/${userId}`, params);
+
+  return (
+    <section className="drv-card drv-earnings" aria-labelledby="drv-earnings-title">
+      <h2 id="drv-earnings-title" className="drv-card__title">
+        Заработок
+      </h2>
+      {query.isPending ? (
+        <LoadingState text="Загрузка заработка..." />
+      ) : query.isError ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : (
+        <>
+          <dl className="drv-facts drv-facts--large">
+            <div>
+              <dt>Начислено</dt>
+              <dd>{formatMoney(query.data.data.total_amount)}</dd>
+            </div>
+            <div>
+              <dt>Перевезено</dt>
+              <dd>{formatQuantity(query.data.data.total_quantity)}</dd>
+            </div>
+          </dl>
+          {query.data.data.items.length === 0 ? (
+            <p className="drv-muted">За этот период начислений нет.</p>
+          ) : (
+            <div className="drv-table-wrap">
+              <table className="drv-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Дата</th>
+                    <th scope="col">Груз</th>
+                    <th scope="col">Кол-во</th>
+                    <th scope="col" className="drv-table__optional">
+                      Ставка
+                    </th>
+                    <th scope="col">Сумма</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {query.data.data.items.map((item, index) => (
+                    <tr key={`${item.task_id}-${index}`}>
+                      <td>{formatShortDate(item.date)}</td>
+                      <td>{item.cargo}</td>
+                      <td>{formatQuantity(item.quantity)}</td>
+                      <td className="drv-table__optional">{formatMoney(item.rate)}</td>
+                      <td>{formatMoney(item.amount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport, draftFromReport, emptyDraft } from '../../src/screens/report/report-payload.ts';
+
+const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
+
+describe('driver report payload', () => {
+  it('sends the totals only when their buyer flag is on', () => {
+    const result = buildReport(
+      7,
+      { quantity: '20', totalLoading: '100', totalUnloading: '98', loadingIsBuyer: true, unloadingIsBuyer: false },
+      [photo],
+    );
+    expect(result).toEqual({
+      ok: true,
+      report: {
+        association_id: 7,
+        quantity: 20,
+        total_loading_quantity: 100,
+        total_unloading_quantity: null,
+        loadingIsBuyer: 1,
+        unloadingIsBuyer: 0,
+        photos: [photo],
+      },
+    });
+  });
+
+  it('sends both totals with both flags on, and an empty total as null', () => {
+    const result = buildReport(
+      3,
+      { quantity: '5', totalLoading: '', totalUnloading: '4,5', loadingIsBuyer: true, unloadingIsBuyer: true },
+      [],
+    );
+    expect(result.ok && result.report).toMatchObject({
+      total_loading_quantity: null,
+      total_unloading_quantity: 4.5,
+      loadingIsBuyer: 1,
+      unloadingIsBuyer: 1,
+    });
+  });
+
+  it('ignores garbage left in a total whose flag is off', () => {
+    const result = buildReport(3, { ...emptyDraft, quantity: '1', totalUnloading: 'abc' }, []);
+    expect(result.ok).toBe(true);
+    expect(result.ok && result.report.total_unloading_quantity).toBeNull();
+  });
+
+  it('rejects an invalid number in a flagged total and names the field', () => {
+    const result = buildReport(3, { ...emptyDraft, quantity: '1', totalLoading: 'x', loadingIsBuyer: true }, []);
+    expect(result).toEqual({ ok: false, errors: { totalLoading: 'Введите число' } });
+  });
+
+  it('sends an empty quantity as null when there are photos', () => {
+    const result = buildReport(3, emptyDraft, [photo, photo]);
+    expect(result.ok && result.report.quantity).toBeNull();
+    expect(result.ok && result.report.photos).toHaveLength(2);
+  });
+
+  it('refuses a report with neither a quantity nor a photo', () => {
+    expect(buildReport(3, emptyDraft, [])).toEqual({
+      ok: false,
+      errors: { form: 'Укажите количество или добавьте фото' },
+    });
+  });
+
+  it('turns a stored report back into a draft that rebuilds the same numbers', () => {
+    const stored = { quantity: 12.5, total_loading_quantity: 40, total_unloading_quantity: null };
+    const draft = draftFromReport(stored);
+    expect(draft).toEqual({ quantity: '12,5', totalLoading: '40', totalUnloading: '', loadingIsBuyer: true, unloadingIsBuyer: false });
+    const rebuilt = buildReport(1, draft, []);
+    expect(rebuilt.ok && rebuilt.report).toMatchObject({ ...stored, loadingIsBuyer: 1, unloadingIsBuyer: 0 });
+  });
+
+  it("prefers the server's stored flags over guessing from the totals", () => {
+    const draft = draftFromReport({
+      quantity: 1,
+      total_loading_quantity: null,
+      total_unloading_quantity: null,
+      loading_is_buyer: 1,
+      unloading_is_buyer: 0,
+    });
+    expect([draft.loadingIsBuyer, draft.unloadingIsBuyer]).toEqual([true, false]);
+  });
+});
