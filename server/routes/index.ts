@@ -1,4 +1,5 @@
 /** Every route module, one per area of SPEC.md section 7. Each is mounted under /api. */
 import type { RouteModule } from '../context.ts';
+import { taskRoutes } from './tasks.ts';
 
-export const routeModules: RouteModule[] = [];
+export const routeModules: RouteModule[] = [taskRoutes];
