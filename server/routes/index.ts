@@ -1,5 +1,6 @@
 /** Every route module, one per area of SPEC.md section 7. Each is mounted under /api. */
 import type { RouteModule } from '../context.ts';
 import { taskRoutes } from './tasks.ts';
+import { reportRoutes } from './reports.ts';
 
-export const routeModules: RouteModule[] = [taskRoutes];
+export const routeModules: RouteModule[] = [taskRoutes, reportRoutes];
