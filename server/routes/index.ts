@@ -2,5 +2,6 @@
 import type { RouteModule } from '../context.ts';
 import { taskRoutes } from './tasks.ts';
 import { reportRoutes } from './reports.ts';
+import { wageRoutes } from './wages.ts';
 
-export const routeModules: RouteModule[] = [taskRoutes, reportRoutes];
+export const routeModules: RouteModule[] = [taskRoutes, reportRoutes, wageRoutes];
