@@ -62,13 +62,6 @@ export const quantityUpdateSchema = z.object({
 });
 export type QuantityUpdate = z.infer<typeof quantityUpdateSchema>;
 
-/** PUT /tasks/{id}/ with a status: a driver's own association status, or (staff) the task's. */
-export const taskStatusSchema = z.object({
-  status: z.enum([...new Set([...TASK_STATUSES, ...DRIVER_STATUSES])] as [string, ...string[]], {
-    message: 'неизвестный статус',
-  }),
-});
-
 /** POST /tasks/ (staff). */
 export const taskCreateSchema = z.object({
   company_id: z.number().int().positive().optional(),
@@ -85,7 +78,7 @@ export const taskCreateSchema = z.object({
 });
 export type TaskCreate = z.infer<typeof taskCreateSchema>;
 
-/** PUT /tasks/drivers/{id}/tasks/order: association ids (or task ids) in the wanted order. */
+/** PUT /tasks/drivers/{id}/tasks/order: the driver's task ids in the wanted order. */
 export const taskOrderSchema = z.object({
   task_ids: z.array(z.number().int().positive()).min(1).max(500),
 });
@@ -143,6 +136,7 @@ export interface DailyHours {
   hours: number;
 }
 
+/** GET /wages/...: an optional period; also GET /reports/daily_hours/. */
 export const wagesQuerySchema = z.object({
   start_date: isoDate.optional(),
   end_date: isoDate.optional(),
