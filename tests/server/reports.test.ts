@@ -267,6 +267,10 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     expect(second.json()).toMatchObject({ id: first.json().id, date: '2026-11-20', hours: 9.5, driver_id: p.driver.id });
     const rows = await server.db.kysely.selectFrom('daily_hours').selectAll().where('driver_id', '=', p.driver.id).execute();
     expect(rows).toHaveLength(1);
+    await put(p.driver, { date: '2026-11-21', hours: 7 });
+    await put(p.driver2, { date: '2026-11-21', hours: 5 });
+    const list = await get('/reports/daily_hours/?start_date=2026-11-21', p.driver);
+    expect(list.json()).toEqual([{ id: expect.any(Number), driver_id: p.driver.id, date: '2026-11-21', hours: 7 }]);
     for (const bad of [{ date: '2026-11-20', hours: 0 }, { date: '2026-11-20', hours: 24.5 }, { date: '20.11.2026', hours: 8 }, { hours: 8 }]) {
       const res = await put(p.driver, bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
