@@ -18,9 +18,26 @@ export function launchBrowser(): Promise<Browser> {
 
 export type EngineMode = 'shared' | 'dedicated';
 
+export interface ContextOptions {
+  /**
+   * 'block' keeps the service worker out: installing it precaches the whole app shell in every fresh
+   * context, which tests that are not about the PWA need not pay for.
+   */
+  serviceWorkers?: 'allow' | 'block';
+}
+
 /** A fresh context; in 'dedicated' mode the page sees no SharedWorker, as on older Android browsers. */
-export async function newContext(browser: Browser, mode: EngineMode = 'shared', width = 1440): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width, height: width < 600 ? 760 : 900 }, locale: 'ru-RU' });
+export async function newContext(
+  browser: Browser,
+  mode: EngineMode = 'shared',
+  width = 1440,
+  options: ContextOptions = {},
+): Promise<BrowserContext> {
+  const context = await browser.newContext({
+    viewport: { width, height: width < 600 ? 760 : 900 },
+    locale: 'ru-RU',
+    serviceWorkers: options.serviceWorkers ?? 'allow',
+  });
   if (mode === 'dedicated') {
     await context.addInitScript(() => {
       // @ts-expect-error: deleting a global that the fallback path must cope without

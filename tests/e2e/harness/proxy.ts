@@ -1,7 +1,8 @@
 /**
  * A fault-injecting HTTP proxy between Chromium and the real server. Playwright's routing does not see a
  * SharedWorker's requests, so the tests cut the network here instead: `down` refuses connections the way a
- * dead network does, `failNext` answers 5xx for matching requests, and every request is counted.
+ * dead network does, `failNext` answers 5xx for matching requests, `delayNext` holds matching requests for
+ * a while (to make races deterministic), and every request is counted.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -10,6 +11,13 @@ export interface Fault {
   method: string;
   path: RegExp;
   status: number;
+  remaining: number;
+}
+
+export interface Delay {
+  method: string;
+  path: RegExp;
+  ms: number;
   remaining: number;
 }
 
@@ -23,6 +31,7 @@ export class FaultProxy {
   readonly requests: CountedRequest[] = [];
   private down = false;
   private faults: Fault[] = [];
+  private delays: Delay[] = [];
   private readonly sockets = new Set<Socket>();
   private server: http.Server | null = null;
   url = '';
@@ -56,6 +65,11 @@ export class FaultProxy {
     this.faults.push({ method, path, status, remaining: times });
   }
 
+  /** Holds the next `times` requests matching method and path for `ms` before passing them on. */
+  delayNext(method: string, path: RegExp, ms: number, times = 1): void {
+    this.delays.push({ method, path, ms, remaining: times });
+  }
+
   count(method: string, path: RegExp): number {
     return this.requests.filter((r) => r.method === method && path.test(r.path)).length;
   }
@@ -63,6 +77,7 @@ export class FaultProxy {
   reset(): void {
     this.requests.length = 0;
     this.faults = [];
+    this.delays = [];
   }
 
   async stop(): Promise<void> {
@@ -89,6 +104,18 @@ export class FaultProxy {
       });
       return;
     }
+    const delay = this.delays.find((d) => d.remaining > 0 && d.method === req.method && d.path.test(path));
+    if (delay) {
+      delay.remaining -= 1;
+      req.pause();
+      setTimeout(() => this.forward(req, res, target, entry), delay.ms);
+      return;
+    }
+    this.forward(req, res, target, entry);
+  }
+
+  private forward(req: IncomingMessage, res: ServerResponse, target: URL, entry: CountedRequest): void {
+    const path = entry.path;
     const upstream = http.request(
       { host: target.hostname, port: target.port, method: req.method, path, headers: { ...req.headers, host: target.host } },
       (up) => {

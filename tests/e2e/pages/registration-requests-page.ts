@@ -1,0 +1,36 @@
+/** /user-registration-requests: one card per pending request, each with 'Подтвердить регистрацию'. */
+import type { Locator, Page } from 'playwright-core';
+
+export class RegistrationRequestsPage {
+  readonly title: Locator;
+
+  constructor(private readonly page: Page, private readonly baseUrl: string) {
+    this.title = page.getByRole('heading', { level: 1, name: 'Заявки на регистрацию' });
+  }
+
+  async goto(): Promise<this> {
+    await this.page.goto(`${this.baseUrl}/user-registration-requests`);
+    await this.title.waitFor();
+    return this;
+  }
+
+  /** The card titled 'Заявка №{id} — {email}'. */
+  card(email: string): Locator {
+    return this.page.locator('article.request').filter({ has: this.page.getByRole('heading', { name: new RegExp(`— ${escape(email)}$`) }) });
+  }
+
+  /** The value shown for a label ('Имя', 'Госномер', …) in a card. */
+  fact(card: Locator, label: string): Locator {
+    return card.locator(`dt:text-is("${label}") + dd`);
+  }
+
+  /** Presses the card's button and accepts the confirmation. */
+  async approve(email: string): Promise<void> {
+    this.page.once('dialog', (dialog) => void dialog.accept());
+    await this.card(email).getByRole('button', { name: 'Подтвердить регистрацию' }).click();
+  }
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
