@@ -1,0 +1,96 @@
+/**
+ * Each demo role signs in through the login screen, lands on /profile, sees exactly the sidebar entries the
+ * nav table grants it, and is sent to /login from a route it may not open; a deep link survives a reload.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import type { Role } from '../../contract/roles.ts';
+import { NAV, sidebarFor } from '../../src/app/nav.ts';
+import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
+import { newContext, trackErrors } from './harness/browser.ts';
+import { waitFor } from './harness/wait.ts';
+import { LoginPage, signIn } from './pages/login-page.ts';
+import { Shell } from './pages/shell.ts';
+
+const ACCOUNTS: [Role, string, string][] = [
+  ['driver', DEMO.driver, 'Иван Петров'],
+  ['manager', DEMO.manager, 'Ольга Смирнова'],
+  ['admin', DEMO.admin, 'Сергей Волков'],
+  ['super-admin', DEMO.super, 'Анна Кузнецова'],
+];
+
+describe('sign-in and roles', () => {
+  let app: E2eApp;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    app = await startE2eApp();
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+  beforeEach(async () => {
+    context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  it.each(ACCOUNTS)('%s signs in, lands on /profile and sees only its sidebar entries', async (role, email, name) => {
+    const page = await context.newPage();
+    const errors = trackErrors(page);
+    const login = await new LoginPage(page, app.url).goto();
+    await login.loginAs(email, DEMO_PASSWORD);
+
+    const shell = new Shell(page);
+    expect(shell.path()).toBe('/profile');
+    await waitFor(async () => (await shell.userName.textContent()) === name, { message: `header shows ${name}` });
+    const expected = sidebarFor(role).map((entry) => entry.label);
+    await waitFor(async () => (await shell.sidebarLabels()).length > 0, { message: 'sidebar rendered' });
+    expect(await shell.sidebarLabels()).toEqual(expected);
+    // The table really differs per role: nothing another role alone may open leaks in.
+    const foreign = NAV.filter((entry) => entry.inSidebar && !entry.roles.includes(role)).map((entry) => entry.label);
+    expect(foreign.length).toBeGreaterThan(0);
+    for (const label of foreign) expect(await shell.sidebarLabels()).not.toContain(label);
+    expect(errors).toEqual([]);
+  });
+
+  it.each(ACCOUNTS)('%s is sent to /login from a route its role may not open', async (role, email) => {
+    const forbidden = NAV.find((entry) => entry.inSidebar && !entry.roles.includes(role));
+    if (!forbidden) throw new Error(`every role has a route it may not open; ${role} has none`);
+    const page = await signIn(context, app.url, email, DEMO_PASSWORD);
+    const shell = new Shell(page);
+
+    await page.goto(`${app.url}${forbidden.path}`);
+    await waitFor(() => shell.path() === '/login', { message: `${role} at ${forbidden.path} is sent to /login` });
+    await new LoginPage(page, app.url).alreadySignedIn.waitFor();
+    // An allowed route still opens: the redirect was about the role, not a lost session.
+    const allowed = sidebarFor(role).at(-1);
+    if (!allowed) throw new Error(`${role} has no sidebar entry`);
+    await page.goto(`${app.url}${allowed.path}`);
+    await page.getByRole('heading', { level: 1, name: allowed.label }).waitFor();
+    expect(shell.path()).toBe(allowed.path);
+  });
+
+  it('a visitor who is not signed in is sent to /login from a protected route', async () => {
+    const page = await context.newPage();
+    await page.goto(`${app.url}/profile`);
+    const shell = new Shell(page);
+    await waitFor(() => shell.path() === '/login', { message: 'redirect to /login' });
+    await new LoginPage(page, app.url).email.waitFor();
+    expect(await shell.header.count()).toBe(0);
+  });
+
+  it('a deep link survives a reload (/tasks/manage for a manager)', async () => {
+    const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    await page.goto(`${app.url}/tasks/manage`);
+    const title = page.getByRole('heading', { level: 1, name: 'Управление задачами' });
+    await title.waitFor();
+
+    const response = await page.reload();
+    expect(response?.status()).toBe(200);
+    await title.waitFor();
+    expect(new Shell(page).path()).toBe('/tasks/manage');
+    expect(await page.title()).toBe('Управление задачами — Рейс');
+  });
+});

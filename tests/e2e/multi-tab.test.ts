@@ -1,0 +1,136 @@
+/**
+ * Two tabs, one engine (SPEC.md sections 4 and 7, issue 3 section 3): with a SharedWorker both tabs talk to
+ * the same one; without it each tab runs a dedicated engine and the two stay in step over BroadcastChannel
+ * and Web Locks. Either way an expired access token costs exactly one POST /auth/refresh/ for both tabs,
+ * and a login or logout in one tab shows in the other.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
+import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
+import { engineConnected, engineGet, sharedWorkersOf } from './harness/engine.ts';
+import { sleep, waitFor } from './harness/wait.ts';
+import { LoginPage, signIn } from './pages/login-page.ts';
+import { Shell } from './pages/shell.ts';
+
+/** Short enough to wait out in a test; the engine refreshes any token this close to expiry at startup. */
+const ACCESS_TOKEN_TTL_S = 2;
+const MANAGER_NAME = 'Ольга Смирнова';
+const REFRESH = /^\/api\/auth\/refresh\/?$/;
+
+const MODES: EngineMode[] = ['shared', 'dedicated'];
+
+let app: E2eApp;
+beforeAll(async () => {
+  app = await startE2eApp({ accessTokenTtl: ACCESS_TOKEN_TTL_S });
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe.each(MODES)('two tabs (%s engine)', (mode) => {
+  let context: BrowserContext;
+
+  beforeEach(async () => {
+    context = await newContext(app.browser, mode, 1440, { serviceWorkers: 'block' });
+  });
+  afterEach(async () => {
+    await context.close();
+  });
+
+  /** A second tab of the same context, opened on `path` once the first is signed in. */
+  async function secondTab(path: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${app.url}${path}`);
+    await waitFor(() => engineConnected(page), { message: 'second tab connected to its engine' });
+    return page;
+  }
+
+  async function showsUser(page: Page, name: string): Promise<void> {
+    const shell = new Shell(page);
+    await waitFor(async () => (await shell.userName.count()) > 0 && (await shell.userName.textContent()) === name, {
+      message: `${mode}: header shows ${name}`,
+    });
+  }
+
+  it('both tabs run on one engine', async () => {
+    const first = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    const second = await secondTab('/profile');
+    await showsUser(first, MANAGER_NAME);
+    await showsUser(second, MANAGER_NAME);
+    // The second tab never signed in: it shows the same session as the first.
+    expect(await new Shell(second).sidebarLabels()).toEqual(await new Shell(first).sidebarLabels());
+
+    const shared = await sharedWorkersOf(context, first);
+    if (mode === 'shared') {
+      expect(shared).toHaveLength(1);
+      expect(first.workers()).toHaveLength(0);
+      expect(second.workers()).toHaveLength(0);
+    } else {
+      expect(shared).toHaveLength(0);
+      // One dedicated engine per tab, started from the fallback entry.
+      for (const page of [first, second]) {
+        expect(page.workers().map((worker) => new URL(worker.url()).pathname)).toEqual([expect.stringMatching(/\/dedicated-[\w-]+\.js$/)]);
+      }
+    }
+  });
+
+  it('an expired access token makes exactly one POST /auth/refresh/ for both tabs together', async () => {
+    const first = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    const firstErrors = trackErrors(first);
+    const second = await secondTab('/profile');
+    await showsUser(first, MANAGER_NAME);
+    await showsUser(second, MANAGER_NAME);
+
+    // Wait out the newest token (a dedicated engine refreshed at its startup), then start counting.
+    await sleep(ACCESS_TOKEN_TTL_S * 1000 + 1200);
+    app.proxy.reset();
+    // Hold the refresh a moment, so every call of both tabs meets the expired token while it is on its way.
+    app.proxy.delayNext('POST', REFRESH, 400);
+    const firstPaths = ['/users/me/', '/users/drivers/'];
+    const secondPaths = ['/registration-requests/', '/auth/roles/'];
+    const results = await Promise.all([
+      ...firstPaths.map((path) => engineGet(first, path)),
+      ...secondPaths.map((path) => engineGet(second, path)),
+    ]);
+
+    expect(results.map((result) => result.ok)).toEqual([true, true, true, true]);
+    expect(results.map((result) => (result.ok ? result.data.fromCache : null))).toEqual([false, false, false, false]);
+    const refused = app.proxy.requests.filter((r) => r.status === 401).map((r) => r.path);
+    expect(new Set(refused)).toEqual(new Set(['/api/users/me/', '/api/users/drivers/', '/api/registration-requests/', '/api/auth/roles/']));
+    expect(app.proxy.count('POST', REFRESH)).toBe(1);
+    expect(firstErrors).toEqual([]);
+  });
+
+  it('a login in one tab shows up in the other', async () => {
+    const first = await context.newPage();
+    const second = await context.newPage();
+    const firstLogin = await new LoginPage(first, app.url).goto();
+    const secondLogin = await new LoginPage(second, app.url).goto();
+    expect(await new Shell(second).header.count()).toBe(0);
+
+    await firstLogin.loginAs(DEMO.manager, DEMO_PASSWORD);
+    await showsUser(second, MANAGER_NAME);
+    await secondLogin.alreadySignedIn.waitFor();
+    // The other tab may now open a protected screen without signing in.
+    await second.goto(`${app.url}/user-registration-requests`);
+    await second.getByRole('heading', { level: 1, name: 'Заявки на регистрацию' }).waitFor();
+  });
+
+  it('a logout in one tab logs out the other', async () => {
+    const first = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    const second = await secondTab('/tasks/manage');
+    await second.getByRole('heading', { level: 1, name: 'Управление задачами' }).waitFor();
+    const secondShell = new Shell(second);
+
+    await new Shell(first).logout();
+    await waitFor(() => new Shell(first).path() === '/login', { message: 'the tab that logged out is on /login' });
+    await waitFor(() => secondShell.path() === '/login', { message: 'the other tab is sent to /login' });
+    await waitFor(async () => (await secondShell.header.count()) === 0, { message: 'the other tab has no header' });
+    expect(app.proxy.count('POST', /^\/api\/auth\/logout\/?$/)).toBeGreaterThanOrEqual(1);
+
+    // The session is gone for good, not only from the screen: a reload does not bring it back.
+    await second.goto(`${app.url}/tasks/manage`);
+    await waitFor(() => secondShell.path() === '/login', { message: 'still signed out after a reload' });
+  });
+});
