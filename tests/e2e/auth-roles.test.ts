@@ -36,41 +36,38 @@ describe('sign-in and roles', () => {
     await context.close();
   });
 
-  it.each(ACCOUNTS)('%s signs in, lands on /profile and sees only its sidebar entries', async (role, email, name) => {
-    const page = await context.newPage();
-    const errors = trackErrors(page);
-    const login = await new LoginPage(page, app.url).goto();
-    await login.loginAs(email, DEMO_PASSWORD);
+  it.each(ACCOUNTS)(
+    '%s signs in, lands on /profile, sees only its sidebar entries and is sent to /login from a forbidden route',
+    async (role, email, name) => {
+      const page = await context.newPage();
+      const errors = trackErrors(page);
+      const login = await new LoginPage(page, app.url).goto();
+      await login.loginAs(email, DEMO_PASSWORD);
 
-    const shell = new Shell(page);
-    expect(shell.path()).toBe('/profile');
-    await waitFor(async () => (await shell.userName.textContent()) === name, { message: `header shows ${name}` });
-    const expected = sidebarFor(role).map((entry) => entry.label);
-    await waitFor(async () => (await shell.sidebarLabels()).length > 0, { message: 'sidebar rendered' });
-    expect(await shell.sidebarLabels()).toEqual(expected);
-    // The table really differs per role: nothing another role alone may open leaks in.
-    const foreign = NAV.filter((entry) => entry.inSidebar && !entry.roles.includes(role)).map((entry) => entry.label);
-    expect(foreign.length).toBeGreaterThan(0);
-    for (const label of foreign) expect(await shell.sidebarLabels()).not.toContain(label);
-    expect(errors).toEqual([]);
-  });
+      const shell = new Shell(page);
+      expect(shell.path()).toBe('/profile');
+      await waitFor(async () => (await shell.userNameText()) === name, { message: `header shows ${name}` });
+      await waitFor(async () => (await shell.sidebarLabels()).length > 0, { message: 'sidebar rendered' });
+      expect(await shell.sidebarLabels()).toEqual(sidebarFor(role).map((entry) => entry.label));
+      // The table really differs per role: nothing that only other roles may open leaks in.
+      const foreign = NAV.filter((entry) => entry.inSidebar && !entry.roles.includes(role));
+      expect(foreign.length).toBeGreaterThan(0);
+      for (const entry of foreign) expect(await shell.sidebarLabels()).not.toContain(entry.label);
 
-  it.each(ACCOUNTS)('%s is sent to /login from a route its role may not open', async (role, email) => {
-    const forbidden = NAV.find((entry) => entry.inSidebar && !entry.roles.includes(role));
-    if (!forbidden) throw new Error(`every role has a route it may not open; ${role} has none`);
-    const page = await signIn(context, app.url, email, DEMO_PASSWORD);
-    const shell = new Shell(page);
-
-    await page.goto(`${app.url}${forbidden.path}`);
-    await waitFor(() => shell.path() === '/login', { message: `${role} at ${forbidden.path} is sent to /login` });
-    await new LoginPage(page, app.url).alreadySignedIn.waitFor();
-    // An allowed route still opens: the redirect was about the role, not a lost session.
-    const allowed = sidebarFor(role).at(-1);
-    if (!allowed) throw new Error(`${role} has no sidebar entry`);
-    await page.goto(`${app.url}${allowed.path}`);
-    await page.getByRole('heading', { level: 1, name: allowed.label }).waitFor();
-    expect(shell.path()).toBe(allowed.path);
-  });
+      const forbidden = foreign[0];
+      if (!forbidden) throw new Error(`every role has a route it may not open; ${role} has none`);
+      await page.goto(`${app.url}${forbidden.path}`);
+      await waitFor(() => shell.path() === '/login', { message: `${role} at ${forbidden.path} is sent to /login` });
+      await login.alreadySignedIn.waitFor();
+      // An allowed route still opens: the redirect was about the role, not a lost session.
+      const allowed = sidebarFor(role).at(-1);
+      if (!allowed) throw new Error(`${role} has no sidebar entry`);
+      await page.goto(`${app.url}${allowed.path}`);
+      await page.getByRole('heading', { level: 1, name: allowed.label }).waitFor();
+      expect(shell.path()).toBe(allowed.path);
+      expect(errors).toEqual([]);
+    },
+  );
 
   it('a visitor who is not signed in is sent to /login from a protected route', async () => {
     const page = await context.newPage();

@@ -48,12 +48,12 @@ describe.each(MODES)('two tabs (%s engine)', (mode) => {
 
   async function showsUser(page: Page, name: string): Promise<void> {
     const shell = new Shell(page);
-    await waitFor(async () => (await shell.userName.count()) > 0 && (await shell.userName.textContent()) === name, {
+    await waitFor(async () => (await shell.userNameText()) === name, {
       message: `${mode}: header shows ${name}`,
     });
   }
 
-  it('both tabs run on one engine', async () => {
+  it('both tabs show one session: one SharedWorker, or one dedicated engine per tab kept in step', async () => {
     const first = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
     const second = await secondTab('/profile');
     await showsUser(first, MANAGER_NAME);

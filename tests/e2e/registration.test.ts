@@ -46,7 +46,7 @@ describe('registration', () => {
       const login = await new LoginPage(page, app.url).goto();
       await login.submitAs(applicant.email, applicant.password);
       await login.error.waitFor();
-      expect(await login.error.textContent()).toBe('Неверный e-mail или пароль');
+      expect(await login.error.textContent()).toBe('Заявка на регистрацию ещё не подтверждена');
       expect(new Shell(page).path()).toBe('/login');
       expect(errors).toEqual([]);
     } finally {

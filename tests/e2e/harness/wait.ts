@@ -10,7 +10,7 @@ export interface WaitOptions {
 }
 
 export async function waitFor<T>(check: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
-  const { timeout = 15_000, interval = 100, message = 'condition' } = options;
+  const { timeout = 20_000, interval = 100, message = 'condition' } = options;
   const deadline = Date.now() + timeout;
   let last: unknown;
   for (;;) {

@@ -1,6 +1,15 @@
 /** The frame around every screen: offline banner, header (user, logout), sidebar, toasts. */
 import type { Locator, Page } from 'playwright-core';
 
+/**
+ * The first match's text now, or null when there is none. It never waits (a Locator's textContent waits
+ * up to 30 s for an element), so checks polled by `waitFor` stay within their own time-out.
+ */
+export async function textNow(locator: Locator): Promise<string | null> {
+  const texts = await locator.allTextContents();
+  return texts[0] ?? null;
+}
+
 export class Shell {
   readonly banner: Locator;
   readonly header: Locator;
@@ -24,7 +33,11 @@ export class Shell {
   }
 
   bannerText(): Promise<string | null> {
-    return this.banner.count().then((n) => (n === 0 ? null : this.banner.first().textContent()));
+    return textNow(this.banner);
+  }
+
+  userNameText(): Promise<string | null> {
+    return textNow(this.userName);
   }
 
   toast(text: string): Locator {
