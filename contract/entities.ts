@@ -112,12 +112,16 @@ export interface ReportPhoto {
 export interface Report {
   id: number;
   association_id: number;
+  driver_id: number;
   quantity: number | null;
   total_loading_quantity: number | null;
   total_unloading_quantity: number | null;
+  loading_is_buyer: 0 | 1;
+  unloading_is_buyer: 0 | 1;
   idempotency_key: string | null;
   completed_at: string | null;
   created_at: string;
+  updated_at: string;
   photos: ReportPhoto[];
 }
 

@@ -6,6 +6,10 @@ import { companyRoutes } from './companies.ts';
 import { driverRoutes } from './drivers.ts';
 import { registrationRoutes } from './registration.ts';
 import { userRoutes } from './users.ts';
+import { taskRoutes } from './tasks.ts';
+import { staffTaskRoutes } from './tasks-staff.ts';
+import { reportRoutes } from './reports.ts';
+import { wageRoutes } from './wages.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -14,4 +18,8 @@ export const routeModules: RouteModule[] = [
   registrationRoutes,
   companyRoutes,
   clientErrorRoutes,
+  taskRoutes,
+  staffTaskRoutes,
+  reportRoutes,
+  wageRoutes,
 ];

@@ -1,0 +1,66 @@
+/**
+ * Report photos: checked by their bytes, never by name or declared type, and kept within size caps.
+ * `image-size` reads just the header, which is enough to know the format and the dimensions.
+ */
+import { imageSize } from 'image-size';
+import type { FileStorage } from '../files/storage.ts';
+import { HttpError } from '../errors.ts';
+
+export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
+export const REPORT_MAX_PHOTOS = 12;
+export const REPORT_MAX_BYTES = 40 * 1024 * 1024;
+
+const FORMATS: Record<string, { mime: string; ext: string }> = {
+  jpg: { mime: 'image/jpeg', ext: '.jpg' },
+  png: { mime: 'image/png', ext: '.png' },
+  webp: { mime: 'image/webp', ext: '.webp' },
+};
+
+export interface Photo {
+  data: Buffer;
+  mime: string;
+  ext: string;
+  width: number;
+  height: number;
+}
+
+export interface StoredPhoto extends Omit<Photo, 'data'> {
+  key: string;
+  size: number;
+}
+
+export const tooLarge = (detail: string) => new HttpError(413, detail);
+const unsupported = (name: string) =>
+  new HttpError(415, `Файл «${name}» не является фотографией: принимаются JPEG, PNG и WebP`);
+
+/** Answers the photo's format and size, or a 415 for anything that is not a JPEG, PNG or WebP image. */
+export function inspectPhoto(data: Buffer, filename: string): Photo {
+  let info: ReturnType<typeof imageSize>;
+  try {
+    info = imageSize(data);
+  } catch {
+    throw unsupported(filename);
+  }
+  const format = info.type ? FORMATS[info.type] : undefined;
+  if (!format || !(info.width > 0) || !(info.height > 0)) throw unsupported(filename);
+  return { data, mime: format.mime, ext: format.ext, width: info.width, height: info.height };
+}
+
+/** Writes the photos under 'photos/'; on any failure removes what it wrote, so nothing is orphaned. */
+export async function storePhotos(storage: FileStorage, photos: readonly Photo[]): Promise<StoredPhoto[]> {
+  const stored: StoredPhoto[] = [];
+  try {
+    for (const { data, ...meta } of photos) {
+      const key = await storage.put('photos', data, meta.ext);
+      stored.push({ ...meta, key, size: data.length });
+    }
+  } catch (error) {
+    await removeFiles(storage, stored.map((s) => s.key));
+    throw error;
+  }
+  return stored;
+}
+
+export async function removeFiles(storage: FileStorage, keys: readonly string[]): Promise<void> {
+  await Promise.all(keys.map((key) => storage.remove(key).catch(() => undefined)));
+}

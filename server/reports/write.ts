@@ -1,0 +1,197 @@
+/**
+ * Creating, editing and deleting reports. A report completes its association (so it leaves
+ * /tasks/assigned/, which is how the client's outbox learns the report arrived); deleting the last one
+ * returns the association to 'accepted'. See server/routes/REPORTS.md.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { AppContext } from '../context.ts';
+import type { AuthUser } from '../auth/guard.ts';
+import { nowIso } from '../db/connect.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { conflict, HttpError } from '../errors.ts';
+import type { Report } from '../../contract/entities.ts';
+import type { ReportCreate, ReportUpdate } from '../../contract/driver.ts';
+import { associationScope, assertSeesAssociation, loadReport } from './load.ts';
+import { removeFiles, storePhotos, type Photo, type StoredPhoto } from './photos.ts';
+
+type Q = Kysely<Database>;
+
+/**
+ * The association mirrors its reports: quantities are the sums of its reports' (a field no report
+ * filled keeps what the driver typed), status 'completed' while it has a report, 'accepted' once it has none.
+ */
+export async function syncAssociation(trx: Q, associationId: number): Promise<void> {
+  const agg = await trx
+    .selectFrom('reports')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('n'),
+      eb.fn.sum<number | null>('quantity').as('quantity'),
+      eb.fn.sum<number | null>('total_loading_quantity').as('loading'),
+      eb.fn.sum<number | null>('total_unloading_quantity').as('unloading'),
+    ])
+    .where('association_id', '=', associationId)
+    .executeTakeFirstOrThrow();
+  if (Number(agg.n) === 0) {
+    await trx.updateTable('task_drivers').set({ status: 'accepted' }).where('id', '=', associationId).where('status', '=', 'completed').execute();
+    return;
+  }
+  const sums: Partial<Record<'quantity' | 'loading_quantity' | 'unloading_quantity', number>> = {};
+  if (agg.quantity !== null) sums.quantity = Number(agg.quantity);
+  if (agg.loading !== null) sums.loading_quantity = Number(agg.loading);
+  if (agg.unloading !== null) sums.unloading_quantity = Number(agg.unloading);
+  await trx
+    .updateTable('task_drivers')
+    .set({ ...sums, status: 'completed' })
+    .where('id', '=', associationId)
+    .execute();
+}
+
+async function findByKey(db: Q, driverId: number, key: string) {
+  return db
+    .selectFrom('reports')
+    .select(['id', 'association_id'])
+    .where('driver_id', '=', driverId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
+}
+
+async function replay(db: Q, found: { id: number; association_id: number }, associationId: number): Promise<Report> {
+  if (found.association_id !== associationId) {
+    throw new HttpError(422, 'Idempotency-Key уже использован для отчёта по другому заданию');
+  }
+  return loadReport(db, found.id);
+}
+
+/**
+ * Stores a report once per (driver, Idempotency-Key). A repeat — even one racing the first — answers
+ * the stored report; the loser's photo files are removed, so one report leaves one set of files.
+ */
+export async function createReport(
+  ctx: AppContext,
+  user: AuthUser,
+  key: string,
+  input: ReportCreate,
+  photos: readonly Photo[],
+): Promise<{ report: Report; created: boolean }> {
+  const db = ctx.db.kysely;
+  const earlier = await findByKey(db, user.id, key);
+  if (earlier) return { report: await replay(db, earlier, input.association_id), created: false };
+
+  const scope = await associationScope(db, input.association_id);
+  assertSeesAssociation(user, scope);
+  if (scope.status === 'cancelled' || scope.task_status === 'cancelled') throw conflict('Задание отменено: отчёт не принят');
+
+  const stored = await storePhotos(ctx.storage, photos);
+  try {
+    const id = await db.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const { id } = await trx
+        .insertInto('reports')
+        .values({
+          association_id: input.association_id,
+          driver_id: user.id,
+          quantity: input.quantity,
+          total_loading_quantity: input.total_loading_quantity,
+          total_unloading_quantity: input.total_unloading_quantity,
+          loading_is_buyer: input.loading_is_buyer,
+          unloading_is_buyer: input.unloading_is_buyer,
+          idempotency_key: key,
+          completed_at: input.completed_at ?? now,
+          created_at: now,
+          updated_at: now,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await insertPhotos(trx, id, stored, now);
+      await syncAssociation(trx, input.association_id);
+      return id;
+    });
+    return { report: await loadReport(db, id), created: true };
+  } catch (error) {
+    await removeFiles(ctx.storage, stored.map((s) => s.key));
+    if (isUniqueViolation(error)) {
+      const winner = await findByKey(db, user.id, key);
+      if (winner) return { report: await replay(db, winner, input.association_id), created: false };
+    }
+    throw error;
+  }
+}
+
+async function insertPhotos(trx: Q, reportId: number, stored: readonly StoredPhoto[], now: string): Promise<void> {
+  if (stored.length === 0) return;
+  await trx
+    .insertInto('report_photos')
+    .values(
+      stored.map((p) => ({
+        report_id: reportId,
+        storage_key: p.key,
+        mime: p.mime,
+        size: p.size,
+        width: p.width,
+        height: p.height,
+        created_at: now,
+      })),
+    )
+    .execute();
+}
+
+/** Changes the fields present in `input` and adds photos. */
+export async function updateReport(
+  ctx: AppContext,
+  report: { id: number; association_id: number },
+  input: ReportUpdate,
+  photos: readonly Photo[],
+): Promise<Report> {
+  const stored = await storePhotos(ctx.storage, photos);
+  try {
+    await ctx.db.kysely.transaction().execute(async (trx) => {
+      const now = nowIso();
+      const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+      await trx.updateTable('reports').set({ ...changes, updated_at: now }).where('id', '=', report.id).execute();
+      await insertPhotos(trx, report.id, stored, now);
+      await syncAssociation(trx, report.association_id);
+    });
+  } catch (error) {
+    await removeFiles(ctx.storage, stored.map((s) => s.key));
+    throw error;
+  }
+  return loadReport(ctx.db.kysely, report.id);
+}
+
+/** The photo count and bytes a report already has, for the per-report caps. */
+export async function photoTotals(db: Q, reportId: number): Promise<{ count: number; bytes: number }> {
+  const row = await db
+    .selectFrom('report_photos')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.sum<number | null>('size').as('bytes')])
+    .where('report_id', '=', reportId)
+    .executeTakeFirstOrThrow();
+  return { count: Number(row.count), bytes: Number(row.bytes ?? 0) };
+}
+
+export async function deleteReport(ctx: AppContext, report: { id: number; association_id: number }): Promise<void> {
+  const keys = await ctx.db.kysely.transaction().execute(async (trx) => {
+    const photos = await trx.selectFrom('report_photos').select('storage_key').where('report_id', '=', report.id).execute();
+    await trx.deleteFrom('report_photos').where('report_id', '=', report.id).execute();
+    await trx.deleteFrom('reports').where('id', '=', report.id).execute();
+    await syncAssociation(trx, report.association_id);
+    return photos.map((p) => p.storage_key);
+  });
+  // Files go after the commit: a failed transaction must not leave rows pointing at deleted files.
+  await removeFiles(ctx.storage, keys);
+}
+
+/** Removes one photo of the report; false when the report has no such photo. */
+export async function deletePhoto(ctx: AppContext, reportId: number, photoId: number): Promise<boolean> {
+  const photo = await ctx.db.kysely
+    .selectFrom('report_photos')
+    .select(['id', 'storage_key'])
+    .where('id', '=', photoId)
+    .where('report_id', '=', reportId)
+    .executeTakeFirst();
+  if (!photo) return false;
+  await ctx.db.kysely.deleteFrom('report_photos').where('id', '=', photo.id).execute();
+  await ctx.db.kysely.updateTable('reports').set({ updated_at: nowIso() }).where('id', '=', reportId).execute();
+  await removeFiles(ctx.storage, [photo.storage_key]);
+  return true;
+}

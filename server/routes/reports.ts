@@ -1,0 +1,96 @@
+/**
+ * Reports (SPEC.md section 7, Reports): the outbox's idempotent multipart POST, edits, deletes, photos,
+ * and daily hours. Multipart parsing is registered here only, in this module's own scope.
+ */
+import fastifyMultipart from '@fastify/multipart';
+import { z } from 'zod';
+import type { RouteModule } from '../context.ts';
+import { ALL_ROLES, DRIVER_ONLY } from '../../contract/roles.ts';
+import { dailyHoursSchema, reportCreateSchema, reportUpdateSchema, wagesQuerySchema } from '../../contract/driver.ts';
+import { badRequest, idParam, notFound, parse } from '../errors.ts';
+import { readReportForm, multipartLimits } from '../reports/form.ts';
+import { assertSeesAssociation, associationScope, loadReport, loadReports, reportFor } from '../reports/load.ts';
+import { createReport, deletePhoto, deleteReport, photoTotals, updateReport } from '../reports/write.ts';
+import { listDailyHours, upsertDailyHours } from '../reports/daily-hours.ts';
+import { photoFor } from '../reports/photo-file.ts';
+import { userOf } from './request-user.ts';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const photosQuerySchema = z.object({ mode: z.enum(['single', 'all'], { message: 'ожидается single или all' }).default('single') });
+const photoIdQuerySchema = z.object({ photo_id: z.coerce.number({ message: 'ожидается число' }).int().positive() });
+
+function idempotencyKey(headers: Record<string, string | string[] | undefined>): string {
+  const raw = headers['idempotency-key'];
+  const key = Array.isArray(raw) ? raw[0] : raw;
+  if (!key || !UUID.test(key.trim())) throw badRequest('Idempotency-Key: обязательный заголовок, ожидается UUID');
+  return key.trim().toLowerCase();
+}
+
+export const reportRoutes: RouteModule = async (app, ctx) => {
+  await app.register(async (scope) => {
+    await scope.register(fastifyMultipart, { limits: multipartLimits });
+    const driver = { preHandler: ctx.guard(DRIVER_ONLY) };
+    const anyone = { preHandler: ctx.guard(ALL_ROLES) };
+
+    scope.post('/reports/', driver, async (request, reply) => {
+      const user = userOf(request);
+      const key = idempotencyKey(request.headers);
+      const form = await readReportForm(request);
+      const input = parse(reportCreateSchema, form.fields);
+      const { report, created } = await createReport(ctx, user, key, input, form.photos);
+      return reply.status(created ? 201 : 200).send(report);
+    });
+
+    scope.put('/reports/:id', anyone, async (request) => {
+      const report = await reportFor(ctx.db.kysely, userOf(request), idParam(request.params));
+      // JSON edits quantities only; multipart may also add photos.
+      if (!request.isMultipart()) return updateReport(ctx, report, parse(reportUpdateSchema, request.body), []);
+      const form = await readReportForm(request, await photoTotals(ctx.db.kysely, report.id));
+      return updateReport(ctx, report, parse(reportUpdateSchema, form.fields), form.photos);
+    });
+
+    scope.delete('/reports/:id', anyone, async (request, reply) => {
+      const report = await reportFor(ctx.db.kysely, userOf(request), idParam(request.params));
+      await deleteReport(ctx, report);
+      return reply.status(204).send();
+    });
+
+    scope.delete('/reports/:id/photo', anyone, async (request, reply) => {
+      const report = await reportFor(ctx.db.kysely, userOf(request), idParam(request.params));
+      const { photo_id } = parse(photoIdQuerySchema, request.query);
+      if (!(await deletePhoto(ctx, report.id, photo_id))) throw notFound('Фото не найдено в этом отчёте');
+      return reply.status(204).send();
+    });
+
+    scope.get('/reports/:id/photos', anyone, async (request) => {
+      const report = await reportFor(ctx.db.kysely, userOf(request), idParam(request.params));
+      const { mode } = parse(photosQuerySchema, request.query);
+      const { photos } = await loadReport(ctx.db.kysely, report.id);
+      return { photos: mode === 'single' ? photos.slice(0, 1) : photos };
+    });
+
+    scope.get('/reports/photos/:photoId', anyone, async (request, reply) => {
+      const photo = await photoFor(ctx, userOf(request), idParam(request.params, 'photoId'));
+      return reply
+        .type(photo.mime)
+        .header('content-length', photo.size)
+        .header('cache-control', 'private, max-age=86400, immutable')
+        .send(ctx.storage.read(photo.storage_key));
+    });
+
+    scope.get('/reports/association/:id', anyone, async (request) => {
+      const associationId = idParam(request.params);
+      assertSeesAssociation(userOf(request), await associationScope(ctx.db.kysely, associationId));
+      return loadReports(ctx.db.kysely, { associationId });
+    });
+
+    scope.post('/reports/daily_hours/', driver, async (request) =>
+      upsertDailyHours(ctx.db, userOf(request), parse(dailyHoursSchema, request.body)),
+    );
+
+    scope.get('/reports/daily_hours/', driver, async (request) => {
+      const { start_date, end_date } = parse(wagesQuerySchema, request.query);
+      return listDailyHours(ctx.db, userOf(request), start_date, end_date);
+    });
+  });
+};

@@ -1,0 +1,168 @@
+/** Staff managing a task's drivers and a driver's order of tasks. */
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../db/connect.ts';
+import type { AuthUser } from '../auth/guard.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import type { DriverAssociation, Page, Task } from '../../contract/entities.ts';
+import type { TaskCreate } from '../../contract/driver.ts';
+import { loadAssociation, loadTask, loadTasks, toPage } from './load.ts';
+import { assertStaffSeesCompany, isSuperAdmin } from './scope.ts';
+import { addAssociation, removeAssociations, taskCompany } from './staff-actions.ts';
+
+/** A driver staff may manage: a driver of a company the caller sees. */
+export async function manageableDriver(db: Db, user: AuthUser, driverId: number): Promise<{ id: number; company_id: number }> {
+  const driver = await db.kysely
+    .selectFrom('users')
+    .select(['id', 'company_id'])
+    .where('id', '=', driverId)
+    .where('role', '=', 'driver')
+    .executeTakeFirst();
+  if (!driver || driver.company_id === null) throw notFound('Водитель не найден');
+  assertStaffSeesCompany(user, driver.company_id);
+  return { id: driver.id, company_id: driver.company_id };
+}
+
+export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Promise<Task> {
+  let companyId = user.company_id;
+  if (isSuperAdmin(user)) {
+    if (input.company_id === undefined) throw badRequest('company_id: обязательное поле');
+    companyId = input.company_id;
+  } else if (input.company_id !== undefined && input.company_id !== user.company_id) {
+    assertStaffSeesCompany(user, input.company_id);
+  }
+  if (companyId === null) throw badRequest('company_id: пользователь не привязан к компании');
+  const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
+  if (!company) throw badRequest('company_id: компания не найдена');
+  const driverIds = [...new Set(input.driver_ids ?? [])];
+  if (driverIds.length > 0) {
+    const found = await db.kysely
+      .selectFrom('users')
+      .select('id')
+      .where('id', 'in', driverIds)
+      .where('role', '=', 'driver')
+      .where('company_id', '=', companyId)
+      .execute();
+    if (found.length !== driverIds.length) throw badRequest('driver_ids: водитель не найден в компании задания');
+  }
+  const id = await db.kysely.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const { id } = await trx
+      .insertInto('tasks')
+      .values({
+        company_id: companyId,
+        created_by: user.id,
+        date: input.date,
+        cargo: input.cargo,
+        loading_place: input.loading_place,
+        unloading_place: input.unloading_place,
+        planned_quantity: input.planned_quantity,
+        unit: input.unit,
+        status: driverIds.length > 0 ? 'in_progress' : 'open',
+        rate: input.rate ?? null,
+        comment: input.comment ?? null,
+        max_drivers: input.max_drivers ?? null,
+        created_at: now,
+        updated_at: now,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    for (const driverId of driverIds) await addAssociation(trx, id, driverId, input.rate ?? null, now);
+    return id;
+  });
+  return (await loadTask(db.kysely, id)) as Task;
+}
+
+/** A task with reports is kept: its reports carry wages and photos. Cancel it instead. */
+export async function deleteTask(db: Db, user: AuthUser, taskId: number): Promise<void> {
+  assertStaffSeesCompany(user, await taskCompany(db, taskId));
+  const reported = await db.kysely
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .select('r.id')
+    .where('td.task_id', '=', taskId)
+    .executeTakeFirst();
+  if (reported) throw conflict('По заданию есть отчёты: его можно отменить, но не удалить');
+  await db.kysely.deleteFrom('tasks').where('id', '=', taskId).execute();
+}
+
+export interface AssignFields {
+  quantity?: number | null | undefined;
+  status_param?: string | undefined;
+  loading_quantity?: number | null | undefined;
+  transport_rate?: number | null | undefined;
+  unloading_quantity?: number | null | undefined;
+}
+
+/** PUT /tasks/{id}/drivers/{driverId}/: puts the driver on the task if needed, then sets the given fields. */
+export async function assignDriver(db: Db, user: AuthUser, taskId: number, driverId: number, fields: AssignFields): Promise<DriverAssociation> {
+  const companyId = await taskCompany(db, taskId);
+  assertStaffSeesCompany(user, companyId);
+  const driver = await manageableDriver(db, user, driverId);
+  if (driver.company_id !== companyId) throw badRequest('driverId: водитель из другой компании');
+  const id = await db.kysely.transaction().execute(async (trx) => {
+    const now = nowIso();
+    let assoc = await trx.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirst();
+    if (!assoc) {
+      const task = await trx.selectFrom('tasks').select(['rate', 'status']).where('id', '=', taskId).executeTakeFirstOrThrow();
+      await addAssociation(trx, taskId, driverId, task.rate, now);
+      if (task.status === 'open') await trx.updateTable('tasks').set({ status: 'in_progress', updated_at: now }).where('id', '=', taskId).execute();
+      assoc = await trx.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirstOrThrow();
+    }
+    const { status_param, ...rest } = fields;
+    const changes = { ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)), ...(status_param ? { status: status_param } : {}) };
+    if (Object.keys(changes).length > 0) await trx.updateTable('task_drivers').set(changes).where('id', '=', assoc.id).execute();
+    return assoc.id;
+  });
+  return (await loadAssociation(db.kysely, id)) as DriverAssociation;
+}
+
+export async function unassignDriver(db: Db, user: AuthUser, taskId: number, driverId: number): Promise<void> {
+  assertStaffSeesCompany(user, await taskCompany(db, taskId));
+  const assoc = await db.kysely.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirst();
+  if (!assoc) throw notFound('Водитель не назначен на это задание');
+  await db.kysely.transaction().execute((trx) => removeAssociations(trx, [assoc.id]));
+}
+
+/** A driver's current tasks (optionally of one date) in their order, as the driver sees them. */
+export async function driverTasks(db: Db, driverId: number, date?: string): Promise<Page<Task>> {
+  const rows = await db.kysely
+    .selectFrom('task_drivers as td')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select('t.id')
+    .where('td.driver_id', '=', driverId)
+    .where('td.status', 'in', ['accepted', 'in_progress'])
+    .$if(date !== undefined, (qb) => qb.where('t.date', '=', date as string))
+    .orderBy('td.order_index')
+    .orderBy('t.date')
+    .orderBy('t.id')
+    .execute();
+  const items = await loadTasks(db.kysely, rows.map((r) => r.id), driverId);
+  return toPage(items, items.length, 0);
+}
+
+/**
+ * Puts `taskIds` first, numbered 1..n in that order; the driver's other current tasks follow in their
+ * previous order, so no two current tasks share a place.
+ */
+export async function setDriverOrder(db: Db, driverId: number, taskIds: number[]): Promise<void> {
+  const unique = [...new Set(taskIds)];
+  const live = await db.kysely
+    .selectFrom('task_drivers as td')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select(['td.id', 'td.task_id'])
+    .where('td.driver_id', '=', driverId)
+    .where('td.status', 'in', ['accepted', 'in_progress'])
+    .orderBy('td.order_index')
+    .orderBy('t.date')
+    .orderBy('t.id')
+    .execute();
+  const byTask = new Map(live.map((r) => [r.task_id, r.id]));
+  const missing = unique.filter((id) => !byTask.has(id));
+  if (missing.length > 0) throw badRequest(`task_ids: у водителя нет текущих заданий ${missing.join(', ')}`);
+  const ordered = [...unique.map((t) => byTask.get(t) as number), ...live.filter((r) => !unique.includes(r.task_id)).map((r) => r.id)];
+  await db.kysely.transaction().execute(async (trx) => {
+    for (const [index, id] of ordered.entries()) {
+      await trx.updateTable('task_drivers').set({ order_index: index + 1 }).where('id', '=', id).execute();
+    }
+  });
+}

@@ -1,0 +1,147 @@
+/** What a driver (and, for an association, staff) does to a task: accept, report quantities, change status. */
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../db/connect.ts';
+import type { AuthUser } from '../auth/guard.ts';
+import { conflict, forbidden, notFound } from '../errors.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import type { DriverAssociation, DriverStatus, Task } from '../../contract/entities.ts';
+import type { QuantityUpdate } from '../../contract/driver.ts';
+import { loadAssociation, loadTask } from './load.ts';
+import { isDriver, localToday, staffSeesCompany, statusLabel } from './scope.ts';
+
+/** The only status moves a driver makes by hand; 'completed' comes from a report. */
+const DRIVER_MOVES: Readonly<Record<string, readonly DriverStatus[]>> = {
+  accepted: ['in_progress'],
+};
+
+function assertDriverMove(from: string, to: string): void {
+  if (from === to) return;
+  if (!DRIVER_MOVES[from]?.includes(to as DriverStatus)) {
+    throw conflict(`Нельзя сменить статус с «${statusLabel(from)}» на «${statusLabel(to)}»`);
+  }
+}
+
+export async function acceptTask(db: Db, user: AuthUser, taskId: number): Promise<Task> {
+  try {
+    await db.kysely.transaction().execute(async (trx) => {
+      // Row lock on PostgreSQL so two drivers cannot both take the last seat; SQLite runs one writer anyway.
+      const task = await trx
+        .selectFrom('tasks')
+        .selectAll()
+        .where('id', '=', taskId)
+        .$if(db.dialect === 'postgres', (qb) => qb.forUpdate())
+        .executeTakeFirst();
+      if (!task || task.company_id !== user.company_id) throw notFound('Задание не найдено');
+      const mine = await trx
+        .selectFrom('task_drivers')
+        .select('id')
+        .where('task_id', '=', taskId)
+        .where('driver_id', '=', user.id)
+        .executeTakeFirst();
+      if (mine) throw conflict('Вы уже взяли это задание');
+      if (!['open', 'in_progress'].includes(task.status) || task.date < localToday()) {
+        throw conflict('Задание больше недоступно');
+      }
+      if (task.max_drivers !== null) {
+        const { n } = await trx
+          .selectFrom('task_drivers')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('task_id', '=', taskId)
+          .where('status', '<>', 'cancelled')
+          .executeTakeFirstOrThrow();
+        if (Number(n) >= task.max_drivers) throw conflict('На задании уже нет свободных мест');
+      }
+      const { top } = await trx
+        .selectFrom('task_drivers')
+        .select((eb) => eb.fn.max<number | null>('order_index').as('top'))
+        .where('driver_id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      const now = nowIso();
+      await trx
+        .insertInto('task_drivers')
+        .values({
+          task_id: taskId,
+          driver_id: user.id,
+          status: 'accepted',
+          order_index: (top ?? 0) + 1,
+          transport_rate: task.rate,
+          accepted_at: now,
+          created_at: now,
+        })
+        .execute();
+      if (task.status === 'open') {
+        await trx.updateTable('tasks').set({ status: 'in_progress', updated_at: now }).where('id', '=', taskId).execute();
+      }
+    });
+  } catch (error) {
+    // Two accepts of one task by the same driver at once: the unique (task_id, driver_id) settles it.
+    if (isUniqueViolation(error)) throw conflict('Вы уже взяли это задание');
+    throw error;
+  }
+  return (await loadTask(db.kysely, taskId, user.id)) as Task;
+}
+
+/** The association row with its task's company, or 404. */
+export async function findAssociation(db: Db, taskId: number, driverId: number) {
+  const row = await db.kysely
+    .selectFrom('task_drivers as td')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select(['td.id', 'td.driver_id', 'td.status', 'td.transport_rate', 't.company_id'])
+    .where('td.task_id', '=', taskId)
+    .where('td.driver_id', '=', driverId)
+    .executeTakeFirst();
+  if (!row) throw notFound('Водитель не назначен на это задание');
+  return row;
+}
+
+/** A driver updates only their own live association and never its rate; staff of the company update any. */
+export async function updateQuantities(
+  db: Db,
+  user: AuthUser,
+  taskId: number,
+  driverId: number,
+  body: QuantityUpdate,
+): Promise<DriverAssociation> {
+  if (isDriver(user) && driverId !== user.id) throw forbidden('Можно менять только свои данные');
+  const assoc = await findAssociation(db, taskId, driverId);
+  if (isDriver(user)) {
+    if (assoc.status === 'completed' || assoc.status === 'cancelled') {
+      throw conflict(`Задание уже ${statusLabel(assoc.status)}: измените отчёт`);
+    }
+    if (body.transport_rate !== undefined && body.transport_rate !== assoc.transport_rate) {
+      throw forbidden('Ставку меняет только менеджер');
+    }
+    if (body.status !== undefined) assertDriverMove(assoc.status, body.status);
+  } else if (!staffSeesCompany(user, assoc.company_id)) {
+    throw forbidden('Нет доступа к данным другой компании');
+  }
+  const changes: Partial<Record<'quantity' | 'loading_quantity' | 'unloading_quantity' | 'transport_rate', number | null>> = {};
+  for (const key of ['quantity', 'loading_quantity', 'unloading_quantity', 'transport_rate'] as const) {
+    if (body[key] !== undefined) changes[key] = body[key];
+  }
+  const status = body.status !== undefined && body.status !== assoc.status ? { status: body.status } : {};
+  if (Object.keys(changes).length > 0 || 'status' in status) {
+    await db.kysely
+      .updateTable('task_drivers')
+      .set({ ...changes, ...status })
+      .where('id', '=', assoc.id)
+      .execute();
+  }
+  return (await loadAssociation(db.kysely, assoc.id)) as DriverAssociation;
+}
+
+/** PUT /tasks/{id}/ by a driver: moves their own association ('accepted' → 'in_progress'). */
+export async function changeOwnStatus(db: Db, user: AuthUser, taskId: number, status: string): Promise<Task> {
+  const assoc = await db.kysely
+    .selectFrom('task_drivers')
+    .select(['id', 'status'])
+    .where('task_id', '=', taskId)
+    .where('driver_id', '=', user.id)
+    .executeTakeFirst();
+  if (!assoc) throw notFound('Вы не брали это задание');
+  assertDriverMove(assoc.status, status);
+  if (assoc.status !== status) {
+    await db.kysely.updateTable('task_drivers').set({ status }).where('id', '=', assoc.id).execute();
+  }
+  return (await loadTask(db.kysely, taskId, user.id)) as Task;
+}

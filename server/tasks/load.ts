@@ -1,0 +1,116 @@
+/** Loads tasks with their driver associations and shapes them as the contract's Task. */
+import type { Kysely } from 'kysely';
+import type { Database, TaskRow } from '../db/schema.ts';
+import type { DriverAssociation, DriverStatus, Page, Task, TaskStatus } from '../../contract/entities.ts';
+
+type Q = Kysely<Database>;
+
+export interface AssociationRow {
+  id: number;
+  task_id: number;
+  driver_id: number;
+  driver_name: string | null;
+  quantity: number | null;
+  status: string;
+  loading_quantity: number | null;
+  transport_rate: number | null;
+  unloading_quantity: number | null;
+  order_index: number;
+}
+
+export function toAssociation(row: AssociationRow): DriverAssociation {
+  return {
+    id: row.id,
+    task_id: row.task_id,
+    driver_id: row.driver_id,
+    driver_name: row.driver_name,
+    quantity: row.quantity,
+    status: row.status as DriverStatus,
+    loading_quantity: row.loading_quantity,
+    transport_rate: row.transport_rate,
+    unloading_quantity: row.unloading_quantity,
+    order_index: row.order_index,
+  };
+}
+
+export function toTask(row: TaskRow, associations: DriverAssociation[]): Task {
+  return {
+    id: row.id,
+    company_id: row.company_id,
+    date: row.date,
+    cargo: row.cargo,
+    loading_place: row.loading_place,
+    unloading_place: row.unloading_place,
+    planned_quantity: row.planned_quantity,
+    unit: row.unit,
+    status: row.status as TaskStatus,
+    rate: row.rate,
+    comment: row.comment,
+    max_drivers: row.max_drivers,
+    driver_associations: associations,
+    created_at: row.created_at,
+  };
+}
+
+/** The association columns with the driver's name; callers add their own filters. */
+export function selectAssociations(db: Q) {
+  return db
+    .selectFrom('task_drivers as td')
+    .leftJoin('users as u', 'u.id', 'td.driver_id')
+    .select([
+      'td.id',
+      'td.task_id',
+      'td.driver_id',
+      'u.name as driver_name',
+      'td.quantity',
+      'td.status',
+      'td.loading_quantity',
+      'td.transport_rate',
+      'td.unloading_quantity',
+      'td.order_index',
+    ]);
+}
+
+export async function loadAssociation(db: Q, id: number): Promise<DriverAssociation | null> {
+  const row = await selectAssociations(db).where('td.id', '=', id).executeTakeFirst();
+  return row ? toAssociation(row) : null;
+}
+
+/**
+ * Tasks by id, in the order of `ids` (missing ids are skipped). With `onlyDriverId` a task carries only
+ * that driver's association: a driver never sees the other drivers' quantities and rates.
+ */
+export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: number): Promise<Task[]> {
+  if (ids.length === 0) return [];
+  const unique = [...new Set(ids)];
+  const [rows, assocRows] = await Promise.all([
+    db.selectFrom('tasks').selectAll().where('id', 'in', unique).execute(),
+    selectAssociations(db)
+      .where('td.task_id', 'in', unique)
+      .$if(onlyDriverId !== undefined, (qb) => qb.where('td.driver_id', '=', onlyDriverId as number))
+      .orderBy('td.order_index')
+      .orderBy('td.id')
+      .execute(),
+  ]);
+  const byTask = new Map<number, DriverAssociation[]>();
+  for (const a of assocRows) {
+    const list = byTask.get(a.task_id) ?? [];
+    list.push(toAssociation(a));
+    byTask.set(a.task_id, list);
+  }
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return unique.flatMap((id) => {
+    const row = byId.get(id);
+    return row ? [toTask(row, byTask.get(id) ?? [])] : [];
+  });
+}
+
+export async function loadTask(db: Q, id: number, onlyDriverId?: number): Promise<Task | null> {
+  const [task] = await loadTasks(db, [id], onlyDriverId);
+  return task ?? null;
+}
+
+export function toPage<T>(items: T[], total: number, offset: number): Page<T> {
+  const next = offset + items.length;
+  return { items, next_offset: items.length > 0 && next < total ? next : null, total };
+}

@@ -1,0 +1,137 @@
+/** The task lists: available, assigned, a driver's completed, bulk by ids, and staff's completed list. */
+import { sql, type SqlBool } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import type { AuthUser } from '../auth/guard.ts';
+import type { Page, Task } from '../../contract/entities.ts';
+import type { AvailableQuery, CompletedQuery, DriverCompletedQuery } from '../../contract/driver.ts';
+import { loadTasks, toPage } from './load.ts';
+import { searchCondition } from './search.ts';
+import { isDriver, isSuperAdmin, localToday } from './scope.ts';
+
+const SEARCH_COLUMNS = ['t.cargo', 't.loading_place', 't.unloading_place'] as const;
+
+/** Not full: no cap, or fewer live (not cancelled) associations than the cap. */
+const hasFreeSeat = sql<SqlBool>`(t.max_drivers is null or (select count(*) from task_drivers c where c.task_id = t.id and c.status <> 'cancelled') < t.max_drivers)`;
+
+/** Tasks of the driver's company, open or in progress, from today on, not taken by them, not full. */
+export async function availableTasks(db: Db, user: AuthUser, q: AvailableQuery): Promise<Page<Task>> {
+  if (user.company_id === null) return toPage([], 0, q.offset);
+  const base = db.kysely
+    .selectFrom('tasks as t')
+    .where('t.company_id', '=', user.company_id)
+    .where('t.status', 'in', ['open', 'in_progress'])
+    .where('t.date', '>=', localToday())
+    .$if(q.date !== undefined, (qb) => qb.where('t.date', '=', q.date as string))
+    .$if(!!q.search, (qb) => qb.where(searchCondition(db.dialect, q.search as string, SEARCH_COLUMNS)))
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('task_drivers as mine')
+            .select('mine.id')
+            .whereRef('mine.task_id', '=', 't.id')
+            .where('mine.driver_id', '=', user.id),
+        ),
+      ),
+    )
+    .where(hasFreeSeat);
+  const [{ n }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base.select('t.id').orderBy('t.date').orderBy('t.id').limit(q.limit).offset(q.offset).execute(),
+  ]);
+  const items = await loadTasks(db.kysely, rows.map((r) => r.id), user.id);
+  return toPage(items, Number(n), q.offset);
+}
+
+/** The driver's live associations ('accepted', 'in_progress') in the manager's order, then by date. */
+export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>> {
+  const rows = await db.kysely
+    .selectFrom('task_drivers as td')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select('t.id')
+    .where('td.driver_id', '=', user.id)
+    .where('td.status', 'in', ['accepted', 'in_progress'])
+    .orderBy('td.order_index')
+    .orderBy('t.date')
+    .orderBy('t.id')
+    .execute();
+  const items = await loadTasks(db.kysely, rows.map((r) => r.id), user.id);
+  return toPage(items, items.length, 0);
+}
+
+/** The driver's completed associations with their tasks, newest first. */
+export async function driverCompletedTasks(db: Db, user: AuthUser, q: DriverCompletedQuery): Promise<Page<Task>> {
+  const base = db.kysely
+    .selectFrom('task_drivers as td')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .where('td.driver_id', '=', user.id)
+    .where('td.status', '=', 'completed')
+    .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
+    .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string));
+  const [{ n }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base.select('t.id').orderBy('t.date', 'desc').orderBy('td.id', 'desc').limit(q.limit).offset(q.offset).execute(),
+  ]);
+  const items = await loadTasks(db.kysely, rows.map((r) => r.id), user.id);
+  return toPage(items, Number(n), q.offset);
+}
+
+/** Tasks by id that the caller may see; others are left out rather than refused. */
+export async function bulkTasks(db: Db, user: AuthUser, ids: number[]): Promise<Task[]> {
+  if (ids.length === 0) return [];
+  let query = db.kysely.selectFrom('tasks as t').select('t.id').where('t.id', 'in', ids);
+  if (isDriver(user)) {
+    const companyId = user.company_id ?? -1;
+    query = query.where(({ or, eb, exists, selectFrom }) =>
+      or([
+        eb('t.company_id', '=', companyId),
+        exists(
+          selectFrom('task_drivers as mine')
+            .select('mine.id')
+            .whereRef('mine.task_id', '=', 't.id')
+            .where('mine.driver_id', '=', user.id),
+        ),
+      ]),
+    );
+  } else if (!isSuperAdmin(user)) {
+    query = query.where('t.company_id', '=', user.company_id ?? -1);
+  }
+  const visible = new Set((await query.execute()).map((r) => r.id));
+  return loadTasks(db.kysely, ids.filter((id) => visible.has(id)), isDriver(user) ? user.id : undefined);
+}
+
+/** Staff's list of tasks (by default the completed ones), newest first, scoped to their company. */
+export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): Promise<Page<Task>> {
+  const base = db.kysely
+    .selectFrom('tasks as t')
+    .$if(!isSuperAdmin(user), (qb) => qb.where('t.company_id', '=', user.company_id ?? -1))
+    .$if(q.status !== 'all', (qb) => qb.where('t.status', '=', q.status))
+    .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
+    .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))
+    .$if(!!q.search, (qb) => qb.where(searchCondition(db.dialect, q.search as string, SEARCH_COLUMNS)));
+  const desc = q.ordering.startsWith('-');
+  const column = q.ordering.replace('-', '') as 'date' | 'id' | 'cargo';
+  const [{ n }, rows] = await Promise.all([
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    base
+      .select('t.id')
+      .orderBy(`t.${column}`, desc ? 'desc' : 'asc')
+      .orderBy('t.id', desc ? 'desc' : 'asc')
+      .limit(q.limit)
+      .offset(q.offset)
+      .execute(),
+  ]);
+  const items = await loadTasks(db.kysely, rows.map((r) => r.id));
+  return toPage(items, Number(n), q.offset);
+}
+
+/** Parses `ids=1,2,3`; null when malformed. */
+export function parseIdList(raw: unknown): number[] | null {
+  if (typeof raw !== 'string' || !/^\s*\d+\s*(,\s*\d+\s*)*,?\s*$/.test(raw)) return null;
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map(Number);
+  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) return null;
+  return [...new Set(ids)];
+}

@@ -1,0 +1,43 @@
+/**
+ * Who may see what (the domain's data scope): a driver their own associations and their company's open
+ * tasks, a manager or admin their company's data, a super-admin everything.
+ */
+import type { AuthUser } from '../auth/guard.ts';
+import { forbidden } from '../errors.ts';
+import type { DriverStatus, TaskStatus } from '../../contract/entities.ts';
+
+export const isDriver = (user: AuthUser): boolean => user.role === 'driver';
+export const isSuperAdmin = (user: AuthUser): boolean => user.role === 'super-admin';
+
+/** Staff of `companyId` (or a super-admin) may act on that company's data. */
+export function staffSeesCompany(user: AuthUser, companyId: number): boolean {
+  if (isSuperAdmin(user)) return true;
+  return !isDriver(user) && user.company_id !== null && user.company_id === companyId;
+}
+
+export function assertStaffSeesCompany(user: AuthUser, companyId: number): void {
+  if (!staffSeesCompany(user, companyId)) throw forbidden('Нет доступа к данным другой компании');
+}
+
+/** Owner driver, or staff of the task's company. */
+export function seesAssociation(user: AuthUser, assoc: { driver_id: number; company_id: number }): boolean {
+  return isDriver(user) ? assoc.driver_id === user.id : staffSeesCompany(user, assoc.company_id);
+}
+
+/** The server's local calendar date, YYYY-MM-DD: "today" for availability. */
+export function localToday(now: Date = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+const STATUS_LABELS: Record<TaskStatus | DriverStatus, string> = {
+  open: 'открыто',
+  in_progress: 'в работе',
+  completed: 'выполнено',
+  cancelled: 'отменено',
+  accepted: 'принято',
+};
+
+export function statusLabel(status: string): string {
+  return STATUS_LABELS[status as TaskStatus | DriverStatus] ?? status;
+}
