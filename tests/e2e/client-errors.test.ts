@@ -1,7 +1,7 @@
 /**
  * Uncaught client errors (SPEC.md sections 7 and 8, issue 3 section 6): an error thrown in a tab, and a
  * rejection nobody handles, reach POST /api/log-client-error through the engine, and a super-admin reads
- * them back from GET /api/client-errors/; nobody else may.
+ * them back from GET /api/client-errors/ and on /support; nobody else may.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -12,6 +12,7 @@ import { newContext } from './harness/browser.ts';
 import { engineConnected, engineGet } from './harness/engine.ts';
 import { waitFor } from './harness/wait.ts';
 import { signIn } from './pages/login-page.ts';
+import { SupportPage } from './pages/support-page.ts';
 
 const LOG = /^\/api\/log-client-error$/;
 
@@ -66,6 +67,12 @@ describe('client errors', () => {
     expect(fromThrow?.device_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(fromReject?.url).toBe(`${app.url}/login`);
     expect(fromReject?.stack ?? '').toContain(rejected);
+
+    // And on the support screen, where a super-admin reads them.
+    const support = await new SupportPage(admin, app.url).goto();
+    await support.entry(thrown).waitFor();
+    await support.entry(rejected).waitFor();
+    expect(await support.entry(thrown).textContent()).toContain(`${app.url}/login`);
   });
 
   it('a manager may not read the client errors', async () => {
