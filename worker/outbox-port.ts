@@ -5,7 +5,7 @@
  */
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import type { EngineDb } from './db.ts';
-import { failure, type Http } from './http.ts';
+import { failure, type UploadOptions } from './http.ts';
 import type { Clock, Locks, NetworkStatus } from './ports.ts';
 
 export interface OutboxPorts {
@@ -25,7 +25,7 @@ export interface OutboxPorts {
    * is an ApiFailure {ok:false, message (server detail or fallback), status, network (SPEC.md section 8)}.
    * Pass `headers: {'Idempotency-Key': record.idempotencyKey}` and `onProgress` (0..1).
    */
-  postForm: Http['postForm'];
+  postForm<T>(path: string, form: FormData, options?: UploadOptions): Promise<Result<T>>;
   /** GET /tasks/assigned/ fresh from the server → every association id in it; null when it failed or came from the cache. */
   assignedAssociationIds(): Promise<number[] | null>;
   /** Something changed: the engine pushes a new snapshot (and tells the other tabs' engines). */
