@@ -1,7 +1,7 @@
 /**
  * The driver's reports on one association, loaded when opened: quantities, photos, and the actions
- * that change them — remove a photo, delete a report (both confirmed), correct a report (a re-submit,
- * see ReportForm).
+ * that change them — remove a photo, delete a report (both confirmed), correct a report in place
+ * (ReportForm with `editing`).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -105,7 +105,7 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
         <p className="drv-muted">Без фото.</p>
       )}
       <div className="drv-card__actions">
-        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} onClick={() => openReportForm({ associationId: report.association_id, task, replacing: { report, photos } })}>
+        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} onClick={() => openReportForm({ associationId: report.association_id, task, editing: { report, photos } })}>
           Исправить
         </button>
         <button type="button" className="drv-btn drv-btn--danger" disabled={!online || removeReport.isPending} onClick={() => void onRemoveReport()}>

@@ -1,5 +1,5 @@
 /** Builds the outbox's NewReport from what the driver typed (SPEC.md section 5: totals only with flag 1). */
-import type { NewReport } from '../../../worker/api.ts';
+import type { FormFields, NewReport } from '../../../worker/api.ts';
 import { parseQuantity, quantityText as text } from '../current-tasks/quantity.ts';
 
 export interface ReportDraft {
@@ -22,7 +22,16 @@ export const emptyDraft: ReportDraft = {
   unloadingIsBuyer: false,
 };
 
-export function buildReport(associationId: number, draft: ReportDraft, photos: Blob[]): ReportBuild {
+/** The numbers a draft stands for, or the errors of the fields that do not parse. */
+interface DraftValues {
+  quantity: number | null;
+  total_loading_quantity: number | null;
+  total_unloading_quantity: number | null;
+  loading_is_buyer: 0 | 1;
+  unloading_is_buyer: 0 | 1;
+}
+
+function draftValues(draft: ReportDraft): { ok: true; values: DraftValues } | { ok: false; errors: ReportDraftErrors } {
   const errors: ReportDraftErrors = {};
   const quantity = parseQuantity(draft.quantity);
   if (!quantity.ok) errors.quantity = quantity.error;
@@ -32,23 +41,56 @@ export function buildReport(associationId: number, draft: ReportDraft, photos: B
   const unloading = draft.unloadingIsBuyer ? parseQuantity(draft.totalUnloading) : null;
   if (unloading && !unloading.ok) errors.totalUnloading = unloading.error;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    values: {
+      quantity: quantity.ok ? quantity.value : null,
+      total_loading_quantity: loading?.ok ? loading.value : null,
+      total_unloading_quantity: unloading?.ok ? unloading.value : null,
+      loading_is_buyer: draft.loadingIsBuyer ? 1 : 0,
+      unloading_is_buyer: draft.unloadingIsBuyer ? 1 : 0,
+    },
+  };
+}
 
-  const quantityValue = quantity.ok ? quantity.value : null;
-  if (quantityValue === null && photos.length === 0) {
-    return { ok: false, errors: { form: 'Укажите количество или добавьте фото' } };
-  }
+const NOTHING_TO_REPORT: ReportDraftErrors = { form: 'Укажите количество или добавьте фото' };
+
+export function buildReport(associationId: number, draft: ReportDraft, photos: Blob[]): ReportBuild {
+  const parsed = draftValues(draft);
+  if (!parsed.ok) return parsed;
+  const { values } = parsed;
+  if (values.quantity === null && photos.length === 0) return { ok: false, errors: NOTHING_TO_REPORT };
   return {
     ok: true,
     report: {
       association_id: associationId,
-      quantity: quantityValue,
-      total_loading_quantity: loading?.ok ? loading.value : null,
-      total_unloading_quantity: unloading?.ok ? unloading.value : null,
-      loadingIsBuyer: draft.loadingIsBuyer ? 1 : 0,
-      unloadingIsBuyer: draft.unloadingIsBuyer ? 1 : 0,
+      quantity: values.quantity,
+      total_loading_quantity: values.total_loading_quantity,
+      total_unloading_quantity: values.total_unloading_quantity,
+      loadingIsBuyer: values.loading_is_buyer,
+      unloadingIsBuyer: values.unloading_is_buyer,
       photos,
     },
   };
+}
+
+export type ReportEditBuild = { ok: true; fields: FormFields } | { ok: false; errors: ReportDraftErrors };
+
+/**
+ * The text fields of PUT /reports/{id}: only those the driver changed, so an edit never overwrites what it
+ * did not touch. A flag turned off also sends its total as null (SPEC.md section 5). `photoCount` is the
+ * number of photos the report will have after the edit.
+ */
+export function buildReportEdit(original: ReportDraft, draft: ReportDraft, photoCount: number): ReportEditBuild {
+  const parsed = draftValues(draft);
+  if (!parsed.ok) return parsed;
+  const before = draftValues(original);
+  if (parsed.values.quantity === null && photoCount === 0) return { ok: false, errors: NOTHING_TO_REPORT };
+  const fields: FormFields = {};
+  for (const [key, value] of Object.entries(parsed.values) as Array<[keyof DraftValues, number | null]>) {
+    if (!before.ok || before.values[key] !== value) fields[key] = value;
+  }
+  return { ok: true, fields };
 }
 
 /** A stored report back as a draft, for correcting it. Older answers may lack the flags: a total implies it. */
