@@ -16,6 +16,7 @@ import { ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx
 import { PhotoThumb } from './PhotoPicker.tsx';
 import { REPORT_QUERIES, type ReportTask } from './ReportForm.tsx';
 import { useOpenReportForm } from './ReportFormHost.tsx';
+import './reports.css';
 
 export function AssociationReports({ associationId, task }: { associationId: number; task: ReportTask | null }) {
   const [open, setOpen] = useState(false);
