@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, buildReportEdit, draftFromReport, emptyDraft } from '../../src/screens/report/report-payload.ts';
+import { MAX_REPORT_PHOTOS, buildReport, buildReportEdit, draftFromReport, emptyDraft, isUnsendable, photosError } from '../../src/screens/report/report-payload.ts';
 
 const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
 
@@ -115,5 +115,26 @@ describe('driver report edit (PUT /reports/{id})', () => {
 
   it('refuses to leave a report with neither a quantity nor a photo', () => {
     expect(buildReportEdit(original, { ...original, quantity: '' }, 0)).toEqual({ ok: false, errors: { form: 'Укажите количество или добавьте фото' } });
+  });
+});
+
+describe('photos the server would refuse for good', () => {
+  const jpeg = new Blob(['x'], { type: 'image/jpeg' });
+  const heic = new Blob(['x'], { type: 'image/heic' });
+
+  it('a photo that could not be compressed is unsendable only in a format the server does not take', () => {
+    // The engine keeps the original when compression fails: the preview is then the HEIC itself.
+    expect(isUnsendable({ original: heic, preview: heic, previewFailed: false })).toBe(true);
+    expect(isUnsendable({ original: heic, preview: null, previewFailed: true })).toBe(true);
+    expect(isUnsendable({ original: jpeg, preview: null, previewFailed: true })).toBe(false);
+    expect(isUnsendable({ original: heic, preview: jpeg, previewFailed: false })).toBe(false);
+    // Still compressing: not known yet, so not refused.
+    expect(isUnsendable({ original: heic, preview: null, previewFailed: false })).toBe(false);
+  });
+
+  it('names the problem: unsendable photos first, then more than the cap', () => {
+    expect(photosError(MAX_REPORT_PHOTOS, 0)).toBeNull();
+    expect(photosError(MAX_REPORT_PHOTOS + 2, 0)).toBe('В отчёте не больше 12 фото: уберите лишние (2)');
+    expect(photosError(3, 1)).toMatch(/не удалось обработать/);
   });
 });

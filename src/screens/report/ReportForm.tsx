@@ -19,7 +19,16 @@ import { photoBlobQuery } from '../driver-common/photo-blob.ts';
 import { failureMessage, invalidatePaths } from '../driver-common/send.ts';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';
 import { TotalField } from './TotalField.tsx';
-import { buildReport, buildReportEdit, draftFromReport, emptyDraft, type ReportDraft, type ReportDraftErrors } from './report-payload.ts';
+import {
+  buildReport,
+  buildReportEdit,
+  draftFromReport,
+  emptyDraft,
+  isUnsendable,
+  photosError,
+  type ReportDraft,
+  type ReportDraftErrors,
+} from './report-payload.ts';
 import { hasChanges, saveReportEdit } from './save-edit.ts';
 import '../driver-common/dialogs.css';
 
@@ -54,6 +63,12 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
 
   const keptOld = (editing?.photos ?? []).filter((photo) => !droppedOld.includes(photo.id));
   const oldBlobs = useQueries({ queries: keptOld.map((photo) => photoBlobQuery(photo)) });
+
+  // The message sits below the photos; on a phone it would be out of sight behind the buttons.
+  const formErrorRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (errors.form) formErrorRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [errors.form]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -107,6 +122,8 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   }
 
   async function submit() {
+    const problem = photosError(keptOld.length + newPhotos.photos.length, newPhotos.photos.filter(isUnsendable).length);
+    if (problem) return setErrors({ form: problem });
     setSubmitting(true);
     try {
       await (editing ? saveEdit(editing.report) : queueNew());
@@ -195,8 +212,8 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
               {newPhotos.photos.map((photo) => (
                 <PhotoThumb
                   key={photo.key}
-                  blob={photo.preview}
-                  caption={newPhotoCaption(photo)}
+                  blob={isUnsendable(photo) ? null : photo.preview}
+                  caption={isUnsendable(photo) ? 'не подходит' : newPhotoCaption(photo)}
                   onRemove={() => newPhotos.remove(photo.key)}
                   busy={submitting}
                 />
@@ -205,7 +222,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
           </fieldset>
 
           {errors.form ? (
-            <p className="drv-form-error" role="alert">
+            <p className="drv-form-error" role="alert" ref={formErrorRef}>
               {errors.form}
             </p>
           ) : null}

@@ -109,3 +109,28 @@ export function draftFromReport(report: {
     unloadingIsBuyer: Boolean(report.unloading_is_buyer ?? report.total_unloading_quantity !== null),
   };
 }
+
+/** The server's cap (server/reports/photos.ts REPORT_MAX_PHOTOS): more would be refused with 413 for good. */
+export const MAX_REPORT_PHOTOS = 12;
+/** What the server stores (it checks the bytes); anything else must have been compressed to JPEG first. */
+const SENDABLE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+/**
+ * A photo the server would refuse however often it is sent: one the engine could not compress (it then
+ * keeps the original, so the preview is the original) in a format the server does not take, such as HEIC
+ * on a browser that cannot decode it. Unknown while the preview is still being made.
+ */
+export function isUnsendable(photo: { original: Blob; preview: Blob | null; previewFailed: boolean }): boolean {
+  const outcome = photo.preview ?? (photo.previewFailed ? photo.original : null);
+  return outcome !== null && !SENDABLE_TYPES.has(outcome.type);
+}
+
+/**
+ * Caught in the form, not at the server: a queued report the server refuses is retried and, after ten
+ * refusals, dropped. `total` counts every photo the report will have.
+ */
+export function photosError(total: number, unsendable: number): string | null {
+  if (unsendable > 0) return 'Некоторые фото не удалось обработать: уберите их или выберите снимки в JPEG';
+  if (total > MAX_REPORT_PHOTOS) return `В отчёте не больше ${MAX_REPORT_PHOTOS} фото: уберите лишние (${total - MAX_REPORT_PHOTOS})`;
+  return null;
+}
