@@ -3,6 +3,11 @@
  * a device. Every use rotates: the presented token is marked used and a new one of the same family is
  * issued. A token that is presented again after its use means it was copied, so the whole family is
  * revoked and that device must log in again (the other devices of the user keep working).
+ *
+ * One exception, for phones on a bad network: the answer to a rotation can be lost (a 10 s time-out on 2g)
+ * after the server already rotated. The client then presents the token it still holds. Within
+ * REUSE_GRACE_MS of that token's use, while its successor has never been used, that is not theft but a
+ * lost answer (10 min covers the engine's reconnect back-off): the unused successor is revoked and a fresh one issued, and the chain lives on.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
@@ -19,6 +24,9 @@ export interface RefreshGrant {
 export const REFRESH_INVALID = 'Сессия недействительна, войдите заново';
 export const REFRESH_EXPIRED = 'Сессия истекла, войдите заново';
 export const REFRESH_REUSED = 'Токен обновления уже использован; вход на этом устройстве отозван';
+
+/** How long after its use a token may come back because the client never got the rotation's answer. */
+export const REUSE_GRACE_MS = 10 * 60 * 1000;
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
@@ -87,6 +95,8 @@ export class RefreshTokens {
       .executeTakeFirst();
     if (!row || row.revoked_at) throw unauthorized(REFRESH_INVALID);
     if (row.used_at) {
+      const regranted = row.is_active ? await this.regrantLostRotation(row) : null;
+      if (regranted) return regranted;
       await this.revokeFamily(row.family_id);
       throw unauthorized(REFRESH_REUSED);
     }
@@ -105,6 +115,43 @@ export class RefreshTokens {
       await this.revokeFamily(row.family_id);
       throw unauthorized(REFRESH_REUSED);
     }
+    const next = await this.insert(row.user_id, row.device_id, row.family_id, row.device_info);
+    return { userId: row.user_id, deviceId: row.device_id, token: next };
+  }
+
+  /**
+   * The lost-answer case (see the top of this file): `row` was used less than REUSE_GRACE_MS ago, it is the
+   * newest used token of its family, and its successor was never used. Answers a fresh successor, or null
+   * when the reuse does not look like a lost answer.
+   */
+  private async regrantLostRotation(row: {
+    user_id: number;
+    device_id: string;
+    family_id: string;
+    device_info: string | null;
+    used_at: string | null;
+    expires_at: string;
+  }): Promise<RefreshGrant | null> {
+    if (!row.used_at || Date.now() - Date.parse(row.used_at) > REUSE_GRACE_MS) return null;
+    if (row.expires_at <= nowIso()) return null;
+    const family = await this.db.kysely
+      .selectFrom('refresh_tokens')
+      .select(['id', 'used_at', 'revoked_at', 'created_at'])
+      .where('family_id', '=', row.family_id)
+      .execute();
+    if (family.some((t) => t.used_at !== null && t.used_at > row.used_at!)) return null;
+    const live = family.filter((t) => t.used_at === null && t.revoked_at === null);
+    const successor = live[0];
+    if (live.length !== 1 || !successor || successor.created_at < row.used_at) return null;
+    // Conditional, so of two such requests racing only one issues a new successor.
+    const revoked = await this.db.kysely
+      .updateTable('refresh_tokens')
+      .set({ revoked_at: nowIso() })
+      .where('id', '=', successor.id)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(revoked.numUpdatedRows) !== 1) throw unauthorized(REFRESH_INVALID);
     const next = await this.insert(row.user_id, row.device_id, row.family_id, row.device_info);
     return { userId: row.user_id, deviceId: row.device_id, token: next };
   }

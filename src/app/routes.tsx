@@ -38,7 +38,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/drivers/manage': Placeholder,
   '/reports/:id': Placeholder,
   '/companies/manage': Placeholder,
-  '/support': Placeholder,
+  '/support': lazyNamed(() => import('../screens/support/SupportScreen.tsx'), 'SupportScreen'),
   '/managers/manage': Placeholder,
   '/users/manage': Placeholder,
 };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLES } from '../../contract/roles.ts';
 import { AccessTokens } from '../../server/auth/jwt.ts';
-import { hashToken } from '../../server/auth/refresh.ts';
+import { hashToken, REUSE_GRACE_MS } from '../../server/auth/refresh.ts';
 import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
 import { PASSWORD, call, login, makeCompany, makeUser, type TestUser } from '../fixtures/accounts.ts';
 
@@ -119,6 +119,31 @@ describe.each(backends)('auth ($name)', ({ databaseUrl }) => {
       expect((await refresh(t3)).status).toBe(401);
       // The user's other device keeps its session.
       expect((await refresh(other)).status).toBe(200);
+    });
+
+    it('survives a lost rotation answer: the used token, back within the grace period, gets a fresh successor', async () => {
+      const t1 = (await login(server, driver.email, PASSWORD, 'dev-2g')).refresh_token;
+      const lost = (await refresh(t1)).body.refresh_token as string; // the phone never saw this answer
+      const again = await refresh(t1);
+      expect(again.status).toBe(200);
+      expect(again.body.refresh_token).not.toBe(lost);
+      // The answer that was lost is void; the chain goes on from the new one.
+      expect((await refresh(lost)).status).toBe(401);
+      expect((await refresh(again.body.refresh_token as string)).status).toBe(200);
+    });
+
+    it('treats the same comeback after the grace period as theft and revokes the chain', async () => {
+      const t1 = (await login(server, driver.email, PASSWORD, 'dev-late')).refresh_token;
+      const t2 = (await refresh(t1)).body.refresh_token as string;
+      await server.db.kysely
+        .updateTable('refresh_tokens')
+        .set({ used_at: new Date(Date.now() - REUSE_GRACE_MS - 1000).toISOString() })
+        .where('token_hash', '=', hashToken(t1))
+        .execute();
+      const late = await refresh(t1);
+      expect(late.status).toBe(401);
+      expect(late.body.detail).toMatch(/уже использован/);
+      expect((await refresh(t2)).status).toBe(401);
     });
 
     it('refuses an unknown, an expired and a missing token', async () => {

@@ -1,0 +1,88 @@
+/**
+ * `npm run bench` (after `vite build`): runs every benchmark in turn against the real server and Chromium,
+ * prints one table per benchmark and writes the same to bench/results/<timestamp>.json. Figures, not
+ * tests: a missed goal is reported, not failed; only a benchmark that could not finish makes the exit code 1.
+ * `npm run bench -- refresh-storm cached-get` runs only the named ones.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join, resolve } from 'node:path';
+import { cachedGet } from './cached-get.ts';
+import { compression } from './compression.ts';
+import { initialJs } from './initial-js.ts';
+import { longTasks } from './long-tasks.ts';
+import { outboxFlush } from './outbox-flush.ts';
+import { refreshStorm } from './refresh-storm.ts';
+import { printSection, printSummary, type SectionRecord } from './table.ts';
+import { environment, type Benchmark } from './support.ts';
+
+const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush];
+/** The whole run stops by itself even if a browser or a server hangs. */
+const WATCHDOG_MS = 10 * 60_000;
+
+function gitCommit(): string | null {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<number> {
+  const wanted = process.argv.slice(2);
+  const unknown = wanted.filter((id) => !ALL.some((b) => b.id === id));
+  if (unknown.length > 0) {
+    console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${ALL.map((b) => b.id).join(', ')}`);
+    return 2;
+  }
+  const selected = wanted.length > 0 ? ALL.filter((b) => wanted.includes(b.id)) : ALL;
+  const startedAt = new Date();
+  const sections: SectionRecord[] = [];
+  for (const bench of selected) {
+    process.stdout.write(`\n… ${bench.title}\n`);
+    const started = performance.now();
+    let record: SectionRecord;
+    try {
+      record = { id: bench.id, title: bench.title, seconds: 0, ...(await bench.run()) };
+    } catch (error) {
+      record = { id: bench.id, title: bench.title, seconds: 0, ours: '', baseline: '', figures: [], error: String((error as Error).stack ?? error) };
+    }
+    record.seconds = Math.round((performance.now() - started) / 100) / 10;
+    sections.push(record);
+    printSection(record);
+  }
+  printSummary(sections);
+
+  const finishedAt = new Date();
+  const dir = resolve('bench/results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${startedAt.toISOString().replace(/[:.]/g, '-')}.json`);
+  const json = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: finishedAt.toISOString(),
+    seconds: Math.round((finishedAt.getTime() - startedAt.getTime()) / 100) / 10,
+    commit: gitCommit(),
+    node: process.version,
+    browser: environment.browserVersion,
+    cpus: cpus().length,
+    sections,
+  };
+  writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
+  process.stdout.write(`\nwritten: ${file}\n`);
+  return sections.some((s) => s.error) ? 1 : 0;
+}
+
+const watchdog = setTimeout(() => {
+  console.error(`the benchmarks did not finish within ${WATCHDOG_MS / 60_000} min: stopping`);
+  process.exit(3);
+}, WATCHDOG_MS);
+watchdog.unref();
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);
