@@ -32,12 +32,15 @@ const defaults: BackgroundSyncDeps = {
   now: () => Date.now(),
 };
 
-interface TokenClaims {
+export interface TokenClaims {
   sub?: string;
   role?: string;
+  /** Expiry, epoch seconds. */
+  exp?: number;
 }
 
-function readClaims(token: string): TokenClaims | null {
+/** The access token's claims, read without verifying (the server verifies); null when it is no JWT. */
+export function readClaims(token: string): TokenClaims | null {
   try {
     return jwtDecode<TokenClaims>(token);
   } catch {

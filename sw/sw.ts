@@ -1,11 +1,12 @@
 /**
  * The service worker (vite-plugin-pwa, injectManifest): the app-shell precache, offline navigations,
- * the update handshake, background sync of the driver's tasks, push notifications.
+ * the update handshake, background sync (the report outbox, then the driver's tasks), push notifications.
  * It never caches /api/ answers: the engine owns the data cache in IndexedDB.
  */
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { runBackgroundSync } from './background-sync.ts';
 import { isAppNavigation, networkFirstNavigation } from './navigation.ts';
+import { runOutboxSync } from './outbox-sync.ts';
 import { focusOrOpen, notificationUrl, NOTIFICATION_TITLE, readPush } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
@@ -56,8 +57,27 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(Promise.all([self.clients.claim(), preload]));
 });
 
+/** An outbox item given up after 10 refusals: the driver must hear why, even with the app closed. */
+function showNotice(message: string): Promise<void> {
+  if (Notification.permission !== 'granted') {
+    console.warn(message);
+    return Promise.resolve();
+  }
+  return self.registration
+    .showNotification(NOTIFICATION_TITLE, { body: message, icon: ICON, badge: ICON, lang: 'ru', data: { url: '/current-tasks' } })
+    .catch(() => undefined);
+}
+
+/** Reports first: the tasks fetched afterwards then already show the reported ones as done. */
+async function syncAll(): Promise<void> {
+  const shown: Promise<void>[] = [];
+  await runOutboxSync({ notify: (message) => shown.push(showNotice(message)) });
+  await Promise.all(shown);
+  await runBackgroundSync();
+}
+
 function onSync(event: SyncEvent): void {
-  if (event.tag === SYNC_TAG) event.waitUntil(runBackgroundSync());
+  if (event.tag === SYNC_TAG) event.waitUntil(syncAll());
 }
 self.addEventListener('periodicsync', onSync);
 self.addEventListener('sync', onSync);

@@ -91,6 +91,9 @@ export interface CachedResult<T> {
 
 export type Params = Record<string, string | number | boolean | null | undefined>;
 
+/** The text fields of a multipart body (HttpApi.sendForm). */
+export type FormFields = Record<string, string | number | null>;
+
 /** What the UI should do after startup (SPEC.md section 4, "Startup"). */
 export interface StartupOutcome {
   toast: string | null;
@@ -119,6 +122,19 @@ export interface HttpApi {
   get<T = unknown>(path: string, params?: Params): Promise<Result<CachedResult<T>>>;
   /** A mutation; never cached. `body` is JSON. */
   send<T = unknown>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, params?: Params): Promise<Result<T>>;
+  /**
+   * A multipart mutation (PUT /reports/{id}: changed quantities plus added photos). The files are compressed
+   * as the outbox compresses photos. A null field travels as empty text, which the server reads as null;
+   * a field left out of `fields` is not sent at all (for an edit: left as it is).
+   * Blobs, unlike FormData, cross Comlink by structured clone, hence fields and files apart.
+   */
+  sendForm<T = unknown>(
+    method: 'POST' | 'PUT',
+    path: string,
+    fields: FormFields,
+    files: Blob[],
+    fileField?: string,
+  ): Promise<Result<T>>;
   /** A download (exports); answers the bytes and file name, or null for a 204. */
   download(path: string): Promise<Result<{ blob: Blob; filename: string } | null>>;
 }

@@ -4,16 +4,18 @@
  * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
  */
 import type { AxiosAdapter } from 'axios';
-import type { ClientErrorReport, EngineNotice, Snapshot, WorkerApi } from './api.ts';
+import type { ClientErrorReport, EngineNotice, FormFields, Snapshot, WorkerApi } from './api.ts';
 import { createAuth, type Auth } from './auth.ts';
 import { createAuthState, createTokenStore } from './auth-store.ts';
 import { createCache } from './cache.ts';
 import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
 import type { EngineDb } from './db.ts';
 import { createHttp } from './http.ts';
+import { compressPhoto } from './images.ts';
 import { associationIdsOf, noOutbox, type OutboxFactory, type OutboxPorts } from './outbox-port.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
+import { buildFieldsForm } from './report-form.ts';
 import { createTabs } from './tabs.ts';
 
 export type { OutboxFactory, OutboxModule, OutboxPorts } from './outbox-port.ts';
@@ -31,6 +33,8 @@ export interface EngineDeps {
   adapter?: AxiosAdapter;
   /** The report outbox (worker/outbox.ts plugs in here); without it, queueing answers a failure. */
   outbox?: OutboxFactory;
+  /** Photo compression for sendForm; defaults to worker/images.ts compressPhoto, tests pass a double. */
+  compress?: (photo: Blob) => Promise<Blob>;
 }
 
 export interface Engine {
@@ -92,7 +96,7 @@ export function createEngine(deps: EngineDeps): Engine {
     now: () => clock.now(),
     isOnline: () => !offline(),
     userId: () => state.get().user?.id ?? null,
-    postForm: (path, form, options) => http.postForm(path, form, options),
+    postForm: (path, form, options) => http.sendForm('POST', path, form, options),
     async assignedAssociationIds() {
       const result = await cache.get('tasks/assigned/');
       return result.ok && !result.data.fromCache ? associationIdsOf(result.data.data) : null;
@@ -175,6 +179,14 @@ export function createEngine(deps: EngineDeps): Engine {
     });
   }
 
+  const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
+  async function sendForm<T>(method: 'POST' | 'PUT', path: string, fields: FormFields, files: Blob[], fileField = 'photos') {
+    const compressed: Blob[] = [];
+    // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB.
+    for (const file of files) compressed.push(await compress(file));
+    return http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField));
+  }
+
   const api: WorkerApi = {
     async connect(tab, onSnapshot) {
       tabs.add(tab, onSnapshot, await buildSnapshot());
@@ -187,6 +199,7 @@ export function createEngine(deps: EngineDeps): Engine {
     fetchProfile: () => authApi.fetchProfile(),
     get: (path, params) => cache.get(path, params),
     send: (method, path, body, params) => http.request({ method, url: path, data: body, params }),
+    sendForm,
     download: (path) => http.download(path, new Date(clock.now())),
     queueReport: (report) => outbox.queueReport(report),
     flushNow: () => outbox.flush(),

@@ -96,8 +96,8 @@ export interface Http {
   /** Any call; a failure carries the server's detail or `fallback` (default: a Russian generic text). */
   request<T>(config: AxiosRequestConfig, fallback?: string): Promise<Result<T>>;
   getJson<T>(path: string, params?: Params): Promise<Result<T>>;
-  /** Multipart POST (reports) with upload progress, through the same auth and retry rules. */
-  postForm<T>(path: string, form: FormData, options?: UploadOptions): Promise<Result<T>>;
+  /** Multipart POST or PUT (reports) with upload progress, through the same auth and retry rules. */
+  sendForm<T>(method: 'POST' | 'PUT', path: string, form: FormData, options?: UploadOptions): Promise<Result<T>>;
   download(path: string, today: Date): Promise<Result<{ blob: Blob; filename: string } | null>>;
 }
 
@@ -140,9 +140,9 @@ export function createHttp(deps: HttpDeps): Http {
     axios: instance,
     request,
     getJson: (path, params) => request({ method: 'GET', url: path, params }),
-    postForm: (path, form, options = {}) =>
+    sendForm: (method, path, form, options = {}) =>
       request({
-        method: 'POST',
+        method,
         url: path,
         data: form,
         headers: options.headers,

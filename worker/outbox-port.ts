@@ -5,7 +5,10 @@
  */
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import type { EngineDb } from './db.ts';
-import { failure, type Http } from './http.ts';
+import { failure, type UploadOptions } from './http.ts';
+
+// Lives in its own file so the service worker can use it without pulling in axios.
+export { associationIdsOf } from './assigned-ids.ts';
 import type { Clock, Locks, NetworkStatus } from './ports.ts';
 
 export interface OutboxPorts {
@@ -25,7 +28,7 @@ export interface OutboxPorts {
    * is an ApiFailure {ok:false, message (server detail or fallback), status, network (SPEC.md section 8)}.
    * Pass `headers: {'Idempotency-Key': record.idempotencyKey}` and `onProgress` (0..1).
    */
-  postForm: Http['postForm'];
+  postForm<T>(path: string, form: FormData, options?: UploadOptions): Promise<Result<T>>;
   /** GET /tasks/assigned/ fresh from the server → every association id in it; null when it failed or came from the cache. */
   assignedAssociationIds(): Promise<number[] | null>;
   /** Something changed: the engine pushes a new snapshot (and tells the other tabs' engines). */
@@ -58,21 +61,3 @@ export const noOutbox: OutboxFactory = () => ({
   snapshot: () => ({ pending: 0, flushing: false, items: [] }),
   compressPreview: async (photo) => photo,
 });
-
-/** GET /tasks/assigned/ answers tasks with their driver_associations (or, tolerated, bare associations). */
-export function associationIdsOf(data: unknown): number[] | null {
-  const items: unknown = Array.isArray(data) ? data : (data as { items?: unknown } | null)?.items;
-  if (!Array.isArray(items)) return null;
-  const ids: number[] = [];
-  for (const item of items as Array<Record<string, unknown> | null>) {
-    if (!item || typeof item !== 'object') continue;
-    if (Array.isArray(item.driver_associations)) {
-      for (const association of item.driver_associations as Array<{ id?: unknown }>) {
-        if (typeof association?.id === 'number') ids.push(association.id);
-      }
-    } else if (typeof item.task_id === 'number' && typeof item.id === 'number') {
-      ids.push(item.id);
-    }
-  }
-  return ids;
-}

@@ -118,6 +118,7 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     fetchProfile: async () => (await ready).fetchProfile(),
     get: async (path, params) => (await ready).get(path, params),
     send: async (method, path, body, params) => (await ready).send(method, path, body, params),
+    sendForm: async (method, path, fields, files, fileField) => (await ready).sendForm(method, path, fields, files, fileField),
     download: async (path) => (await ready).download(path),
     queueReport: async (report) => (await ready).queueReport(report),
     flushNow: async () => (await ready).flushNow(),

@@ -2,6 +2,7 @@
  * The multipart body of POST /reports/ for one outbox record (SPEC.md sections 5 and 7). The engine sends it
  * with the header `Idempotency-Key: record.idempotencyKey`.
  */
+import type { FormFields } from './api.ts';
 import type { OutboxRecord } from './db.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -42,5 +43,16 @@ export function buildReportForm(record: FormRecord, photos: readonly Blob[]): Fo
   form.append('loading_is_buyer', String(record.flags.loadingIsBuyer));
   form.append('completed_at', record.completedAt);
   photos.forEach((photo, index) => form.append('photos', photo, photoName(photo, index)));
+  return form;
+}
+
+/**
+ * A multipart body from plain fields and files (HttpApi.sendForm). Null travels as empty text, which the
+ * server reads as null; on an edit that differs from leaving the field out, which keeps the stored value.
+ */
+export function buildFieldsForm(fields: FormFields, files: readonly Blob[], fileField = 'photos'): FormData {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value === null ? '' : String(value));
+  files.forEach((file, index) => form.append(fileField, file, photoName(file, index)));
   return form;
 }

@@ -258,6 +258,17 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     expect((await get(`/reports/association/${association}`, p.driver)).json()).toEqual([]);
   });
 
+  it('a multipart edit reads empty text as null and leaves out-of-form fields as they are (the app sends only changes)', async () => {
+    const report = (await post(p.driver, reportForm(fields()))).json() as Report;
+    const count = async () => ((await get(`/reports/association/${association}`, p.driver)).json() as Report[]).length;
+    const before = await count();
+    const { payload, headers } = await encodeForm(reportForm({ total_loading_quantity: '', loading_is_buyer: '0' }));
+    const edited = await server.app.inject({ method: 'PUT', url: `/api/reports/${report.id}`, headers: { ...headers, ...p.driver.auth }, payload });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.json()).toMatchObject({ id: report.id, quantity: 24.5, total_loading_quantity: null, loading_is_buyer: 0 });
+    expect(await count()).toBe(before);
+  });
+
   it('upserts daily hours per driver and date', async () => {
     const put = (user: TestUser | undefined, payload: object) =>
       server.app.inject({ method: 'POST', url: '/api/reports/daily_hours/', headers: user?.auth ?? {}, payload });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, draftFromReport, emptyDraft } from '../../src/screens/report/report-payload.ts';
+import { MAX_REPORT_PHOTOS, buildReport, buildReportEdit, draftFromReport, emptyDraft, isUnsendable, photosError } from '../../src/screens/report/report-payload.ts';
 
 const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
 
@@ -79,5 +79,62 @@ describe('driver report payload', () => {
       unloading_is_buyer: 0,
     });
     expect([draft.loadingIsBuyer, draft.unloadingIsBuyer]).toEqual([true, false]);
+  });
+});
+
+describe('driver report edit (PUT /reports/{id})', () => {
+  const original = draftFromReport({
+    quantity: 20,
+    total_loading_quantity: 100,
+    total_unloading_quantity: null,
+    loading_is_buyer: 1,
+    unloading_is_buyer: 0,
+  });
+
+  it('sends only the fields the driver changed', () => {
+    expect(buildReportEdit(original, { ...original, quantity: '21,5' }, 1)).toEqual({ ok: true, fields: { quantity: 21.5 } });
+  });
+
+  it('sends nothing when nothing changed (only photos may go up then)', () => {
+    expect(buildReportEdit(original, { ...original, quantity: '20,0' }, 1)).toEqual({ ok: true, fields: {} });
+  });
+
+  it('clears a total when its flag is turned off', () => {
+    const result = buildReportEdit(original, { ...original, loadingIsBuyer: false }, 1);
+    expect(result).toEqual({ ok: true, fields: { total_loading_quantity: null, loading_is_buyer: 0 } });
+  });
+
+  it('sends a newly flagged total with its flag, and an emptied quantity as null', () => {
+    const result = buildReportEdit(original, { ...original, quantity: '', unloadingIsBuyer: true, totalUnloading: '97' }, 2);
+    expect(result).toEqual({ ok: true, fields: { quantity: null, total_unloading_quantity: 97, unloading_is_buyer: 1 } });
+  });
+
+  it('names the field that does not parse', () => {
+    expect(buildReportEdit(original, { ...original, totalLoading: 'сто' }, 1)).toEqual({ ok: false, errors: { totalLoading: 'Введите число' } });
+  });
+
+  it('refuses to leave a report with neither a quantity nor a photo', () => {
+    expect(buildReportEdit(original, { ...original, quantity: '' }, 0)).toEqual({ ok: false, errors: { form: 'Укажите количество или добавьте фото' } });
+  });
+});
+
+describe('photos the server would refuse for good', () => {
+  const jpeg = new Blob(['x'], { type: 'image/jpeg' });
+  const heic = new Blob(['x'], { type: 'image/heic' });
+
+  it('a photo that could not be compressed is unsendable only in a format the server does not take', () => {
+    // The engine keeps the original when compression fails: the preview is then the HEIC itself.
+    expect(isUnsendable({ original: heic, preview: heic, previewFailed: false })).toBe(true);
+    expect(isUnsendable({ original: heic, preview: null, previewFailed: true })).toBe(true);
+    expect(isUnsendable({ original: jpeg, preview: null, previewFailed: true })).toBe(false);
+    expect(isUnsendable({ original: heic, preview: jpeg, previewFailed: false })).toBe(false);
+    // Still compressing: not known yet, so not refused.
+    expect(isUnsendable({ original: heic, preview: null, previewFailed: false })).toBe(false);
+  });
+
+  it('names the problem: unsendable photos first, then more than the cap', () => {
+    expect(photosError(MAX_REPORT_PHOTOS, 0)).toBeNull();
+    expect(photosError(MAX_REPORT_PHOTOS + 2, 0)).toBe('В отчёте не больше 12 фото: уберите лишние (2)');
+    expect(photosError(3, 1)).toMatch(/не удалось обработать/);
   });
 });

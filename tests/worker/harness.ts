@@ -40,6 +40,7 @@ export interface EngineOptions {
   channel?: Channel<CrossTabMessage>;
   mode?: Snapshot['mode'];
   outbox?: OutboxFactory;
+  compress?: (photo: Blob) => Promise<Blob>;
 }
 
 export async function makeEngine(options: EngineOptions = {}) {
@@ -58,6 +59,7 @@ export async function makeEngine(options: EngineOptions = {}) {
     adapter: server.adapter,
     ...(options.channel ? { channel: options.channel } : {}),
     ...(options.outbox ? { outbox: options.outbox } : {}),
+    ...(options.compress ? { compress: options.compress } : {}),
   });
   let tabs = 0;
   /** Connects a tab that holds its Web Lock until `close()`. */

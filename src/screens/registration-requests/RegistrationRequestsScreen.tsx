@@ -5,10 +5,12 @@ import { toast } from 'react-toastify';
 import type { Company, RegistrationRequest } from '../../../contract/entities.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery, type ApiError } from '../../engine/queries.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { listOf } from '../../ui/list.ts';
 import { Page } from '../../ui/Page.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { canApprove } from './approval.ts';
 import { RequestCard } from './RequestCard.tsx';
 
 const REQUESTS = '/registration-requests/';
@@ -17,6 +19,7 @@ export function RegistrationRequestsScreen() {
   const query = useApiQuery<RegistrationRequest[] | { items: RegistrationRequest[] }>(REQUESTS);
   // Only for company names the request itself does not carry.
   const companies = useApiQuery<Company[] | { items: Company[] }>('/companies/');
+  const role = useEngineSnapshot().auth.user?.role;
   const client = useQueryClient();
   const approve = useMutation<unknown, ApiError, number>({
     mutationFn: async (id) => unwrap(await getEngine().send('POST', `/registration-requests/${id}/approve`)),
@@ -61,6 +64,7 @@ export function RegistrationRequestsScreen() {
               companyName={companyName(request)}
               approving={approve.isPending && approve.variables === request.id}
               disabled={approve.isPending}
+              approvable={canApprove(role, request.role)}
               onApprove={() => confirmApprove(request)}
             />
           ))}

@@ -2,12 +2,15 @@
 import type { RegistrationRequest } from '../../../contract/entities.ts';
 import { ROLE_LABELS, isRole } from '../../../contract/roles.ts';
 import { formatCapacity } from '../../ui/format.ts';
+import { APPROVED_BY_ADMIN } from './approval.ts';
 
 interface RequestCardProps {
   request: RegistrationRequest;
   companyName: string;
   approving: boolean;
   disabled: boolean;
+  /** False where the signed-in user may not approve this request: a note stands in for the button. */
+  approvable: boolean;
   onApprove: () => void;
 }
 
@@ -21,7 +24,7 @@ export function vehicleOf(request: RegistrationRequest) {
   };
 }
 
-export function RequestCard({ request, companyName, approving, disabled, onApprove }: RequestCardProps) {
+export function RequestCard({ request, companyName, approving, disabled, approvable, onApprove }: RequestCardProps) {
   const titleId = `request-${request.id}`;
   const vehicle = request.role === 'driver' ? vehicleOf(request) : null;
   return (
@@ -49,9 +52,13 @@ export function RequestCard({ request, companyName, approving, disabled, onAppro
           </>
         )}
       </dl>
-      <button type="button" className="button button-primary" onClick={onApprove} disabled={disabled}>
-        {approving ? 'Подтверждение...' : 'Подтвердить регистрацию'}
-      </button>
+      {approvable ? (
+        <button type="button" className="button button-primary" onClick={onApprove} disabled={disabled}>
+          {approving ? 'Подтверждение...' : 'Подтвердить регистрацию'}
+        </button>
+      ) : (
+        <p className="muted request-note">{APPROVED_BY_ADMIN}</p>
+      )}
     </article>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * The driver's reports on one association, loaded when opened: quantities, photos, and the actions
- * that change them — remove a photo, delete a report (both confirmed), correct a report (a re-submit,
- * see ReportForm).
+ * that change them — remove a photo, delete a report (both confirmed), correct a report in place
+ * (ReportForm with `editing`).
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -16,6 +16,7 @@ import { ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx
 import { PhotoThumb } from './PhotoPicker.tsx';
 import { REPORT_QUERIES, type ReportTask } from './ReportForm.tsx';
 import { useOpenReportForm } from './ReportFormHost.tsx';
+import './reports.css';
 
 export function AssociationReports({ associationId, task }: { associationId: number; task: ReportTask | null }) {
   const [open, setOpen] = useState(false);
@@ -105,11 +106,12 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
         <p className="drv-muted">Без фото.</p>
       )}
       <div className="drv-card__actions">
-        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} onClick={() => openReportForm({ associationId: report.association_id, task, replacing: { report, photos } })}>
+        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} onClick={() => openReportForm({ associationId: report.association_id, task, editing: { report, photos } })}>
           Исправить
         </button>
-        <button type="button" className="drv-btn drv-btn--danger" disabled={!online || removeReport.isPending} onClick={() => void onRemoveReport()}>
-          Удалить отчёт
+        {/* 'Удалить' fits beside 'Исправить' in a 360 px report block; the name says what goes. */}
+        <button type="button" className="drv-btn drv-btn--danger" aria-label="Удалить отчёт" disabled={!online || removeReport.isPending} onClick={() => void onRemoveReport()}>
+          Удалить
         </button>
       </div>
       {confirmDialog}

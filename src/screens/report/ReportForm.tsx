@@ -1,24 +1,35 @@
 /**
  * The report form (from a current task): quantity, the two totals each behind its 'покупатель' flag,
- * photos with compressed previews. Submitting hands the report to the outbox, which delivers it when
- * it can; nothing typed is lost when queuing fails.
+ * photos with compressed previews. A new report goes to the outbox, which delivers it when it can;
+ * nothing typed is lost when queuing fails.
  *
- * Correcting a stored report (`replacing`) is a re-submit: the server's PUT /reports/{id} takes multipart
- * and the engine sends JSON only, so the old report is deleted (after a confirmation) and the corrected
- * one, with the kept old photos, is queued.
+ * Correcting a stored report (`editing`) saves it in place (save-edit.ts): the changed fields and the added
+ * photos in one PUT /reports/{id}; photos marked for removal are deleted when the driver saves, so
+ * 'Отмена' undoes everything.
  */
 import { useQueries, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import type { Report, ReportPhoto, Task } from '../../../contract/entities.ts';
+import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
 import { photoBlobQuery } from '../driver-common/photo-blob.ts';
-import { failureMessage, invalidatePaths, sendThroughEngine } from '../driver-common/send.ts';
+import { failureMessage, invalidatePaths } from '../driver-common/send.ts';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';
 import { TotalField } from './TotalField.tsx';
-import { buildReport, draftFromReport, emptyDraft, type ReportDraft, type ReportDraftErrors } from './report-payload.ts';
+import {
+  buildReport,
+  buildReportEdit,
+  draftFromReport,
+  emptyDraft,
+  isUnsendable,
+  photosError,
+  type ReportDraft,
+  type ReportDraftErrors,
+} from './report-payload.ts';
+import { hasChanges, saveReportEdit } from './save-edit.ts';
 import '../driver-common/dialogs.css';
 
 /** Path prefixes of the queries that show reports or their effect on tasks and earnings. */
@@ -29,27 +40,35 @@ export type ReportTask = Pick<Task, 'cargo' | 'date' | 'loading_place' | 'unload
 export interface ReportFormProps {
   associationId: number;
   task: ReportTask | null;
-  replacing?: { report: Report; photos: ReportPhoto[] };
+  editing?: { report: Report; photos: ReportPhoto[] };
   onClose: () => void;
-  /** After the report is in the outbox (and, when correcting, the old one is gone). */
+  /** After a new report is in the outbox. */
   onQueued?: () => void;
 }
 
-export function ReportForm({ associationId, task, replacing, onClose, onQueued }: ReportFormProps) {
+const OFFLINE_EDIT = 'Нет подключения к сети: исправить отчёт можно только онлайн.';
+
+export function ReportForm({ associationId, task, editing, onClose, onQueued }: ReportFormProps) {
   const dialogRef = useRef<HTMLDialogElement>(null);
-  const [draft, setDraft] = useState<ReportDraft>(() => (replacing ? draftFromReport(replacing.report) : emptyDraft));
+  const [original] = useState<ReportDraft>(() => (editing ? draftFromReport(editing.report) : emptyDraft));
+  const [draft, setDraft] = useState<ReportDraft>(original);
   const [errors, setErrors] = useState<ReportDraftErrors>({});
   const [submitting, setSubmitting] = useState(false);
-  const [oldDeleted, setOldDeleted] = useState(false);
   const [droppedOld, setDroppedOld] = useState<number[]>([]);
+  // Survives a failed save: the photos it already deleted are not asked for again.
+  const removedOnServer = useRef(new Set<number>());
   const newPhotos = useNewPhotos();
   const queryClient = useQueryClient();
   const [confirmDialog, confirm] = useConfirm();
 
-  const keptOld = (replacing?.photos ?? []).filter((photo) => !droppedOld.includes(photo.id));
+  const keptOld = (editing?.photos ?? []).filter((photo) => !droppedOld.includes(photo.id));
   const oldBlobs = useQueries({ queries: keptOld.map((photo) => photoBlobQuery(photo)) });
-  const oldLoading = oldBlobs.some((q) => q.isPending);
-  const oldFailed = oldBlobs.some((q) => q.isError);
+
+  // The message sits below the photos; on a phone it would be out of sight behind the buttons.
+  const formErrorRef = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (errors.form) formErrorRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
+  }, [errors.form]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -58,53 +77,58 @@ export function ReportForm({ associationId, task, replacing, onClose, onQueued }
   }, []);
 
   const set = (patch: Partial<ReportDraft>) => setDraft((current) => ({ ...current, ...patch }));
-  const dirty = oldDeleted || newPhotos.photos.length > 0 || JSON.stringify(draft) !== JSON.stringify(replacing ? draftFromReport(replacing.report) : emptyDraft);
+  const dirty = droppedOld.length > 0 || newPhotos.photos.length > 0 || JSON.stringify(draft) !== JSON.stringify(original);
 
   async function close() {
-    if (dirty && !(await confirm({ title: 'Закрыть отчёт?', message: 'Введённые данные и фото не сохранятся.', confirmLabel: 'Закрыть', danger: true }))) return;
+    const message = editing ? 'Изменения не сохранятся.' : 'Введённые данные и фото не сохранятся.';
+    if (dirty && !(await confirm({ title: editing ? 'Закрыть без сохранения?' : 'Закрыть отчёт?', message, confirmLabel: 'Закрыть', danger: true }))) return;
     onClose();
   }
 
-  async function submit() {
-    if (oldFailed) {
-      setErrors({ form: 'Не удалось загрузить прежние фото. Проверьте сеть или уберите их из отчёта.' });
-      return;
-    }
-    const photos = [...oldBlobs.map((q) => q.data).filter((b): b is Blob => b !== undefined), ...newPhotos.photos.map((p) => p.original)];
-    const built = buildReport(associationId, draft, photos);
-    if (!built.ok) {
-      setErrors(built.errors);
-      return;
-    }
+  function fail(message: string) {
+    setErrors({ form: message });
+    toast.error(message);
+  }
+
+  async function queueNew() {
+    const built = buildReport(associationId, draft, newPhotos.photos.map((p) => p.original));
+    if (!built.ok) return setErrors(built.errors);
     setErrors({});
-    setSubmitting(true);
+    const result = await getEngine().queueReport(built.report);
+    if (!result.ok) return fail(result.message);
+    toast.success('Отчёт поставлен в очередь отправки');
+    // The service worker may deliver it even if the driver closes the app before the network returns.
+    void requestBackgroundSync();
+    onQueued?.();
+    onClose();
+  }
+
+  async function saveEdit(report: Report) {
+    const added = newPhotos.photos.map((p) => p.original);
+    const built = buildReportEdit(original, draft, keptOld.length + added.length);
+    if (!built.ok) return setErrors(built.errors);
+    setErrors({});
+    const edit = { reportId: report.id, fields: built.fields, addedPhotos: added, removedPhotoIds: droppedOld };
+    if (!hasChanges(edit)) return onClose();
     try {
-      if (replacing && !oldDeleted) {
-        const yes = await confirm({
-          title: 'Исправить отчёт?',
-          message: 'Прежний отчёт будет удалён, исправленный — поставлен в очередь отправки.',
-          confirmLabel: 'Исправить',
-          danger: true,
-        });
-        if (!yes) return;
-        await sendThroughEngine({ method: 'DELETE', path: `/reports/${replacing.report.id}` });
-        // Remembered so that a retry after a failed queueing does not delete twice.
-        setOldDeleted(true);
-        void invalidatePaths(queryClient, REPORT_QUERIES);
-      }
-      const result = await getEngine().queueReport(built.report);
-      if (!result.ok) {
-        setErrors({ form: result.message });
-        toast.error(result.message);
-        return;
-      }
-      toast.success('Отчёт поставлен в очередь отправки');
-      onQueued?.();
+      await saveReportEdit(edit, removedOnServer.current);
+      toast.success('Отчёт исправлен');
       onClose();
     } catch (error) {
-      const message = failureMessage(error, 'Нет подключения к сети: исправить отчёт можно только онлайн.');
-      setErrors({ form: message });
-      toast.error(message);
+      fail(failureMessage(error, OFFLINE_EDIT));
+    } finally {
+      void invalidatePaths(queryClient, REPORT_QUERIES);
+    }
+  }
+
+  async function submit() {
+    const problem = photosError(keptOld.length + newPhotos.photos.length, newPhotos.photos.filter(isUnsendable).length);
+    if (problem) return setErrors({ form: problem });
+    setSubmitting(true);
+    try {
+      await (editing ? saveEdit(editing.report) : queueNew());
+    } catch (error) {
+      fail(failureMessage(error));
     } finally {
       setSubmitting(false);
     }
@@ -130,7 +154,7 @@ export function ReportForm({ associationId, task, replacing, onClose, onQueued }
       >
         <div className="drv-sheet__header">
           <h2 id="drv-report-title" className="drv-sheet__title">
-            {replacing ? 'Исправление отчёта' : 'Отчёт по рейсу'}
+            {editing ? 'Исправление отчёта' : 'Отчёт по рейсу'}
           </h2>
           {task ? (
             <p className="drv-sheet__subtitle">
@@ -188,8 +212,8 @@ export function ReportForm({ associationId, task, replacing, onClose, onQueued }
               {newPhotos.photos.map((photo) => (
                 <PhotoThumb
                   key={photo.key}
-                  blob={photo.preview}
-                  caption={newPhotoCaption(photo)}
+                  blob={isUnsendable(photo) ? null : photo.preview}
+                  caption={isUnsendable(photo) ? 'не подходит' : newPhotoCaption(photo)}
                   onRemove={() => newPhotos.remove(photo.key)}
                   busy={submitting}
                 />
@@ -198,7 +222,7 @@ export function ReportForm({ associationId, task, replacing, onClose, onQueued }
           </fieldset>
 
           {errors.form ? (
-            <p className="drv-form-error" role="alert">
+            <p className="drv-form-error" role="alert" ref={formErrorRef}>
               {errors.form}
             </p>
           ) : null}
@@ -208,8 +232,8 @@ export function ReportForm({ associationId, task, replacing, onClose, onQueued }
           <button type="button" className="drv-btn drv-btn--ghost" onClick={() => void close()} disabled={submitting}>
             Отмена
           </button>
-          <button type="submit" className="drv-btn drv-btn--primary" disabled={submitting || oldLoading}>
-            {submitting ? 'Сохраняем...' : oldLoading ? 'Загружаем фото...' : 'Отправить отчёт'}
+          <button type="submit" className="drv-btn drv-btn--primary" disabled={submitting}>
+            {submitting ? 'Сохраняем...' : editing ? 'Сохранить' : 'Отправить отчёт'}
           </button>
         </div>
       </form>

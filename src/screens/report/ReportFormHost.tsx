@@ -1,7 +1,7 @@
 /**
  * Holds the open report form at screen level. A form opened from a list item must outlive that item:
- * correcting a report deletes the old one, after which the lists refetch and the item may vanish
- * while the driver is still typing (or the queueing failed and the form must keep what was typed).
+ * the lists refetch while the driver types (a report queued from elsewhere, a photo removed, a reconnect)
+ * and the item may re-render or vanish, yet what was typed must stay.
  */
 import { createContext, useContext, useState, type ReactNode } from 'react';
 import { ReportForm, type ReportFormProps } from './ReportForm.tsx';

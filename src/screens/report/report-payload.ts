@@ -1,5 +1,5 @@
 /** Builds the outbox's NewReport from what the driver typed (SPEC.md section 5: totals only with flag 1). */
-import type { NewReport } from '../../../worker/api.ts';
+import type { FormFields, NewReport } from '../../../worker/api.ts';
 import { parseQuantity, quantityText as text } from '../current-tasks/quantity.ts';
 
 export interface ReportDraft {
@@ -22,7 +22,16 @@ export const emptyDraft: ReportDraft = {
   unloadingIsBuyer: false,
 };
 
-export function buildReport(associationId: number, draft: ReportDraft, photos: Blob[]): ReportBuild {
+/** The numbers a draft stands for, or the errors of the fields that do not parse. */
+interface DraftValues {
+  quantity: number | null;
+  total_loading_quantity: number | null;
+  total_unloading_quantity: number | null;
+  loading_is_buyer: 0 | 1;
+  unloading_is_buyer: 0 | 1;
+}
+
+function draftValues(draft: ReportDraft): { ok: true; values: DraftValues } | { ok: false; errors: ReportDraftErrors } {
   const errors: ReportDraftErrors = {};
   const quantity = parseQuantity(draft.quantity);
   if (!quantity.ok) errors.quantity = quantity.error;
@@ -32,23 +41,56 @@ export function buildReport(associationId: number, draft: ReportDraft, photos: B
   const unloading = draft.unloadingIsBuyer ? parseQuantity(draft.totalUnloading) : null;
   if (unloading && !unloading.ok) errors.totalUnloading = unloading.error;
   if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    values: {
+      quantity: quantity.ok ? quantity.value : null,
+      total_loading_quantity: loading?.ok ? loading.value : null,
+      total_unloading_quantity: unloading?.ok ? unloading.value : null,
+      loading_is_buyer: draft.loadingIsBuyer ? 1 : 0,
+      unloading_is_buyer: draft.unloadingIsBuyer ? 1 : 0,
+    },
+  };
+}
 
-  const quantityValue = quantity.ok ? quantity.value : null;
-  if (quantityValue === null && photos.length === 0) {
-    return { ok: false, errors: { form: 'Укажите количество или добавьте фото' } };
-  }
+const NOTHING_TO_REPORT: ReportDraftErrors = { form: 'Укажите количество или добавьте фото' };
+
+export function buildReport(associationId: number, draft: ReportDraft, photos: Blob[]): ReportBuild {
+  const parsed = draftValues(draft);
+  if (!parsed.ok) return parsed;
+  const { values } = parsed;
+  if (values.quantity === null && photos.length === 0) return { ok: false, errors: NOTHING_TO_REPORT };
   return {
     ok: true,
     report: {
       association_id: associationId,
-      quantity: quantityValue,
-      total_loading_quantity: loading?.ok ? loading.value : null,
-      total_unloading_quantity: unloading?.ok ? unloading.value : null,
-      loadingIsBuyer: draft.loadingIsBuyer ? 1 : 0,
-      unloadingIsBuyer: draft.unloadingIsBuyer ? 1 : 0,
+      quantity: values.quantity,
+      total_loading_quantity: values.total_loading_quantity,
+      total_unloading_quantity: values.total_unloading_quantity,
+      loadingIsBuyer: values.loading_is_buyer,
+      unloadingIsBuyer: values.unloading_is_buyer,
       photos,
     },
   };
+}
+
+export type ReportEditBuild = { ok: true; fields: FormFields } | { ok: false; errors: ReportDraftErrors };
+
+/**
+ * The text fields of PUT /reports/{id}: only those the driver changed, so an edit never overwrites what it
+ * did not touch. A flag turned off also sends its total as null (SPEC.md section 5). `photoCount` is the
+ * number of photos the report will have after the edit.
+ */
+export function buildReportEdit(original: ReportDraft, draft: ReportDraft, photoCount: number): ReportEditBuild {
+  const parsed = draftValues(draft);
+  if (!parsed.ok) return parsed;
+  const before = draftValues(original);
+  if (parsed.values.quantity === null && photoCount === 0) return { ok: false, errors: NOTHING_TO_REPORT };
+  const fields: FormFields = {};
+  for (const [key, value] of Object.entries(parsed.values) as Array<[keyof DraftValues, number | null]>) {
+    if (!before.ok || before.values[key] !== value) fields[key] = value;
+  }
+  return { ok: true, fields };
 }
 
 /** A stored report back as a draft, for correcting it. Older answers may lack the flags: a total implies it. */
@@ -66,4 +108,29 @@ export function draftFromReport(report: {
     loadingIsBuyer: Boolean(report.loading_is_buyer ?? report.total_loading_quantity !== null),
     unloadingIsBuyer: Boolean(report.unloading_is_buyer ?? report.total_unloading_quantity !== null),
   };
+}
+
+/** The server's cap (server/reports/photos.ts REPORT_MAX_PHOTOS): more would be refused with 413 for good. */
+export const MAX_REPORT_PHOTOS = 12;
+/** What the server stores (it checks the bytes); anything else must have been compressed to JPEG first. */
+const SENDABLE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+
+/**
+ * A photo the server would refuse however often it is sent: one the engine could not compress (it then
+ * keeps the original, so the preview is the original) in a format the server does not take, such as HEIC
+ * on a browser that cannot decode it. Unknown while the preview is still being made.
+ */
+export function isUnsendable(photo: { original: Blob; preview: Blob | null; previewFailed: boolean }): boolean {
+  const outcome = photo.preview ?? (photo.previewFailed ? photo.original : null);
+  return outcome !== null && !SENDABLE_TYPES.has(outcome.type);
+}
+
+/**
+ * Caught in the form, not at the server: a queued report the server refuses is retried and, after ten
+ * refusals, dropped. `total` counts every photo the report will have.
+ */
+export function photosError(total: number, unsendable: number): string | null {
+  if (unsendable > 0) return 'Некоторые фото не удалось обработать: уберите их или выберите снимки в JPEG';
+  if (total > MAX_REPORT_PHOTOS) return `В отчёте не больше ${MAX_REPORT_PHOTOS} фото: уберите лишние (${total - MAX_REPORT_PHOTOS})`;
+  return null;
 }

@@ -1,8 +1,12 @@
-/** The driver's earnings for a period (GET /wages/driver/{id}): totals and one line per task. */
+/**
+ * The driver's earnings for a period (GET /wages/driver/{id}): totals and one line per task — a table on
+ * wider screens, a list of small cards on a phone, where five columns do not fit in 360 px.
+ */
 import type { Params } from '../../../worker/api.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { formatMoney, formatQuantity, formatShortDate } from '../driver-common/format.ts';
 import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
+import { useMediaQuery } from '../../ui/use-media-query.ts';
 import type { DateRange } from './period.ts';
 import './statistics.css';
 
@@ -51,36 +55,61 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
           {query.data.data.items.length === 0 ? (
             <p className="drv-muted">За этот период начислений нет.</p>
           ) : (
-            <div className="drv-table-wrap">
-              <table className="drv-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Дата</th>
-                    <th scope="col">Груз</th>
-                    <th scope="col">Кол-во</th>
-                    <th scope="col" className="drv-table__optional">
-                      Ставка
-                    </th>
-                    <th scope="col">Сумма</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {query.data.data.items.map((item, index) => (
-                    <tr key={`${item.task_id}-${index}`}>
-                      <td>{formatShortDate(item.date)}</td>
-                      <td>{item.cargo}</td>
-                      <td>{formatQuantity(item.quantity)}</td>
-                      <td className="drv-table__optional">{formatMoney(item.rate)}</td>
-                      <td>{formatMoney(item.amount)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <WageItems items={query.data.data.items} />
           )}
           <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />
         </>
       )}
     </section>
+  );
+}
+
+const PHONE = '(max-width: 599px)';
+
+function WageItems({ items }: { items: WageItem[] }) {
+  const phone = useMediaQuery(PHONE);
+  if (phone) {
+    return (
+      <ul className="drv-wages" aria-label="Начисления по задачам">
+        {items.map((item, index) => (
+          <li key={`${item.task_id}-${index}`} className="drv-wage">
+            <div className="drv-wage__head">
+              <span className="drv-wage__date">{formatShortDate(item.date)}</span>
+              <strong className="drv-wage__amount">{formatMoney(item.amount)}</strong>
+            </div>
+            <p className="drv-wage__cargo">{item.cargo}</p>
+            <p className="drv-muted">
+              {formatQuantity(item.quantity)} × {formatMoney(item.rate)}
+            </p>
+          </li>
+        ))}
+      </ul>
+    );
+  }
+  return (
+    <div className="drv-table-wrap">
+      <table className="drv-table">
+        <thead>
+          <tr>
+            <th scope="col">Дата</th>
+            <th scope="col">Груз</th>
+            <th scope="col">Кол-во</th>
+            <th scope="col">Ставка</th>
+            <th scope="col">Сумма</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.map((item, index) => (
+            <tr key={`${item.task_id}-${index}`}>
+              <td>{formatShortDate(item.date)}</td>
+              <td>{item.cargo}</td>
+              <td>{formatQuantity(item.quantity)}</td>
+              <td>{formatMoney(item.rate)}</td>
+              <td>{formatMoney(item.amount)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
