@@ -142,6 +142,8 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
       assignedAssociationIds,
       onChange: () => undefined,
       notify: deps.notify,
+      // The service worker only sends what the engines queued (already compressed there).
+      compress: null,
     });
     const before = JSON.stringify(await open.getAll('outbox'));
     await outbox.flush();

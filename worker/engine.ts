@@ -101,9 +101,9 @@ export function createEngine(deps: EngineDeps): Engine {
       const result = await cache.get('tasks/assigned/');
       return result.ok && !result.data.fromCache ? associationIdsOf(result.data.data) : null;
     },
-    onChange() {
+    onChange(stored = true) {
       schedulePush();
-      channel?.postMessage({ type: 'outbox' });
+      if (stored) channel?.postMessage({ type: 'outbox' });
     },
     notify(message) {
       notices.push({ id: (notices.at(-1)?.id ?? 0) + 1, message, at: clock.now() });

@@ -31,8 +31,11 @@ export interface OutboxPorts {
   postForm<T>(path: string, form: FormData, options?: UploadOptions): Promise<Result<T>>;
   /** GET /tasks/assigned/ fresh from the server → every association id in it; null when it failed or came from the cache. */
   assignedAssociationIds(): Promise<number[] | null>;
-  /** Something changed: the engine pushes a new snapshot (and tells the other tabs' engines). */
-  onChange(): void;
+  /**
+   * Something changed: the engine pushes a new snapshot, and when `stored` (the default) tells the other
+   * engines to re-read the queue; false for what only this engine knows (the item being sent, its progress).
+   */
+  onChange(stored?: boolean): void;
   /** Tells the user, e.g. an item deleted after 10 failures, with the server's reason. */
   notify(message: string): void;
 }

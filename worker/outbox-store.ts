@@ -66,7 +66,14 @@ export async function removeWithPhotos(tx: OutboxTx, id: number): Promise<void> 
   await tx.objectStore('outbox').delete(id);
 }
 
-export async function loadPhotos(db: EngineDb, record: OutboxRecord): Promise<Blob[]> {
-  const found = await Promise.all(record.photos.map((id) => db.get('photos', id)));
-  return found.flatMap((photo) => (photo ? [photo.blob] : []));
+/**
+ * The record as stored now, with its photos, read in one transaction (a send reads this for every item,
+ * so one transaction rather than one per photo); null when it is gone (discarded meanwhile).
+ */
+export async function readWithPhotos(db: EngineDb, id: number): Promise<{ record: OutboxRecord; photos: Blob[] } | null> {
+  const tx = db.transaction(STORES, 'readonly');
+  const record = await tx.objectStore('outbox').get(id);
+  if (!record) return null;
+  const found = await Promise.all(record.photos.map((photoId) => tx.objectStore('photos').get(photoId)));
+  return { record, photos: found.flatMap((photo) => (photo ? [photo.blob] : [])) };
 }

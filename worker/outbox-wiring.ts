@@ -1,13 +1,16 @@
 /**
  * Plugs the report outbox (outbox.ts) into the engine's ports (outbox-port.ts): the multipart POST with the
- * Idempotency-Key header, the schedule on the engine's clock and network, and the preview compression.
+ * Idempotency-Key header, the schedule on the engine's clock and network, the throttled snapshot pushes, and
+ * the photo compression (here, not in outbox.ts, so the service worker's flush does not bundle it).
  */
 import { compressPhoto } from './images.ts';
 import { createOutbox, type SendResult } from './outbox.ts';
 import type { OutboxFactory } from './outbox-port.ts';
+import { throttlePushes } from './outbox-view.ts';
 import { buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
 
 export const reportOutbox: OutboxFactory = (ports) => {
+  const pushes = throttlePushes(ports.clock, (stored) => ports.onChange(stored));
   const outbox = createOutbox({
     db: ports.db,
     now: ports.now,
@@ -24,7 +27,8 @@ export const reportOutbox: OutboxFactory = (ports) => {
         : { ok: false, network: result.network, status: result.status, message: result.message };
     },
     assignedAssociationIds: () => ports.assignedAssociationIds(),
-    onChange: () => ports.onChange(),
+    onChange: (stored) => pushes.change(stored),
+    compress: (photo) => compressPhoto(photo),
     notify: (message) => ports.notify(message),
   });
 
@@ -50,6 +54,7 @@ export const reportOutbox: OutboxFactory = (ports) => {
       return () => {
         for (const handle of handles) ports.clock.clearInterval(handle);
         unsubscribe();
+        pushes.cancel();
       };
     },
   };

@@ -12,8 +12,7 @@
  */
 import type { EngineDb, OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
-import { compressPhoto } from './images.ts';
-import { addWithPhotos, loadPhotos, newOutboxRecord, removeWithPhotos, writeOutbox } from './outbox-store.ts';
+import { addWithPhotos, newOutboxRecord, readWithPhotos, removeWithPhotos, writeOutbox } from './outbox-store.ts';
 import { byAge, outboxSnapshot } from './outbox-view.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
@@ -44,12 +43,20 @@ export interface OutboxDeps {
   sendReport(record: OutboxRecord, photos: Blob[], onProgress: (progress: number) => void): Promise<SendResult>;
   /** The association ids of GET /tasks/assigned/, or null when that call failed. */
   assignedAssociationIds(): Promise<number[] | null>;
-  /** Something in the outbox changed: push a new snapshot. */
-  onChange(): void;
+  /**
+   * Something in the outbox changed: push a new snapshot. `stored` is false when only this engine's view
+   * changed (the item being sent, its progress): other engines then have nothing to re-read. Called for
+   * every change, also per item and per progress event: the engine's wiring throttles the pushes.
+   */
+  onChange(stored: boolean): void;
   /** Tell the driver (a toast), in Russian. */
   notify(message: string): void;
-  /** Defaults to compressPhoto; tests pass a double. */
-  compress?(photo: Blob): Promise<Blob>;
+  /**
+   * Photo compression before queueing (worker/images.ts compressPhoto in the engines, a double in tests).
+   * Null where nothing is queued: the service worker only sends what the engines stored, and must not
+   * carry the compression library in its bundle.
+   */
+  compress: ((photo: Blob) => Promise<Blob>) | null;
 }
 
 export interface OutboxScheduler {
@@ -74,17 +81,14 @@ export interface Outbox {
 
 const failure = (message: string): Result<number> => ({ ok: false, message, status: null, network: false });
 
-/** Progress pushes are throttled: an upload reports far more often than a tab needs to redraw. */
-const PROGRESS_STEP = 0.05;
-
 function giveUpMessage(record: OutboxRecord, reason: string): string {
   const when = new Date(record.completedAt).toLocaleString('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
   return `Отчёт от ${when} не принят сервером после ${MAX_ATTEMPTS} попыток и удалён. Причина: ${reason}`;
 }
 
 export function createOutbox(deps: OutboxDeps): Outbox {
-  const { db } = deps;
-  const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
+  const { db, compress } = deps;
+  /** What the snapshot shows: the store as last read, with this engine's own writes applied since. */
   let records: OutboxRecord[] = [];
   let flushing: Promise<void> | null = null;
   let flushAgain = false;
@@ -94,12 +98,21 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   /** `announce: false` when the change came from another engine: announcing it back would ping-pong. */
   async function reload({ announce = true }: { announce?: boolean } = {}): Promise<void> {
     records = await db.getAll('outbox');
-    if (announce) deps.onChange();
+    if (announce) deps.onChange(true);
+  }
+
+  /** Applies a write this engine committed to the view, instead of re-reading the whole queue per item. */
+  function remember(id: number, record: OutboxRecord | null): void {
+    const index = records.findIndex((r) => r.id === id);
+    if (record && index >= 0) records[index] = record;
+    else if (record) records.push(record);
+    else if (index >= 0) records.splice(index, 1);
   }
 
   async function queueReport(report: NewReport): Promise<Result<number>> {
     const userId = deps.userId();
     if (userId === null) return failure('Войдите в систему, чтобы отправить отчёт');
+    if (!compress) return failure('Отчёт можно сохранить только в приложении');
     if (!Number.isInteger(report.association_id) || report.association_id <= 0) {
       return failure('Не указано задание для отчёта');
     }
@@ -118,30 +131,35 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   }
 
   /** Applies `change` to the stored record, if it is still there (a discard wins over a late answer); null deletes. */
-  function update(id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<void> {
-    return writeOutbox(db, async (tx) => {
+  async function update(id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<void> {
+    const written = await writeOutbox(db, async (tx) => {
       const stored = await tx.objectStore('outbox').get(id);
-      if (!stored) return;
-      const changed = change(stored);
-      await (changed ? tx.objectStore('outbox').put(changed) : removeWithPhotos(tx, id));
+      if (!stored) return null;
+      const next = change(stored);
+      await (next ? tx.objectStore('outbox').put(next) : removeWithPhotos(tx, id));
+      return next;
     });
+    remember(id, written);
+    deps.onChange(true);
   }
 
   /** Sends one item; answers false when the network failed and the batch should stop. */
   async function sendOne(id: number): Promise<boolean> {
-    const record = await db.get('outbox', id);
-    if (!record || record.sent) return true;
-    const photos = await loadPhotos(db, record);
+    // Read again right before sending: a discard (from any tab) since the batch was read must win.
+    const loaded = await readWithPhotos(db, id);
+    if (!loaded || loaded.record.sent) {
+      remember(id, loaded?.record ?? null);
+      return true;
+    }
+    const { record, photos } = loaded;
     sending = { id, progress: 0 };
-    deps.onChange();
+    deps.onChange(false);
     let result: SendResult;
     try {
       result = await deps.sendReport(record, photos, (progress) => {
         if (sending?.id !== id) return;
-        const clamped = Math.min(1, Math.max(0, progress));
-        if (clamped - sending.progress < PROGRESS_STEP && clamped < 1) return;
-        sending.progress = clamped;
-        deps.onChange();
+        sending.progress = Math.min(1, Math.max(0, progress));
+        deps.onChange(false);
       });
     } catch (error) {
       // The sender is meant to answer, not throw; a throw tells us nothing about the report, so it does not count.
@@ -178,13 +196,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const userId = deps.userId();
     if (userId === null || !deps.isOnline()) return;
     const now = deps.now();
-    const batch = (await db.getAll('outbox'))
-      .filter((r) => r.userId === userId && !r.sent && r.nextAttemptAt <= now)
-      .sort(byAge);
+    records = await db.getAll('outbox');
+    const batch = records.filter((r) => r.userId === userId && !r.sent && r.nextAttemptAt <= now).sort(byAge);
     for (const item of batch) {
       if (!deps.isOnline() || deps.userId() !== userId) break;
       const goOn = await sendOne(item.id as number);
-      await reload();
       if (!goOn) break;
     }
     await resolve();
@@ -204,10 +220,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         } while (flushAgain);
       } finally {
         flushing = null;
-        deps.onChange();
+        deps.onChange(false);
       }
     })();
-    deps.onChange();
+    deps.onChange(false);
     return flushing;
   }
 

@@ -1,9 +1,12 @@
 /**
  * Flushing (SPEC.md sections 4 and 9, ARCHITECTURE.md): one flush at a time within an engine and across
- * engines (the 'outbox-flush' lock), one batch at a time, every 60 s and on 'online', progress while sending.
+ * engines (the 'outbox-flush' lock), one batch at a time, every 60 s and on 'online', progress while sending,
+ * and snapshot pushes throttled while a flush changes something per item.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { FLUSH_INTERVAL_MS, FLUSH_LOCK, type LockManagerLike } from '../../worker/outbox.ts';
+import { OUTBOX_PUSH_INTERVAL_MS, throttlePushes } from '../../worker/outbox-view.ts';
+import { createManualClock } from './doubles.ts';
 import { deferred, noLocks, photo, queue, report, setup } from './outbox-doubles.ts';
 
 async function settle(): Promise<void> {
@@ -124,5 +127,66 @@ describe('scheduling', () => {
     await queue(h.outbox, report(41));
     h.outbox.triggerFlush();
     await vi.waitFor(() => expect(h.server.calls).toHaveLength(1));
+  });
+});
+
+describe('snapshot pushes while flushing', () => {
+  it('go out at once after a quiet spell, then at most one per interval, keeping the "stored" flag', () => {
+    const clock = createManualClock();
+    const pushes: boolean[] = [];
+    const throttle = throttlePushes(clock, (stored) => pushes.push(stored));
+
+    throttle.change(true);
+    expect(pushes).toEqual([true]);
+
+    // A flush of small reports: an item sent (stored), the next one sending (view only), its progress…
+    throttle.change(false);
+    throttle.change(true);
+    throttle.change(false);
+    expect(pushes).toEqual([true]);
+    clock.advance(OUTBOX_PUSH_INTERVAL_MS - 1);
+    expect(pushes).toEqual([true]);
+    clock.advance(1);
+    expect(pushes).toEqual([true, true]);
+
+    throttle.change(false);
+    clock.advance(OUTBOX_PUSH_INTERVAL_MS);
+    expect(pushes).toEqual([true, true, false]);
+
+    clock.advance(10 * OUTBOX_PUSH_INTERVAL_MS);
+    throttle.change(false);
+    expect(pushes).toEqual([true, true, false, false]);
+    throttle.change(true);
+    throttle.cancel();
+    clock.advance(OUTBOX_PUSH_INTERVAL_MS);
+    expect(pushes).toEqual([true, true, false, false]);
+  });
+
+  it('a batch reads the whole queue as often for 6 items as for 1, never once per item', async () => {
+    const reads = async (count: number) => {
+      const h = await setup();
+      h.server.assigned = [41, 42, 43, 44, 45, 46];
+      for (let i = 0; i < count; i++) await queue(h.outbox, report(41 + i));
+      const spy = vi.spyOn(h.db, 'transaction');
+      await h.outbox.flush();
+      expect(h.server.calls).toHaveLength(count);
+      // A read of the whole queue is a read-only transaction on the outbox store alone (getAll).
+      return spy.mock.calls.filter(([stores, mode]) => stores === 'outbox' && mode !== 'readwrite').length;
+    };
+    expect(await reads(6)).toBe(await reads(1));
+  });
+
+  it('the outbox tells of every change, and marks as stored only what it wrote to IndexedDB', async () => {
+    const kinds: boolean[] = [];
+    const h = await setup({ onChange: (stored) => kinds.push(stored) });
+    h.server.assigned = [41];
+    await queue(h.outbox, report(41));
+    expect(kinds).toEqual([true]);
+    kinds.length = 0;
+    h.server.during = (onProgress) => onProgress(0.5);
+    h.server.assigned = [];
+    await h.outbox.flush();
+    // flush start, sending, progress: view only; the sent mark and the resolve: stored; flush end: view only.
+    expect(kinds).toEqual([false, false, false, true, true, false]);
   });
 });

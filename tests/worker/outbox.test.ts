@@ -82,6 +82,15 @@ describe('queueing a report', () => {
   });
 });
 
+describe('where nothing is compressed', () => {
+  it('the service worker\'s outbox (no compression) queues nothing and stores nothing', async () => {
+    const h = await setup({ compress: null });
+    const result = await h.outbox.queueReport(report(41, [photo('a')]));
+    expect(result.ok).toBe(false);
+    expect(await h.db.count('outbox')).toBe(0);
+  });
+});
+
 describe('sending and resolving', () => {
   it('marks a sent item sent, with the time it was sent', async () => {
     const h = await setup();
