@@ -3,14 +3,14 @@
  * `image-size` reads just the header, which is enough to know the format and the dimensions.
  */
 import { imageSize } from 'image-size';
+import type { ReportPhotoType } from '../../contract/report-limits.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { HttpError } from '../errors.ts';
 
-export const PHOTO_MAX_BYTES = 10 * 1024 * 1024;
-export const REPORT_MAX_PHOTOS = 12;
-export const REPORT_MAX_BYTES = 40 * 1024 * 1024;
+// The caps live in contract/ so the report form checks the same numbers before a report is queued.
+export { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS } from '../../contract/report-limits.ts';
 
-const FORMATS: Record<string, { mime: string; ext: string }> = {
+const FORMATS: Record<string, { mime: ReportPhotoType; ext: string }> = {
   jpg: { mime: 'image/jpeg', ext: '.jpg' },
   png: { mime: 'image/png', ext: '.png' },
   webp: { mime: 'image/webp', ext: '.webp' },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_REPORT_PHOTOS, buildReport, buildReportEdit, draftFromReport, emptyDraft, isUnsendable, photosError } from '../../src/screens/report/report-payload.ts';
+import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS } from '../../contract/report-limits.ts';
+import { buildReport, buildReportEdit, draftFromReport, emptyDraft, isUnsendable, newPhotoBytes, photosError } from '../../src/screens/report/report-payload.ts';
 
 const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
 
@@ -133,8 +134,20 @@ describe('photos the server would refuse for good', () => {
   });
 
   it('names the problem: unsendable photos first, then more than the cap', () => {
-    expect(photosError(MAX_REPORT_PHOTOS, 0)).toBeNull();
-    expect(photosError(MAX_REPORT_PHOTOS + 2, 0)).toBe('В отчёте не больше 12 фото: уберите лишние (2)');
+    expect(photosError(REPORT_MAX_PHOTOS, 0)).toBeNull();
+    expect(photosError(REPORT_MAX_PHOTOS + 2, 0)).toBe('В отчёте не больше 12 фото: уберите лишние (2)');
     expect(photosError(3, 1)).toMatch(/не удалось обработать/);
+    expect(photosError(3, 0, REPORT_MAX_BYTES)).toBeNull();
+    expect(photosError(3, 0, REPORT_MAX_BYTES + 1)).toBe('Фото отчёта вместе больше 40 МБ: уберите часть из них');
+  });
+
+  it('uses the server\'s caps from contract/: a photo over the per-photo cap is unsendable', () => {
+    const huge = new Blob([new Uint8Array(PHOTO_MAX_BYTES + 1)], { type: 'image/png' });
+    const atCap = new Blob([new Uint8Array(PHOTO_MAX_BYTES)], { type: 'image/png' });
+    expect(isUnsendable({ original: huge, preview: null, previewFailed: true })).toBe(true);
+    expect(isUnsendable({ original: huge, preview: atCap, previewFailed: false })).toBe(false);
+    expect(newPhotoBytes([{ original: huge, preview: atCap, previewFailed: false }, { original: huge, preview: null, previewFailed: false }])).toBe(
+      PHOTO_MAX_BYTES,
+    );
   });
 });

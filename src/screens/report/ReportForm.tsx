@@ -25,6 +25,7 @@ import {
   draftFromReport,
   emptyDraft,
   isUnsendable,
+  newPhotoBytes,
   photosError,
   type ReportDraft,
   type ReportDraftErrors,
@@ -122,7 +123,11 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   }
 
   async function submit() {
-    const problem = photosError(keptOld.length + newPhotos.photos.length, newPhotos.photos.filter(isUnsendable).length);
+    const problem = photosError(
+      keptOld.length + newPhotos.photos.length,
+      newPhotos.photos.filter(isUnsendable).length,
+      newPhotoBytes(newPhotos.photos),
+    );
     if (problem) return setErrors({ form: problem });
     setSubmitting(true);
     try {

@@ -1,4 +1,5 @@
 /** Builds the outbox's NewReport from what the driver typed (SPEC.md section 5: totals only with flag 1). */
+import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, REPORT_PHOTO_TYPES } from '../../../contract/report-limits.ts';
 import type { FormFields, NewReport } from '../../../worker/api.ts';
 import { parseQuantity, quantityText as text } from '../current-tasks/quantity.ts';
 
@@ -110,27 +111,45 @@ export function draftFromReport(report: {
   };
 }
 
-/** The server's cap (server/reports/photos.ts REPORT_MAX_PHOTOS): more would be refused with 413 for good. */
-export const MAX_REPORT_PHOTOS = 12;
-/** What the server stores (it checks the bytes); anything else must have been compressed to JPEG first. */
-const SENDABLE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp']);
+const SENDABLE_TYPES = new Set<string>(REPORT_PHOTO_TYPES);
+const MB = 1024 * 1024;
+
+interface PickedPhoto {
+  original: Blob;
+  preview: Blob | null;
+  previewFailed: boolean;
+}
+
+/** What the engine will store for the photo (the compressed copy, or the original when compression failed). */
+function outcomeOf(photo: PickedPhoto): Blob | null {
+  return photo.preview ?? (photo.previewFailed ? photo.original : null);
+}
 
 /**
  * A photo the server would refuse however often it is sent: one the engine could not compress (it then
  * keeps the original, so the preview is the original) in a format the server does not take, such as HEIC
- * on a browser that cannot decode it. Unknown while the preview is still being made.
+ * on a browser that cannot decode it, or larger than the server's cap per photo. Unknown while the preview
+ * is still being made.
  */
-export function isUnsendable(photo: { original: Blob; preview: Blob | null; previewFailed: boolean }): boolean {
-  const outcome = photo.preview ?? (photo.previewFailed ? photo.original : null);
-  return outcome !== null && !SENDABLE_TYPES.has(outcome.type);
+export function isUnsendable(photo: PickedPhoto): boolean {
+  const outcome = outcomeOf(photo);
+  return outcome !== null && (!SENDABLE_TYPES.has(outcome.type) || outcome.size > PHOTO_MAX_BYTES);
+}
+
+/** The bytes the new photos will upload, as far as their previews are known. */
+export function newPhotoBytes(photos: readonly PickedPhoto[]): number {
+  return photos.reduce((sum, photo) => sum + (outcomeOf(photo)?.size ?? 0), 0);
 }
 
 /**
  * Caught in the form, not at the server: a queued report the server refuses is retried and, after ten
- * refusals, dropped. `total` counts every photo the report will have.
+ * refusals, dropped. `total` counts every photo the report will have; `bytes` what the new ones upload.
  */
-export function photosError(total: number, unsendable: number): string | null {
-  if (unsendable > 0) return 'Некоторые фото не удалось обработать: уберите их или выберите снимки в JPEG';
-  if (total > MAX_REPORT_PHOTOS) return `В отчёте не больше ${MAX_REPORT_PHOTOS} фото: уберите лишние (${total - MAX_REPORT_PHOTOS})`;
+export function photosError(total: number, unsendable: number, bytes = 0): string | null {
+  if (unsendable > 0) {
+    return `Некоторые фото не удалось обработать или они больше ${PHOTO_MAX_BYTES / MB} МБ: уберите их или выберите снимки в JPEG`;
+  }
+  if (total > REPORT_MAX_PHOTOS) return `В отчёте не больше ${REPORT_MAX_PHOTOS} фото: уберите лишние (${total - REPORT_MAX_PHOTOS})`;
+  if (bytes > REPORT_MAX_BYTES) return `Фото отчёта вместе больше ${REPORT_MAX_BYTES / MB} МБ: уберите часть из них`;
   return null;
 }
