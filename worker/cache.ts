@@ -5,18 +5,23 @@
  * - on a network error (the section 8 test) — a 4xx/5xx is the server's answer and is passed on;
  * - on a '2g'/'slow-2g' connection after 5 s without an answer; the request goes on in the background
  *   and refreshes the entry when it lands.
- * The transports list answers [] when nothing is cached. Identical GETs in flight share one request.
+ * The transports list answers [] when nothing is cached. Identical GETs in flight share one request, from any
+ * tab: in the SharedWorker one engine serves every tab, so its in-flight map is enough; in dedicated-worker
+ * mode (one engine per tab) the engines also take a Web Lock per cache key — the holder fetches and stores,
+ * and an engine that waited for the same key uses the entry stored after its own request began.
  *
  * No network code here: `fetch` is passed in, so the service worker may import `cacheKey` alone.
  */
 import type { CachedResult, Params, Result } from './api.ts';
 import type { EngineDb } from './db.ts';
-import type { Clock } from './ports.ts';
+import type { Clock, Locks } from './ports.ts';
 import { isSlowConnection } from './ports.ts';
 
 export const SLOW_NETWORK_TIMEOUT_MS = 5_000;
 export const TRANSPORTS_PATH = 'users/me/transports/';
 export const OFFLINE_NO_CACHE = 'Нет подключения к сети, а сохранённых данных нет';
+/** The Web Lock per cache key that dedicated-worker engines share a GET through. */
+export const GET_LOCK_PREFIX = 'reis-get:';
 
 /** 'users/me/' and '/users/me/' are one path; the key never starts with a slash. */
 export function normalizePath(path: string): string {
@@ -43,6 +48,11 @@ export interface CacheDeps {
   userId(): number | null;
   /** The network GET (authorised, with the 401 → refresh rule). */
   fetch(path: string, params: Params | undefined): Promise<Result<unknown>>;
+  /**
+   * Web Locks shared with the other tabs' engines: dedicated-worker mode only. The SharedWorker leaves it
+   * out — it is every tab's one engine, and a lock round trip plus a read per GET would only slow it down.
+   */
+  locks?: Locks;
 }
 
 export interface GetCache {
@@ -60,11 +70,22 @@ export function createCache(deps: CacheDeps): GetCache {
   // Bumped by clear(): an answer that lands after a logout must not refill the cache.
   let generation = 0;
 
+  /** An entry another engine stored after `since`: the answer to a request made while this one waited. */
+  async function storedSince(key: string, since: number): Promise<Fresh | null> {
+    try {
+      const entry = await db.get('cache', key);
+      return entry && entry.storedAt >= since ? { ok: true, data: { data: entry.data, storedAt: entry.storedAt } } : null;
+    } catch {
+      return null;
+    }
+  }
+
   function fetchShared(key: string, path: string, params: Params | undefined, userId: number | null): Promise<Fresh> {
     const running = inFlight.get(key);
     if (running) return running;
     const startedIn = generation;
-    const promise = (async (): Promise<Fresh> => {
+    const requestedAt = clock.now();
+    const fetchAndStore = async (): Promise<Fresh> => {
       const result = await deps.fetch(path, params);
       if (!result.ok) return result;
       const storedAt = clock.now();
@@ -77,7 +98,15 @@ export function createCache(deps: CacheDeps): GetCache {
         }
       }
       return { ok: true, data: { data: result.data, storedAt } };
-    })().finally(() => inFlight.delete(key));
+    };
+    const { locks } = deps;
+    const shared = locks
+      ? locks
+          .request(GET_LOCK_PREFIX + key, async () => (await storedSince(key, requestedAt)) ?? fetchAndStore())
+          // A lock manager that fails must not cost the answer: fetch as if alone.
+          .catch(fetchAndStore)
+      : fetchAndStore();
+    const promise = shared.finally(() => inFlight.delete(key));
     inFlight.set(key, promise);
     return promise;
   }

@@ -75,6 +75,8 @@ export function createEngine(deps: EngineDeps): Engine {
     effectiveType: () => network.effectiveType(),
     userId: () => state.get().user?.id ?? null,
     fetch: (path, params) => http.getJson(path, params),
+    // One engine per tab: identical GETs from several tabs share one request through a lock per key.
+    ...(deps.mode === 'dedicated' ? { locks } : {}),
   });
   const authApi = createAuth({
     http,

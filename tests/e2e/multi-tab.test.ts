@@ -135,15 +135,16 @@ describe.each(MODES)('two tabs (%s engine)', (mode) => {
   });
 });
 
-describe('two tabs (shared engine): identical GETs', () => {
+describe.each(MODES)('two tabs (%s engine): identical GETs', (mode) => {
   it('the same GET from both tabs at once is one request on the wire', async () => {
-    const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    // Dedicated mode: each tab has its own engine, and they share the request through a Web Lock per key.
+    const context = await newContext(app.browser, mode, 1440, { serviceWorkers: 'block' });
     try {
       const first = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
-      await showsUserIn(first, MANAGER_NAME);
+      await showsUserIn(first, MANAGER_NAME, mode);
       const second = await context.newPage();
       await second.goto(`${app.url}/profile`);
-      await showsUserIn(second, MANAGER_NAME);
+      await showsUserIn(second, MANAGER_NAME, mode);
       const drivers = /^\/api\/users\/drivers\/$/;
       const before = app.proxy.requests.length;
       // Held at the proxy, so the second tab's call surely arrives while the first one's is in flight.

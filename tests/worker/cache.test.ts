@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Params, Result } from '../../worker/api.ts';
-import { OFFLINE_NO_CACHE, SLOW_NETWORK_TIMEOUT_MS, cacheKey, createCache } from '../../worker/cache.ts';
+import { GET_LOCK_PREFIX, OFFLINE_NO_CACHE, SLOW_NETWORK_TIMEOUT_MS, cacheKey, createCache } from '../../worker/cache.ts';
+import type { CrossTabMessage } from '../../worker/cross-tab.ts';
+import type { EngineDb } from '../../worker/db.ts';
 import { failure } from '../../worker/http.ts';
-import { createManualClock, deferred, settle } from './doubles.ts';
+import type { Locks } from '../../worker/ports.ts';
+import { createChannelHub, createFakeServer, createFifoLocks, createManualClock, deferred, settle } from './doubles.ts';
 import { driverWire, freshDb, makeEngine, serveAuth } from './harness.ts';
 
 type Answer = Result<unknown> | Promise<Result<unknown>>;
@@ -225,5 +228,119 @@ describe('sharing and separation', () => {
     expect((await db.getAll('cache')).map((entry) => entry.key)).toEqual([`${driverWire.id}:tasks/assigned/`]);
     await api.logout();
     expect(await db.count('cache')).toBe(0);
+  });
+});
+
+describe('sharing across tabs in dedicated-worker mode (one engine per tab)', () => {
+  /** Two tabs' caches on one database and one lock manager, each with its own scripted network. */
+  async function twoTabs() {
+    const db: EngineDb = await freshDb();
+    const clock = createManualClock();
+    const locks = createFifoLocks();
+    const tab = (name: string) => {
+      const calls: string[] = [];
+      let next: () => Answer = () => ({ ok: true, data: `${name}'s answer` });
+      const cache = createCache({
+        db,
+        clock,
+        locks,
+        offline: () => false,
+        effectiveType: () => '4g',
+        userId: () => 7,
+        fetch: (path) => {
+          calls.push(path);
+          return Promise.resolve(next());
+        },
+      });
+      return { cache, calls, answer: (fn: () => Answer) => (next = fn) };
+    };
+    return { db, clock, locks, a: tab('a'), b: tab('b') };
+  }
+
+  it('the same GET at once from two tabs: one request, both get its answer, fresh', async () => {
+    const { a, b, clock } = await twoTabs();
+    const gate = deferred<Result<unknown>>();
+    a.answer(() => gate.promise);
+    const both = [a.cache.get('tasks/assigned/'), b.cache.get('/tasks/assigned/')];
+    await settle();
+    clock.advance(40);
+    gate.resolve({ ok: true, data: ['task'] });
+    const [fromA, fromB] = await Promise.all(both);
+    expect(a.calls.length + b.calls.length).toBe(1);
+    expect(fromA).toEqual({ ok: true, data: { data: ['task'], fromCache: false, storedAt: clock.now() } });
+    expect(fromB).toEqual(fromA);
+  });
+
+  it('different keys do not wait for each other', async () => {
+    const { a, b } = await twoTabs();
+    const gate = deferred<Result<unknown>>();
+    a.answer(() => gate.promise);
+    const first = a.cache.get('tasks/assigned/');
+    await settle();
+    expect(await b.cache.get('tasks/available/')).toMatchObject({ ok: true, data: { data: "b's answer", fromCache: false } });
+    gate.resolve({ ok: true, data: [] });
+    await first;
+    expect([a.calls, b.calls]).toEqual([['tasks/assigned/'], ['tasks/available/']]);
+  });
+
+  it('a tab that waited fetches on its own when the holder got no answer to share', async () => {
+    const { a, b } = await twoTabs();
+    const gate = deferred<Result<unknown>>();
+    a.answer(() => gate.promise);
+    const both = [a.cache.get('tasks/assigned/'), b.cache.get('tasks/assigned/')];
+    await settle();
+    gate.resolve(failure('Ошибка сервера (код 500)', false, 500));
+    const [fromA, fromB] = await Promise.all(both);
+    expect(fromA).toMatchObject({ ok: false, status: 500 });
+    expect(fromB).toMatchObject({ ok: true, data: { data: "b's answer" } });
+    expect(b.calls).toEqual(['tasks/assigned/']);
+  });
+
+  it('an entry stored before the request began is not taken for its answer', async () => {
+    const { db, a, clock } = await twoTabs();
+    await db.put('cache', { key: cacheKey(7, 'tasks/assigned/'), userId: 7, path: 'tasks/assigned/', data: ['old'], storedAt: clock.now() - 1 });
+    expect(await a.cache.get('tasks/assigned/')).toMatchObject({ ok: true, data: { data: "a's answer", fromCache: false } });
+    expect(a.calls).toHaveLength(1);
+  });
+
+  it('through two dedicated engines on one database: the same GET at once goes out once', async () => {
+    const db = await freshDb();
+    const server = createFakeServer();
+    const clock = createManualClock();
+    const locks = createFifoLocks();
+    const hub = createChannelHub<CrossTabMessage>();
+    const shared = { db, server, clock, locks, mode: 'dedicated' as const };
+    const one = await makeEngine({ ...shared, channel: hub.channel() });
+    const two = await makeEngine({ ...shared, channel: hub.channel() });
+    serveAuth(server, clock);
+    const gate = deferred<void>();
+    server.on('GET tasks/assigned/', async () => {
+      await gate.promise;
+      return { status: 200, data: [{ id: 1, driver_associations: [{ id: 3 }] }] };
+    });
+    await one.api.login('driver@demo.local', 'demo12345');
+    await settle();
+    const both = [one.api.get('tasks/assigned/'), two.api.get('tasks/assigned/')];
+    await settle(10);
+    gate.resolve();
+    const [first, second] = await Promise.all(both);
+    expect(server.count('GET tasks/assigned/')).toBe(1);
+    expect(first).toMatchObject({ ok: true, data: { data: [{ id: 1 }], fromCache: false } });
+    expect(second).toEqual(first);
+    expect((await db.getAll('cache')).map((entry) => entry.key)).toEqual([`${driverWire.id}:tasks/assigned/`]);
+  });
+
+  it('the SharedWorker engine takes no lock per GET: its one in-flight map already serves every tab', async () => {
+    const names: string[] = [];
+    const inner = createFifoLocks();
+    const spy: Locks & { held(name: string): boolean } = {
+      request: (name, fn) => (names.push(name), inner.request(name, fn)),
+      held: (name) => inner.held(name),
+    };
+    const { api, server } = await makeEngine({ locks: spy, mode: 'shared' });
+    server.on('GET companies/', () => ({ status: 200, data: [] }));
+    await Promise.all([api.get('companies/'), api.get('companies/')]);
+    expect(server.count('GET companies/')).toBe(1);
+    expect(names.filter((name) => name.startsWith(GET_LOCK_PREFIX))).toEqual([]);
   });
 });
