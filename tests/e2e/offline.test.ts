@@ -23,6 +23,7 @@ import { Shell } from './pages/shell.ts';
 const NO_NETWORK = 'Нет подключения к сети';
 const OFFLINE_MODE = 'Приложение работает в офлайн-режиме (данные из кэша)';
 const CACHE_NOTE = /^данные от \d{2}:\d{2}$/;
+const NEEDS_SERVER = 'Нужна связь с сервером';
 /** Set E2E_SCREENSHOTS to a folder to keep pictures of the offline states at 360 and 1440 px. */
 const SCREENSHOTS = process.env.E2E_SCREENSHOTS;
 
@@ -91,6 +92,8 @@ describe.each(MODES)('offline (%s engine)', (mode) => {
     await context.setOffline(true);
     // The running app notices at once.
     await bannerIs(shell, NO_NETWORK, 'network lost while the app runs');
+    // Said once, by the banner: the screen's own notice tells what still works instead of repeating it.
+    expect(await page.getByText(NO_NETWORK).count()).toBe(1);
     await screenshot(page, `${mode}-no-network-${mode === 'shared' ? 1440 : 360}`);
 
     const reloaded = await page.reload();
@@ -110,6 +113,13 @@ describe.each(MODES)('offline (%s engine)', (mode) => {
     // Both the profile and the vehicle list came from the cache, and say so.
     await waitFor(async () => (await profile.cacheNotes.count()) === 2, { message: 'two cache notes on /profile' });
     for (const note of await profile.cacheNotes.allTextContents()) expect(note).toMatch(CACHE_NOTE);
+    // What needs the server waits for it, and says so.
+    expect(await profile.editButton.isDisabled()).toBe(true);
+    expect(await profile.editButton.getAttribute('title')).toBe(NEEDS_SERVER);
+    expect(await profile.makeCurrentButtons.first().isDisabled()).toBe(true);
+    expect(await profile.makeCurrentButtons.first().getAttribute('title')).toBe(NEEDS_SERVER);
+    for (const hint of await profile.needsServerHints.allTextContents()) expect(hint.startsWith(NEEDS_SERVER)).toBe(true);
+    expect(await profile.needsServerHints.count()).toBe(2);
     await screenshot(page, `${mode}-offline-profile-${mode === 'shared' ? 1440 : 360}`);
 
     const sentBefore = app.proxy.requests.length;
@@ -118,6 +128,9 @@ describe.each(MODES)('offline (%s engine)', (mode) => {
     await bannerIs(shell, null, 'the network returned');
     // The engine left offline mode and the open screen refetched: fresh data, no cache notes.
     await waitFor(async () => (await profile.cacheNotes.count()) === 0, { message: 'lists refetched after reconnecting' });
+    await waitFor(() => profile.editButton.isEnabled(), { message: 'editing the profile is possible again' });
+    expect(await profile.makeCurrentButtons.first().isEnabled()).toBe(true);
+    expect(await profile.needsServerHints.count()).toBe(0);
     const afterReturn = app.proxy.requests.slice(sentBefore);
     expect(afterReturn.some((r) => r.path === '/api/users/me/' && r.status === 200)).toBe(true);
     expect(errors).toEqual([]);

@@ -6,11 +6,12 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import type { Page, Task } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
+import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
 import { useDebounced } from '../driver-common/hooks.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';
-import { CacheNote, EmptyState, ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx';
+import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import '../driver.css';
 
@@ -105,7 +106,7 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
       </div>
 
       {!online ? (
-        <p className="drv-notice">Нет подключения к сети: список может быть устаревшим, взять задачу можно только онлайн.</p>
+        <p className="drv-notice">{NEEDS_SERVER}, чтобы взять задачу; список может быть устаревшим.</p>
       ) : null}
       {query.data ? <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} /> : null}
 
@@ -130,6 +131,7 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
                       type="button"
                       className="drv-btn drv-btn--primary drv-btn--wide"
                       disabled={!online || accept.isPending}
+                      title={online ? undefined : NEEDS_SERVER}
                       onClick={() => void take(task)}
                     >
                       {busy ? 'Берём...' : 'Взять'}

@@ -1,5 +1,6 @@
 /** One current task: its facts, the driver's quantities, reports, and the actions within thumb's reach. */
 import { toast } from 'react-toastify';
+import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { OwnTask } from '../driver-common/format.ts';
 import { DRIVER_STATUS_LABELS } from '../driver-common/format.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';
@@ -45,7 +46,13 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
       <AssociationReports associationId={association.id} task={task} />
       <div className="drv-card__actions drv-card__actions--sticky">
         {association.status === 'accepted' ? (
-          <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || start.isPending} onClick={() => void startTrip()}>
+          <button
+            type="button"
+            className="drv-btn drv-btn--ghost"
+            disabled={!online || start.isPending}
+            title={online ? undefined : NEEDS_SERVER}
+            onClick={() => void startTrip()}
+          >
             {start.isPending ? 'Начинаем...' : 'Начать рейс'}
           </button>
         ) : null}

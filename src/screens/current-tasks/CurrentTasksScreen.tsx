@@ -7,9 +7,10 @@ import { useEffect } from 'react';
 import type { Page, Task } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
+import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { itemsOf, ownTasksInOrder } from '../driver-common/format.ts';
 import { invalidatePaths } from '../driver-common/send.ts';
-import { CacheNote, EmptyState, ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx';
+import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { REPORT_QUERIES } from '../report/ReportForm.tsx';
 import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
@@ -40,7 +41,10 @@ function CurrentTasks({ title }: { title: string }) {
       <h1 id="drv-current-title" className="drv-screen__title">
         {title}
       </h1>
-      {!online ? <p className="drv-notice">Нет подключения к сети: отчёты ставятся в очередь и уйдут, когда сеть вернётся.</p> : null}
+      {/* The banner above already says the network is gone; this says what still works. */}
+      {!online ? (
+        <p className="drv-notice">Отчёты ставятся в очередь и уйдут сами, когда связь вернётся. Для остальных действий — {NEEDS_SERVER.toLowerCase()}.</p>
+      ) : null}
       {query.data ? <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} /> : null}
 
       {query.isPending ? (
@@ -62,7 +66,7 @@ function CurrentTasks({ title }: { title: string }) {
         </ul>
       )}
 
-      <DailyHoursForm />
+      <DailyHoursForm online={online} />
     </section>
   );
 }

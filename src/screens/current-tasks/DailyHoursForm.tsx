@@ -1,11 +1,12 @@
 /** Hours worked on a date (POST /reports/daily_hours/): the server keeps one value per driver and day. */
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import { formatDate, isoDate } from '../driver-common/format.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';
 import { parseHours } from './quantity.ts';
 
-export function DailyHoursForm() {
+export function DailyHoursForm({ online }: { online: boolean }) {
   const [date, setDate] = useState(() => isoDate(new Date()));
   const [hours, setHours] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -59,7 +60,12 @@ export function DailyHoursForm() {
             onChange={(event) => setHours(event.target.value)}
           />
         </label>
-        <button type="submit" className="drv-btn drv-btn--primary" disabled={save.isPending}>
+        <button
+          type="submit"
+          className="drv-btn drv-btn--primary"
+          disabled={!online || save.isPending}
+          title={online ? undefined : NEEDS_SERVER}
+        >
           {save.isPending ? 'Сохраняем...' : 'Сохранить часы'}
         </button>
       </form>

@@ -1,6 +1,7 @@
 /** The driver's own quantity, loading and unloading quantity on one association (PUT .../quantity/). */
 import { useState } from 'react';
 import { toast } from 'react-toastify';
+import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { DriverAssociation } from '../../../contract/entities.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';
 import { quantityBody, quantityText, type QuantityBody, type QuantityFields } from './quantity.ts';
@@ -65,7 +66,12 @@ export function QuantityForm({ association, unit, disabled }: { association: Dri
         </label>
       ))}
       </fieldset>
-      <button type="submit" className="drv-btn drv-btn--ghost drv-quantities__save" disabled={disabled || save.isPending}>
+      <button
+        type="submit"
+        className="drv-btn drv-btn--ghost drv-quantities__save"
+        disabled={disabled || save.isPending}
+        title={disabled ? NEEDS_SERVER : undefined}
+      >
         {save.isPending ? 'Сохраняем...' : 'Сохранить количество'}
       </button>
     </form>

@@ -1,7 +1,6 @@
 /** The loading, empty, error and cached-data states every driver screen shows the same way. */
 import type { ReactNode } from 'react';
 import type { ApiError } from '../../engine/queries.ts';
-import { useEngineSnapshot } from '../../engine/store.ts';
 import { formatClock } from './format.ts';
 
 export function LoadingState({ text = 'Загрузка...' }: { text?: string }) {
@@ -46,10 +45,4 @@ export function CacheNote({ fromCache, storedAt }: { fromCache: boolean; storedA
       данные от {formatClock(storedAt)}
     </p>
   );
-}
-
-/** Whether calls to the server can succeed now (the network is up and the engine is not in offline mode). */
-export function useOnline(): boolean {
-  const { network, auth } = useEngineSnapshot();
-  return network.online && !network.offlineMode && !auth.offlineMode;
 }

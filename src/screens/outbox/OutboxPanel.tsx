@@ -9,9 +9,9 @@ import type { OutboxItemView } from '../../../worker/api.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
+import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
 import { formatClock, formatDate, itemsOf } from '../driver-common/format.ts';
-import { useOnline } from '../driver-common/states.tsx';
 import { outboxStateLabel } from './outbox-labels.ts';
 import '../driver-common/dialogs.css';
 
@@ -77,7 +77,7 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
       </div>
 
       <div className="drv-drawer__content">
-        {!online ? <p className="drv-notice">Нет подключения к сети: отчёты уйдут, когда сеть вернётся.</p> : null}
+        {!online ? <p className="drv-notice">{NEEDS_SERVER}: отчёты уйдут, когда она вернётся.</p> : null}
         {outbox.items.length === 0 ? (
           <p className="drv-muted">Очередь пуста: все отчёты отправлены.</p>
         ) : (
@@ -121,7 +121,8 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
         <button
           type="button"
           className="drv-btn drv-btn--primary"
-          disabled={outbox.flushing || outbox.pending === 0}
+          disabled={!online || outbox.flushing || outbox.pending === 0}
+          title={online ? undefined : NEEDS_SERVER}
           onClick={() => void flush()}
         >
           {outbox.flushing ? 'Отправляется...' : 'Отправить сейчас'}

@@ -6,13 +6,17 @@ import type { User, UserWire } from '../../../contract/entities.ts';
 import { profileUpdateSchema, type ProfileUpdate } from '../../../contract/payloads.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useApiMutation } from '../../engine/queries.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
 import { Field } from '../../ui/Field.tsx';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 
 export function ProfileEditForm({ user, onDone }: { user: User; onDone: () => void }) {
   const [name, setName] = useState(user.name);
   const [phone, setPhone] = useState(user.phone);
   const [errors, setErrors] = useState<{ name?: string; phone?: string }>({});
   const save = useApiMutation<ProfileUpdate, UserWire>('PUT', () => '/users/me/', ['/users/me/']);
+  // The network may go while the form is open: what was typed stays, saving waits for the server.
+  const server = useNeedsServer();
 
   function submit(event: FormEvent<HTMLFormElement>): void {
     event.preventDefault();
@@ -51,13 +55,14 @@ export function ProfileEditForm({ user, onDone }: { user: User; onDone: () => vo
         </p>
       )}
       <div className="form-actions">
-        <button type="submit" className="button button-primary" disabled={save.isPending}>
+        <button type="submit" className="button button-primary" disabled={save.isPending || server.offline} title={server.reason}>
           {save.isPending ? 'Сохранение...' : 'Сохранить'}
         </button>
         <button type="button" className="button button-quiet" onClick={onDone} disabled={save.isPending}>
           Отмена
         </button>
       </div>
+      <NeedsServerHint offline={server.offline} what="сохранить" />
     </form>
   );
 }

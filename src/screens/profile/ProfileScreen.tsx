@@ -5,7 +5,9 @@ import { ROLE_LABELS } from '../../../contract/roles.ts';
 import { lazyNamed } from '../../app/lazy.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { TransportsList } from './TransportsList.tsx';
@@ -18,6 +20,7 @@ export function ProfileScreen({ title = 'Профиль' }: { title?: string }) 
   const { auth } = useEngineSnapshot();
   const query = useApiQuery<UserWire>('/users/me/');
   const [editing, setEditing] = useState(false);
+  const server = useNeedsServer();
   // The engine's copy shows at once; the query brings the freshest one.
   const user = query.data ? flattenUser(query.data.data) : auth.user;
 
@@ -50,9 +53,10 @@ export function ProfileScreen({ title = 'Профиль' }: { title?: string }) 
               <dt>Роль</dt>
               <dd>{ROLE_LABELS[user.role]}</dd>
             </dl>
-            <button type="button" className="button" onClick={() => setEditing(true)}>
+            <button type="button" className="button" disabled={server.offline} title={server.reason} onClick={() => setEditing(true)}>
               Изменить имя и телефон
             </button>
+            <NeedsServerHint offline={server.offline} what="изменить имя и телефон" />
           </>
         )}
         {query.isError && (

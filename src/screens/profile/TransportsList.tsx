@@ -4,7 +4,9 @@ import { toast } from 'react-toastify';
 import type { Transport } from '../../../contract/entities.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery, type ApiError } from '../../engine/queries.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { formatCapacity } from '../../ui/format.ts';
 import { listOf } from '../../ui/list.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
@@ -14,6 +16,7 @@ const TRANSPORTS = '/users/me/transports/';
 export function TransportsList() {
   const query = useApiQuery<Transport[] | { items: Transport[] }>(TRANSPORTS);
   const client = useQueryClient();
+  const server = useNeedsServer();
   const choose = useMutation<unknown, ApiError, number>({
     mutationFn: async (id) => unwrap(await getEngine().send('PUT', `/users/me/transport/${id}/`)),
     onSuccess: async () => {
@@ -35,29 +38,35 @@ export function TransportsList() {
       transports.length === 0 ? (
         <Empty>Транспорт не добавлен.</Empty>
       ) : (
-        <ul className="list">
-          {transports.map((transport) => (
-            <li key={transport.id} className={transport.is_current ? 'list-item is-current' : 'list-item'}>
-              <div>
-                <strong>{transport.vehicle_number}</strong> {transport.vehicle_brand}
-                <div className="muted">Грузоподъёмность: {formatCapacity(transport.vehicle_capacity)}</div>
-              </div>
-              {transport.is_current ? (
-                <span className="tag">Текущий</span>
-              ) : (
-                <button
-                  type="button"
-                  className="button"
-                  disabled={choose.isPending}
-                  onClick={() => choose.mutate(transport.id)}
-                  aria-label={`Сделать текущим ${transport.vehicle_number}`}
-                >
-                  Сделать текущим
-                </button>
-              )}
-            </li>
-          ))}
-        </ul>
+        <>
+          <ul className="list">
+            {transports.map((transport) => (
+              <li key={transport.id} className={transport.is_current ? 'list-item is-current' : 'list-item'}>
+                <div>
+                  <strong>{transport.vehicle_number}</strong> {transport.vehicle_brand}
+                  <div className="muted">Грузоподъёмность: {formatCapacity(transport.vehicle_capacity)}</div>
+                </div>
+                {transport.is_current ? (
+                  <span className="tag">Текущий</span>
+                ) : (
+                  <button
+                    type="button"
+                    className="button"
+                    disabled={choose.isPending || server.offline}
+                    title={server.reason}
+                    onClick={() => choose.mutate(transport.id)}
+                    aria-label={`Сделать текущим ${transport.vehicle_number}`}
+                  >
+                    Сделать текущим
+                  </button>
+                )}
+              </li>
+            ))}
+          </ul>
+          {transports.some((transport) => !transport.is_current) && (
+            <NeedsServerHint offline={server.offline} what="выбрать текущий транспорт" />
+          )}
+        </>
       );
   }
 

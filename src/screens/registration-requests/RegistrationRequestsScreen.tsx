@@ -6,6 +6,7 @@ import type { Company, RegistrationRequest } from '../../../contract/entities.ts
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery, type ApiError } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { listOf } from '../../ui/list.ts';
 import { Page } from '../../ui/Page.tsx';
@@ -21,6 +22,7 @@ export function RegistrationRequestsScreen() {
   const companies = useApiQuery<Company[] | { items: Company[] }>('/companies/');
   const role = useEngineSnapshot().auth.user?.role;
   const client = useQueryClient();
+  const server = useNeedsServer();
   const approve = useMutation<unknown, ApiError, number>({
     mutationFn: async (id) => unwrap(await getEngine().send('POST', `/registration-requests/${id}/approve`)),
     onSuccess: async () => {
@@ -63,7 +65,8 @@ export function RegistrationRequestsScreen() {
               request={request}
               companyName={companyName(request)}
               approving={approve.isPending && approve.variables === request.id}
-              disabled={approve.isPending}
+              disabled={approve.isPending || server.offline}
+              offlineReason={server.reason}
               approvable={canApprove(role, request.role)}
               onApprove={() => confirmApprove(request)}
             />

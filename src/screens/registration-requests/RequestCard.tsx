@@ -2,6 +2,7 @@
 import type { RegistrationRequest } from '../../../contract/entities.ts';
 import { ROLE_LABELS, isRole } from '../../../contract/roles.ts';
 import { formatCapacity } from '../../ui/format.ts';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { APPROVED_BY_ADMIN } from './approval.ts';
 
 interface RequestCardProps {
@@ -9,6 +10,8 @@ interface RequestCardProps {
   companyName: string;
   approving: boolean;
   disabled: boolean;
+  /** Set while the server cannot be reached: the button is disabled and says why. */
+  offlineReason?: string | undefined;
   /** False where the signed-in user may not approve this request: a note stands in for the button. */
   approvable: boolean;
   onApprove: () => void;
@@ -24,7 +27,7 @@ export function vehicleOf(request: RegistrationRequest) {
   };
 }
 
-export function RequestCard({ request, companyName, approving, disabled, approvable, onApprove }: RequestCardProps) {
+export function RequestCard({ request, companyName, approving, disabled, offlineReason, approvable, onApprove }: RequestCardProps) {
   const titleId = `request-${request.id}`;
   const vehicle = request.role === 'driver' ? vehicleOf(request) : null;
   return (
@@ -53,9 +56,12 @@ export function RequestCard({ request, companyName, approving, disabled, approva
         )}
       </dl>
       {approvable ? (
-        <button type="button" className="button button-primary" onClick={onApprove} disabled={disabled}>
-          {approving ? 'Подтверждение...' : 'Подтвердить регистрацию'}
-        </button>
+        <>
+          <button type="button" className="button button-primary" onClick={onApprove} disabled={disabled} title={offlineReason}>
+            {approving ? 'Подтверждение...' : 'Подтвердить регистрацию'}
+          </button>
+          <NeedsServerHint offline={offlineReason !== undefined} />
+        </>
       ) : (
         <p className="muted request-note">{APPROVED_BY_ADMIN}</p>
       )}

@@ -12,7 +12,8 @@ import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
 import { formatQuantity } from '../driver-common/format.ts';
 import { photoBlobQuery } from '../driver-common/photo-blob.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';
-import { ErrorState, LoadingState, useOnline } from '../driver-common/states.tsx';
+import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
+import { ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { PhotoThumb } from './PhotoPicker.tsx';
 import { REPORT_QUERIES, type ReportTask } from './ReportForm.tsx';
 import { useOpenReportForm } from './ReportFormHost.tsx';
@@ -106,11 +107,11 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
         <p className="drv-muted">Без фото.</p>
       )}
       <div className="drv-card__actions">
-        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} onClick={() => openReportForm({ associationId: report.association_id, task, editing: { report, photos } })}>
+        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} title={online ? undefined : NEEDS_SERVER} onClick={() => openReportForm({ associationId: report.association_id, task, editing: { report, photos } })}>
           Исправить
         </button>
         {/* 'Удалить' fits beside 'Исправить' in a 360 px report block; the name says what goes. */}
-        <button type="button" className="drv-btn drv-btn--danger" aria-label="Удалить отчёт" disabled={!online || removeReport.isPending} onClick={() => void onRemoveReport()}>
+        <button type="button" className="drv-btn drv-btn--danger" aria-label="Удалить отчёт" disabled={!online || removeReport.isPending} title={online ? undefined : NEEDS_SERVER} onClick={() => void onRemoveReport()}>
           Удалить
         </button>
       </div>
