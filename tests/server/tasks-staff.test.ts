@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
-import { createPeople, type People, type TestUser } from '../fixtures/users.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
 import type { DriverAssociation, Page, Task } from '../../contract/entities.ts';
@@ -9,15 +10,14 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
   let server: TestServer;
   let p: People;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, (s) => {
+    server = s;
   });
-  afterAll(async () => server?.close());
   beforeEach(async () => {
-    p = await createPeople(server);
+    p = await makePeople(server);
   });
 
-  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, user?: TestUser, payload?: object) =>
+  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, user?: SignedInUser, payload?: object) =>
     server.app.inject({ method, url: `/api${url}`, headers: user?.auth ?? {}, ...(payload ? { payload } : {}) });
   const ids = (page: Page<Task>) => page.items.map((t) => t.id);
   const addReport = async (associationId: number, driverId: number) =>
