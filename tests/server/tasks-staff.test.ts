@@ -123,6 +123,12 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     const updated = res.json() as Task;
     expect(updated.driver_associations.map((a) => [a.driver_id, a.quantity, a.transport_rate])).toEqual([[p.driver2.id, 7, 410]]);
     expect((await call('PUT', `/tasks/${task}/`, p.manager, {})).statusCode).toBe(400);
+    // The same company check as creating a task with drivers, and nothing changes when it fails.
+    const foreign = await call('PUT', `/tasks/${task}/`, p.manager, { driver_ids: [p.driver2.id, p.otherDriver.id] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().detail).toBe('driver_ids: водитель не найден в компании задания');
+    const after = (await call('GET', `/tasks/drivers/${p.driver2.id}/tasks`, p.manager)).json() as Page<Task>;
+    expect(ids(after)).toEqual([task]);
   });
 
   it("shows a driver's current tasks and sets their order, which the driver then sees", async () => {
