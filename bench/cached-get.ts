@@ -5,13 +5,12 @@
  * navigator still online (the request fails at the wire, then the cache answers).
  */
 import type { Page } from 'playwright-core';
-import { DEMO, type E2eApp } from '../tests/e2e/harness/app.ts';
+import type { E2eApp } from '../tests/e2e/harness/app.ts';
 import {
   figure,
-  loginInTab,
   median,
   openContext,
-  openTab,
+  openDriverTab,
   percentile,
   round,
   withApp,
@@ -55,8 +54,7 @@ function timeGets(page: Page): Promise<Timings> {
 async function measure(app: E2eApp): Promise<{ network: Timings; offline: Timings; deadNetwork: Timings }> {
   const context = await openContext(app);
   try {
-    const page = await openTab(context, `${app.url}/login`);
-    await loginInTab(page, DEMO.driver);
+    const page = await openDriverTab(app, context);
     const network = await timeGets(page);
     app.proxy.setDown(true);
     await context.setOffline(true);

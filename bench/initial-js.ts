@@ -7,8 +7,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { BrowserContext, Request } from 'playwright-core';
-import { DEMO, type E2eApp } from '../tests/e2e/harness/app.ts';
-import { figure, loginInTab, openContext, openTab, sleep, withApp, type Benchmark, type SectionResult } from './support.ts';
+import type { E2eApp } from '../tests/e2e/harness/app.ts';
+import { figure, openContext, openDriverTab, sleep, withApp, type Benchmark, type SectionResult } from './support.ts';
 
 /** kB as Vite prints it: 1000 bytes. */
 const GOAL_BYTES = 130_000;
@@ -68,8 +68,7 @@ async function routes(app: E2eApp, workerEntries: readonly string[]): Promise<{ 
   const fresh = await openContext(app);
   try {
     const login = await scriptsOf(fresh, `${app.url}/login`, workerEntries);
-    const tab = await openTab(fresh, `${app.url}/login`);
-    await loginInTab(tab, DEMO.driver);
+    await openDriverTab(app, fresh);
     const profile = await scriptsOf(fresh, `${app.url}/profile`, workerEntries);
     return { login, profile };
   } finally {

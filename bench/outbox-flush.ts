@@ -13,9 +13,8 @@ import { ensureAssociations, storedReports, type Stored } from './outbox-fixture
 import {
   figure,
   loginDirect,
-  loginInTab,
   openContext,
-  openTab,
+  openDriverTab,
   round,
   sleep,
   waitQuiet,
@@ -173,8 +172,7 @@ async function measure(app: E2eApp): Promise<SectionResult> {
   await ensureAssociations(app.server.db, 2 * REPORTS);
   const context = await openContext(app);
   try {
-    const page = await openTab(context, `${app.url}/login`);
-    await loginInTab(page, DEMO.driver);
+    const page = await openDriverTab(app, context);
     const ids = await assignedIds(page);
     if (ids.length < 2 * REPORTS) throw new Error(`the driver has ${ids.length} assigned associations, ${2 * REPORTS} needed`);
     const ours = ids.slice(0, REPORTS);

@@ -13,8 +13,8 @@ import type { EngineMode } from '../tests/e2e/harness/browser.ts';
 import {
   figure,
   loginDirect,
-  loginInTab,
   openContext,
+  openDriverTab,
   openTab,
   sleep,
   waitQuiet,
@@ -79,8 +79,7 @@ const fireEngine: Fire = (page, tab, startAt) =>
 async function engineStorm(app: E2eApp, mode: EngineMode): Promise<Storm> {
   const context = await openContext(app, mode);
   try {
-    const first = await openTab(context, `${app.url}/login`);
-    await loginInTab(first, DEMO.driver);
+    const first = await openDriverTab(app, context);
     const others = await Promise.all(Array.from({ length: TABS - 1 }, () => openTab(context, `${app.url}/profile`)));
     const pages = [first, ...others];
     // Each tab's startup may refresh (a 2 s token is always within the 60 s margin): let that settle first.

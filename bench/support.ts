@@ -6,7 +6,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { Remote } from 'comlink';
 import type { User } from '../contract/entities.ts';
 import type { Result, WorkerApi } from '../worker/api.ts';
-import { DEMO_PASSWORD, startE2eApp, type E2eApp } from '../tests/e2e/harness/app.ts';
+import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from '../tests/e2e/harness/app.ts';
 import { newContext, type EngineMode } from '../tests/e2e/harness/browser.ts';
 import type { FaultProxy } from '../tests/e2e/harness/proxy.ts';
 
@@ -107,6 +107,13 @@ export async function loginInTab(page: Page, email: string): Promise<void> {
     { email, password: DEMO_PASSWORD },
   );
   if (!result.ok) throw new Error(`login as ${email} failed: ${result.message}`);
+}
+
+/** The start most benchmarks share: a tab on /login, logged in there as the demo driver. */
+export async function openDriverTab(app: E2eApp, context: BrowserContext): Promise<Page> {
+  const page = await openTab(context, `${app.url}/login`);
+  await loginInTab(page, DEMO.driver);
+  return page;
 }
 
 /** Logs in straight at the server's API (for baselines that bypass the engine); answers the token pair. */

@@ -13,7 +13,7 @@ import { assertSeesAssociation, associationScope, loadReport, loadReports, repor
 import { createReport, deletePhoto, deleteReport, photoTotals, updateReport } from '../reports/write.ts';
 import { listDailyHours, upsertDailyHours } from '../reports/daily-hours.ts';
 import { photoFor } from '../reports/photo-file.ts';
-import { userOf } from './request-user.ts';
+import { currentUser } from '../auth/guard.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const photosQuerySchema = z.object({ mode: z.enum(['single', 'all'], { message: 'ожидается single или all' }).default('single') });
@@ -33,7 +33,7 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
     const anyone = { preHandler: ctx.guard(ALL_ROLES) };
 
     scope.post('/reports/', driver, async (request, reply) => {
-      const user = userOf(request);
+      const user = currentUser(request);
       const key = idempotencyKey(request.headers);
       const form = await readReportForm(request);
       const input = parse(reportCreateSchema, form.fields);
@@ -42,7 +42,7 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
     });
 
     scope.put('/reports/:id', anyone, async (request) => {
-      const report = await reportFor(ctx.db.kysely, userOf(request), idParam(request.params));
+      const report = await reportFor(ctx.db.kysely, currentUser(request), idParam(request.params));
       // JSON edits quantities only; multipart may also add photos.
       if (!request.isMultipart()) return updateReport(ctx, report, parse(reportUpdateSchema, request.body), []);
       const form = await readReportForm(request, await photoTotals(ctx.db.kysely, report.id));
@@ -50,27 +50,27 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
     });
 
     scope.delete('/reports/:id', anyone, async (request, reply) => {
-      const report = await reportFor(ctx.db.kysely, userOf(request), idParam(request.params));
+      const report = await reportFor(ctx.db.kysely, currentUser(request), idParam(request.params));
       await deleteReport(ctx, report);
       return reply.status(204).send();
     });
 
     scope.delete('/reports/:id/photo', anyone, async (request, reply) => {
-      const report = await reportFor(ctx.db.kysely, userOf(request), idParam(request.params));
+      const report = await reportFor(ctx.db.kysely, currentUser(request), idParam(request.params));
       const { photo_id } = parse(photoIdQuerySchema, request.query);
       if (!(await deletePhoto(ctx, report.id, photo_id))) throw notFound('Фото не найдено в этом отчёте');
       return reply.status(204).send();
     });
 
     scope.get('/reports/:id/photos', anyone, async (request) => {
-      const report = await reportFor(ctx.db.kysely, userOf(request), idParam(request.params));
+      const report = await reportFor(ctx.db.kysely, currentUser(request), idParam(request.params));
       const { mode } = parse(photosQuerySchema, request.query);
       const { photos } = await loadReport(ctx.db.kysely, report.id);
       return { photos: mode === 'single' ? photos.slice(0, 1) : photos };
     });
 
     scope.get('/reports/photos/:photoId', anyone, async (request, reply) => {
-      const photo = await photoFor(ctx, userOf(request), idParam(request.params, 'photoId'));
+      const photo = await photoFor(ctx, currentUser(request), idParam(request.params, 'photoId'));
       return reply
         .type(photo.mime)
         .header('content-length', photo.size)
@@ -80,17 +80,17 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
 
     scope.get('/reports/association/:id', anyone, async (request) => {
       const associationId = idParam(request.params);
-      assertSeesAssociation(userOf(request), await associationScope(ctx.db.kysely, associationId));
+      assertSeesAssociation(currentUser(request), await associationScope(ctx.db.kysely, associationId));
       return loadReports(ctx.db.kysely, { associationId });
     });
 
     scope.post('/reports/daily_hours/', driver, async (request) =>
-      upsertDailyHours(ctx.db, userOf(request), parse(dailyHoursSchema, request.body)),
+      upsertDailyHours(ctx.db, currentUser(request), parse(dailyHoursSchema, request.body)),
     );
 
     scope.get('/reports/daily_hours/', driver, async (request) => {
       const { start_date, end_date } = parse(wagesQuerySchema, request.query);
-      return listDailyHours(ctx.db, userOf(request), start_date, end_date);
+      return listDailyHours(ctx.db, currentUser(request), start_date, end_date);
     });
   });
 };

@@ -18,7 +18,7 @@ import {
   setDriverOrder,
   unassignDriver,
 } from '../tasks/assignments.ts';
-import { userOf } from './request-user.ts';
+import { currentUser } from '../auth/guard.ts';
 
 /** A query-string number: '' or 'null' clears the field. */
 const queryNumber = z.preprocess(
@@ -38,22 +38,22 @@ export const staffTaskRoutes: RouteModule = (app, ctx) => {
   const staff = { preHandler: ctx.guard(STAFF) };
 
   app.get('/tasks/completed/', staff, async (request) =>
-    staffTaskList(ctx.db, userOf(request), parse(completedQuerySchema, request.query)),
+    staffTaskList(ctx.db, currentUser(request), parse(completedQuerySchema, request.query)),
   );
 
   app.post('/tasks/', staff, async (request, reply) =>
-    reply.status(201).send(await createTask(ctx.db, userOf(request), parse(taskCreateSchema, request.body))),
+    reply.status(201).send(await createTask(ctx.db, currentUser(request), parse(taskCreateSchema, request.body))),
   );
 
   app.delete('/tasks/:id/', staff, async (request, reply) => {
-    await deleteTask(ctx.db, userOf(request), idParam(request.params));
+    await deleteTask(ctx.db, currentUser(request), idParam(request.params));
     return reply.status(204).send();
   });
 
   app.put('/tasks/:id/drivers/:driverId/', staff, async (request) =>
     assignDriver(
       ctx.db,
-      userOf(request),
+      currentUser(request),
       idParam(request.params),
       idParam(request.params, 'driverId'),
       parse(assignQuerySchema, request.query),
@@ -61,17 +61,17 @@ export const staffTaskRoutes: RouteModule = (app, ctx) => {
   );
 
   app.delete('/tasks/:id/drivers/:driverId/', staff, async (request, reply) => {
-    await unassignDriver(ctx.db, userOf(request), idParam(request.params), idParam(request.params, 'driverId'));
+    await unassignDriver(ctx.db, currentUser(request), idParam(request.params), idParam(request.params, 'driverId'));
     return reply.status(204).send();
   });
 
   app.get('/tasks/drivers/:id/tasks', staff, async (request) => {
-    const driver = await manageableDriver(ctx.db, userOf(request), idParam(request.params));
+    const driver = await manageableDriver(ctx.db, currentUser(request), idParam(request.params));
     return driverTasks(ctx.db, driver.id, parse(dateQuerySchema, request.query).date);
   });
 
   app.put('/tasks/drivers/:id/tasks/order', staff, async (request) => {
-    const driver = await manageableDriver(ctx.db, userOf(request), idParam(request.params));
+    const driver = await manageableDriver(ctx.db, currentUser(request), idParam(request.params));
     await setDriverOrder(ctx.db, driver.id, parse(taskOrderSchema, request.body).task_ids);
     return driverTasks(ctx.db, driver.id);
   });

@@ -17,7 +17,7 @@ import { availableTasks, assignedTasks, bulkTasks, driverCompletedTasks, parseId
 import { acceptTask, changeOwnStatus, updateQuantities } from '../tasks/driver-actions.ts';
 import { updateTaskAsStaff } from '../tasks/staff-actions.ts';
 import { isDriver } from '../tasks/scope.ts';
-import { userOf } from './request-user.ts';
+import { currentUser } from '../auth/guard.ts';
 
 const driverStatusSchema = z.object({
   status: z.enum(DRIVER_STATUSES, { message: 'неизвестный статус' }),
@@ -28,15 +28,15 @@ export const taskRoutes: RouteModule = (app, ctx) => {
   const anyone = { preHandler: ctx.guard(ALL_ROLES) };
 
   app.get('/tasks/available/', driver, async (request) =>
-    availableTasks(ctx.db, userOf(request), parse(availableQuerySchema, request.query)),
+    availableTasks(ctx.db, currentUser(request), parse(availableQuerySchema, request.query)),
   );
 
-  app.put('/tasks/:id/accept/', driver, async (request) => acceptTask(ctx.db, userOf(request), idParam(request.params)));
+  app.put('/tasks/:id/accept/', driver, async (request) => acceptTask(ctx.db, currentUser(request), idParam(request.params)));
 
-  app.get('/tasks/assigned/', driver, async (request) => assignedTasks(ctx.db, userOf(request)));
+  app.get('/tasks/assigned/', driver, async (request) => assignedTasks(ctx.db, currentUser(request)));
 
   app.get('/tasks/driver/completed', driver, async (request) =>
-    driverCompletedTasks(ctx.db, userOf(request), parse(driverCompletedQuerySchema, request.query)),
+    driverCompletedTasks(ctx.db, currentUser(request), parse(driverCompletedQuerySchema, request.query)),
   );
 
   app.get('/tasks/bulk', anyone, async (request) => {
@@ -44,14 +44,14 @@ export const taskRoutes: RouteModule = (app, ctx) => {
     const ids = parseIdList(raw);
     if (!ids || ids.length === 0) throw badRequest('ids: ожидается список положительных чисел через запятую');
     if (ids.length > BULK_MAX_IDS) throw badRequest(`ids: не больше ${BULK_MAX_IDS} за один запрос`);
-    const items = await bulkTasks(ctx.db, userOf(request), ids);
+    const items = await bulkTasks(ctx.db, currentUser(request), ids);
     return { items, next_offset: null, total: items.length };
   });
 
   app.put('/tasks/:id/drivers/:driverId/quantity/', anyone, async (request) =>
     updateQuantities(
       ctx.db,
-      userOf(request),
+      currentUser(request),
       idParam(request.params),
       idParam(request.params, 'driverId'),
       parse(quantityUpdateSchema, request.body),
@@ -59,7 +59,7 @@ export const taskRoutes: RouteModule = (app, ctx) => {
   );
 
   app.put('/tasks/:id/', anyone, async (request) => {
-    const user = userOf(request);
+    const user = currentUser(request);
     const taskId = idParam(request.params);
     if (isDriver(user)) return changeOwnStatus(ctx.db, user, taskId, parse(driverStatusSchema, request.body).status);
     return updateTaskAsStaff(ctx.db, user, taskId, request.body);

@@ -5,7 +5,7 @@ import { wagesQuerySchema } from '../../contract/driver.ts';
 import { badRequest, forbidden, idParam, notFound, parse } from '../errors.ts';
 import { companyWages, driverWages } from '../wages/compute.ts';
 import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
-import { userOf } from './request-user.ts';
+import { currentUser } from '../auth/guard.ts';
 
 function period(query: unknown) {
   const p = parse(wagesQuerySchema, query);
@@ -15,7 +15,7 @@ function period(query: unknown) {
 
 export const wageRoutes: RouteModule = (app, ctx) => {
   app.get('/wages/driver/:id', { preHandler: ctx.guard(ALL_ROLES) }, async (request) => {
-    const user = userOf(request);
+    const user = currentUser(request);
     const driverId = idParam(request.params);
     const range = period(request.query);
     if (isDriver(user)) {
@@ -38,7 +38,7 @@ export const wageRoutes: RouteModule = (app, ctx) => {
     const range = period(request.query);
     const company = await ctx.db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
     if (!company) throw notFound('Компания не найдена');
-    assertStaffSeesCompany(userOf(request), companyId);
+    assertStaffSeesCompany(currentUser(request), companyId);
     return companyWages(ctx.db, companyId, range);
   });
 };

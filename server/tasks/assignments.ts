@@ -7,7 +7,8 @@ import type { DriverAssociation, Page, Task } from '../../contract/entities.ts';
 import type { TaskCreate } from '../../contract/driver.ts';
 import { loadAssociation, loadTask, loadTasks, toPage } from './load.ts';
 import { assertStaffSeesCompany, isSuperAdmin } from './scope.ts';
-import { addAssociation, removeAssociations, taskCompany } from './staff-actions.ts';
+import { taskCompany } from './staff-actions.ts';
+import { addAssociation, companyDriverIds, joinTask, removeAssociations } from './associations.ts';
 
 /** A driver staff may manage: a driver of a company the caller sees. */
 export async function manageableDriver(db: Db, user: AuthUser, driverId: number): Promise<{ id: number; company_id: number }> {
@@ -33,17 +34,7 @@ export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Pro
   if (companyId === null) throw badRequest('company_id: пользователь не привязан к компании');
   const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
   if (!company) throw badRequest('company_id: компания не найдена');
-  const driverIds = [...new Set(input.driver_ids ?? [])];
-  if (driverIds.length > 0) {
-    const found = await db.kysely
-      .selectFrom('users')
-      .select('id')
-      .where('id', 'in', driverIds)
-      .where('role', '=', 'driver')
-      .where('company_id', '=', companyId)
-      .execute();
-    if (found.length !== driverIds.length) throw badRequest('driver_ids: водитель не найден в компании задания');
-  }
+  const driverIds = await companyDriverIds(db.kysely, companyId, input.driver_ids ?? []);
   const id = await db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     const { id } = await trx
@@ -103,9 +94,8 @@ export async function assignDriver(db: Db, user: AuthUser, taskId: number, drive
     const now = nowIso();
     let assoc = await trx.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirst();
     if (!assoc) {
-      const task = await trx.selectFrom('tasks').select(['rate', 'status']).where('id', '=', taskId).executeTakeFirstOrThrow();
-      await addAssociation(trx, taskId, driverId, task.rate, now);
-      if (task.status === 'open') await trx.updateTable('tasks').set({ status: 'in_progress', updated_at: now }).where('id', '=', taskId).execute();
+      const task = await trx.selectFrom('tasks').select(['id', 'rate', 'status']).where('id', '=', taskId).executeTakeFirstOrThrow();
+      await joinTask(trx, task, driverId, now);
       assoc = await trx.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirstOrThrow();
     }
     const { status_param, ...rest } = fields;

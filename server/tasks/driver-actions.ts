@@ -7,6 +7,7 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { DriverAssociation, DriverStatus, Task } from '../../contract/entities.ts';
 import type { QuantityUpdate } from '../../contract/driver.ts';
 import { loadAssociation, loadTask } from './load.ts';
+import { joinTask } from './associations.ts';
 import { isDriver, localToday, staffSeesCompany, statusLabel } from './scope.ts';
 
 /** The only status moves a driver makes by hand; 'completed' comes from a report. */
@@ -51,27 +52,7 @@ export async function acceptTask(db: Db, user: AuthUser, taskId: number): Promis
           .executeTakeFirstOrThrow();
         if (Number(n) >= task.max_drivers) throw conflict('На задании уже нет свободных мест');
       }
-      const { top } = await trx
-        .selectFrom('task_drivers')
-        .select((eb) => eb.fn.max<number | null>('order_index').as('top'))
-        .where('driver_id', '=', user.id)
-        .executeTakeFirstOrThrow();
-      const now = nowIso();
-      await trx
-        .insertInto('task_drivers')
-        .values({
-          task_id: taskId,
-          driver_id: user.id,
-          status: 'accepted',
-          order_index: (top ?? 0) + 1,
-          transport_rate: task.rate,
-          accepted_at: now,
-          created_at: now,
-        })
-        .execute();
-      if (task.status === 'open') {
-        await trx.updateTable('tasks').set({ status: 'in_progress', updated_at: now }).where('id', '=', taskId).execute();
-      }
+      await joinTask(trx, task, user.id, nowIso());
     });
   } catch (error) {
     // Two accepts of one task by the same driver at once: the unique (task_id, driver_id) settles it.

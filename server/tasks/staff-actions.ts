@@ -7,6 +7,7 @@ import { badRequest, notFound, parse } from '../errors.ts';
 import { TASK_STATUSES, type Task } from '../../contract/entities.ts';
 import { quantityUpdateSchema } from '../../contract/driver.ts';
 import { loadTask } from './load.ts';
+import { addAssociation, companyDriverIds, removeAssociations } from './associations.ts';
 import { assertStaffSeesCompany } from './scope.ts';
 
 export async function taskCompany(db: Db, taskId: number): Promise<number> {
@@ -62,17 +63,7 @@ async function syncDrivers(
   driverIds: number[],
   now: string,
 ): Promise<void> {
-  const wanted = [...new Set(driverIds)];
-  if (wanted.length > 0) {
-    const drivers = await trx
-      .selectFrom('users')
-      .select('id')
-      .where('id', 'in', wanted)
-      .where('role', '=', 'driver')
-      .where('company_id', '=', companyId)
-      .execute();
-    if (drivers.length !== wanted.length) throw badRequest('driver_ids: водитель не найден в компании задания');
-  }
+  const wanted = await companyDriverIds(trx, companyId, driverIds);
   const current = await trx.selectFrom('task_drivers').select(['id', 'driver_id']).where('task_id', '=', taskId).execute();
   const have = new Set(current.map((c) => c.driver_id));
   const task = await trx.selectFrom('tasks').select('rate').where('id', '=', taskId).executeTakeFirstOrThrow();
@@ -81,43 +72,4 @@ async function syncDrivers(
   }
   const drop = current.filter((c) => !wanted.includes(c.driver_id)).map((c) => c.id);
   if (drop.length > 0) await removeAssociations(trx, drop);
-}
-
-export async function addAssociation(
-  trx: Db['kysely'],
-  taskId: number,
-  driverId: number,
-  rate: number | null,
-  now: string,
-): Promise<void> {
-  const { top } = await trx
-    .selectFrom('task_drivers')
-    .select((eb) => eb.fn.max<number | null>('order_index').as('top'))
-    .where('driver_id', '=', driverId)
-    .executeTakeFirstOrThrow();
-  await trx
-    .insertInto('task_drivers')
-    .values({
-      task_id: taskId,
-      driver_id: driverId,
-      status: 'accepted',
-      order_index: (top ?? 0) + 1,
-      transport_rate: rate,
-      accepted_at: now,
-      created_at: now,
-    })
-    .execute();
-}
-
-/**
- * Removing a driver who already reported would destroy the report; such an association is cancelled
- * instead, so its report and wages stay.
- */
-export async function removeAssociations(trx: Db['kysely'], ids: number[]): Promise<void> {
-  const reported = await trx.selectFrom('reports').select('association_id').distinct().where('association_id', 'in', ids).execute();
-  const keep = new Set(reported.map((r) => r.association_id));
-  const cancel = ids.filter((id) => keep.has(id));
-  const remove = ids.filter((id) => !keep.has(id));
-  if (cancel.length > 0) await trx.updateTable('task_drivers').set({ status: 'cancelled' }).where('id', 'in', cancel).execute();
-  if (remove.length > 0) await trx.deleteFrom('task_drivers').where('id', 'in', remove).execute();
 }

@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ROLES } from '../../contract/roles.ts';
 import { AccessTokens } from '../../server/auth/jwt.ts';
 import { hashToken, REUSE_GRACE_MS } from '../../server/auth/refresh.ts';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
 import { PASSWORD, call, login, makeCompany, makeUser, type TestUser } from '../fixtures/accounts.ts';
 
 describe.each(backends)('auth ($name)', ({ databaseUrl }) => {
@@ -10,12 +11,11 @@ describe.each(backends)('auth ($name)', ({ databaseUrl }) => {
   let company: number;
   let driver: TestUser;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, async (s) => {
+    server = s;
     company = await makeCompany(server);
     driver = await makeUser(server, 'driver', company);
   });
-  afterAll(() => server.close());
 
   const refresh = (token: string) => call(server, 'POST', '/api/auth/refresh/', { body: { refresh_token: token } });
 

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeWorld, type World } from '../fixtures/accounts.ts';
 
 const report = (over: Record<string, unknown> = {}) => ({
@@ -21,15 +22,14 @@ describe.each(backends)('client errors ($name)', ({ databaseUrl }) => {
   /** A fresh device per test, so the per-device limit of one test does not spill into the next. */
   let headers: Record<string, string>;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, async (s) => {
+    server = s;
     w = await makeWorld(server);
   });
   beforeEach(() => {
     device += 1;
     headers = { 'x-device-id': `device-${device}` };
   });
-  afterAll(() => server.close());
 
   const latest = () => server.db.kysely.selectFrom('client_errors').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
 

@@ -1,17 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
+import { describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeCompany, makeUser, makeWorld, type World } from '../fixtures/accounts.ts';
 
 describe.each(backends)('companies ($name)', ({ databaseUrl }) => {
   let server: TestServer;
   let w: World;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, async (s) => {
+    server = s;
     w = await makeWorld(server);
   });
-  afterAll(() => server.close());
 
   it('lists id and name to anyone, sorted by name', async () => {
     const res = await call(server, 'GET', '/api/companies/');

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
-import { createPeople, type People, type TestUser } from '../fixtures/users.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, createTask } from '../fixtures/tasks.ts';
 import { encodeForm, reportForm, type FormFile } from '../fixtures/forms.ts';
 import { JPEG_8x6, PNG_8x6 } from '../fixtures/images.ts';
@@ -15,12 +16,16 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
   let association: number;
   let taskId: number;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl });
-  });
-  afterAll(async () => server?.close());
+  // Listening: one test sends its upload over a real socket.
+  serveSuite(
+    databaseUrl,
+    (s) => {
+      server = s;
+    },
+    { listen: true },
+  );
   beforeEach(async () => {
-    p = await createPeople(server);
+    p = await makePeople(server);
     taskId = await createTask(server, p.company);
     association = await addDriver(server, taskId, p.driver.id);
   });
@@ -39,7 +44,7 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     ...extra,
   });
 
-  async function post(user: TestUser | undefined, form: FormData, key: string | null = randomUUID()) {
+  async function post(user: SignedInUser | undefined, form: FormData, key: string | null = randomUUID()) {
     const { payload, headers } = await encodeForm(form);
     return server.app.inject({
       method: 'POST',
@@ -48,7 +53,7 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
       headers: { ...headers, ...(user?.auth ?? {}), ...(key ? { 'idempotency-key': key } : {}) },
     });
   }
-  const get = (url: string, user?: TestUser) => server.app.inject({ method: 'GET', url: `/api${url}`, headers: user?.auth ?? {} });
+  const get = (url: string, user?: SignedInUser) => server.app.inject({ method: 'GET', url: `/api${url}`, headers: user?.auth ?? {} });
   const jpeg = (filename = 'camera.jpg'): FormFile => ({ data: JPEG_8x6, filename });
 
   it('stores a report with photos, completes the association and takes it out of /tasks/assigned/', async () => {
@@ -270,7 +275,7 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
   });
 
   it('upserts daily hours per driver and date', async () => {
-    const put = (user: TestUser | undefined, payload: object) =>
+    const put = (user: SignedInUser | undefined, payload: object) =>
       server.app.inject({ method: 'POST', url: '/api/reports/daily_hours/', headers: user?.auth ?? {}, payload });
     const first = await put(p.driver, { date: '2026-11-20', hours: 8 });
     expect(first.statusCode).toBe(200);

@@ -3,9 +3,10 @@
  * role outside the route's group, 2xx for one inside it (SPEC.md section 6).
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ADMINS, ALL_ROLES, STAFF, SUPER_ONLY, type Role } from '../../contract/roles.ts';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeCompany, makeUser, makeWorld, type World } from '../fixtures/accounts.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -75,11 +76,10 @@ describe.each(backends)('roles on every route ($name)', ({ databaseUrl }) => {
   let SERVER: TestServer;
   let world: World;
 
-  beforeAll(async () => {
-    SERVER = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, async (s) => {
+    SERVER = s;
     world = await makeWorld(SERVER);
   });
-  afterAll(() => SERVER.close());
 
   it.each(ROUTES)(
     '$name',

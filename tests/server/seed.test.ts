@@ -1,7 +1,8 @@
 /** The demo seed: exactly the accounts the README promises, and data each demo role can work with at once. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/db/seed.ts';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
 import { call, login } from '../fixtures/accounts.ts';
 
 function today(): string {
@@ -14,12 +15,11 @@ describe.each(backends)('demo seed ($name)', ({ databaseUrl }) => {
   let server: TestServer;
   let driverId: number;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, async (s) => {
+    server = s;
     expect(await seedDemo(server.db)).toBe(true);
     driverId = (await server.db.kysely.selectFrom('users').select('id').where('email', '=', 'driver@demo.local').executeTakeFirstOrThrow()).id;
   });
-  afterAll(() => server.close());
 
   it('fills only an empty database', async () => {
     const count = async () => (await server.db.kysely.selectFrom('users').select('id').execute()).length;

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
-import { createPeople, type People, type TestUser } from '../fixtures/users.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
 import type { DriverAssociation, Page, Task } from '../../contract/entities.ts';
@@ -9,15 +10,14 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
   let server: TestServer;
   let p: People;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, (s) => {
+    server = s;
   });
-  afterAll(async () => server?.close());
   beforeEach(async () => {
-    p = await createPeople(server);
+    p = await makePeople(server);
   });
 
-  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, user?: TestUser, payload?: object) =>
+  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, user?: SignedInUser, payload?: object) =>
     server.app.inject({ method, url: `/api${url}`, headers: user?.auth ?? {}, ...(payload ? { payload } : {}) });
   const ids = (page: Page<Task>) => page.items.map((t) => t.id);
   const addReport = async (associationId: number, driverId: number) =>
@@ -123,6 +123,12 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     const updated = res.json() as Task;
     expect(updated.driver_associations.map((a) => [a.driver_id, a.quantity, a.transport_rate])).toEqual([[p.driver2.id, 7, 410]]);
     expect((await call('PUT', `/tasks/${task}/`, p.manager, {})).statusCode).toBe(400);
+    // The same company check as creating a task with drivers, and nothing changes when it fails.
+    const foreign = await call('PUT', `/tasks/${task}/`, p.manager, { driver_ids: [p.driver2.id, p.otherDriver.id] });
+    expect(foreign.statusCode).toBe(400);
+    expect(foreign.json().detail).toBe('driver_ids: водитель не найден в компании задания');
+    const after = (await call('GET', `/tasks/drivers/${p.driver2.id}/tasks`, p.manager)).json() as Page<Task>;
+    expect(ids(after)).toEqual([task]);
   });
 
   it("shows a driver's current tasks and sets their order, which the driver then sees", async () => {

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
-import { createPeople, type People, type TestUser } from '../fixtures/users.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
 import type { DriverAssociation, Page, Task } from '../../contract/entities.ts';
 
@@ -8,15 +9,14 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
   let server: TestServer;
   let p: People;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, (s) => {
+    server = s;
   });
-  afterAll(async () => server?.close());
   beforeEach(async () => {
-    p = await createPeople(server);
+    p = await makePeople(server);
   });
 
-  const call = (method: 'GET' | 'PUT', url: string, user?: TestUser, payload?: unknown) =>
+  const call = (method: 'GET' | 'PUT', url: string, user?: SignedInUser, payload?: unknown) =>
     server.app.inject({
       method,
       url: `/api${url}`,
@@ -220,7 +220,7 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
   it('answers tasks in bulk that the caller may see, and 400 for a malformed or too long list', async () => {
     const own = await createTask(server, p.company);
     const foreign = await createTask(server, p.otherCompany);
-    const bulk = async (user: TestUser, list: string) =>
+    const bulk = async (user: SignedInUser, list: string) =>
       (await call('GET', `/tasks/bulk?ids=${list}`, user)).json() as Page<Task>;
     expect(ids(await bulk(p.driver, `${foreign},${own},999999`))).toEqual([own]);
     expect(ids(await bulk(p.manager, `${own},${foreign}`))).toEqual([own]);

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
+import { describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
 import { PASSWORD, call, login, makeUser, makeWorld, type World } from '../fixtures/accounts.ts';
 import { addVehicle } from '../../server/users/accounts.ts';
 
@@ -7,11 +8,10 @@ describe.each(backends)('users ($name)', ({ databaseUrl }) => {
   let server: TestServer;
   let w: World;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, async (s) => {
+    server = s;
     w = await makeWorld(server);
   });
-  afterAll(() => server.close());
 
   describe('/users/me/', () => {
     it('answers the profile with the role as an object, the company name and the current vehicle', async () => {

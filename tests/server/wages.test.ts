@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { backends, startTestServer, type TestServer } from '../fixtures/server.ts';
-import { createPeople, type People, type TestUser } from '../fixtures/users.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, createTask } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
 import type { CompanyWages, DriverWages } from '../../contract/driver.ts';
@@ -9,12 +10,11 @@ describe.each(backends)('wages ($name)', ({ databaseUrl }) => {
   let server: TestServer;
   let p: People;
 
-  beforeAll(async () => {
-    server = await startTestServer({ databaseUrl, listen: false });
+  serveSuite(databaseUrl, (s) => {
+    server = s;
   });
-  afterAll(async () => server?.close());
   beforeEach(async () => {
-    p = await createPeople(server);
+    p = await makePeople(server);
     const bands = [
       { min_quantity: 0, max_quantity: 50, rate: 200 },
       { min_quantity: 50, max_quantity: null, rate: 250 },
@@ -37,7 +37,7 @@ describe.each(backends)('wages ($name)', ({ databaseUrl }) => {
     await addDriver(server, await createTask(server, p.company, { date: '2026-11-11' }), p.driver.id, { quantity: 40 });
   });
 
-  const get = (url: string, user?: TestUser) => server.app.inject({ method: 'GET', url: `/api${url}`, headers: user?.auth ?? {} });
+  const get = (url: string, user?: SignedInUser) => server.app.inject({ method: 'GET', url: `/api${url}`, headers: user?.auth ?? {} });
   const november = 'start_date=2026-11-01&end_date=2026-11-30';
 
   it("computes a driver's earnings with transport rates and the progressive band for the period's total", async () => {
