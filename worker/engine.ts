@@ -50,9 +50,13 @@ export function createEngine(deps: EngineDeps): Engine {
   let reconnectedAt: number | null = null;
   let seenOnline = network.online();
   let seenOfflineMode = false;
+  let offlineModeBefore = false;
 
   const state = createAuthState(
-    () => schedulePush(),
+    () => {
+      schedulePush();
+      flushWhenOfflineModeEnds();
+    },
     (reason, auth) => channel?.postMessage({ type: 'auth', reason, auth }),
   );
   // http and auth need each other (401 → refresh → POST /auth/refresh/): bound late.
@@ -108,6 +112,16 @@ export function createEngine(deps: EngineDeps): Engine {
     },
   };
   const outbox = (deps.outbox ?? noOutbox)(ports);
+
+  // The outbox flushes on 'online', but offline mode outlives that event (it ends only when the refresh or
+  // profile fetch that follows succeeds), and the outbox sends nothing while it lasts: without this, a
+  // report queued in offline mode would wait for the 60 s timer after the network came back.
+  function flushWhenOfflineModeEnds(): void {
+    const { offlineMode } = state.get();
+    const ended = offlineModeBefore && !offlineMode;
+    offlineModeBefore = offlineMode;
+    if (ended && network.online()) outbox.flush().catch((error: unknown) => console.warn('outbox flush failed', error));
+  }
 
   const recovery = createRecovery({ clock, network, tokens, state, auth: authApi });
 

@@ -83,6 +83,31 @@ describe('the network coming back', () => {
     expect(tab.latest()?.auth).toMatchObject({ offlineMode: false, user: driverUser });
   });
 
+  it('when offline mode ends, the outbox flushes (the online event came while it still lasted)', async () => {
+    const onlineAtFlush: boolean[] = [];
+    const factory: OutboxFactory = (ports) => ({
+      queueReport: async () => ({ ok: true, data: 1 }),
+      flush: async () => {
+        onlineAtFlush.push(ports.isOnline());
+      },
+      discard: async () => undefined,
+      snapshot: () => ({ pending: 1, flushing: false, items: [] }),
+      compressPreview: async (photo) => photo,
+    });
+    const { api, server, db, clock, network } = await makeEngine({ outbox: factory });
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    network.setOnline(false);
+    await api.startup();
+    expect(onlineAtFlush).toEqual([]);
+
+    network.setOnline(true);
+    await settle(4);
+    expect(server.count('GET users/me/')).toBe(1);
+    expect(onlineAtFlush).toEqual([true]);
+  });
+
   it('refreshes first when the token expired meanwhile', async () => {
     const { api, server, db, clock, network } = await makeEngine();
     const auth = serveAuth(server, clock, 120);
