@@ -50,12 +50,12 @@ export function createEngine(deps: EngineDeps): Engine {
   let reconnectedAt: number | null = null;
   let seenOnline = network.online();
   let seenOfflineMode = false;
-  let offlineModeBefore = false;
+  let couldSend = false;
 
   const state = createAuthState(
     () => {
       schedulePush();
-      flushWhenOfflineModeEnds();
+      flushWhenSendingBecomesPossible();
     },
     (reason, auth) => channel?.postMessage({ type: 'auth', reason, auth }),
   );
@@ -113,14 +113,16 @@ export function createEngine(deps: EngineDeps): Engine {
   };
   const outbox = (deps.outbox ?? noOutbox)(ports);
 
-  // The outbox flushes on 'online', but offline mode outlives that event (it ends only when the refresh or
-  // profile fetch that follows succeeds), and the outbox sends nothing while it lasts: without this, a
-  // report queued in offline mode would wait for the 60 s timer after the network came back.
-  function flushWhenOfflineModeEnds(): void {
-    const { offlineMode } = state.get();
-    const ended = offlineModeBefore && !offlineMode;
-    offlineModeBefore = offlineMode;
-    if (ended && network.online()) outbox.flush().catch((error: unknown) => console.warn('outbox flush failed', error));
+  // The outbox sends only for a known user outside offline mode, and both arrive after the events it
+  // listens to: the user is known once startup has read the cached profile (after the engine's own start-up
+  // flush found nobody signed in), and offline mode ends only when the refresh or profile fetch that follows
+  // 'online' succeeds. Without this, a report queued earlier would wait for the 60 s timer.
+  function flushWhenSendingBecomesPossible(): void {
+    const { user, offlineMode } = state.get();
+    const canSend = user !== null && !offlineMode;
+    const became = canSend && !couldSend;
+    couldSend = canSend;
+    if (became && network.online()) outbox.flush().catch((error: unknown) => console.warn('outbox flush failed', error));
   }
 
   const recovery = createRecovery({ clock, network, tokens, state, auth: authApi });
