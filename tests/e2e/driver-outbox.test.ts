@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startE2eApp, type E2eApp } from './harness/app.ts';
 import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { OutboxView, waitForEngine } from './pages/driver-outbox.ts';
-import { makeCameraJpegs } from './pages/driver-photos.ts';
+import { cameraPhotos } from './pages/driver-photos.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
 import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
-import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
+import { AvailableTasksPage, CurrentTasksPage, type PhotoFile } from './pages/driver-tasks.ts';
 
 /** One open seed task per mode, so both modes run against one server. */
 const CARGO: Record<EngineMode, string> = {
@@ -20,9 +20,11 @@ const CARGO: Record<EngineMode, string> = {
 };
 
 let app: E2eApp;
+let photos: PhotoFile[];
 
 beforeAll(async () => {
   app = await startE2eApp();
+  photos = await cameraPhotos(app.browser, 3);
 });
 
 afterAll(async () => {
@@ -43,7 +45,6 @@ describe.each(['shared', 'dedicated'] as const)('a report queued offline (%s eng
       await (await new AvailableTasksPage(page, url).goto()).accept(cargo);
       const association = await associationFor(server, cargo);
       expect(association.status).toBe('accepted');
-      const photos = await makeCameraJpegs(page, 3);
 
       const current = await new CurrentTasksPage(page, url).goto();
       await current.card(cargo).waitFor();

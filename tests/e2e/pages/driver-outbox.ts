@@ -1,12 +1,7 @@
 /**
- * The outbox as the driver sees it — the header badge and the 'Очередь отчётов' panel — and the tab's
- * engine proxy (`window.__reisEngine`) for what a test drives directly.
+ * The outbox as the driver sees it: the header badge and the 'Очередь отчётов' panel.
  */
 import type { Locator, Page } from 'playwright-core';
-
-interface EngineHandle {
-  flushNow(): Promise<void>;
-}
 
 export class OutboxView {
   readonly badge: Locator;
@@ -28,7 +23,9 @@ export class OutboxView {
     return Number(match[1]);
   }
 
+  /** Brings the tab to the front first (see driver-tasks.ts). */
   async open(): Promise<void> {
+    await this.page.bringToFront();
     if (await this.panel.isVisible()) return;
     await this.badge.click();
     await this.panel.waitFor();
@@ -52,15 +49,6 @@ export class OutboxView {
     const match = /попыток: (\d+)/.exec(texts[0]!);
     return match ? Number(match[1]) : 0;
   }
-}
-
-/** Asks this tab's engine to flush now (what 'Отправить сейчас' does), and waits for that flush to end. */
-export function flushNow(page: Page): Promise<void> {
-  return page.evaluate(async () => {
-    const engine = (window as unknown as { __reisEngine?: EngineHandle }).__reisEngine;
-    if (!engine) throw new Error('the engine is not connected in this tab');
-    await engine.flushNow();
-  });
 }
 
 /** Resolves once this tab has connected to its engine. */

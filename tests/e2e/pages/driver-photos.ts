@@ -2,7 +2,7 @@
  * Real camera-sized photos for the report tests: a 4000×3000 JPEG drawn on a canvas in the page and taken as
  * bytes, with enough detail (gradients, shapes, grain) that compression has real work to do.
  */
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { PhotoFile } from './driver-tasks.ts';
 
 export const CAMERA_WIDTH = 4000;
@@ -54,4 +54,14 @@ export async function makeCameraJpegs(page: Page, count: number): Promise<PhotoF
   const photos: PhotoFile[] = [];
   for (let seed = 1; seed <= count; seed++) photos.push(await makeCameraJpeg(page, seed));
   return photos;
+}
+
+/** Photos made once per file: drawing and encoding 12 MP takes about a second each. */
+export async function cameraPhotos(browser: Browser, count: number): Promise<PhotoFile[]> {
+  const context = await browser.newContext();
+  try {
+    return await makeCameraJpegs(await context.newPage(), count);
+  } finally {
+    await context.close();
+  }
 }

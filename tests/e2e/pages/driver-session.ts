@@ -6,6 +6,7 @@ import type { Page } from 'playwright-core';
 import { DEMO, DEMO_PASSWORD } from '../harness/app.ts';
 
 export async function signInAsDriver(page: Page, baseUrl: string): Promise<void> {
+  await page.bringToFront();
   await page.goto(`${baseUrl}/login`);
   await page.getByLabel('E-mail').fill(DEMO.driver);
   await page.getByLabel('Пароль').fill(DEMO_PASSWORD);

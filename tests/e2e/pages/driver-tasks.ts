@@ -1,6 +1,8 @@
 /**
  * The driver's task screens: /available-tasks ('Взять' after a confirmation) and /current-tasks (a card per
- * accepted task, 'Отчёт' opens the report form), and the report form itself.
+ * accepted task, 'Отчёт' opens the report form), and the report form itself. An action brings its tab to
+ * the front first, as the driver would: a background tab gets no animation frames, and Playwright's clicks
+ * wait for those.
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -29,6 +31,7 @@ export class AvailableTasksPage {
 
   /** Takes the task with this cargo: 'Взять', then 'Взять' again in the confirmation; waits for the toast. */
   async accept(cargo: string): Promise<void> {
+    await this.page.bringToFront();
     await this.card(cargo).getByRole('button', { name: 'Взять' }).click();
     await this.page.getByRole('dialog', { name: 'Взять задачу?' }).getByRole('button', { name: 'Взять' }).click();
     await this.page.getByText('Задача добавлена в текущие').waitFor();
@@ -53,6 +56,7 @@ export class CurrentTasksPage {
   }
 
   async openReport(cargo: string): Promise<ReportForm> {
+    await this.page.bringToFront();
     await this.card(cargo).getByRole('button', { name: 'Отчёт' }).click();
     const form = new ReportForm(this.page);
     await form.dialog.waitFor();
