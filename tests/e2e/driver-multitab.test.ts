@@ -61,12 +61,12 @@ describe.each(['shared', 'dedicated'] as const)('three tabs open (%s engine)', (
       await form.addPhotos(photos);
       await form.submit();
       // Every tab learns of it: the same engine, or the other engines re-read the queue when told.
-      for (const outbox of outboxes) await expect.poll(() => outbox.pending()).toBe(1);
+      for (const outbox of outboxes) await expect.poll(() => outbox.pending(), { timeout: 10_000 }).toBe(1);
 
       await first.reload();
       await screens[0]!.title.waitFor();
       await waitForEngine(first);
-      await expect.poll(() => outboxes[0]!.pending()).toBe(1);
+      await expect.poll(() => outboxes[0]!.pending(), { timeout: 10_000 }).toBe(1);
       expect(await reportsOn(server, association.id)).toEqual([]);
 
       proxy.setDown(false);

@@ -57,14 +57,14 @@ describe.each(['shared', 'dedicated'] as const)('a report queued offline (%s eng
       await form.submit();
 
       const outbox = new OutboxView(page);
-      await expect.poll(() => outbox.pending()).toBe(1);
+      await expect.poll(() => outbox.pending(), { timeout: 10_000 }).toBe(1);
       await current.card(cargo).getByText('Отчёт в очереди отправки').waitFor();
 
       // The network is still down: the shell comes from the service worker, the report from IndexedDB.
       await page.reload();
       await current.title.waitFor();
       await waitForEngine(page);
-      await expect.poll(() => outbox.pending()).toBe(1);
+      await expect.poll(() => outbox.pending(), { timeout: 10_000 }).toBe(1);
       await outbox.open();
       expect(await outbox.itemTexts()).toEqual([expect.stringContaining('фото: 3')]);
       expect(await reportsOn(server, association.id)).toEqual([]);
@@ -86,7 +86,7 @@ describe.each(['shared', 'dedicated'] as const)('a report queued offline (%s eng
 
       // Resolved: the association left /tasks/assigned/, so the outbox deletes the sent item.
       await outbox.panel.getByText('Очередь пуста: все отчёты отправлены.').waitFor({ timeout: 30_000 });
-      await expect.poll(() => outbox.pending()).toBe(0);
+      await expect.poll(() => outbox.pending(), { timeout: 10_000 }).toBe(0);
       await outbox.close();
       await current.card(cargo).waitFor({ state: 'detached' });
       expect(await reportsOn(server, association.id)).toHaveLength(1);

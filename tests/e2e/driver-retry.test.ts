@@ -59,7 +59,7 @@ describe.each(['shared', 'dedicated'] as const)('a report the server refuses fou
       const outbox = new OutboxView(page);
       await outbox.open();
       for (let attempts = 1; attempts <= FAILURES; attempts++) {
-        await expect.poll(() => outbox.attemptsShown()).toBe(attempts);
+        await expect.poll(() => outbox.attemptsShown(), { timeout: 10_000 }).toBe(attempts);
         await outbox.items.getByText('ошибка: Сбой сервера (тест)').waitFor();
         expect(posts()).toBe(attempts);
         // A millisecond short of 2^attempts s nothing goes out; at 2^attempts s the engine tries by itself.

@@ -115,7 +115,7 @@ describe('a tab closed while its report is sending', () => {
       await sender.close();
       // The held request reaches the server after the tab is gone: stored, its 201 heard by nobody.
       await expect.poll(() => reportsOn(app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
-      await expect.poll(() => statuses()).toEqual([201]);
+      await expect.poll(() => statuses(), { timeout: 10_000 }).toEqual([201]);
       const [stored] = await reportsOn(app.server, associationId);
 
       const [other] = others as [Page];
@@ -141,7 +141,7 @@ describe('a tab closed while its report is sending', () => {
     try {
       await sender.close();
       await expect.poll(() => reportsOn(app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
-      await expect.poll(() => statuses()).toEqual([201]);
+      await expect.poll(() => statuses(), { timeout: 10_000 }).toEqual([201]);
       const [stored] = await reportsOn(app.server, associationId);
 
       const reopened = await context.newPage();
