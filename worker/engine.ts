@@ -54,9 +54,13 @@ export function createEngine(deps: EngineDeps): Engine {
   let reconnectedAt: number | null = null;
   let seenOnline = network.online();
   let seenOfflineMode = false;
+  let couldSend = false;
 
   const state = createAuthState(
-    () => schedulePush(),
+    () => {
+      schedulePush();
+      flushWhenSendingBecomesPossible();
+    },
     (reason, auth) => channel?.postMessage({ type: 'auth', reason, auth }),
   );
   // http and auth need each other (401 → refresh → POST /auth/refresh/): bound late.
@@ -114,6 +118,18 @@ export function createEngine(deps: EngineDeps): Engine {
     },
   };
   const outbox = (deps.outbox ?? noOutbox)(ports);
+
+  // The outbox sends only for a known user outside offline mode, and both arrive after the events it
+  // listens to: the user is known once startup has read the cached profile (after the engine's own start-up
+  // flush found nobody signed in), and offline mode ends only when the refresh or profile fetch that follows
+  // 'online' succeeds. Without this, a report queued earlier would wait for the 60 s timer.
+  function flushWhenSendingBecomesPossible(): void {
+    const { user, offlineMode } = state.get();
+    const canSend = user !== null && !offlineMode;
+    const became = canSend && !couldSend;
+    couldSend = canSend;
+    if (became && network.online()) outbox.flush().catch((error: unknown) => console.warn('outbox flush failed', error));
+  }
 
   const recovery = createRecovery({ clock, network, tokens, state, auth: authApi });
 

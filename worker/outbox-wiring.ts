@@ -45,6 +45,8 @@ export const reportOutbox: OutboxFactory = (ports) => {
       let unsubscribe = () => {};
       outbox.start({
         setInterval: (fn, ms) => handles.push(ports.clock.setInterval(fn, ms)),
+        setTimeout: (fn, ms) => ports.clock.setTimeout(fn, ms),
+        clearTimeout: (handle) => ports.clock.clearTimeout(handle),
         addEventListener: (_type, fn) => {
           unsubscribe = ports.network.subscribe(() => {
             if (ports.network.online()) fn();

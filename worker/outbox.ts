@@ -62,6 +62,9 @@ export interface OutboxDeps {
 export interface OutboxScheduler {
   setInterval(fn: () => void, ms: number): unknown;
   addEventListener(type: 'online', fn: () => void): void;
+  /** For the retry after 2^attempts s; without them, retries wait for the interval. */
+  setTimeout?(fn: () => void, ms: number): unknown;
+  clearTimeout?(handle: unknown): void;
 }
 
 export interface Outbox {
@@ -93,7 +96,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   let flushing: Promise<void> | null = null;
   let flushAgain = false;
   let sending: { id: number; progress: number } | null = null;
-  let started = false;
+  let scheduler: OutboxScheduler | null = null;
+  let retryTimer: unknown = null;
 
   /** `announce: false` when the change came from another engine: announcing it back would ping-pong. */
   async function reload({ announce = true }: { announce?: boolean } = {}): Promise<void> {
@@ -122,7 +126,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       for (const photo of report.photos) photos.push(await compress(photo));
       const id = await addWithPhotos(db, newOutboxRecord(report, userId, deps.now()), photos);
       await reload();
-      if (started) triggerFlush();
+      if (scheduler) triggerFlush();
       return { ok: true, data: id };
     } catch (error) {
       console.error('queueing a report failed', error);
@@ -220,11 +224,33 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         } while (flushAgain);
       } finally {
         flushing = null;
+        scheduleRetry();
         deps.onChange(false);
       }
     })();
     deps.onChange(false);
     return flushing;
+  }
+
+  /**
+   * A failed item is due again after 2^attempts s (1 s after a network error): flush then, not at the next
+   * 60 s tick — a network that flaps while coming back would otherwise hold a report for a minute. Only
+   * items not yet due count, so an item a batch could not reach never spins a zero-delay loop; offline,
+   * the 'online' event starts the next flush instead.
+   */
+  function scheduleRetry(): void {
+    if (!scheduler?.setTimeout) return;
+    if (retryTimer !== null) scheduler.clearTimeout?.(retryTimer);
+    retryTimer = null;
+    const userId = deps.userId();
+    const now = deps.now();
+    if (userId === null || !deps.isOnline()) return;
+    const next = Math.min(...records.filter((r) => r.userId === userId && !r.sent && r.nextAttemptAt > now).map((r) => r.nextAttemptAt));
+    if (!Number.isFinite(next)) return;
+    retryTimer = scheduler.setTimeout(() => {
+      retryTimer = null;
+      triggerFlush();
+    }, next - now);
   }
 
   function triggerFlush(): void {
@@ -265,11 +291,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     return outboxSnapshot(records, { userId: deps.userId(), now: deps.now(), flushing: flushing !== null, sending });
   }
 
-  function start(scheduler: OutboxScheduler): void {
-    if (started) return;
-    started = true;
-    scheduler.setInterval(triggerFlush, FLUSH_INTERVAL_MS);
-    scheduler.addEventListener('online', triggerFlush);
+  function start(given: OutboxScheduler): void {
+    if (scheduler) return;
+    scheduler = given;
+    given.setInterval(triggerFlush, FLUSH_INTERVAL_MS);
+    given.addEventListener('online', triggerFlush);
     reload().then(triggerFlush, (error: unknown) => console.warn('reading the outbox failed', error));
   }
 

@@ -64,6 +64,21 @@ describe('tabs and snapshots', () => {
   });
 });
 
+/** An outbox double that records, for each flush, whether the engine could send at that moment. */
+function flushRecorder() {
+  const onlineAtFlush: boolean[] = [];
+  const factory: OutboxFactory = (ports) => ({
+    queueReport: async () => ({ ok: true, data: 1 }),
+    flush: async () => {
+      onlineAtFlush.push(ports.isOnline() && ports.userId() !== null);
+    },
+    discard: async () => undefined,
+    snapshot: () => ({ pending: 1, flushing: false, items: [] }),
+    compressPreview: async (photo) => photo,
+  });
+  return { factory, onlineAtFlush };
+}
+
 describe('the network coming back', () => {
   it('in offline mode: the profile fetch ends offline mode, and reconnectedAt tells tabs to refetch', async () => {
     const { api, server, db, clock, network, connectTab } = await makeEngine();
@@ -81,6 +96,34 @@ describe('the network coming back', () => {
     expect(server.count('GET users/me/')).toBe(1);
     expect(tab.latest()?.network).toMatchObject({ online: true, offlineMode: false, reconnectedAt: clock.now() });
     expect(tab.latest()?.auth).toMatchObject({ offlineMode: false, user: driverUser });
+  });
+
+  it('when offline mode ends, the outbox flushes (the online event came while it still lasted)', async () => {
+    const { factory, onlineAtFlush } = flushRecorder();
+    const { api, server, db, clock, network } = await makeEngine({ outbox: factory });
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    network.setOnline(false);
+    await api.startup();
+    expect(onlineAtFlush).toEqual([]);
+
+    network.setOnline(true);
+    await settle(4);
+    expect(server.count('GET users/me/')).toBe(1);
+    expect(onlineAtFlush).toEqual([true]);
+  });
+
+  it('a started engine flushes once startup knows the signed-in user (its own first flush knew nobody)', async () => {
+    const { factory, onlineAtFlush } = flushRecorder();
+    const { api, server, db, clock } = await makeEngine({ outbox: factory });
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    expect(onlineAtFlush).toEqual([]);
+    await api.startup();
+    await settle(4);
+    expect(onlineAtFlush).toEqual([true]);
   });
 
   it('refreshes first when the token expired meanwhile', async () => {

@@ -4,7 +4,7 @@
  * and snapshot pushes throttled while a flush changes something per item.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { FLUSH_INTERVAL_MS, FLUSH_LOCK, type LockManagerLike } from '../../worker/outbox.ts';
+import { FLUSH_INTERVAL_MS, FLUSH_LOCK, retryDelayMs, type LockManagerLike } from '../../worker/outbox.ts';
 import { OUTBOX_PUSH_INTERVAL_MS, throttlePushes } from '../../worker/outbox-view.ts';
 import { createManualClock } from './doubles.ts';
 import { deferred, noLocks, photo, queue, report, setup } from './outbox-doubles.ts';
@@ -119,6 +119,33 @@ describe('scheduling', () => {
 
     await queue(h.outbox, report(43));
     await vi.waitFor(() => expect(h.server.calls).toHaveLength(3));
+  });
+
+  it('a failed send is tried again when its delay is over, not at the next 60 s tick; never while offline', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    const timers: { fn: () => void; ms: number }[] = [];
+    h.outbox.start({
+      setInterval: () => 0,
+      addEventListener: () => undefined,
+      setTimeout: (fn, ms) => timers.push({ fn, ms }),
+      clearTimeout: () => undefined,
+    });
+    h.online.value = false;
+    await queue(h.outbox, report(41));
+    await h.outbox.flush();
+    expect(timers).toHaveLength(0);
+
+    h.online.value = true;
+    h.server.script.push('network');
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(1);
+    expect(timers.at(-1)?.ms).toBe(retryDelayMs(0));
+
+    h.clock.now += retryDelayMs(0);
+    timers.at(-1)?.fn();
+    await vi.waitFor(() => expect(h.server.calls).toHaveLength(2));
+    expect(h.server.reports.size).toBe(1);
   });
 
   it('triggerFlush sends what is due without the caller awaiting it', async () => {

@@ -1,8 +1,8 @@
 /**
  * A fault-injecting HTTP proxy between Chromium and the real server. Playwright's routing does not see a
  * SharedWorker's requests, so the tests cut the network here instead: `down` refuses connections the way a
- * dead network does, `failNext` answers 5xx for matching requests, `delayNext` holds matching requests for
- * a while (to make races deterministic), and every request is counted.
+ * dead network does, `failNext` answers 5xx for matching requests, `delayNext` holds matching requests on
+ * their way to the server, and every request is counted.
  */
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -19,6 +19,10 @@ export interface Delay {
   path: RegExp;
   ms: number;
   remaining: number;
+  /** Held requests whose body has fully arrived. */
+  received: number;
+  /** Held requests sent on to the server. */
+  forwarded: number;
 }
 
 export interface CountedRequest {
@@ -65,9 +69,15 @@ export class FaultProxy {
     this.faults.push({ method, path, status, remaining: times });
   }
 
-  /** Holds the next `times` requests matching method and path for `ms` before passing them on. */
-  delayNext(method: string, path: RegExp, ms: number, times = 1): void {
-    this.delays.push({ method, path, ms, remaining: times });
+  /**
+   * Holds the next `times` requests matching method and path for `ms` once their body has arrived, then
+   * forwards them — even when the browser hung up meanwhile (a closed tab): such a request reached the
+   * server, only its answer is lost, which is what an Idempotency-Key is for.
+   */
+  delayNext(method: string, path: RegExp, ms: number, times = 1): Delay {
+    const delay: Delay = { method, path, ms, remaining: times, received: 0, forwarded: 0 };
+    this.delays.push(delay);
+    return delay;
   }
 
   count(method: string, path: RegExp): number {
@@ -107,24 +117,37 @@ export class FaultProxy {
     const delay = this.delays.find((d) => d.remaining > 0 && d.method === req.method && d.path.test(path));
     if (delay) {
       delay.remaining -= 1;
-      req.pause();
-      setTimeout(() => this.forward(req, res, target, entry), delay.ms);
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      // A body cut short (the browser gave up mid-upload) never reaches the server, as on a real network.
+      req.on('end', () => {
+        delay.received += 1;
+        setTimeout(() => {
+          delay.forwarded += 1;
+          this.forward(req, res, target, entry, Buffer.concat(chunks));
+        }, delay.ms);
+      });
       return;
     }
     this.forward(req, res, target, entry);
   }
 
-  private forward(req: IncomingMessage, res: ServerResponse, target: URL, entry: CountedRequest): void {
-    const path = entry.path;
+  /** Sends the request on to the server: its body streamed from `req`, or the `body` already read. */
+  private forward(req: IncomingMessage, res: ServerResponse, target: URL, entry: CountedRequest, body?: Buffer): void {
     const upstream = http.request(
-      { host: target.hostname, port: target.port, method: req.method, path, headers: { ...req.headers, host: target.host } },
+      { host: target.hostname, port: target.port, method: req.method, path: entry.path, headers: { ...req.headers, host: target.host } },
       (up) => {
         entry.status = up.statusCode ?? null;
+        if (res.destroyed || req.socket.destroyed) {
+          up.resume();
+          return;
+        }
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
       },
     );
     upstream.on('error', () => res.destroy());
-    req.pipe(upstream);
+    if (body) upstream.end(body);
+    else req.pipe(upstream);
   }
 }

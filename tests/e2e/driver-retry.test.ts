@@ -1,0 +1,89 @@
+/**
+ * Issue 4, end to end: the server answers 500 four times, then 201 → one report on the server, the attempts
+ * counted in the outbox panel, five POSTs at the proxy, and each retry made by the engine itself exactly
+ * 2^attempts s after the failure. The engine runs on a paused clock that the test moves (pages/driver-clock.ts:
+ * Playwright's clock does not reach workers), so the 2+4+8+16 s of back-off take no real time.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startE2eApp, type E2eApp } from './harness/app.ts';
+import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
+import { engineClock } from './pages/driver-clock.ts';
+import { OutboxView } from './pages/driver-outbox.ts';
+import { cameraPhotos } from './pages/driver-photos.ts';
+import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
+import { signInAsDriver } from './pages/driver-session.ts';
+import { AvailableTasksPage, CurrentTasksPage, type PhotoFile } from './pages/driver-tasks.ts';
+
+const REPORTS_POST = /^\/api\/reports\/?$/;
+const FAILURES = 4;
+const CARGO: Record<EngineMode, string> = {
+  shared: 'ПГС (песчано-гравийная смесь)',
+  dedicated: 'Асфальтобетонная смесь',
+};
+
+let app: E2eApp;
+let photos: PhotoFile[];
+
+beforeAll(async () => {
+  app = await startE2eApp();
+  photos = await cameraPhotos(app.browser, 3);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe.each(['shared', 'dedicated'] as const)('a report the server refuses four times (%s engine)', (mode) => {
+  it('is retried after 2^attempts s, counted, and stored once on the fifth try', async () => {
+    const { server, proxy, browser, url } = app;
+    const cargo = CARGO[mode];
+    const context = await newContext(browser, mode, 390);
+    try {
+      const page = await context.newPage();
+      const errors = trackErrors(page);
+      await signInAsDriver(page, url);
+      await (await new AvailableTasksPage(page, url).goto()).accept(cargo);
+      const association = await associationFor(server, cargo);
+      const postsBefore = proxy.count('POST', REPORTS_POST);
+      const posts = () => proxy.count('POST', REPORTS_POST) - postsBefore;
+
+      const current = await new CurrentTasksPage(page, url).goto();
+      // After the last navigation: a dedicated engine lives and dies with its page.
+      const clock = await engineClock(context, page, mode);
+      const form = await current.openReport(cargo);
+      await form.fill({ quantity: '7', totalLoading: '30' });
+      await form.addPhotos(photos);
+      proxy.failNext('POST', REPORTS_POST, 500, FAILURES);
+      await form.submit();
+
+      const outbox = new OutboxView(page);
+      await outbox.open();
+      for (let attempts = 1; attempts <= FAILURES; attempts++) {
+        await expect.poll(() => outbox.attemptsShown(), { timeout: 10_000 }).toBe(attempts);
+        await outbox.items.getByText('ошибка: Сбой сервера (тест)').waitFor();
+        expect(posts()).toBe(attempts);
+        // A millisecond short of 2^attempts s nothing goes out; at 2^attempts s the engine tries by itself.
+        await clock.advance(2 ** attempts * 1000 - 1);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(posts()).toBe(attempts);
+        await clock.advance(1);
+      }
+
+      await outbox.panel.getByText('Очередь пуста: все отчёты отправлены.').waitFor({ timeout: 30_000 });
+      expect(await outbox.pending()).toBe(0);
+      expect(posts()).toBe(FAILURES + 1);
+      const reports = await reportsOn(server, association.id);
+      expect(reports).toHaveLength(1);
+      expect(reports[0]!.photos.map((p) => [p.type, p.width])).toEqual([
+        ['jpg', 1024],
+        ['jpg', 1024],
+        ['jpg', 1024],
+      ]);
+      expect(await associationStatus(server, association.id)).toBe('completed');
+      await clock.close();
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+/**
+ * Signing the demo driver in through the real /login form, and the service worker that lets a reload work
+ * with the network cut (the app shell comes from its precache).
+ */
+import type { Page } from 'playwright-core';
+import { DEMO, DEMO_PASSWORD } from '../harness/app.ts';
+
+export async function signInAsDriver(page: Page, baseUrl: string): Promise<void> {
+  await page.bringToFront();
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('E-mail').fill(DEMO.driver);
+  await page.getByLabel('Пароль').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Войти' }).click();
+  await page.waitForURL(`${baseUrl}/profile`);
+}
+
+/** Resolves once a service worker controls the page, so a reload works offline. */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (navigator.serviceWorker.controller) return;
+    // The first visit is not controlled until the worker claims it.
+    await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
+  });
+}
