@@ -3,7 +3,7 @@
  * each with quantities, status change and the report form; daily hours below.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import type { Page, Task } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
@@ -71,15 +71,24 @@ function CurrentTasks({ title }: { title: string }) {
   );
 }
 
-/** A report the outbox delivered completes its task on the server: refetch so the list says so. */
+/**
+ * A report the outbox delivered completes its task on the server: refetch so the list says so. Delivered
+ * means an item this tab saw unsent is now sent or gone — not only one seen in the 'sent' state: the
+ * service worker's flush sends and resolves an item in one go, and the throttled snapshot pushes may
+ * coalesce 'sent' and 'resolved', so the tab can see an item go straight from waiting to gone.
+ */
 function useRefetchWhenReportsArrive() {
   const client = useQueryClient();
   const { items } = useEngineSnapshot().outbox;
-  const sent = items
-    .filter((item) => item.state === 'sent')
+  const unsent = items
+    .filter((item) => item.state !== 'sent')
     .map((item) => item.id)
     .join(',');
+  const seenUnsent = useRef<Set<string>>(new Set());
   useEffect(() => {
-    if (sent) void invalidatePaths(client, REPORT_QUERIES);
-  }, [sent, client]);
+    const now = new Set(unsent ? unsent.split(',') : []);
+    const left = [...seenUnsent.current].some((id) => !now.has(id));
+    seenUnsent.current = now;
+    if (left) void invalidatePaths(client, REPORT_QUERIES);
+  }, [unsent, client]);
 }
