@@ -4,7 +4,9 @@
  * - shared engine, a second tab open: the SharedWorker outlives the tab and finishes the send itself;
  * - dedicated engine: the closing tab's engine dies with it; the other tab's engine sends again with the
  *   same Idempotency-Key and the server answers 200 with the report it already stored;
- * - every tab closed (either engine): the engine goes too; a reopened tab sends again, same answer.
+ * - every tab closed (either engine): the engine goes too; a reopened tab sends again, same answer;
+ * - every tab closed, with the service worker: its flush on the 'sync' asked for at queueing sends it again
+ *   without any tab, same answer.
  * Exactly one report on the server each time.
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -14,7 +16,7 @@ import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { OutboxView } from './pages/driver-outbox.ts';
 import { cameraPhotos } from './pages/driver-photos.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
-import { signInAsDriver } from './pages/driver-session.ts';
+import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
 import { AvailableTasksPage, CurrentTasksPage, type PhotoFile } from './pages/driver-tasks.ts';
 
 const REPORTS_POST = /^\/api\/reports\/?$/;
@@ -48,15 +50,25 @@ interface Sending {
  * Signs in, takes the task, and submits a report in `sender` while the proxy holds its POST; resolves once
  * the whole body has reached the proxy, i.e. the tab is mid-send.
  */
-async function sendHeld(mode: EngineMode, cargo: string, extraTabs: number): Promise<Sending> {
+interface HeldOptions {
+  /**
+   * Off by default: most tests here are about the engines, and the service worker's flush on the 'sync'
+   * that queueing asks for takes the lock as soon as the closing tab's engine lets go and sends it itself.
+   */
+  serviceWorker?: boolean;
+  /** The demo driver took this task in the seed already: no 'Взять'. */
+  taken?: boolean;
+}
+
+async function sendHeld(mode: EngineMode, cargo: string, extraTabs: number, options: HeldOptions = {}): Promise<Sending> {
   const { server, proxy, browser, url } = app;
-  // No service worker: these tests are about the engines. The service worker's flush on the 'sync' that
-  // queueing asks for would take the lock as soon as the closing tab's engine dies and send again itself.
-  const context = await newContext(browser, mode, 390, { serviceWorkers: 'block' });
+  const context = await newContext(browser, mode, 390, { serviceWorkers: options.serviceWorker ? 'allow' : 'block' });
   const sender = await context.newPage();
   const errors = trackErrors(sender);
   await signInAsDriver(sender, url);
-  await (await new AvailableTasksPage(sender, url).goto()).accept(cargo);
+  // Registered and active before the report is queued, so queueing can ask it for a 'sync'.
+  if (options.serviceWorker) await waitForServiceWorker(sender);
+  if (!options.taken) await (await new AvailableTasksPage(sender, url).goto()).accept(cargo);
   const { id: associationId } = await associationFor(server, cargo);
   const others: Page[] = [];
   for (let i = 0; i < extraTabs; i++) {
@@ -154,6 +166,25 @@ describe('a tab closed while its report is sending', () => {
       await outbox.panel.getByText('Очередь пуста: все отчёты отправлены.').waitFor({ timeout: 30_000 });
       expect(await expectOneReport(associationId)).toBe(stored!.id);
       expect(statuses()).toEqual([201, 200]);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('service worker, every tab closed mid-send: it sends the report again itself, still one report', async () => {
+    const { context, sender, associationId, errors, statuses } = await sendHeld('dedicated', 'Песок мытый', 0, {
+      serviceWorker: true,
+      taken: true,
+    });
+    try {
+      await sender.close();
+      // No tab is left: only the service worker can make the second POST.
+      await expect.poll(() => reportsOn(app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
+      // The held POST and the service worker's carry one Idempotency-Key: one stored it, the other got it back.
+      await expect.poll(() => [...statuses()].sort(), { timeout: 30_000 }).toEqual([200, 201]);
+      await expectOneReport(associationId);
+      expect(context.pages()).toEqual([]);
       expect(errors).toEqual([]);
     } finally {
       await context.close();
