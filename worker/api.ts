@@ -161,6 +161,8 @@ export interface OutboxApi {
 export interface EngineApi {
   /** Registers a tab: it gets the latest snapshot at once and every change after. */
   connect(tab: TabInfo, onSnapshot: (snapshot: Snapshot) => void): Promise<void>;
+  /** A tab saw the 'online' or 'offline' event (a SharedWorker may not get it): the engine re-reads the network. */
+  networkChanged(): Promise<void>;
   /** Reports an uncaught client error to the server (best effort). */
   logClientError(error: ClientErrorReport): Promise<void>;
 }

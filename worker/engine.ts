@@ -210,6 +210,9 @@ export function createEngine(deps: EngineDeps): Engine {
       tabs.add(tab, onSnapshot, await buildSnapshot());
     },
     logClientError,
+    async networkChanged() {
+      network.notify?.();
+    },
     startup: () => authApi.startup(),
     login: (username, password, pushSubscription) => authApi.login(username, password, pushSubscription),
     register: (payload) => authApi.register(payload),

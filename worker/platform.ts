@@ -42,14 +42,18 @@ interface Connection extends EventTarget {
 
 export function workerNetwork(scope: WorkerGlobalScope): NetworkStatus {
   const connection = (scope.navigator as WorkerNavigator & { connection?: Connection }).connection;
+  const hinted = new Set<() => void>();
   return {
     online: () => scope.navigator.onLine,
     effectiveType: () => connection?.effectiveType ?? null,
+    notify: () => hinted.forEach((listener) => listener()),
     subscribe(listener) {
+      hinted.add(listener);
       scope.addEventListener('online', listener);
       scope.addEventListener('offline', listener);
       connection?.addEventListener('change', listener);
       return () => {
+        hinted.delete(listener);
         scope.removeEventListener('online', listener);
         scope.removeEventListener('offline', listener);
         connection?.removeEventListener('change', listener);
@@ -111,6 +115,7 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
   return {
     connect: async (tab, onSnapshot) => (await ready).connect(tab, onSnapshot),
     logClientError: async (error) => (await ready).logClientError(error),
+    networkChanged: async () => (await ready).networkChanged(),
     startup: async () => (await ready).startup(),
     login: async (username, password, push) => (await ready).login(username, password, push),
     register: async (payload) => (await ready).register(payload),

@@ -34,6 +34,11 @@ export interface NetworkStatus {
   effectiveType(): string | null;
   /** Calls back on online, offline and connection changes; answers the unsubscribe function. */
   subscribe(listener: () => void): () => void;
+  /**
+   * A tab saw 'online' or 'offline': tell the subscribers as if the worker had seen it. Chromium does not
+   * always deliver those events to a SharedWorker, whose navigator.onLine still changes.
+   */
+  notify?(): void;
 }
 
 /** The effective types on which a GET falls back to the cache after the slow-network time-out. */

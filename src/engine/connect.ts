@@ -101,6 +101,10 @@ export function connectEngine(): Promise<Comlink.Remote<WorkerApi>> {
     setEngine(engine);
     // The end-to-end suite and the benchmarks drive the engine directly, as any script of this origin could.
     (globalThis as { __reisEngine?: unknown }).__reisEngine = engine;
+    // Chromium does not always deliver 'online'/'offline' to a SharedWorker: the tabs pass them on.
+    const networkChanged = () => void engine.networkChanged();
+    window.addEventListener('online', networkChanged);
+    window.addEventListener('offline', networkChanged);
     // SPEC.md section 9: the report queue is flushed when the tab becomes visible (workers cannot see that).
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') void engine.flushNow();

@@ -51,9 +51,18 @@ export function createManualClock(start = Date.UTC(2026, 10, 21, 9, 0, 0)) {
 
 export function createNetwork(online = true, effectiveType: string | null = '4g') {
   const listeners = new Set<() => void>();
-  const network: NetworkStatus & { setOnline(value: boolean): void; setType(value: string | null): void } = {
+  const network: NetworkStatus & {
+    setOnline(value: boolean): void;
+    setType(value: string | null): void;
+    /** Changes navigator.onLine without an event, as Chromium may do in a SharedWorker. */
+    setOnlineSilently(value: boolean): void;
+  } = {
     online: () => online,
     effectiveType: () => effectiveType,
+    notify: () => listeners.forEach((listener) => listener()),
+    setOnlineSilently(value) {
+      online = value;
+    },
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

@@ -101,6 +101,24 @@ describe('the network coming back', () => {
     expect(tab.latest()?.auth).toMatchObject({ offlineMode: false, user: driverUser });
   });
 
+  it('leaves offline mode on a tab\'s online hint when the worker itself got no event', async () => {
+    const { api, server, db, clock, network, connectTab } = await makeEngine();
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    network.setOnline(false);
+    await api.startup();
+    const tab = await connectTab();
+    expect(tab.latest()?.network).toMatchObject({ online: false, offlineMode: true });
+
+    network.setOnlineSilently(true);
+    await settle(4);
+    expect(server.count('GET users/me/')).toBe(0);
+    await api.networkChanged();
+    await vi.waitFor(() => expect(tab.latest()?.network).toMatchObject({ online: true, offlineMode: false }), WAIT);
+    expect(server.count('GET users/me/')).toBe(1);
+  });
+
   it('when offline mode ends, the outbox flushes (the online event came while it still lasted)', async () => {
     const { factory, onlineAtFlush } = flushRecorder();
     const { api, server, db, clock, network } = await makeEngine({ outbox: factory });
