@@ -5,14 +5,13 @@
  * still gets exactly one report, in one POST; every tab sees the outbox empty and the task gone.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2eApp, type E2eApp } from './harness/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { OutboxView, waitForEngine } from './pages/driver-outbox.ts';
-import { cameraPhotos } from './pages/driver-photos.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
 import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
-import { AvailableTasksPage, CurrentTasksPage, type PhotoFile } from './pages/driver-tasks.ts';
+import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
 
 const REPORTS_POST = /^\/api\/reports\/?$/;
 const CARGO: Record<EngineMode, string> = {
@@ -20,21 +19,11 @@ const CARGO: Record<EngineMode, string> = {
   dedicated: 'Щебень известняковый 20–40',
 };
 
-let app: E2eApp;
-let photos: PhotoFile[];
-
-beforeAll(async () => {
-  app = await startE2eApp();
-  photos = await cameraPhotos(app.browser, 3);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const suite = useDriverSuite(3);
 
 describe.each(['shared', 'dedicated'] as const)('three tabs open (%s engine)', (mode) => {
   it('a report queued offline in one tab reaches the server exactly once when the network returns', async () => {
-    const { server, proxy, browser, url } = app;
+    const { server, proxy, browser, url } = suite.app;
     const cargo = CARGO[mode];
     const context = await newContext(browser, mode, 390);
     try {
@@ -58,7 +47,7 @@ describe.each(['shared', 'dedicated'] as const)('three tabs open (%s engine)', (
       await context.setOffline(true);
       const form = await screens[0]!.openReport(cargo);
       await form.fill({ quantity: '12' });
-      await form.addPhotos(photos);
+      await form.addPhotos(suite.photos);
       await form.submit();
       // Every tab learns of it: the same engine, or the other engines re-read the queue when told.
       for (const outbox of outboxes) await expect.poll(() => outbox.pending(), { timeout: 10_000 }).toBe(1);

@@ -4,14 +4,13 @@
  * leaves /tasks/assigned/ and the outbox resolves the item. In both engine modes: one SharedWorker, and the
  * dedicated worker per tab of browsers without SharedWorker.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2eApp, type E2eApp } from './harness/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { OutboxView, waitForEngine } from './pages/driver-outbox.ts';
-import { cameraPhotos } from './pages/driver-photos.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
 import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
-import { AvailableTasksPage, CurrentTasksPage, type PhotoFile } from './pages/driver-tasks.ts';
+import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
 
 /** One open seed task per mode, so both modes run against one server. */
 const CARGO: Record<EngineMode, string> = {
@@ -19,21 +18,11 @@ const CARGO: Record<EngineMode, string> = {
   dedicated: 'Щебень известняковый 20–40',
 };
 
-let app: E2eApp;
-let photos: PhotoFile[];
-
-beforeAll(async () => {
-  app = await startE2eApp();
-  photos = await cameraPhotos(app.browser, 3);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const suite = useDriverSuite(3);
 
 describe.each(['shared', 'dedicated'] as const)('a report queued offline (%s engine)', (mode) => {
   it('survives a reload and arrives exactly once with three JPEGs ≤ 1024 px when the network returns', async () => {
-    const { server, proxy, browser, url } = app;
+    const { server, proxy, browser, url } = suite.app;
     const cargo = CARGO[mode];
     const context = await newContext(browser, mode, 390);
     try {
@@ -53,7 +42,7 @@ describe.each(['shared', 'dedicated'] as const)('a report queued offline (%s eng
 
       const form = await current.openReport(cargo);
       await form.fill({ quantity: '18,5', totalUnloading: '120' });
-      await form.addPhotos(photos);
+      await form.addPhotos(suite.photos);
       await form.submit();
 
       const outbox = new OutboxView(page);

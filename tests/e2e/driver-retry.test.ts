@@ -4,15 +4,14 @@
  * 2^attempts s after the failure. The engine runs on a paused clock that the test moves (pages/driver-clock.ts:
  * Playwright's clock does not reach workers), so the 2+4+8+16 s of back-off take no real time.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2eApp, type E2eApp } from './harness/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { engineClock } from './pages/driver-clock.ts';
 import { OutboxView } from './pages/driver-outbox.ts';
-import { cameraPhotos } from './pages/driver-photos.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
 import { signInAsDriver } from './pages/driver-session.ts';
-import { AvailableTasksPage, CurrentTasksPage, type PhotoFile } from './pages/driver-tasks.ts';
+import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
 
 const REPORTS_POST = /^\/api\/reports\/?$/;
 const FAILURES = 4;
@@ -21,21 +20,11 @@ const CARGO: Record<EngineMode, string> = {
   dedicated: 'Асфальтобетонная смесь',
 };
 
-let app: E2eApp;
-let photos: PhotoFile[];
-
-beforeAll(async () => {
-  app = await startE2eApp();
-  photos = await cameraPhotos(app.browser, 3);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const suite = useDriverSuite(3);
 
 describe.each(['shared', 'dedicated'] as const)('a report the server refuses four times (%s engine)', (mode) => {
   it('is retried after 2^attempts s, counted, and stored once on the fifth try', async () => {
-    const { server, proxy, browser, url } = app;
+    const { server, proxy, browser, url } = suite.app;
     const cargo = CARGO[mode];
     // No service worker: its flush on the 'sync' that queueing asks for runs on the real clock, which the
     // test cannot move; the paused engine clock lags it, so it found the failed item overdue and sent it again.
@@ -54,7 +43,7 @@ describe.each(['shared', 'dedicated'] as const)('a report the server refuses fou
       const clock = await engineClock(context, page, mode);
       const form = await current.openReport(cargo);
       await form.fill({ quantity: '7', totalLoading: '30' });
-      await form.addPhotos(photos);
+      await form.addPhotos(suite.photos);
       proxy.failNext('POST', REPORTS_POST, 500, FAILURES);
       await form.submit();
 

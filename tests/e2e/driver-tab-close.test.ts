@@ -10,30 +10,19 @@
  * Exactly one report on the server each time.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startE2eApp, type E2eApp } from './harness/app.ts';
+import { describe, expect, it } from 'vitest';
+import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { OutboxView } from './pages/driver-outbox.ts';
-import { cameraPhotos } from './pages/driver-photos.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
 import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
-import { AvailableTasksPage, CurrentTasksPage, type PhotoFile } from './pages/driver-tasks.ts';
+import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
 
 const REPORTS_POST = /^\/api\/reports\/?$/;
 /** Long enough to close a tab in, short enough not to slow the suite. */
 const HOLD_MS = 3_000;
 
-let app: E2eApp;
-let photos: PhotoFile[];
-
-beforeAll(async () => {
-  app = await startE2eApp();
-  photos = await cameraPhotos(app.browser, 1);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const suite = useDriverSuite(1);
 
 interface Sending {
   context: BrowserContext;
@@ -61,7 +50,7 @@ interface HeldOptions {
 }
 
 async function sendHeld(mode: EngineMode, cargo: string, extraTabs: number, options: HeldOptions = {}): Promise<Sending> {
-  const { server, proxy, browser, url } = app;
+  const { server, proxy, browser, url } = suite.app;
   const context = await newContext(browser, mode, 390, { serviceWorkers: options.serviceWorker ? 'allow' : 'block' });
   const sender = await context.newPage();
   const errors = trackErrors(sender);
@@ -81,7 +70,7 @@ async function sendHeld(mode: EngineMode, cargo: string, extraTabs: number, opti
   const current = await new CurrentTasksPage(sender, url).goto();
   const form = await current.openReport(cargo);
   await form.fill({ quantity: '9' });
-  await form.addPhotos(photos);
+  await form.addPhotos(suite.photos);
   const first = proxy.requests.length;
   const held = proxy.delayNext('POST', REPORTS_POST, HOLD_MS);
   await form.submit();
@@ -96,10 +85,10 @@ async function sendHeld(mode: EngineMode, cargo: string, extraTabs: number, opti
 }
 
 async function expectOneReport(associationId: number): Promise<number> {
-  const reports = await reportsOn(app.server, associationId);
+  const reports = await reportsOn(suite.app.server, associationId);
   expect(reports).toHaveLength(1);
   expect(reports[0]!.photos.map((p) => [p.type, p.width])).toEqual([['jpg', 1024]]);
-  expect(await associationStatus(app.server, associationId)).toBe('completed');
+  expect(await associationStatus(suite.app.server, associationId)).toBe('completed');
   return reports[0]!.id;
 }
 
@@ -128,9 +117,9 @@ describe('a tab closed while its report is sending', () => {
     try {
       await sender.close();
       // The held request reaches the server after the tab is gone: stored, its 201 heard by nobody.
-      await expect.poll(() => reportsOn(app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
+      await expect.poll(() => reportsOn(suite.app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
       await expect.poll(() => statuses(), { timeout: 10_000 }).toEqual([201]);
-      const [stored] = await reportsOn(app.server, associationId);
+      const [stored] = await reportsOn(suite.app.server, associationId);
 
       const [other] = others as [Page];
       const outbox = new OutboxView(other);
@@ -154,13 +143,13 @@ describe('a tab closed while its report is sending', () => {
     const { context, sender, associationId, errors, statuses } = await sendHeld(mode, cargo, 0);
     try {
       await sender.close();
-      await expect.poll(() => reportsOn(app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
+      await expect.poll(() => reportsOn(suite.app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
       await expect.poll(() => statuses(), { timeout: 10_000 }).toEqual([201]);
-      const [stored] = await reportsOn(app.server, associationId);
+      const [stored] = await reportsOn(suite.app.server, associationId);
 
       const reopened = await context.newPage();
       reopened.on('pageerror', (e) => errors.push(e.message));
-      await new CurrentTasksPage(reopened, app.url).goto();
+      await new CurrentTasksPage(reopened, suite.app.url).goto();
       const outbox = new OutboxView(reopened);
       await outbox.open();
       await outbox.panel.getByText('Очередь пуста: все отчёты отправлены.').waitFor({ timeout: 30_000 });
@@ -180,7 +169,7 @@ describe('a tab closed while its report is sending', () => {
     try {
       await sender.close();
       // No tab is left: only the service worker can make the second POST.
-      await expect.poll(() => reportsOn(app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
+      await expect.poll(() => reportsOn(suite.app.server, associationId), { timeout: 30_000 }).toHaveLength(1);
       // The held POST and the service worker's carry one Idempotency-Key: one stored it, the other got it back.
       await expect.poll(() => [...statuses()].sort(), { timeout: 30_000 }).toEqual([200, 201]);
       await expectOneReport(associationId);

@@ -82,14 +82,20 @@ function flushRecorder() {
 /** For what the engine does over several macrotask rounds: how many depends on the machine's load. */
 const WAIT = { timeout: 5_000 };
 
+/** The driver's engine started from a stored session with no network: startup leaves it in offline mode. */
+async function startedOffline(options: Parameters<typeof makeEngine>[0] = {}, accessTtlSeconds = 900) {
+  const engine = await makeEngine(options);
+  const auth = serveAuth(engine.server, engine.clock, accessTtlSeconds);
+  const pair = auth.grant();
+  await seedSession(engine.db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+  engine.network.setOnline(false);
+  await engine.api.startup();
+  return { ...engine, auth };
+}
+
 describe('the network coming back', () => {
   it('in offline mode: the profile fetch ends offline mode, and reconnectedAt tells tabs to refetch', async () => {
-    const { api, server, db, clock, network, connectTab } = await makeEngine();
-    const auth = serveAuth(server, clock);
-    const pair = auth.grant();
-    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
-    network.setOnline(false);
-    await api.startup();
+    const { server, clock, network, connectTab } = await startedOffline();
     const tab = await connectTab();
     expect(tab.latest()?.network).toMatchObject({ online: false, offlineMode: true, reconnectedAt: null });
 
@@ -102,12 +108,7 @@ describe('the network coming back', () => {
   });
 
   it('leaves offline mode on a tab\'s online hint when the worker itself got no event', async () => {
-    const { api, server, db, clock, network, connectTab } = await makeEngine();
-    const auth = serveAuth(server, clock);
-    const pair = auth.grant();
-    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
-    network.setOnline(false);
-    await api.startup();
+    const { api, server, network, connectTab } = await startedOffline();
     const tab = await connectTab();
     expect(tab.latest()?.network).toMatchObject({ online: false, offlineMode: true });
 
@@ -121,12 +122,7 @@ describe('the network coming back', () => {
 
   it('when offline mode ends, the outbox flushes (the online event came while it still lasted)', async () => {
     const { factory, onlineAtFlush } = flushRecorder();
-    const { api, server, db, clock, network } = await makeEngine({ outbox: factory });
-    const auth = serveAuth(server, clock);
-    const pair = auth.grant();
-    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
-    network.setOnline(false);
-    await api.startup();
+    const { server, network } = await startedOffline({ outbox: factory });
     expect(onlineAtFlush).toEqual([]);
 
     network.setOnline(true);
@@ -146,12 +142,7 @@ describe('the network coming back', () => {
   });
 
   it('refreshes first when the token expired meanwhile', async () => {
-    const { api, server, db, clock, network } = await makeEngine();
-    const auth = serveAuth(server, clock, 120);
-    const pair = auth.grant();
-    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
-    network.setOnline(false);
-    await api.startup();
+    const { server, clock, network, auth } = await startedOffline({}, 120);
     clock.advance(120_000);
     network.setOnline(true);
     // The refresh, then the profile fetch.
