@@ -13,3 +13,43 @@ export function formatStoredAt(storedAt: number, now: number = Date.now()): stri
 export function formatCapacity(capacity: number | null | undefined): string {
   return capacity === null || capacity === undefined ? '—' : `${capacity} т`;
 }
+
+/** 'YYYY-MM-DD' → 'DD.MM.YYYY'; anything else is shown as it came. */
+export function formatDate(value: string): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
+}
+
+/** 'YYYY-MM-DD' → 'DD.MM.YY', for narrow table columns. */
+export function formatShortDate(value: string): string {
+  const m = /^\d{2}(\d{2})-(\d{2})-(\d{2})/.exec(value);
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
+}
+
+const numberFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
+const moneyFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+/** A quantity with its unit; '—' when there is none. */
+export function formatQuantity(value: number | null | undefined, unit = ''): string {
+  if (value === null || value === undefined) return '—';
+  return unit ? `${numberFormat.format(value)} ${unit}` : numberFormat.format(value);
+}
+
+export function formatMoney(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return `${moneyFormat.format(value)} ₽`;
+}
+
+/** '460 ₽/т': a rate per unit. */
+export function formatRate(value: number | null | undefined, unit = 'т'): string {
+  return value === null || value === undefined ? '—' : `${formatMoney(value)}/${unit}`;
+}
+
+/** 'DD.MM.YYYY HH:MM' of an ISO time, in the device's local time. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

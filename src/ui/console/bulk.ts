@@ -1,0 +1,51 @@
+/**
+ * Bulk actions that tell the truth (CONSOLE.md): every selected row is tried, one at a time, and each gets
+ * its own outcome — done, or refused with the server's reason. Nothing here can say "all done" unless
+ * every row was.
+ */
+import { ApiError } from '../../engine/queries.ts';
+
+export interface BulkOutcome {
+  id: string;
+  label: string;
+  ok: boolean;
+  /** The server's reason when refused. */
+  message: string | null;
+}
+
+export interface BulkItem {
+  id: string;
+  label: string;
+}
+
+export function reasonOf(error: unknown): string {
+  if (error instanceof ApiError) return error.network ? 'Нет связи с сервером' : error.message;
+  return error instanceof Error && error.message ? error.message : 'Неизвестная ошибка';
+}
+
+export async function runBulk<T extends BulkItem>(
+  items: readonly T[],
+  action: (item: T) => Promise<unknown>,
+  onProgress?: (done: number, total: number) => void,
+): Promise<BulkOutcome[]> {
+  const outcomes: BulkOutcome[] = [];
+  for (const item of items) {
+    try {
+      await action(item);
+      outcomes.push({ id: item.id, label: item.label, ok: true, message: null });
+    } catch (error) {
+      outcomes.push({ id: item.id, label: item.label, ok: false, message: reasonOf(error) });
+    }
+    onProgress?.(outcomes.length, items.length);
+  }
+  return outcomes;
+}
+
+/** '3 выполнено, 1 отклонено' — the headline of a bulk result. */
+export function summarizeBulk(outcomes: readonly BulkOutcome[]): string {
+  const done = outcomes.filter((o) => o.ok).length;
+  const refused = outcomes.length - done;
+  if (refused === 0) return `Выполнено: ${done} из ${outcomes.length}`;
+  if (done === 0) return `Не выполнено ни одного: отклонено ${refused} из ${outcomes.length}`;
+  return `${done} выполнено, ${refused} отклонено`;
+}

@@ -1,0 +1,19 @@
+/** One Russian name per status, defined once for every screen (CONSOLE.md, "Words and formats"). */
+import { DRIVER_STATUSES, TASK_STATUSES, type DriverStatus, type TaskStatus } from '../../contract/entities.ts';
+
+export const TASK_STATUS_LABELS: Record<TaskStatus, string> = {
+  open: 'Открыта',
+  in_progress: 'В работе',
+  completed: 'Выполнена',
+  cancelled: 'Отменена',
+};
+
+export const DRIVER_STATUS_LABELS: Record<DriverStatus, string> = {
+  accepted: 'Принята',
+  in_progress: 'В рейсе',
+  completed: 'Выполнена',
+  cancelled: 'Отменена',
+};
+
+export const TASK_STATUS_OPTIONS = TASK_STATUSES.map((value) => ({ value, label: TASK_STATUS_LABELS[value] }));
+export const DRIVER_STATUS_OPTIONS = DRIVER_STATUSES.map((value) => ({ value, label: DRIVER_STATUS_LABELS[value] }));
