@@ -104,6 +104,7 @@ export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): 
   const base = db.kysely
     .selectFrom('tasks as t')
     .$if(!isSuperAdmin(user), (qb) => qb.where('t.company_id', '=', user.company_id ?? -1))
+    .$if(q.company_id !== undefined, (qb) => qb.where('t.company_id', '=', q.company_id as number))
     .$if(q.status !== 'all', (qb) => qb.where('t.status', '=', q.status))
     .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))

@@ -53,6 +53,31 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect((await call('GET', '/tasks/completed/')).statusCode).toBe(401);
   });
 
+  it('a super-admin filters by company; other staff cannot widen their scope with it', async () => {
+    const mine = await createTask(server, p.company, { status: 'completed', date: '2026-11-01' });
+    const foreign = await createTask(server, p.otherCompany, { status: 'completed', date: '2026-11-02' });
+    const list = async (query: string, user: SignedInUser) => (await call('GET', `/tasks/completed/${query}`, user)).json() as Page<Task>;
+    expect(ids(await list(`?company_id=${p.otherCompany}`, p.superAdmin))).toEqual([foreign]);
+    expect(ids(await list(`?company_id=${p.company}`, p.superAdmin))).toEqual([mine]);
+    expect(ids(await list(`?company_id=${p.otherCompany}`, p.manager))).toEqual([]);
+    expect(ids(await list(`?company_id=${p.company}`, p.manager))).toEqual([mine]);
+    const bad = await call('GET', '/tasks/completed/?company_id=abc', p.superAdmin);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/company_id/);
+  });
+
+  it('each association carries its report count, newest report and reported quantity', async () => {
+    const taskId = await createTask(server, p.company, { status: 'in_progress', date: '2026-11-05' });
+    const associationId = await addDriver(server, taskId, p.driver.id);
+    await addReport(associationId, p.driver.id);
+    await addReport(associationId, p.driver.id);
+    const page = (await call('GET', '/tasks/completed/?status=in_progress', p.manager)).json() as Page<Task>;
+    const association = page.items.find((t) => t.id === taskId)?.driver_associations[0];
+    const newest = await server.db.kysely.selectFrom('reports').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
+    expect(association).toMatchObject({ report_count: 2, last_report_id: Number(newest.id) });
+    expect(page.items.find((t) => t.id === taskId)?.updated_at).toEqual(expect.any(String));
+  });
+
   it('creates a task in the caller\'s company, with drivers when given, and validates it', async () => {
     const body = {
       date: dayFromToday(1),

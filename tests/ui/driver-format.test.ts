@@ -23,6 +23,10 @@ const association = (id: number, driver_id: number): DriverAssociation => ({
   transport_rate: null,
   unloading_quantity: null,
   order_index: 0,
+  report_count: 0,
+  last_report_id: null,
+  last_report_at: null,
+  reported_quantity: null,
 });
 
 const task = (driver_associations: DriverAssociation[], id = 1, date = '2026-11-21'): Task => ({
@@ -39,6 +43,7 @@ const task = (driver_associations: DriverAssociation[], id = 1, date = '2026-11-
   comment: null,
   max_drivers: null,
   driver_associations,
+  updated_at: '2026-11-20T10:00:00.000Z',
   created_at: '',
 });
 
