@@ -77,6 +77,8 @@ export const taskCreateSchema = z.object({
   comment: z.string().trim().max(2000).nullable().optional(),
   max_drivers: z.number().int().min(1).max(1000).nullable().optional(),
   driver_ids: z.array(z.number().int().positive()).max(200).optional(),
+  /** Each assigned driver's own fields (SPEC §7: id, quantity, status, loading_quantity, transport_rate, unloading_quantity). */
+  drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
 });
 export type TaskCreate = z.infer<typeof taskCreateSchema>;
 

@@ -58,6 +58,13 @@ export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Pro
       .returning('id')
       .executeTakeFirstOrThrow();
     for (const driverId of driverIds) await addAssociation(trx, id, driverId, input.rate ?? null, now);
+    for (const { id: driverId, ...fields } of input.drivers ?? []) {
+      if (!driverIds.includes(driverId)) throw badRequest(`drivers: водитель ${driverId} не назначен на задание`);
+      const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      if (Object.keys(changes).length > 0) {
+        await trx.updateTable('task_drivers').set(changes).where('task_id', '=', id).where('driver_id', '=', driverId).execute();
+      }
+    }
     return id;
   });
   return (await loadTask(db.kysely, id)) as Task;

@@ -66,6 +66,42 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect(bad.json().detail).toMatch(/company_id/);
   });
 
+  it('creates a task with each driver\'s own fields, and edits only the fields sent, refusing a stale editor', async () => {
+    const second = p.driver2;
+    const created = await call('POST', '/tasks/', p.manager, {
+      date: dayFromToday(2),
+      cargo: 'Щебень 20–40',
+      loading_place: 'Карьер',
+      unloading_place: 'Стройка',
+      planned_quantity: 60,
+      driver_ids: [p.driver.id],
+      drivers: [{ id: p.driver.id, quantity: 22.5, transport_rate: 410 }],
+    });
+    expect(created.statusCode).toBe(201);
+    const task = created.json() as Task;
+    expect(task.driver_associations[0]).toMatchObject({ driver_id: p.driver.id, quantity: 22.5, transport_rate: 410 });
+    const notAssigned = await call('POST', '/tasks/', p.manager, {
+      date: dayFromToday(2), cargo: 'Песок', loading_place: 'A', unloading_place: 'B', planned_quantity: 1,
+      driver_ids: [], drivers: [{ id: second.id, quantity: 1 }],
+    });
+    expect(notAssigned.statusCode).toBe(400);
+    expect(notAssigned.json().detail).toMatch(/^drivers/);
+
+    const edited = await call('PUT', `/tasks/${task.id}/`, p.manager, { cargo: 'Щебень 5–20', updated_at: task.updated_at });
+    expect(edited.statusCode).toBe(200);
+    const after = edited.json() as Task;
+    expect(after).toMatchObject({ cargo: 'Щебень 5–20', loading_place: 'Карьер', planned_quantity: 60 });
+    expect(after.updated_at).not.toBe(task.updated_at);
+
+    const stale = await call('PUT', `/tasks/${task.id}/`, p.manager, { comment: 'старая вкладка', updated_at: task.updated_at });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().detail).toMatch(/изменили в другой вкладке/);
+    const bad = await call('PUT', `/tasks/${task.id}/`, p.manager, { cargo: '' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/^cargo/);
+    expect((await call('PUT', `/tasks/${task.id}/`, p.otherManager, { cargo: 'чужое' })).statusCode).toBe(403);
+  });
+
   it('each association carries its report count, newest report and reported quantity', async () => {
     const taskId = await createTask(server, p.company, { status: 'in_progress', date: '2026-11-05' });
     const associationId = await addDriver(server, taskId, p.driver.id);

@@ -16,7 +16,7 @@ import { getEngine } from '../../engine/engine.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
 import { photoBlobQuery } from '../driver-common/photo-blob.ts';
-import { failureMessage, invalidatePaths } from '../driver-common/send.ts';
+import { failureMessage, invalidatePaths } from '../../engine/send.ts';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';
 import { TotalField } from './TotalField.tsx';
 import {

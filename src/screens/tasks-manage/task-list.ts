@@ -1,0 +1,75 @@
+/** The task list's URL state and the query it makes (pure: tested in tests/ui/tasks-manage.test.ts). */
+import type { Params } from '../../../worker/api.ts';
+import type { Task, TaskStatus } from '../../../contract/entities.ts';
+import { formatDate } from '../../ui/format.ts';
+
+export const PAGE_SIZE = 50;
+export const BULK_PAGE_SIZE = 200;
+
+export const LIST_DEFAULTS = {
+  tab: 'all',
+  search: '',
+  status: '',
+  date_from: '',
+  date_to: '',
+  ordering: '-date',
+  page: '0',
+  company: '',
+};
+export type ListState = typeof LIST_DEFAULTS;
+
+/** «Выполненные» is the spec's completed list (status 'completed' by default); «Все задачи» shows every status. */
+export function statusOf(state: ListState): TaskStatus | 'all' {
+  if (state.status) return state.status as TaskStatus | 'all';
+  return state.tab === 'completed' ? 'completed' : 'all';
+}
+
+/** GET /tasks/completed/ params for the state; `page` only for the paged view. */
+export function listParams(state: ListState, page?: number): Params {
+  const params: Params = { status: statusOf(state), ordering: state.ordering || '-date' };
+  if (state.search.trim()) params.search = state.search.trim();
+  if (state.date_from) params.date_from = state.date_from;
+  if (state.date_to) params.date_to = state.date_to;
+  if (state.company) params.company_id = Number(state.company);
+  if (page !== undefined) {
+    params.limit = PAGE_SIZE;
+    params.offset = page * PAGE_SIZE;
+  }
+  return params;
+}
+
+/** A column's sort toggles asc ↔ desc; another column starts descending for dates, ascending otherwise. */
+export function nextOrdering(current: string, column: string): string {
+  const active = current.replace(/^-/, '');
+  if (active === column) return current.startsWith('-') ? column : `-${column}`;
+  return column === 'date' || column === 'id' ? `-${column}` : column;
+}
+
+/** «Щебень» на 23.11.2026 — how dialogs and bulk results name a task. */
+export function taskLabel(task: Pick<Task, 'id' | 'cargo' | 'date'>): string {
+  return `№${task.id} «${task.cargo}» на ${formatDate(task.date)}`;
+}
+
+/** The body that makes a copy of `task` on another date, with the same drivers and their own fields. */
+export function duplicateBody(task: Task, date: string) {
+  return {
+    company_id: task.company_id,
+    date,
+    cargo: task.cargo,
+    loading_place: task.loading_place,
+    unloading_place: task.unloading_place,
+    planned_quantity: task.planned_quantity,
+    unit: task.unit,
+    rate: task.rate,
+    comment: task.comment,
+    max_drivers: task.max_drivers,
+    driver_ids: task.driver_associations.filter((a) => a.status !== 'cancelled').map((a) => a.driver_id),
+  };
+}
+
+/** The driver's quantities to copy onto the duplicate (PUT /tasks/{id}/ with driver_ids + drivers). */
+export function duplicateDrivers(task: Task) {
+  return task.driver_associations
+    .filter((a) => a.status !== 'cancelled')
+    .map((a) => ({ id: a.driver_id, quantity: a.quantity, transport_rate: a.transport_rate }));
+}
