@@ -1,0 +1,89 @@
+/** The task list's columns (desktop) and card (phone): one description of a task row. */
+import { createColumnHelper } from '@tanstack/react-table';
+import { Link } from 'wouter';
+import type { Task } from '../../../contract/entities.ts';
+import { formatDate, formatQuantity, formatRate } from '../../ui/format.ts';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
+
+const column = createColumnHelper<Task>();
+
+function Drivers({ task }: { task: Task }) {
+  const live = task.driver_associations.filter((a) => a.status !== 'cancelled');
+  if (live.length === 0) return <span className="muted">не назначены</span>;
+  return (
+    <ul className="task-drivers">
+      {live.map((a) => (
+        <li key={a.id}>
+          {a.driver_name ?? `Водитель №${a.driver_id}`}
+          {a.reported_quantity !== null && <span className="muted"> · {formatQuantity(a.reported_quantity, task.unit)}</span>}
+          {a.last_report_id !== null && (
+            <>
+              {' · '}
+              <Link href={`/reports/${a.last_report_id}`}>{a.report_count > 1 ? `отчёты (${a.report_count})` : 'отчёт'}</Link>
+            </>
+          )}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function taskColumns(actions: (task: Task) => React.ReactNode) {
+  return [
+    column.accessor('date', { header: 'Дата', enableSorting: true, cell: (c) => formatDate(c.getValue()) }),
+    column.accessor('id', { header: '№', enableSorting: true, meta: { align: 'right' } }),
+    column.accessor('cargo', {
+      header: 'Груз',
+      enableSorting: true,
+      cell: (c) => (
+        <Link href={`/tasks/create?id=${c.row.original.id}`} className="task-cargo">
+          {c.getValue()}
+        </Link>
+      ),
+    }),
+    column.display({
+      id: 'route',
+      header: 'Маршрут',
+      cell: (c) => (
+        <span>
+          {c.row.original.loading_place} → {c.row.original.unloading_place}
+        </span>
+      ),
+    }),
+    column.accessor('planned_quantity', {
+      header: 'План',
+      meta: { align: 'right' },
+      cell: (c) => formatQuantity(c.getValue(), c.row.original.unit),
+    }),
+    column.display({ id: 'drivers', header: 'Водители', cell: (c) => <Drivers task={c.row.original} /> }),
+    column.accessor('rate', {
+      header: 'Ставка',
+      meta: { align: 'right' },
+      cell: (c) => formatRate(c.getValue(), c.row.original.unit),
+    }),
+    column.accessor('status', { header: 'Статус', cell: (c) => <StatusBadge status={c.getValue()} /> }),
+    column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
+  ];
+}
+
+export function TaskCard({ task, actions }: { task: Task; actions: React.ReactNode }) {
+  return (
+    <div className="task-card">
+      <div className="task-card-head">
+        <strong>{task.cargo}</strong>
+        <StatusBadge status={task.status} />
+      </div>
+      <div className="muted">
+        №{task.id} · {formatDate(task.date)} · {formatQuantity(task.planned_quantity, task.unit)}
+        {task.rate !== null && ` · ${formatRate(task.rate, task.unit)}`}
+      </div>
+      <div>
+        {task.loading_place} → {task.unloading_place}
+      </div>
+      <Drivers task={task} />
+      <div className="task-card-actions" onClick={(event) => event.stopPropagation()}>
+        {actions}
+      </div>
+    </div>
+  );
+}
