@@ -15,6 +15,7 @@ import {
   deleteTask,
   driverTasks,
   manageableDriver,
+  moveDriver,
   setDriverOrder,
   unassignDriver,
 } from '../tasks/assignments.ts';
@@ -33,6 +34,7 @@ const assignQuerySchema = z.object({
   unloading_quantity: queryNumber.optional(),
 });
 const dateQuerySchema = z.object({ date: isoDate.optional() });
+const moveSchema = z.object({ to_driver_id: z.number({ message: 'ожидается номер водителя' }).int().positive() });
 
 export const staffTaskRoutes: RouteModule = (app, ctx) => {
   const staff = { preHandler: ctx.guard(STAFF) };
@@ -57,6 +59,16 @@ export const staffTaskRoutes: RouteModule = (app, ctx) => {
       idParam(request.params),
       idParam(request.params, 'driverId'),
       parse(assignQuerySchema, request.query),
+    ),
+  );
+
+  app.put('/tasks/:id/drivers/:driverId/move/', staff, async (request) =>
+    moveDriver(
+      ctx.db,
+      currentUser(request),
+      idParam(request.params),
+      idParam(request.params, 'driverId'),
+      parse(moveSchema, request.body).to_driver_id,
     ),
   );
 

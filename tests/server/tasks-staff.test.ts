@@ -102,6 +102,26 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect((await call('PUT', `/tasks/${task.id}/`, p.otherManager, { cargo: 'чужое' })).statusCode).toBe(403);
   });
 
+  it('moves a driver\'s assignment to another driver in one step, keeping its fields; refuses a reported one', async () => {
+    const taskId = await createTask(server, p.company, { status: 'in_progress', date: '2026-11-06' });
+    const associationId = await addDriver(server, taskId, p.driver.id);
+    await call('PUT', `/tasks/${taskId}/drivers/${p.driver.id}/?quantity=12&transport_rate=400`, p.manager);
+    const moved = await call('PUT', `/tasks/${taskId}/drivers/${p.driver.id}/move/`, p.manager, { to_driver_id: p.driver2.id });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toMatchObject({ id: associationId, driver_id: p.driver2.id, quantity: 12, transport_rate: 400 });
+    const back = await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.manager, { to_driver_id: p.driver2.id });
+    expect(back.statusCode).toBe(400);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver.id}/move/`, p.manager, { to_driver_id: p.driver2.id })).statusCode).toBe(404);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.manager, { to_driver_id: p.otherDriver.id })).statusCode).toBe(403);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.manager, { to_driver_id: '5' })).statusCode).toBe(400);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.otherManager, { to_driver_id: p.driver.id })).statusCode).toBe(403);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.driver2, { to_driver_id: p.driver.id })).statusCode).toBe(403);
+    await addReport(associationId, p.driver2.id);
+    const reported = await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.manager, { to_driver_id: p.driver.id });
+    expect(reported.statusCode).toBe(409);
+    expect(reported.json().detail).toMatch(/отчитался/);
+  });
+
   it('each association carries its report count, newest report and reported quantity', async () => {
     const taskId = await createTask(server, p.company, { status: 'in_progress', date: '2026-11-05' });
     const associationId = await addDriver(server, taskId, p.driver.id);
