@@ -31,7 +31,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   ),
   '/carrier-transfers': Placeholder,
   '/manager-salary': Placeholder,
-  '/tasks/create': Placeholder,
+  '/tasks/create': lazyNamed(() => import('../screens/task-form/TaskFormScreen.tsx'), 'TaskFormScreen'),
   '/tasks/manage': lazyNamed(() => import('../screens/tasks-manage/TasksManageScreen.tsx'), 'TasksManageScreen'),
   '/tasks/driverTaskOrder': Placeholder,
   '/tasks/active': Placeholder,
