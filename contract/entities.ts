@@ -133,6 +133,13 @@ export interface Report {
   photos: ReportPhoto[];
 }
 
+/** GET /reports/{id}: a report with what staff need to judge it (the driver, the task, the association). */
+export interface ReportView extends Report {
+  driver_name: string | null;
+  task: Pick<Task, 'id' | 'company_id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit' | 'status'>;
+  association: Pick<DriverAssociation, 'id' | 'status' | 'quantity' | 'loading_quantity' | 'unloading_quantity' | 'transport_rate'>;
+}
+
 export interface ApiErrorBody {
   detail: string;
 }
