@@ -36,7 +36,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/tasks/driverTaskOrder': Placeholder,
   '/tasks/active': Placeholder,
   '/drivers/manage': Placeholder,
-  '/reports/:id': Placeholder,
+  '/reports/:id': lazyNamed(() => import('../screens/report-view/ReportViewScreen.tsx'), 'ReportViewScreen'),
   '/companies/manage': Placeholder,
   '/support': lazyNamed(() => import('../screens/support/SupportScreen.tsx'), 'SupportScreen'),
   '/managers/manage': Placeholder,

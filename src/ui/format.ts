@@ -53,3 +53,11 @@ export function formatDateTime(iso: string | null | undefined): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
+
+/**
+ * The engine prefixes every path with /api/, while the server hands out photo urls that already
+ * carry it ('/api/reports/photos/7'); strip it so the engine does not ask for /api/api/...
+ */
+export function apiPathOf(url: string): string {
+  return url.replace(/^\/api(?=\/)/, '');
+}

@@ -2,7 +2,7 @@
 import type { DriverAssociation, Task } from '../../../contract/entities.ts';
 
 // Dates, quantities and money are formatted the same on every screen: one place, src/ui/format.ts.
-export { formatDate, formatMoney, formatQuantity, formatShortDate } from '../../ui/format.ts';
+export { apiPathOf, formatDate, formatMoney, formatQuantity, formatShortDate } from '../../ui/format.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -23,13 +23,6 @@ export function isoDate(d: Date): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/**
- * The engine prefixes every path with /api/, while the server hands out photo urls that already
- * carry it ('/api/reports/photos/7'); strip it so the engine does not ask for /api/api/...
- */
-export function apiPathOf(url: string): string {
-  return url.replace(/^\/api(?=\/)/, '');
-}
 
 /** List answers come either as a bare array or as a page ({items, next_offset}); screens want the items. */
 export function itemsOf<T>(data: T[] | { items: T[] } | null | undefined): T[] {

@@ -10,7 +10,7 @@ import type { Report, ReportPhoto } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatQuantity } from '../driver-common/format.ts';
-import { photoBlobQuery } from '../driver-common/photo-blob.ts';
+import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { failureMessage, useEngineSend } from '../../engine/send.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { ErrorState, LoadingState } from '../driver-common/states.tsx';
