@@ -163,8 +163,8 @@ export async function driverTasks(db: Db, driverId: number, date?: string): Prom
     .where('td.driver_id', '=', driverId)
     .where('td.status', 'in', ['accepted', 'in_progress'])
     .$if(date !== undefined, (qb) => qb.where('t.date', '=', date as string))
-    .orderBy('td.order_index')
     .orderBy('t.date')
+    .orderBy('td.order_index')
     .orderBy('t.id')
     .execute();
   const items = await loadTasks(db.kysely, rows.map((r) => r.id), driverId);

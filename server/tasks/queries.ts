@@ -42,7 +42,7 @@ export async function availableTasks(db: Db, user: AuthUser, q: AvailableQuery):
   return toPage(items, Number(n), q.offset);
 }
 
-/** The driver's live associations ('accepted', 'in_progress') in the manager's order, then by date. */
+/** The driver's live associations ('accepted', 'in_progress') by date, and within a day in the manager's order. */
 export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>> {
   const rows = await db.kysely
     .selectFrom('task_drivers as td')
@@ -50,8 +50,8 @@ export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>>
     .select('t.id')
     .where('td.driver_id', '=', user.id)
     .where('td.status', 'in', ['accepted', 'in_progress'])
-    .orderBy('td.order_index')
     .orderBy('t.date')
+    .orderBy('td.order_index')
     .orderBy('t.id')
     .execute();
   const items = await loadTasks(db.kysely, rows.map((r) => r.id), user.id);

@@ -221,11 +221,14 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     await addDriver(server, c, p.driver.id, { order_index: 3 });
     const day = (await call('GET', `/tasks/drivers/${p.driver.id}/tasks?date=${dayFromToday(1)}`, p.manager)).json() as Page<Task>;
     expect(ids(day)).toEqual([a, b]);
-    const ordered = await call('PUT', `/tasks/drivers/${p.driver.id}/tasks/order`, p.manager, { task_ids: [c, a] });
+    // The manager orders one day; the other days keep theirs, and the driver sees days in date order.
+    const ordered = await call('PUT', `/tasks/drivers/${p.driver.id}/tasks/order`, p.manager, { task_ids: [b, a] });
     expect(ordered.statusCode).toBe(200);
-    expect(ids(ordered.json())).toEqual([c, a, b]);
+    expect(ids(ordered.json())).toEqual([b, a, c]);
+    const dayAfter = (await call('GET', `/tasks/drivers/${p.driver.id}/tasks?date=${dayFromToday(1)}`, p.manager)).json() as Page<Task>;
+    expect(ids(dayAfter)).toEqual([b, a]);
     const assigned = (await call('GET', '/tasks/assigned/', p.driver)).json() as Page<Task>;
-    expect(ids(assigned)).toEqual([c, a, b]);
+    expect(ids(assigned)).toEqual([b, a, c]);
     const foreignTask = await createTask(server, p.company);
     expect((await call('PUT', `/tasks/drivers/${p.driver.id}/tasks/order`, p.manager, { task_ids: [foreignTask] })).statusCode).toBe(400);
     expect((await call('GET', `/tasks/drivers/${p.driver.id}/tasks`, p.otherManager)).statusCode).toBe(403);

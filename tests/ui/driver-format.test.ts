@@ -74,15 +74,16 @@ describe('driver formatting helpers', () => {
     expect(ownAssociation(task([association(12, 9)]), null)?.id).toBe(12);
   });
 
-  it("lists the driver's tasks in the manager's order, then by date, dropping tasks not theirs", () => {
+  it("lists the driver's tasks by date, within a day in the manager's order, dropping tasks not theirs", () => {
     const at = (id: number, order: number): DriverAssociation => ({ ...association(id, 5), order_index: order });
     const tasks = [
       task([at(1, 2)], 1, '2026-11-20'),
       task([association(2, 4), association(9, 8)], 2),
       task([at(3, 1)], 3, '2026-11-25'),
       task([at(4, 1)], 4, '2026-11-22'),
+      task([at(5, 0)], 5, '2026-11-22'),
     ];
-    expect(ownTasksInOrder(tasks, 5).map((entry) => entry.task.id)).toEqual([4, 3, 1]);
+    expect(ownTasksInOrder(tasks, 5).map((entry) => entry.task.id)).toEqual([1, 5, 4, 3]);
   });
 
   it('formats photo sizes', () => {

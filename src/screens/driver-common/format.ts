@@ -52,12 +52,12 @@ export interface OwnTask {
 }
 
 /**
- * The driver's tasks paired with their own association, in the order the manager set (order_index),
- * then by date. Tasks without an association of this driver are dropped.
+ * The driver's tasks paired with their own association, by date and within a day in the order the manager
+ * set (order_index). Tasks without an association of this driver are dropped.
  */
 export function ownTasksInOrder(tasks: readonly Task[], driverId: number | null | undefined): OwnTask[] {
   return tasks
     .map((task) => ({ task, association: ownAssociation(task, driverId) }))
     .filter((entry): entry is OwnTask => entry.association !== null)
-    .sort((a, b) => a.association.order_index - b.association.order_index || a.task.date.localeCompare(b.task.date));
+    .sort((a, b) => a.task.date.localeCompare(b.task.date) || a.association.order_index - b.association.order_index);
 }
