@@ -33,7 +33,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/manager-salary': Placeholder,
   '/tasks/create': lazyNamed(() => import('../screens/task-form/TaskFormScreen.tsx'), 'TaskFormScreen'),
   '/tasks/manage': lazyNamed(() => import('../screens/tasks-manage/TasksManageScreen.tsx'), 'TasksManageScreen'),
-  '/tasks/driverTaskOrder': Placeholder,
+  '/tasks/driverTaskOrder': lazyNamed(() => import('../screens/driver-order/DriverOrderScreen.tsx'), 'DriverOrderScreen'),
   '/tasks/active': Placeholder,
   '/drivers/manage': Placeholder,
   '/reports/:id': lazyNamed(() => import('../screens/report-view/ReportViewScreen.tsx'), 'ReportViewScreen'),
