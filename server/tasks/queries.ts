@@ -136,3 +136,25 @@ export function parseIdList(raw: unknown): number[] | null {
   if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) return null;
   return [...new Set(ids)];
 }
+
+/**
+ * The dispatcher's "now": tasks of `date` (today by default) that are not cancelled, plus every task still
+ * in progress from earlier days, with their drivers' reported quantities. At most 500, oldest day first.
+ */
+export async function activeTasks(db: Db, user: AuthUser, q: { date?: string | undefined; company_id?: number | undefined }): Promise<Page<Task>> {
+  const day = q.date ?? localToday();
+  const rows = await db.kysely
+    .selectFrom('tasks as t')
+    .select('t.id')
+    .$if(!isSuperAdmin(user), (qb) => qb.where('t.company_id', '=', user.company_id ?? -1))
+    .$if(q.company_id !== undefined, (qb) => qb.where('t.company_id', '=', q.company_id as number))
+    .where(({ or, and, eb }) =>
+      or([and([eb('t.date', '=', day), eb('t.status', '<>', 'cancelled')]), and([eb('t.status', '=', 'in_progress'), eb('t.date', '<=', day)])]),
+    )
+    .orderBy('t.date')
+    .orderBy('t.id')
+    .limit(500)
+    .execute();
+  const items = await loadTasks(db.kysely, rows.map((r) => r.id));
+  return toPage(items, items.length, 0);
+}

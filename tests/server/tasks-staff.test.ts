@@ -122,6 +122,31 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect(reported.json().detail).toMatch(/отчитался/);
   });
 
+  it('lists the active tasks: the day\'s not cancelled ones and every one still in progress, scoped', async () => {
+    const today = dayFromToday(0);
+    const todayOpen = await createTask(server, p.company, { status: 'open', date: today });
+    const todayCancelled = await createTask(server, p.company, { status: 'cancelled', date: today });
+    const oldRunning = await createTask(server, p.company, { status: 'in_progress', date: dayFromToday(-3) });
+    const oldDone = await createTask(server, p.company, { status: 'completed', date: dayFromToday(-3) });
+    const tomorrow = await createTask(server, p.company, { status: 'in_progress', date: dayFromToday(1) });
+    const foreign = await createTask(server, p.otherCompany, { status: 'in_progress', date: today });
+    const list = async (user: SignedInUser, query = '') => {
+      const res = await call('GET', `/tasks/active/${query}`, user);
+      expect(res.statusCode).toBe(200);
+      return ids(res.json() as Page<Task>);
+    };
+    const mine = await list(p.manager);
+    expect(mine).toEqual(expect.arrayContaining([todayOpen, oldRunning]));
+    for (const hidden of [todayCancelled, oldDone, tomorrow, foreign]) expect(mine).not.toContain(hidden);
+    expect(await list(p.admin)).toEqual(mine);
+    expect(await list(p.otherManager)).toEqual([foreign]);
+    expect(await list(p.superAdmin, `?company_id=${p.otherCompany}`)).toEqual([foreign]);
+    expect(await list(p.manager, `?date=${dayFromToday(1)}`)).toEqual(expect.arrayContaining([tomorrow, oldRunning]));
+    expect((await call('GET', '/tasks/active/?date=2026-13-01', p.manager)).statusCode).toBe(400);
+    expect((await call('GET', '/tasks/active/', p.driver)).statusCode).toBe(403);
+    expect((await call('GET', '/tasks/active/')).statusCode).toBe(401);
+  });
+
   it('each association carries its report count, newest report and reported quantity', async () => {
     const taskId = await createTask(server, p.company, { status: 'in_progress', date: '2026-11-05' });
     const associationId = await addDriver(server, taskId, p.driver.id);
