@@ -99,9 +99,11 @@ export async function bulkTasks(db: Db, user: AuthUser, ids: number[]): Promise<
   return loadTasks(db.kysely, ids.filter((id) => visible.has(id)), isDriver(user) ? user.id : undefined);
 }
 
-/** Staff's list of tasks (by default the completed ones), newest first, scoped to their company. */
-export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): Promise<Page<Task>> {
-  const base = db.kysely
+type StaffFilter = Pick<CompletedQuery, 'search' | 'status' | 'date_from' | 'date_to' | 'company_id'>;
+
+/** The tasks a staff list or export covers: the caller's company (a super-admin: all, or one) and the filters. */
+export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
+  return db.kysely
     .selectFrom('tasks as t')
     .$if(!isSuperAdmin(user), (qb) => qb.where('t.company_id', '=', user.company_id ?? -1))
     .$if(q.company_id !== undefined, (qb) => qb.where('t.company_id', '=', q.company_id as number))
@@ -109,17 +111,20 @@ export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): 
     .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))
     .$if(!!q.search, (qb) => qb.where(searchCondition(db.dialect, q.search as string, SEARCH_COLUMNS)));
-  const desc = q.ordering.startsWith('-');
-  const column = q.ordering.replace('-', '') as 'date' | 'id' | 'cargo';
+}
+
+/** `-date` → date descending, then id the same way, so pages never overlap. */
+export function orderingOf(ordering: CompletedQuery['ordering']) {
+  return { column: ordering.replace('-', '') as 'date' | 'id' | 'cargo', direction: ordering.startsWith('-') ? ('desc' as const) : ('asc' as const) };
+}
+
+/** Staff's list of tasks (by default the completed ones), newest first, scoped to their company. */
+export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): Promise<Page<Task>> {
+  const base = staffTaskQuery(db, user, q);
+  const { column, direction } = orderingOf(q.ordering);
   const [{ n }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    base
-      .select('t.id')
-      .orderBy(`t.${column}`, desc ? 'desc' : 'asc')
-      .orderBy('t.id', desc ? 'desc' : 'asc')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
+    base.select('t.id').orderBy(`t.${column}`, direction).orderBy('t.id', direction).limit(q.limit).offset(q.offset).execute(),
   ]);
   const items = await loadTasks(db.kysely, rows.map((r) => r.id));
   return toPage(items, Number(n), q.offset);
