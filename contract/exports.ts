@@ -23,7 +23,7 @@ export const exportRequestSchema = completedQuerySchema
   .pick({ search: true, status: true, ordering: true, date_from: true, date_to: true })
   .extend({ company_id: z.number({ message: 'ожидается номер компании' }).int().positive().optional() })
   .strict();
-export type ExportRequest = z.infer<typeof exportRequestSchema>;
+export type ExportRequest = z.input<typeof exportRequestSchema>;
 
 /** POST /tasks/completed/export/{id}/table-link. */
 export interface TableLink {

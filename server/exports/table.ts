@@ -1,6 +1,7 @@
 /**
  * /table: a short-lived signed link to one export file, and that file's rows read back for the built-in grid.
- * A token names one file; it never opens another, and it expires after TABLE_LINK_TTL_S.
+ * A token names one file; it never opens another, and it expires after TABLE_LINK_TTL_S. A bad or old link
+ * answers 403 (not 401): it is the link that is refused, and a signed-in engine must not refresh its own session for it.
  */
 import { SignJWT, errors, jwtVerify } from 'jose';
 import ExcelJS from 'exceljs';
@@ -27,8 +28,8 @@ export async function checkTableToken(secret: string, token: string, fileId: num
     if (payload.file_id !== fileId) throw new HttpError(403, 'Эта ссылка открывает другую таблицу');
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    if (error instanceof errors.JWTExpired) throw new HttpError(401, 'Ссылка устарела. Откройте таблицу из консоли ещё раз.');
-    if (error instanceof errors.JOSEError) throw new HttpError(401, 'Ссылка на таблицу недействительна. Откройте таблицу из консоли ещё раз.');
+    if (error instanceof errors.JWTExpired) throw new HttpError(403, 'Ссылка устарела. Откройте таблицу из консоли ещё раз.');
+    if (error instanceof errors.JOSEError) throw new HttpError(403, 'Ссылка на таблицу недействительна. Откройте таблицу из консоли ещё раз.');
     throw error;
   }
 }

@@ -124,10 +124,10 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     expect(wrongFile.statusCode).toBe(403);
     const expired = await signTableToken(server.config.jwtSecret, job.id, -10);
     const old = await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(expired.token)}`);
-    expect(old.statusCode).toBe(401);
+    expect(old.statusCode).toBe(403);
     expect(old.json().detail).toMatch(/устарела/);
     const forged = await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(`${token.slice(0, -4)}AAAA`)}`);
-    expect(forged.statusCode).toBe(401);
+    expect(forged.statusCode).toBe(403);
     expect((await call('GET', `/table/rows?file_id=${job.id}`)).statusCode).toBe(400);
     const config = await call('GET', `/onlyoffice/config?file_id=${job.id}&token=${encodeURIComponent(token)}`);
     expect(config.statusCode).toBe(200);
