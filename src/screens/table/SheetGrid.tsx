@@ -49,7 +49,12 @@ export function SheetGrid({ fileId, token }: { fileId: string; token: string }) 
     const source = page === 0 ? sheet : loaded[pages.indexOf(page)]?.data;
     return source?.rows[index - page * PAGE] ?? null;
   };
-  const template = `56px repeat(${sheet.columns.length}, minmax(120px, max-content))`;
+  // One width per column for every row (each row is its own grid): from the header and the first page.
+  const widths = sheet.columns.map((column, c) => {
+    const longest = Math.max(column.length, ...sheet.rows.map((row) => String(row[c] ?? '').length));
+    return Math.min(360, Math.max(72, longest * 8 + 24));
+  });
+  const template = `56px ${widths.map((w) => `${w}px`).join(' ')}`;
 
   return (
     <main className="sheet-page">
