@@ -147,8 +147,10 @@ describe.each(MODES)('two tabs (%s engine): identical GETs', (mode) => {
       await showsUserIn(second, MANAGER_NAME, mode);
       const drivers = /^\/api\/users\/drivers\/$/;
       const before = app.proxy.requests.length;
-      // Held at the proxy, so the second tab's call surely arrives while the first one's is in flight.
-      app.proxy.delayNext('GET', drivers, 1000, 2);
+      // Held at the proxy, so the second tab's call surely arrives while the first one's is in flight (both
+      // start in the same instant). Not longer: this file's tokens live 2 s, and a repeat held as long could
+      // reach the server with a token that expired on the way.
+      app.proxy.delayNext('GET', drivers, 400, 2);
       const [a, b] = await Promise.all([engineGet(first, '/users/drivers/'), engineGet(second, '/users/drivers/')]);
       expect(a.ok && b.ok).toBe(true);
       expect(JSON.stringify(a.ok ? a.data.data : null)).toBe(JSON.stringify(b.ok ? b.data.data : null));

@@ -93,7 +93,7 @@ describe('the task form', () => {
     await field(page, 'cargo').waitFor();
     await field(page, 'comment').fill('Въезд со стороны склада');
     await field(page, `drivers.${row.driver_id}.quantity`).fill('17,5');
-    await page.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByRole('button', { name: 'Сохранить', exact: true }).click();
     await page.getByText(`Задача №${row.id} сохранена`).waitFor();
     const saved = await app.server.db.kysely.selectFrom('tasks').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     expect(saved.comment).toBe('Въезд со стороны склада');
@@ -101,10 +101,17 @@ describe('the task form', () => {
     const association = await app.server.db.kysely.selectFrom('task_drivers').select('quantity').where('task_id', '=', row.id).where('driver_id', '=', row.driver_id).executeTakeFirstOrThrow();
     expect(association.quantity).toBe(17.5);
 
+    // One driver's change saved at once, by the per-driver call.
+    await field(page, `drivers.${row.driver_id}.quantity`).fill('18,25');
+    await page.getByRole('button', { name: 'Сохранить водителя' }).click();
+    await page.getByText(/изменения сохранены/).waitFor();
+    const perDriver = await app.server.db.kysely.selectFrom('task_drivers').select('quantity').where('task_id', '=', row.id).where('driver_id', '=', row.driver_id).executeTakeFirstOrThrow();
+    expect(perDriver.quantity).toBe(18.25);
+
     // Someone else changes the task; this tab's next save is refused, and says why.
     await app.server.db.kysely.updateTable('tasks').set({ updated_at: new Date().toISOString(), cargo: 'Грунт (изменён)' }).where('id', '=', row.id).execute();
     await field(page, 'comment').fill('Моя правка');
-    await page.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByRole('button', { name: 'Сохранить', exact: true }).click();
     await page.getByText(/изменили в другой вкладке или другим пользователем/).first().waitFor();
     const after = await app.server.db.kysely.selectFrom('tasks').select(['comment', 'cargo']).where('id', '=', row.id).executeTakeFirstOrThrow();
     expect(after).toEqual({ comment: 'Въезд со стороны склада', cargo: 'Грунт (изменён)' });

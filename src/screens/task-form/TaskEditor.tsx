@@ -14,7 +14,8 @@ import { formatDate } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { TaskFields } from './TaskFields.tsx';
 import { applyFailure, focusField, useFormOptions } from './form-helpers.ts';
-import { buildBody, draftKey, editBody, firstErrorField, valuesFromTask, type DriverRowValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
+import { buildBody, draftKey, DRIVER_NUMBER_FIELDS, editBody, firstErrorField, valuesFromTask, type DriverRowValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
+import { parseQuantity } from '../../ui/decimal.ts';
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
 
 interface EditDraft {
@@ -59,9 +60,16 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
     });
   }
 
-  function adopt(task: Task, keepEdits: boolean): void {
+  /** Shows `task` as loaded; with `keepEdits`, the user's unsaved edits of the other drivers and fields stay. */
+  function adopt(task: Task, keepEdits: boolean, actedDriverId?: number): void {
     setLoaded(task);
-    setValues((current) => (keepEdits ? { ...current, drivers: valuesFromTask(task).drivers } : valuesFromTask(task)));
+    setValues((current) => {
+      if (!keepEdits) return valuesFromTask(task);
+      const drivers = valuesFromTask(task).drivers.map(
+        (row) => (row.driver_id !== actedDriverId && current.drivers.find((d) => d.driver_id === row.driver_id)) || row,
+      );
+      return { ...current, drivers };
+    });
     setErrors({});
     setFormError(null);
   }
@@ -94,11 +102,11 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
   }
 
   /** Acts on one driver at once (reassign, remove), then shows the task as the server has it now. */
-  async function driverAction(run: () => Promise<unknown>, done: string): Promise<void> {
+  async function driverAction(run: () => Promise<unknown>, done: string, driverId?: number): Promise<void> {
     try {
       await run();
       const task = await reloadTask(loaded.id);
-      if (task) adopt(task, true);
+      if (task) adopt(task, true, driverId);
       toast.success(done);
     } catch (error) {
       toast.error((error as Error).message);
@@ -118,6 +126,32 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
       danger: true,
     });
     if (yes) await driverAction(() => sendThroughEngine({ method: 'DELETE', path: `/tasks/${loaded.id}/drivers/${row.driver_id}/` }), `${name} снят с задачи`);
+  }
+
+  function driverChanged(row: DriverRowValues): boolean {
+    const before = original.drivers.find((d) => d.driver_id === row.driver_id);
+    return before !== undefined && JSON.stringify(before) !== JSON.stringify(row);
+  }
+
+  /** One driver's fields at once, by the spec's per-driver call (PUT /tasks/{id}/drivers/{driverId}/ with query fields). */
+  async function saveDriver(row: DriverRowValues): Promise<void> {
+    const params: Record<string, string> = { status_param: row.status };
+    const fieldErrors: FieldErrors = {};
+    for (const key of DRIVER_NUMBER_FIELDS) {
+      const parsed = parseQuantity(row[key]);
+      if (!parsed.ok) fieldErrors[`drivers.${row.driver_id}.${key}`] = parsed.error;
+      else params[key] = parsed.value === null ? '' : String(parsed.value);
+    }
+    if (Object.keys(fieldErrors).length > 0) {
+      setErrors(fieldErrors);
+      focusField(firstErrorField(fieldErrors));
+      return;
+    }
+    await driverAction(
+      () => sendThroughEngine({ method: 'PUT', path: `/tasks/${loaded.id}/drivers/${row.driver_id}/`, params }),
+      `Водитель ${driverName(row.driver_id)}: изменения сохранены`,
+      row.driver_id,
+    );
   }
 
   function driverActions(row: DriverRowValues) {
@@ -160,6 +194,11 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
         ) : (
           <button type="button" className="button button-quiet button-small" disabled={server.offline || others.length === 0} title={server.reason} onClick={() => setMoving(row.driver_id)}>
             Переназначить
+          </button>
+        )}
+        {driverChanged(row) && (
+          <button type="button" className="button button-small" disabled={server.offline} title={server.reason} onClick={() => void saveDriver(row)}>
+            Сохранить водителя
           </button>
         )}
         <button type="button" className="button button-quiet button-small" disabled={server.offline} title={server.reason} onClick={() => void removeDriver(row)}>
