@@ -7,7 +7,7 @@ import { toast } from 'react-toastify';
 import type { Page, Task } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
-import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
 import { useDebounced } from '../driver-common/hooks.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';

@@ -1,6 +1,10 @@
 /** Pure formatting and shape helpers shared by the driver's screens (no React, no engine). */
 import type { DriverAssociation, Task } from '../../../contract/entities.ts';
 
+// One formatting for the whole app (src/ui/format.ts); the driver's screens import it from here too.
+export { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
+export { DRIVER_STATUS_LABELS } from '../../ui/statuses.ts';
+
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** 'HH:MM' in the device's local time. */
@@ -20,30 +24,10 @@ export function isoDate(d: Date): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/** 'YYYY-MM-DD' → 'DD.MM.YYYY'; anything else is shown as it came. */
-export function formatDate(value: string): string {
-  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
-}
-
 /** 'YYYY-MM-DD' → 'DD.MM.YY', for narrow table columns. */
 export function formatShortDate(value: string): string {
   const m = /^\d{2}(\d{2})-(\d{2})-(\d{2})/.exec(value);
   return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
-}
-
-const numberFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
-const moneyFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
-
-/** A quantity with its unit; '—' when there is none. */
-export function formatQuantity(value: number | null | undefined, unit = ''): string {
-  if (value === null || value === undefined) return '—';
-  return unit ? `${numberFormat.format(value)} ${unit}` : numberFormat.format(value);
-}
-
-export function formatMoney(value: number | null | undefined): string {
-  if (value === null || value === undefined) return '—';
-  return `${moneyFormat.format(value)} ₽`;
 }
 
 /**
@@ -73,13 +57,6 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} КБ`;
   return `${(bytes / (1024 * 1024)).toFixed(1).replace('.', ',')} МБ`;
 }
-
-export const DRIVER_STATUS_LABELS: Record<DriverAssociation['status'], string> = {
-  accepted: 'Принята',
-  in_progress: 'В рейсе',
-  completed: 'Выполнена',
-  cancelled: 'Отменена',
-};
 
 export interface OwnTask {
   task: Task;

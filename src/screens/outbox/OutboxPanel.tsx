@@ -10,7 +10,7 @@ import { getEngine } from '../../engine/engine.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
-import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatClock, formatDate, itemsOf } from '../driver-common/format.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
 import '../driver-common/dialogs.css';

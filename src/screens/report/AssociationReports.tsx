@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import type { Report, ReportPhoto } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
-import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatQuantity } from '../driver-common/format.ts';
 import { photoBlobQuery } from '../driver-common/photo-blob.ts';
 import { failureMessage, useEngineSend } from '../driver-common/send.ts';

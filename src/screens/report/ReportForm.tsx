@@ -13,7 +13,7 @@ import { toast } from 'react-toastify';
 import type { Report, ReportPhoto, Task } from '../../../contract/entities.ts';
 import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { getEngine } from '../../engine/engine.ts';
-import { useConfirm } from '../driver-common/ConfirmDialog.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
 import { photoBlobQuery } from '../driver-common/photo-blob.ts';
 import { failureMessage, invalidatePaths } from '../driver-common/send.ts';

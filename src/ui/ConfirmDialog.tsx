@@ -1,10 +1,10 @@
 /**
  * A modal confirmation on the native <dialog> (focus trap, Esc and the backdrop for free).
  * `useConfirm()` turns it into an awaitable question, so a destroying action reads as
- * `if (await confirm({...})) remove()`.
+ * `if (await confirm({...})) remove()`. Shared by the driver's screens and the staff console.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import './dialogs.css';
+import './confirm-dialog.css';
 
 export interface ConfirmOptions {
   title: string;
@@ -31,8 +31,8 @@ export function ConfirmDialog({ title, message, confirmLabel = 'Да', cancelLab
   return (
     <dialog
       ref={ref}
-      className="drv-dialog"
-      aria-labelledby="drv-confirm-title"
+      className="confirm-dialog"
+      aria-labelledby="confirm-dialog-title"
       onCancel={(event) => {
         event.preventDefault();
         onAnswer(false);
@@ -42,18 +42,18 @@ export function ConfirmDialog({ title, message, confirmLabel = 'Да', cancelLab
         if (event.target === event.currentTarget) onAnswer(false);
       }}
     >
-      <div className="drv-dialog__body">
-        <h2 id="drv-confirm-title" className="drv-dialog__title">
+      <div className="confirm-dialog__body">
+        <h2 id="confirm-dialog-title" className="confirm-dialog__title">
           {title}
         </h2>
-        {message ? <div className="drv-dialog__message">{message}</div> : null}
-        <div className="drv-dialog__actions">
-          <button type="button" className="drv-btn drv-btn--ghost" onClick={() => onAnswer(false)}>
+        {message ? <div className="confirm-dialog__message">{message}</div> : null}
+        <div className="confirm-dialog__actions">
+          <button type="button" className="button" onClick={() => onAnswer(false)}>
             {cancelLabel}
           </button>
           <button
             type="button"
-            className={danger ? 'drv-btn drv-btn--danger' : 'drv-btn drv-btn--primary'}
+            className={danger ? 'button button-danger' : 'button button-primary'}
             onClick={() => onAnswer(true)}
             autoFocus
           >
