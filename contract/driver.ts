@@ -44,6 +44,8 @@ export const completedQuerySchema = z.object({
   ordering: z.enum(COMPLETED_ORDERINGS).default('-date'),
   date_from: isoDate.optional(),
   date_to: isoDate.optional(),
+  /** A super-admin's company filter; a manager/admin may only name their own company. */
+  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
   limit: limit(50),
   offset,
 });

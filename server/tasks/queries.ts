@@ -4,6 +4,7 @@ import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import type { Page, Task } from '../../contract/entities.ts';
 import type { AvailableQuery, CompletedQuery, DriverCompletedQuery } from '../../contract/driver.ts';
+import { forbidden } from '../errors.ts';
 import { loadTasks, toPage } from './load.ts';
 import { searchCondition } from './search.ts';
 import { isDriver, isSuperAdmin, localToday } from './scope.ts';
@@ -101,9 +102,14 @@ export async function bulkTasks(db: Db, user: AuthUser, ids: number[]): Promise<
 
 /** Staff's list of tasks (by default the completed ones), newest first, scoped to their company. */
 export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): Promise<Page<Task>> {
+  // Naming one's own company is harmless; naming another would be a way to probe it.
+  if (q.company_id !== undefined && !isSuperAdmin(user) && q.company_id !== user.company_id) {
+    throw forbidden('company_id: фильтр по другой компании доступен только суперадминистратору');
+  }
   const base = db.kysely
     .selectFrom('tasks as t')
     .$if(!isSuperAdmin(user), (qb) => qb.where('t.company_id', '=', user.company_id ?? -1))
+    .$if(isSuperAdmin(user) && q.company_id !== undefined, (qb) => qb.where('t.company_id', '=', q.company_id as number))
     .$if(q.status !== 'all', (qb) => qb.where('t.status', '=', q.status))
     .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))

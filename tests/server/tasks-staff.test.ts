@@ -53,6 +53,24 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect((await call('GET', '/tasks/completed/')).statusCode).toBe(401);
   });
 
+  it('filters the list by company for a super-admin and refuses another company to a manager', async () => {
+    const own = await createTask(server, p.company, { status: 'completed', date: '2026-11-01' });
+    const foreign = await createTask(server, p.otherCompany, { status: 'completed', date: '2026-11-02' });
+    const list = async (query: string, user: SignedInUser) => call('GET', `/tasks/completed/${query}`, user);
+    const superOwn = (await (await list(`?company_id=${p.company}`, p.superAdmin)).json()) as Page<Task>;
+    expect(ids(superOwn)).toEqual([own]);
+    expect(superOwn.total).toBe(1);
+    expect(ids((await (await list(`?company_id=${p.otherCompany}`, p.superAdmin)).json()) as Page<Task>)).toEqual([foreign]);
+    // A manager naming their own company gets the usual list; another company is refused, not leaked.
+    expect(ids((await (await list(`?company_id=${p.company}`, p.manager)).json()) as Page<Task>)).toEqual([own]);
+    const refused = await list(`?company_id=${p.otherCompany}`, p.manager);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json<{ detail: string }>().detail).toMatch(/^company_id: /);
+    const bad = await list('?company_id=abc', p.superAdmin);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json<{ detail: string }>().detail).toMatch(/company_id/);
+  });
+
   it('creates a task in the caller\'s company, with drivers when given, and validates it', async () => {
     const body = {
       date: dayFromToday(1),
