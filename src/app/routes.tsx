@@ -32,7 +32,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/carrier-transfers': Placeholder,
   '/manager-salary': Placeholder,
   '/tasks/create': Placeholder,
-  '/tasks/manage': Placeholder,
+  '/tasks/manage': lazyNamed(() => import('../screens/tasks-manage/TasksManageScreen.tsx'), 'TasksManageScreen'),
   '/tasks/driverTaskOrder': Placeholder,
   '/tasks/active': Placeholder,
   '/drivers/manage': Placeholder,
