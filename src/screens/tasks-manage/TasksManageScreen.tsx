@@ -250,7 +250,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
           {state.tab !== 'completed' && (
             <label className="filter-bar__field">
               Статус
-              <select value={state.status} onChange={(event) => changeFilter({ status: event.target.value })}>
+              <select aria-label="Статус" value={state.status} onChange={(event) => changeFilter({ status: event.target.value })}>
                 <option value="all">Все статусы</option>
                 {TASK_STATUS_OPTIONS.map(([value, text]) => (
                   <option key={value} value={value}>
@@ -271,7 +271,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
           {superAdmin && (
             <label className="filter-bar__field">
               Компания
-              <select value={state.company} onChange={(event) => changeFilter({ company: Number(event.target.value) })}>
+              <select aria-label="Компания" value={state.company} onChange={(event) => changeFilter({ company: Number(event.target.value) })}>
                 <option value={0}>Все компании</option>
                 {companyList.map((company) => (
                   <option key={company.id} value={company.id}>
@@ -350,6 +350,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
         {!all && query.isError && !query.data ? (
           <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
         ) : (
+          <div className={!all && query.isPlaceholderData ? 'tasks-table is-stale' : 'tasks-table'} aria-busy={(!all && query.isPlaceholderData) || undefined}>
           <DataTable<Task>
             label={title}
             data={pageTasks}
@@ -368,6 +369,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
             empty={empty}
             card={(task) => <TaskCard task={task} actions={rowActions} />}
           />
+          </div>
         )}
 
         {total > 0 && (
