@@ -198,12 +198,20 @@ export function TasksManageScreen({ title }: ScreenProps) {
   const from = total === 0 ? 0 : page * PAGE_SIZE + 1;
   const to = Math.min(total, (page + 1) * PAGE_SIZE);
 
+  const filtered = state.search !== '' || state.status !== 'all' || state.date_from !== '' || state.date_to !== '' || state.company !== 0;
   const empty = (
     <div className="tasks-empty">
       <p>Задач по этому фильтру нет.</p>
-      <Link href="/tasks/create" className="button button-primary">
-        Создать задачу
-      </Link>
+      <div className="tasks-empty__actions">
+        <Link href="/tasks/create" className="button button-primary">
+          Создать задачу
+        </Link>
+        {filtered && (
+          <button type="button" className="button" onClick={() => changeFilter({ search: '', status: 'all', date_from: '', date_to: '', company: 0 })}>
+            Сбросить фильтры
+          </button>
+        )}
+      </div>
     </div>
   );
 
@@ -234,7 +242,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
           search={state.search}
           onSearch={(search) => changeFilter({ search })}
           searchLabel="Поиск по грузу и местам"
-          placeholder="Груз, погрузка, выгрузка"
+          placeholder="Груз или место"
           actions={
             <>
               {/* The export button (branch export-table) goes here, started with `filter`. */}
@@ -328,7 +336,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
               ))}
             </select>
           </label>
-          <span className="tasks-bulk-field">
+          <span className="tasks-bulk-field tasks-bulk-duplicate">
             <label>
               <span className="visually-hidden">Дата для копий</span>
               <input type="date" value={duplicateDate} onChange={(event) => setDuplicateDate(event.target.value)} />
