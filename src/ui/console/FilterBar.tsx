@@ -27,6 +27,11 @@ export function FilterBar({ search, onSearch, searchLabel = 'Поиск', placeh
   const input = useRef<HTMLInputElement>(null);
   const [text, setText] = useState(search);
   const committed = useRef(search);
+  // The screen passes a new function each render; the pending search must not restart because of that.
+  const onSearchRef = useRef(onSearch);
+  useEffect(() => {
+    onSearchRef.current = onSearch;
+  }, [onSearch]);
 
   // The URL may change under us (back, a link): show what it says.
   useEffect(() => {
@@ -40,10 +45,10 @@ export function FilterBar({ search, onSearch, searchLabel = 'Поиск', placeh
     if (text === committed.current) return;
     const timer = setTimeout(() => {
       committed.current = text;
-      onSearch(text);
+      onSearchRef.current(text);
     }, debounceMs);
     return () => clearTimeout(timer);
-  }, [text, debounceMs, onSearch]);
+  }, [text, debounceMs]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
