@@ -22,8 +22,8 @@ import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page as ScreenPage } from '../../ui/Page.tsx';
 import { ErrorState } from '../../ui/states.tsx';
-import { TASK_STATUS_LABELS, TASK_STATUS_OPTIONS } from '../../ui/statuses.ts';
-import { TaskCard, taskColumns, type RowActions } from './columns.tsx';
+import { TASK_STATUS_LABELS } from '../../ui/statuses.ts';
+import { TaskCard, taskColumns, TaskStatusOptions, type RowActions } from './columns.tsx';
 import { cleanParams, duplicateBody, filterParams, LIST_DEFAULTS, loadAllTasks, PAGE_SIZE, TASKS_PATH, taskLabel, type Fetch, type LoadProgress } from './task-list.ts';
 import type { Params } from '../../../worker/api.ts';
 import './tasks-manage.css';
@@ -260,11 +260,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
               Статус
               <select aria-label="Статус" value={state.status} onChange={(event) => changeFilter({ status: event.target.value })}>
                 <option value="all">Все статусы</option>
-                {TASK_STATUS_OPTIONS.map(([value, text]) => (
-                  <option key={value} value={value}>
-                    {text}
-                  </option>
-                ))}
+                <TaskStatusOptions />
               </select>
             </label>
           )}
@@ -329,11 +325,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
               <option value="" disabled>
                 Сменить статус…
               </option>
-              {TASK_STATUS_OPTIONS.map(([value, text]) => (
-                <option key={value} value={value}>
-                  {text}
-                </option>
-              ))}
+              <TaskStatusOptions />
             </select>
           </label>
           <span className="tasks-bulk-field tasks-bulk-duplicate">

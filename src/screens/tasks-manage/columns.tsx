@@ -34,6 +34,19 @@ function Drivers({ task }: { task: Task }) {
   );
 }
 
+/** The task statuses as <option>s, for every status select of the screen. */
+export function TaskStatusOptions() {
+  return (
+    <>
+      {TASK_STATUS_OPTIONS.map(([value, label]) => (
+        <option key={value} value={value}>
+          {label}
+        </option>
+      ))}
+    </>
+  );
+}
+
 function Actions({ task, actions }: { task: Task; actions: RowActions }) {
   return (
     <div className="tasks-actions">
@@ -44,11 +57,7 @@ function Actions({ task, actions }: { task: Task; actions: RowActions }) {
         title={actions.reason}
         onChange={(event) => actions.onStatus(task, event.target.value as TaskStatus)}
       >
-        {TASK_STATUS_OPTIONS.map(([value, label]) => (
-          <option key={value} value={value}>
-            {label}
-          </option>
-        ))}
+        <TaskStatusOptions />
       </select>
       <button type="button" className="button button-quiet tasks-delete" disabled={actions.disabled} title={actions.reason} onClick={() => actions.onDelete(task)}>
         Удалить
