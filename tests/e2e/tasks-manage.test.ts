@@ -155,7 +155,7 @@ describe('task list (/tasks/manage)', () => {
     }
   });
 
-  it('opens a row with Enter, names the task in the delete confirmation, and shows cards on a phone', async () => {
+  it('opens a row with Enter, names the task in the delete confirmation, filters by company for a super-admin, and shows cards on a phone', async () => {
     const desktop = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
     try {
       const page = await signIn(desktop, app.url, DEMO.manager, DEMO_PASSWORD);
@@ -176,6 +176,30 @@ describe('task list (/tasks/manage)', () => {
       await waitFor(() => page.url().endsWith(`/tasks/create?id=${id}`), { message: 'Enter opens the edit form' });
     } finally {
       await desktop.close();
+    }
+
+    // A super-admin filters by company; the filter is in the URL too.
+    const superContext = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    try {
+      const page = await signIn(superContext, app.url, DEMO.super, DEMO_PASSWORD);
+      const list = await new TasksManagePage(page, app.url).goto(`?search=${encodeURIComponent(MARK)}`);
+      const { n } = await app.server.db.kysely
+        .selectFrom('tasks')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('company_id', '=', companyId)
+        .where('cargo', 'like', `${MARK}%`)
+        .executeTakeFirstOrThrow();
+      const company = page.getByRole('combobox', { name: 'Компания' });
+      await company.locator(`option[value="${companyId}"]`).waitFor({ state: 'attached' });
+      await company.selectOption(String(companyId));
+      await waitFor(() => list.params().get('company') === String(companyId), { message: 'company in the URL' });
+      await list.waitForPager(`1–${Math.min(50, Number(n))} из ${Number(n)}`);
+      const other = await app.server.db.kysely.selectFrom('companies').select('id').where('id', '<>', companyId).executeTakeFirstOrThrow();
+      await company.selectOption(String(other.id));
+      await page.getByText('Задач по этому фильтру нет.').waitFor();
+      await screenshot(page, 'tasks-manage-super-empty-1440');
+    } finally {
+      await superContext.close();
     }
 
     const phone = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });

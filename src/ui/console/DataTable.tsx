@@ -61,7 +61,7 @@ export interface DataTableProps<T> {
 
 /** Clicks on controls inside a row (links, buttons, checkboxes) do their own thing, not open the row. */
 function fromControl(target: EventTarget): boolean {
-  return target instanceof Element && target.closest('a, button, input, select, textarea, label, [role="menu"]') !== null;
+  return target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, details, [role="menu"]') !== null;
 }
 
 function moveFocus(event: KeyboardEvent<HTMLElement>, selector: string): boolean {
