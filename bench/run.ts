@@ -10,6 +10,7 @@ import { cpus } from 'node:os';
 import { join, resolve } from 'node:path';
 import { cachedGet } from './cached-get.ts';
 import { compression } from './compression.ts';
+import { exportRows, taskList } from './console.ts';
 import { initialJs } from './initial-js.ts';
 import { longTasks } from './long-tasks.ts';
 import { outboxFlush } from './outbox-flush.ts';
@@ -17,7 +18,7 @@ import { refreshStorm } from './refresh-storm.ts';
 import { printSection, printSummary, type SectionRecord } from './table.ts';
 import { environment, type Benchmark } from './support.ts';
 
-const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush];
+const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows];
 /** The whole run stops by itself even if a browser or a server hangs. */
 const WATCHDOG_MS = 10 * 60_000;
 

@@ -44,7 +44,7 @@ export const completedQuerySchema = z.object({
   ordering: z.enum(COMPLETED_ORDERINGS).default('-date'),
   date_from: isoDate.optional(),
   date_to: isoDate.optional(),
-  /** A super-admin's company filter; a manager/admin may only name their own company. */
+  /** A super-admin's company filter; for other staff it can only narrow their own company's list. */
   company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
   limit: limit(50),
   offset,
@@ -77,6 +77,8 @@ export const taskCreateSchema = z.object({
   comment: z.string().trim().max(2000).nullable().optional(),
   max_drivers: z.number().int().min(1).max(1000).nullable().optional(),
   driver_ids: z.array(z.number().int().positive()).max(200).optional(),
+  /** Each assigned driver's own fields (SPEC §7: id, quantity, status, loading_quantity, transport_rate, unloading_quantity). */
+  drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
 });
 export type TaskCreate = z.infer<typeof taskCreateSchema>;
 

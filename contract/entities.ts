@@ -75,6 +75,12 @@ export interface DriverAssociation {
   transport_rate: number | null;
   unloading_quantity: number | null;
   order_index: number;
+  /** Reports filed on this association, the newest one's id and when the server received it. */
+  report_count: number;
+  last_report_id: number | null;
+  last_report_at: string | null;
+  /** The sum of the reports' quantities (what the driver reported as carried). */
+  reported_quantity: number | null;
 }
 
 export interface Task {
@@ -92,6 +98,8 @@ export interface Task {
   max_drivers: number | null;
   driver_associations: DriverAssociation[];
   created_at: string;
+  /** Changes with every edit of the task's own fields (a stale tab's save is refused with 409). */
+  updated_at: string;
 }
 
 export interface Page<T> {
@@ -123,6 +131,13 @@ export interface Report {
   created_at: string;
   updated_at: string;
   photos: ReportPhoto[];
+}
+
+/** GET /reports/{id}: a report with what staff need to judge it (the driver, the task, the association). */
+export interface ReportView extends Report {
+  driver_name: string | null;
+  task: Pick<Task, 'id' | 'company_id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit' | 'status'>;
+  association: Pick<DriverAssociation, 'id' | 'status' | 'quantity' | 'loading_quantity' | 'unloading_quantity' | 'transport_rate'>;
 }
 
 export interface ApiErrorBody {

@@ -23,6 +23,12 @@ export interface Config {
   demo: boolean;
   /** Log requests (off in tests). */
   logger: boolean;
+  /** Export files older than this many days are deleted. */
+  exportRetentionDays: number;
+  /** An OnlyOffice Docs server that /table opens exports in; unset: the built-in read-only grid. */
+  onlyofficeUrl: string | undefined;
+  /** Signs the OnlyOffice editor config when the OnlyOffice server expects JWTs. */
+  onlyofficeJwtSecret: string | undefined;
 }
 
 function intFromEnv(value: string | undefined, fallback: number, name: string): number {
@@ -58,6 +64,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     distDir: resolve(env.DIST_DIR ?? './dist'),
     demo: env.DEMO === '1',
     logger: env.LOG !== '0',
+    exportRetentionDays: intFromEnv(env.EXPORT_RETENTION_DAYS, 7, 'EXPORT_RETENTION_DAYS'),
+    onlyofficeUrl: env.ONLYOFFICE_URL || undefined,
+    onlyofficeJwtSecret: env.ONLYOFFICE_JWT_SECRET || undefined,
     ...overrides,
   };
 }

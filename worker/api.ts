@@ -63,6 +63,18 @@ export interface Snapshot {
    * for good), newest last, the last few only. A tab toasts those newer than its connection.
    */
   notices?: EngineNotice[];
+  /**
+   * The last writes this browser made (any tab): a tab refetches the queries a newer write touched, so an
+   * edit in one tab shows in every other without a reload.
+   */
+  writes?: EngineWrite[];
+}
+
+export interface EngineWrite {
+  /** Increases with every write this engine heard of. */
+  seq: number;
+  /** The written API path, relative to /api/ ('tasks/5/', '/reports/3'). */
+  path: string;
 }
 
 export interface EngineNotice {

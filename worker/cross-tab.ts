@@ -11,11 +11,14 @@ export type CrossTabMessage =
   /** A login, logout, token rotation, profile or offline-mode change: the others adopt the state. */
   | { type: 'auth'; reason: AuthChange; auth: SharedAuth }
   /** The report queue changed in IndexedDB: the others rebuild their outbox snapshot. */
-  | { type: 'outbox' };
+  | { type: 'outbox' }
+  /** A write succeeded in another tab's engine: this engine tells its tab to refetch what it touched. */
+  | { type: 'write'; path: string };
 
 export function isCrossTabMessage(value: unknown): value is CrossTabMessage {
   if (!value || typeof value !== 'object') return false;
   const type = (value as { type?: unknown }).type;
   if (type === 'outbox') return true;
+  if (type === 'write') return typeof (value as { path?: unknown }).path === 'string';
   return type === 'auth' && typeof (value as { auth?: unknown }).auth === 'object';
 }

@@ -4,7 +4,7 @@
  * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
  */
 import type { AxiosAdapter } from 'axios';
-import type { ClientErrorReport, EngineNotice, FormFields, Snapshot, WorkerApi } from './api.ts';
+import type { ClientErrorReport, EngineNotice, EngineWrite, FormFields, Result, Snapshot, WorkerApi } from './api.ts';
 import { createAuth, type Auth } from './auth.ts';
 import { createAuthState, createTokenStore } from './auth-store.ts';
 import { createCache } from './cache.ts';
@@ -44,6 +44,7 @@ export interface Engine {
 }
 
 const NOTICES_KEPT = 5;
+const WRITES_KEPT = 20;
 const ERROR_REPORTS_PER_MINUTE = 10;
 
 export function createEngine(deps: EngineDeps): Engine {
@@ -51,6 +52,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const tabs = createTabs(locks);
   const tokens = createTokenStore(db);
   const notices: EngineNotice[] = [];
+  const writes: EngineWrite[] = [];
   let reconnectedAt: number | null = null;
   let seenOnline = network.online();
   let seenOfflineMode = false;
@@ -145,6 +147,7 @@ export function createEngine(deps: EngineDeps): Engine {
       outbox: await outbox.snapshot(),
       mode: deps.mode,
       notices: [...notices],
+      writes: [...writes],
     };
   }
 
@@ -162,8 +165,25 @@ export function createEngine(deps: EngineDeps): Engine {
     });
   }
 
+  /** Every tab of this browser refetches what a successful write touched (in dedicated mode, via the channel). */
+  function recordWrite(path: string, fromChannel = false): void {
+    writes.push({ seq: (writes.at(-1)?.seq ?? 0) + 1, path });
+    writes.splice(0, Math.max(0, writes.length - WRITES_KEPT));
+    schedulePush();
+    if (!fromChannel) channel?.postMessage({ type: 'write', path });
+  }
+
+  function afterWrite<T>(path: string, result: Result<T>): Result<T> {
+    if (result.ok) recordWrite(path);
+    return result;
+  }
+
   const unsubscribeChannel = channel?.subscribe((message) => {
     if (!isCrossTabMessage(message)) return;
+    if (message.type === 'write') {
+      recordWrite(message.path, true);
+      return;
+    }
     if (message.type === 'outbox') {
       void (outbox.reload?.() ?? Promise.resolve()).then(schedulePush);
       return;
@@ -202,7 +222,7 @@ export function createEngine(deps: EngineDeps): Engine {
     const compressed: Blob[] = [];
     // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB.
     for (const file of files) compressed.push(await compress(file));
-    return http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField));
+    return afterWrite(path, await http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField)));
   }
 
   const api: WorkerApi = {
@@ -219,7 +239,7 @@ export function createEngine(deps: EngineDeps): Engine {
     logout: () => authApi.logout(),
     fetchProfile: () => authApi.fetchProfile(),
     get: (path, params) => cache.get(path, params),
-    send: (method, path, body, params) => http.request({ method, url: path, data: body, params }),
+    send: async (method, path, body, params) => afterWrite(path, await http.request({ method, url: path, data: body, params })),
     sendForm,
     download: (path) => http.download(path, new Date(clock.now())),
     queueReport: (report) => outbox.queueReport(report),

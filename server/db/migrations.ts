@@ -264,10 +264,27 @@ function migration001(dialect: Dialect): Migration {
   };
 }
 
+/** Export jobs report progress and are scoped to a company; lists filter tasks by date within a company. */
+function migration002(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('export_jobs').addColumn('company_id', 'integer').execute();
+      await db.schema.alterTable('export_jobs').addColumn('rows_written', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('export_jobs').addColumn('rows_total', 'integer').execute();
+      await db.schema.createIndex('export_jobs_status_idx').on('export_jobs').column('status').execute();
+      await db.schema.createIndex('tasks_date_idx').on('tasks').columns(['date', 'id']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('tasks_date_idx').execute();
+      await db.schema.dropIndex('export_jobs_status_idx').execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
-      return { '001_initial': migration001(dialect) };
+      return { '001_initial': migration001(dialect), '002_export_progress': migration002() };
     },
   };
 }

@@ -185,8 +185,11 @@ export interface ProgressiveRatesTable {
 export interface ExportJobsTable {
   id: Id;
   user_id: number;
-  status: string; // pending | running | done | failed
+  status: string; // queued | running | done | failed
   params: string; // JSON
+  company_id: number | null;
+  rows_written: Generated<number>;
+  rows_total: number | null;
   storage_key: string | null;
   filename: string | null;
   error: string | null;

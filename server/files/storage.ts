@@ -2,11 +2,21 @@
  * Where uploaded photos and generated exports live. The disk implementation keeps them under
  * DATA_DIR/files; an S3-compatible store can implement the same interface for multi-instance deployments.
  */
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm, stat, writeFile, rename } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
+
+/** A file being written as a stream: it gets its key only once `commit` has renamed it into place. */
+export interface PendingFile {
+  key: string;
+  stream: Writable;
+  /** Waits for the stream to finish and moves the file under its key. */
+  commit(): Promise<void>;
+  /** Drops what was written. */
+  abort(): Promise<void>;
+}
 
 export interface FileStorage {
   /** Stores bytes under a new key that starts with `prefix`; returns the key. */
@@ -14,6 +24,8 @@ export interface FileStorage {
   read(key: string): Readable;
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
+  /** A new file under `prefix`, written as a stream (exports of any size, never whole in memory). */
+  createStream(prefix: string, extension: string): Promise<PendingFile>;
 }
 
 export class DiskStorage implements FileStorage {
@@ -50,5 +62,31 @@ export class DiskStorage implements FileStorage {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async createStream(prefix: string, extension: string): Promise<PendingFile> {
+    const key = `${prefix}/${randomUUID()}${extension}`;
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.tmp`;
+    const stream = createWriteStream(tmp);
+    const finished = new Promise<void>((resolve, reject) => {
+      stream.once('close', resolve);
+      stream.once('error', reject);
+    });
+    return {
+      key,
+      stream,
+      async commit() {
+        if (!stream.writableEnded) stream.end();
+        await finished;
+        await rename(tmp, path);
+      },
+      async abort() {
+        stream.destroy();
+        await finished.catch(() => undefined);
+        await rm(tmp, { force: true });
+      },
+    };
   }
 }

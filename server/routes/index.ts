@@ -10,6 +10,7 @@ import { taskRoutes } from './tasks.ts';
 import { staffTaskRoutes } from './tasks-staff.ts';
 import { reportRoutes } from './reports.ts';
 import { wageRoutes } from './wages.ts';
+import { exportRoutes } from './exports.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -22,4 +23,5 @@ export const routeModules: RouteModule[] = [
   staffTaskRoutes,
   reportRoutes,
   wageRoutes,
+  exportRoutes,
 ];

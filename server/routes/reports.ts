@@ -13,6 +13,7 @@ import { assertSeesAssociation, associationScope, loadReport, loadReports, repor
 import { createReport, deletePhoto, deleteReport, photoTotals, updateReport } from '../reports/write.ts';
 import { listDailyHours, upsertDailyHours } from '../reports/daily-hours.ts';
 import { photoFor } from '../reports/photo-file.ts';
+import { loadReportView } from '../reports/view.ts';
 import { currentUser } from '../auth/guard.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -60,6 +61,11 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
       const { photo_id } = parse(photoIdQuerySchema, request.query);
       if (!(await deletePhoto(ctx, report.id, photo_id))) throw notFound('Фото не найдено в этом отчёте');
       return reply.status(204).send();
+    });
+
+    scope.get('/reports/:id', anyone, async (request) => {
+      const report = await reportFor(ctx.db.kysely, currentUser(request), idParam(request.params));
+      return loadReportView(ctx.db.kysely, report.id);
     });
 
     scope.get('/reports/:id/photos', anyone, async (request) => {

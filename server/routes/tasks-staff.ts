@@ -8,13 +8,14 @@ import { STAFF } from '../../contract/roles.ts';
 import { DRIVER_STATUSES } from '../../contract/entities.ts';
 import { completedQuerySchema, isoDate, taskCreateSchema, taskOrderSchema } from '../../contract/driver.ts';
 import { idParam, parse } from '../errors.ts';
-import { staffTaskList } from '../tasks/queries.ts';
+import { activeTasks, staffTaskList } from '../tasks/queries.ts';
 import {
   assignDriver,
   createTask,
   deleteTask,
   driverTasks,
   manageableDriver,
+  moveDriver,
   setDriverOrder,
   unassignDriver,
 } from '../tasks/assignments.ts';
@@ -33,6 +34,11 @@ const assignQuerySchema = z.object({
   unloading_quantity: queryNumber.optional(),
 });
 const dateQuerySchema = z.object({ date: isoDate.optional() });
+const activeQuerySchema = z.object({
+  date: isoDate.optional(),
+  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
+});
+const moveSchema = z.object({ to_driver_id: z.number({ message: 'ожидается номер водителя' }).int().positive() });
 
 export const staffTaskRoutes: RouteModule = (app, ctx) => {
   const staff = { preHandler: ctx.guard(STAFF) };
@@ -40,6 +46,8 @@ export const staffTaskRoutes: RouteModule = (app, ctx) => {
   app.get('/tasks/completed/', staff, async (request) =>
     staffTaskList(ctx.db, currentUser(request), parse(completedQuerySchema, request.query)),
   );
+
+  app.get('/tasks/active/', staff, async (request) => activeTasks(ctx.db, currentUser(request), parse(activeQuerySchema, request.query)));
 
   app.post('/tasks/', staff, async (request, reply) =>
     reply.status(201).send(await createTask(ctx.db, currentUser(request), parse(taskCreateSchema, request.body))),
@@ -57,6 +65,16 @@ export const staffTaskRoutes: RouteModule = (app, ctx) => {
       idParam(request.params),
       idParam(request.params, 'driverId'),
       parse(assignQuerySchema, request.query),
+    ),
+  );
+
+  app.put('/tasks/:id/drivers/:driverId/move/', staff, async (request) =>
+    moveDriver(
+      ctx.db,
+      currentUser(request),
+      idParam(request.params),
+      idParam(request.params, 'driverId'),
+      parse(moveSchema, request.body).to_driver_id,
     ),
   );
 

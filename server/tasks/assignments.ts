@@ -58,6 +58,13 @@ export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Pro
       .returning('id')
       .executeTakeFirstOrThrow();
     for (const driverId of driverIds) await addAssociation(trx, id, driverId, input.rate ?? null, now);
+    for (const { id: driverId, ...fields } of input.drivers ?? []) {
+      if (!driverIds.includes(driverId)) throw badRequest(`drivers: водитель ${driverId} не назначен на задание`);
+      const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+      if (Object.keys(changes).length > 0) {
+        await trx.updateTable('task_drivers').set(changes).where('task_id', '=', id).where('driver_id', '=', driverId).execute();
+      }
+    }
     return id;
   });
   return (await loadTask(db.kysely, id)) as Task;
@@ -113,6 +120,40 @@ export async function unassignDriver(db: Db, user: AuthUser, taskId: number, dri
   await db.kysely.transaction().execute((trx) => removeAssociations(trx, [assoc.id]));
 }
 
+/**
+ * Moves a driver's assignment to another driver of the task's company in one step (CONSOLE.md, "Move, don't
+ * redo"): the association keeps its quantities and rate, and goes last in the new driver's order. An
+ * association with reports stays with the driver who filed them (their wages and photos).
+ */
+export async function moveDriver(db: Db, user: AuthUser, taskId: number, driverId: number, toDriverId: number): Promise<DriverAssociation> {
+  const companyId = await taskCompany(db, taskId);
+  assertStaffSeesCompany(user, companyId);
+  if (toDriverId === driverId) throw badRequest('to_driver_id: это тот же водитель');
+  const target = await manageableDriver(db, user, toDriverId);
+  if (target.company_id !== companyId) throw badRequest('to_driver_id: водитель из другой компании');
+  const id = await db.kysely.transaction().execute(async (trx) => {
+    const assoc = await trx.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirst();
+    if (!assoc) throw notFound('Водитель не назначен на это задание');
+    const taken = await trx.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', toDriverId).executeTakeFirst();
+    if (taken) throw conflict('Этот водитель уже назначен на задание');
+    const reported = await trx.selectFrom('reports').select('id').where('association_id', '=', assoc.id).executeTakeFirst();
+    if (reported) throw conflict('Водитель уже отчитался по заданию: назначение нельзя передать другому');
+    const { top } = await trx
+      .selectFrom('task_drivers')
+      .select((eb) => eb.fn.max<number | null>('order_index').as('top'))
+      .where('driver_id', '=', toDriverId)
+      .executeTakeFirstOrThrow();
+    await trx
+      .updateTable('task_drivers')
+      .set({ driver_id: toDriverId, order_index: (top ?? 0) + 1, status: 'accepted' })
+      .where('id', '=', assoc.id)
+      .execute();
+    await trx.updateTable('tasks').set({ updated_at: nowIso() }).where('id', '=', taskId).execute();
+    return assoc.id;
+  });
+  return (await loadAssociation(db.kysely, id)) as DriverAssociation;
+}
+
 /** A driver's current tasks (optionally of one date) in their order, as the driver sees them. */
 export async function driverTasks(db: Db, driverId: number, date?: string): Promise<Page<Task>> {
   const rows = await db.kysely
@@ -122,8 +163,8 @@ export async function driverTasks(db: Db, driverId: number, date?: string): Prom
     .where('td.driver_id', '=', driverId)
     .where('td.status', 'in', ['accepted', 'in_progress'])
     .$if(date !== undefined, (qb) => qb.where('t.date', '=', date as string))
-    .orderBy('td.order_index')
     .orderBy('t.date')
+    .orderBy('td.order_index')
     .orderBy('t.id')
     .execute();
   const items = await loadTasks(db.kysely, rows.map((r) => r.id), driverId);

@@ -1,5 +1,5 @@
 /** Loads tasks with their driver associations and shapes them as the contract's Task. */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '../db/schema.ts';
 import type { DriverAssociation, DriverStatus, Page, Task, TaskStatus } from '../../contract/entities.ts';
 
@@ -16,7 +16,13 @@ export interface AssociationRow {
   transport_rate: number | null;
   unloading_quantity: number | null;
   order_index: number;
+  report_count: number | string | null;
+  last_report_id: number | null;
+  last_report_at: string | null;
+  reported_quantity: number | string | null;
 }
+
+const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
 export function toAssociation(row: AssociationRow): DriverAssociation {
   return {
@@ -30,6 +36,10 @@ export function toAssociation(row: AssociationRow): DriverAssociation {
     transport_rate: row.transport_rate,
     unloading_quantity: row.unloading_quantity,
     order_index: row.order_index,
+    report_count: Number(row.report_count ?? 0),
+    last_report_id: row.last_report_id,
+    last_report_at: row.last_report_at,
+    reported_quantity: numberOrNull(row.reported_quantity),
   };
 }
 
@@ -49,6 +59,7 @@ export function toTask(row: TaskRow, associations: DriverAssociation[]): Task {
     max_drivers: row.max_drivers,
     driver_associations: associations,
     created_at: row.created_at,
+    updated_at: row.updated_at,
   };
 }
 
@@ -68,6 +79,11 @@ export function selectAssociations(db: Q) {
       'td.transport_rate',
       'td.unloading_quantity',
       'td.order_index',
+      // Correlated subqueries over reports_association_idx: a task list shows its reports without a second call.
+      sql<number>`(select count(*) from reports r where r.association_id = td.id)`.as('report_count'),
+      sql<number | null>`(select max(r.id) from reports r where r.association_id = td.id)`.as('last_report_id'),
+      sql<string | null>`(select max(r.created_at) from reports r where r.association_id = td.id)`.as('last_report_at'),
+      sql<number | null>`(select sum(r.quantity) from reports r where r.association_id = td.id)`.as('reported_quantity'),
     ]);
 }
 

@@ -4,7 +4,6 @@ import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import type { Page, Task } from '../../contract/entities.ts';
 import type { AvailableQuery, CompletedQuery, DriverCompletedQuery } from '../../contract/driver.ts';
-import { forbidden } from '../errors.ts';
 import { loadTasks, toPage } from './load.ts';
 import { searchCondition } from './search.ts';
 import { isDriver, isSuperAdmin, localToday } from './scope.ts';
@@ -43,7 +42,7 @@ export async function availableTasks(db: Db, user: AuthUser, q: AvailableQuery):
   return toPage(items, Number(n), q.offset);
 }
 
-/** The driver's live associations ('accepted', 'in_progress') in the manager's order, then by date. */
+/** The driver's live associations ('accepted', 'in_progress') by date, and within a day in the manager's order. */
 export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>> {
   const rows = await db.kysely
     .selectFrom('task_drivers as td')
@@ -51,8 +50,8 @@ export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>>
     .select('t.id')
     .where('td.driver_id', '=', user.id)
     .where('td.status', 'in', ['accepted', 'in_progress'])
-    .orderBy('td.order_index')
     .orderBy('t.date')
+    .orderBy('td.order_index')
     .orderBy('t.id')
     .execute();
   const items = await loadTasks(db.kysely, rows.map((r) => r.id), user.id);
@@ -100,31 +99,32 @@ export async function bulkTasks(db: Db, user: AuthUser, ids: number[]): Promise<
   return loadTasks(db.kysely, ids.filter((id) => visible.has(id)), isDriver(user) ? user.id : undefined);
 }
 
-/** Staff's list of tasks (by default the completed ones), newest first, scoped to their company. */
-export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): Promise<Page<Task>> {
-  // Naming one's own company is harmless; naming another would be a way to probe it.
-  if (q.company_id !== undefined && !isSuperAdmin(user) && q.company_id !== user.company_id) {
-    throw forbidden('company_id: фильтр по другой компании доступен только суперадминистратору');
-  }
-  const base = db.kysely
+type StaffFilter = Pick<CompletedQuery, 'search' | 'status' | 'date_from' | 'date_to' | 'company_id'>;
+
+/** The tasks a staff list or export covers: the caller's company (a super-admin: all, or one) and the filters. */
+export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
+  return db.kysely
     .selectFrom('tasks as t')
     .$if(!isSuperAdmin(user), (qb) => qb.where('t.company_id', '=', user.company_id ?? -1))
-    .$if(isSuperAdmin(user) && q.company_id !== undefined, (qb) => qb.where('t.company_id', '=', q.company_id as number))
+    .$if(q.company_id !== undefined, (qb) => qb.where('t.company_id', '=', q.company_id as number))
     .$if(q.status !== 'all', (qb) => qb.where('t.status', '=', q.status))
     .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))
     .$if(!!q.search, (qb) => qb.where(searchCondition(db.dialect, q.search as string, SEARCH_COLUMNS)));
-  const desc = q.ordering.startsWith('-');
-  const column = q.ordering.replace('-', '') as 'date' | 'id' | 'cargo';
+}
+
+/** `-date` → date descending, then id the same way, so pages never overlap. */
+export function orderingOf(ordering: CompletedQuery['ordering']) {
+  return { column: ordering.replace('-', '') as 'date' | 'id' | 'cargo', direction: ordering.startsWith('-') ? ('desc' as const) : ('asc' as const) };
+}
+
+/** Staff's list of tasks (by default the completed ones), newest first, scoped to their company. */
+export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): Promise<Page<Task>> {
+  const base = staffTaskQuery(db, user, q);
+  const { column, direction } = orderingOf(q.ordering);
   const [{ n }, rows] = await Promise.all([
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    base
-      .select('t.id')
-      .orderBy(`t.${column}`, desc ? 'desc' : 'asc')
-      .orderBy('t.id', desc ? 'desc' : 'asc')
-      .limit(q.limit)
-      .offset(q.offset)
-      .execute(),
+    base.select('t.id').orderBy(`t.${column}`, direction).orderBy('t.id', direction).limit(q.limit).offset(q.offset).execute(),
   ]);
   const items = await loadTasks(db.kysely, rows.map((r) => r.id));
   return toPage(items, Number(n), q.offset);
@@ -140,4 +140,26 @@ export function parseIdList(raw: unknown): number[] | null {
     .map(Number);
   if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) return null;
   return [...new Set(ids)];
+}
+
+/**
+ * The dispatcher's "now": tasks of `date` (today by default) that are not cancelled, plus every task still
+ * in progress from earlier days, with their drivers' reported quantities. At most 500, oldest day first.
+ */
+export async function activeTasks(db: Db, user: AuthUser, q: { date?: string | undefined; company_id?: number | undefined }): Promise<Page<Task>> {
+  const day = q.date ?? localToday();
+  const rows = await db.kysely
+    .selectFrom('tasks as t')
+    .select('t.id')
+    .$if(!isSuperAdmin(user), (qb) => qb.where('t.company_id', '=', user.company_id ?? -1))
+    .$if(q.company_id !== undefined, (qb) => qb.where('t.company_id', '=', q.company_id as number))
+    .where(({ or, and, eb }) =>
+      or([and([eb('t.date', '=', day), eb('t.status', '<>', 'cancelled')]), and([eb('t.status', '=', 'in_progress'), eb('t.date', '<=', day)])]),
+    )
+    .orderBy('t.date')
+    .orderBy('t.id')
+    .limit(500)
+    .execute();
+  const items = await loadTasks(db.kysely, rows.map((r) => r.id));
+  return toPage(items, items.length, 0);
 }

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import { badRequest, notFound, parse } from '../errors.ts';
+import { badRequest, conflict, notFound, parse } from '../errors.ts';
 import { TASK_STATUSES, type Task } from '../../contract/entities.ts';
-import { quantityUpdateSchema } from '../../contract/driver.ts';
+import { quantityUpdateSchema, taskCreateSchema } from '../../contract/driver.ts';
 import { loadTask } from './load.ts';
 import { addAssociation, companyDriverIds, removeAssociations } from './associations.ts';
 import { assertStaffSeesCompany } from './scope.ts';
@@ -16,8 +16,22 @@ export async function taskCompany(db: Db, taskId: number): Promise<number> {
   return task.company_id;
 }
 
-/** The SPEC's staff PUT /tasks/{id}/: a status, and/or driver_ids with a drivers list of their fields. */
-const staffTaskUpdateSchema = z.object({
+/** The task's own fields a PUT may change: only those sent (a stale tab never overwrites the rest). */
+const taskFieldsSchema = taskCreateSchema
+  .pick({ date: true, cargo: true, loading_place: true, unloading_place: true, planned_quantity: true, unit: true, rate: true, comment: true, max_drivers: true })
+  .partial()
+  // The create schema defaults the unit to 'т'; an edit that does not send it must leave it alone.
+  .extend({ unit: z.string().trim().min(1, 'укажите единицу').max(20).optional() });
+const TASK_FIELDS = Object.keys(taskFieldsSchema.shape) as (keyof z.infer<typeof taskFieldsSchema>)[];
+
+export const STALE_TASK = 'Задачу изменили в другой вкладке или другим пользователем. Обновите и повторите.';
+
+/**
+ * The SPEC's staff PUT /tasks/{id}/: a status, and/or driver_ids with a drivers list of their fields, and/or
+ * the task's own fields. With `updated_at` (what the editor loaded) a task changed meanwhile answers 409.
+ */
+const staffTaskUpdateSchema = taskFieldsSchema.extend({
+  updated_at: z.string().max(40).optional(),
   status: z.enum(TASK_STATUSES, { message: 'неизвестный статус задания' }).optional(),
   driver_ids: z.array(z.number().int().positive()).max(200).optional(),
   drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
@@ -25,13 +39,25 @@ const staffTaskUpdateSchema = z.object({
 
 export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, body: unknown): Promise<Task> {
   const input = parse(staffTaskUpdateSchema, body);
-  if (input.status === undefined && input.driver_ids === undefined && input.drivers === undefined) {
+  const fields = Object.fromEntries(TASK_FIELDS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));
+  if (input.status === undefined && input.driver_ids === undefined && input.drivers === undefined && Object.keys(fields).length === 0) {
     throw badRequest('status: обязательное поле');
   }
   const companyId = await taskCompany(db, taskId);
   assertStaffSeesCompany(user, companyId);
   await db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
+    if (input.updated_at !== undefined) {
+      const current = await trx.selectFrom('tasks').select('updated_at').where('id', '=', taskId).executeTakeFirstOrThrow();
+      if (current.updated_at !== input.updated_at) throw conflict(STALE_TASK);
+    }
+    if (Object.keys(fields).length > 0) {
+      await trx.updateTable('tasks').set({ ...fields, updated_at: now }).where('id', '=', taskId).execute();
+    }
+    if (input.driver_ids !== undefined || input.drivers !== undefined) {
+      // The drivers are part of what an editor loaded: a change to them makes other editors' copies stale too.
+      await trx.updateTable('tasks').set({ updated_at: now }).where('id', '=', taskId).execute();
+    }
     if (input.driver_ids !== undefined) await syncDrivers(trx, taskId, companyId, input.driver_ids, now);
     for (const d of input.drivers ?? []) {
       const { id, ...fields } = d;

@@ -56,6 +56,19 @@ const reconnectListeners = new Set<() => void>();
 const noticeListeners = new Set<(message: string) => void>();
 let lastReconnectedAt: number | null | undefined;
 let lastNoticeId: number | null = null;
+const writeListeners = new Set<(paths: string[]) => void>();
+let lastWriteSeq: number | null = null;
+
+/** Writes newer than the last one this tab saw (none on the first snapshot: nothing here is stale yet). */
+function newWrites(snapshot: Snapshot): string[] {
+  const writes = snapshot.writes ?? [];
+  const newest = writes.at(-1)?.seq ?? 0;
+  const since = lastWriteSeq;
+  lastWriteSeq = newest;
+  if (since === null) return [];
+  // The engine's counter starts again when the SharedWorker restarts: then every write it lists is new.
+  return writes.filter((write) => newest < since || write.seq > since).map((write) => write.path);
+}
 
 function receive(snapshot: Snapshot): void {
   applySnapshot(snapshot);
@@ -63,6 +76,8 @@ function receive(snapshot: Snapshot): void {
   // The first snapshot only sets the baseline: this tab has nothing stale yet.
   if (lastReconnectedAt !== undefined && reconnectedAt !== lastReconnectedAt) reconnectListeners.forEach((listener) => listener());
   lastReconnectedAt = reconnectedAt;
+  const written = newWrites(snapshot);
+  if (written.length > 0) writeListeners.forEach((listener) => listener(written));
   const notices = snapshot.notices ?? [];
   if (lastNoticeId === null) {
     // Notices from before this tab connected were already told in the tabs that were open then.
@@ -79,6 +94,12 @@ function receive(snapshot: Snapshot): void {
 export function onReconnected(listener: () => void): () => void {
   reconnectListeners.add(listener);
   return () => reconnectListeners.delete(listener);
+}
+
+/** Called with the API paths of writes made in any tab of this browser since the last snapshot. */
+export function onWrites(listener: (paths: string[]) => void): () => void {
+  writeListeners.add(listener);
+  return () => writeListeners.delete(listener);
 }
 
 /** Called with each new message the engine has for the user (e.g. a queued report refused for good). */

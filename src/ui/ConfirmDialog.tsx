@@ -1,10 +1,10 @@
 /**
- * A modal confirmation on the native <dialog> (focus trap, Esc and the backdrop for free).
+ * The one confirmation dialog of the app (driver and console screens alike): a modal on the native <dialog> (focus trap, Esc and the backdrop for free).
  * `useConfirm()` turns it into an awaitable question, so a destroying action reads as
- * `if (await confirm({...})) remove()`. Shared by the driver's screens and the staff console.
+ * `if (await confirm({...})) remove()`.
  */
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
-import './confirm-dialog.css';
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import './dialog.css';
 
 export interface ConfirmOptions {
   title: string;
@@ -21,6 +21,7 @@ interface DialogProps extends ConfirmOptions {
 
 export function ConfirmDialog({ title, message, confirmLabel = 'Да', cancelLabel = 'Отмена', danger, onAnswer }: DialogProps) {
   const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
 
   useEffect(() => {
     const dialog = ref.current;
@@ -31,8 +32,8 @@ export function ConfirmDialog({ title, message, confirmLabel = 'Да', cancelLab
   return (
     <dialog
       ref={ref}
-      className="confirm-dialog"
-      aria-labelledby="confirm-dialog-title"
+      className="dialog"
+      aria-labelledby={titleId}
       onCancel={(event) => {
         event.preventDefault();
         onAnswer(false);
@@ -42,13 +43,13 @@ export function ConfirmDialog({ title, message, confirmLabel = 'Да', cancelLab
         if (event.target === event.currentTarget) onAnswer(false);
       }}
     >
-      <div className="confirm-dialog__body">
-        <h2 id="confirm-dialog-title" className="confirm-dialog__title">
+      <div className="dialog-body">
+        <h2 id={titleId} className="dialog-title">
           {title}
         </h2>
-        {message ? <div className="confirm-dialog__message">{message}</div> : null}
-        <div className="confirm-dialog__actions">
-          <button type="button" className="button" onClick={() => onAnswer(false)}>
+        {message ? <div className="dialog-message">{message}</div> : null}
+        <div className="dialog-actions">
+          <button type="button" className="button button-quiet" onClick={() => onAnswer(false)}>
             {cancelLabel}
           </button>
           <button

@@ -1,16 +1,7 @@
-/**
- * Formatting for the user's eyes (Russian locale), shared by the driver's screens and the staff console:
- * dates 23.11.2026, times 14:05, numbers with a thin space for thousands, money in ₽.
- */
+/** Formatting for the user's eyes (Russian locale). */
 
 const time = new Intl.DateTimeFormat('ru-RU', { hour: '2-digit', minute: '2-digit' });
 const dayMonth = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit' });
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** The house style wants a thin space between thousands; Intl gives a (narrow) no-break space. */
-const THIN_SPACE = '\u2009';
-const numberFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
-const moneyFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 
 /** 'HH:MM' for today, 'DD.MM HH:MM' otherwise: how old cached data is, at a glance. */
 export function formatStoredAt(storedAt: number, now: number = Date.now()): string {
@@ -23,34 +14,50 @@ export function formatCapacity(capacity: number | null | undefined): string {
   return capacity === null || capacity === undefined ? '—' : `${capacity} т`;
 }
 
-/** 1200 → '1 200' (thin space), 1200.5 → '1 200,5'. */
-export function formatNumber(value: number): string {
-  return numberFormat.format(value).replace(/[\u00a0\u202f ]/g, THIN_SPACE);
-}
-
-/** A quantity with its unit ('1 200 т'); '—' when there is none. */
-export function formatQuantity(value: number | null | undefined, unit = ''): string {
-  if (value === null || value === undefined) return '—';
-  return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
-}
-
-/** '460 ₽', or per unit '460 ₽/т'; '—' when there is none. */
-export function formatMoney(value: number | null | undefined, perUnit = ''): string {
-  if (value === null || value === undefined) return '—';
-  const amount = moneyFormat.format(value).replace(/[\u00a0\u202f ]/g, THIN_SPACE);
-  return perUnit ? `${amount} ₽/${perUnit}` : `${amount} ₽`;
-}
-
-/** 'YYYY-MM-DD' (or an ISO timestamp's date part) → 'DD.MM.YYYY'; anything else is shown as it came. */
+/** 'YYYY-MM-DD' → 'DD.MM.YYYY'; anything else is shown as it came. */
 export function formatDate(value: string): string {
   const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
   return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
 }
 
-/** An instant (ISO string or epoch ms) → '23.11.2026 14:05' in the device's local time; '—' when missing or unreadable. */
-export function formatDateTime(value: string | number | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '—';
-  const d = new Date(value);
-  if (Number.isNaN(d.getTime())) return String(value);
+/** 'YYYY-MM-DD' → 'DD.MM.YY', for narrow table columns. */
+export function formatShortDate(value: string): string {
+  const m = /^\d{2}(\d{2})-(\d{2})-(\d{2})/.exec(value);
+  return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
+}
+
+const numberFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
+const moneyFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+/** A quantity with its unit; '—' when there is none. */
+export function formatQuantity(value: number | null | undefined, unit = ''): string {
+  if (value === null || value === undefined) return '—';
+  return unit ? `${numberFormat.format(value)} ${unit}` : numberFormat.format(value);
+}
+
+export function formatMoney(value: number | null | undefined): string {
+  if (value === null || value === undefined) return '—';
+  return `${moneyFormat.format(value)} ₽`;
+}
+
+/** '460 ₽/т': a rate per unit. */
+export function formatRate(value: number | null | undefined, unit = 'т'): string {
+  return value === null || value === undefined ? '—' : `${formatMoney(value)}/${unit}`;
+}
+
+/** 'DD.MM.YYYY HH:MM' of an ISO time, in the device's local time. */
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  const pad = (n: number) => String(n).padStart(2, '0');
   return `${pad(d.getDate())}.${pad(d.getMonth() + 1)}.${d.getFullYear()} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/**
+ * The engine prefixes every path with /api/, while the server hands out photo urls that already
+ * carry it ('/api/reports/photos/7'); strip it so the engine does not ask for /api/api/...
+ */
+export function apiPathOf(url: string): string {
+  return url.replace(/^\/api(?=\/)/, '');
 }

@@ -91,6 +91,33 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     expect(Buffer.compare(file.rawPayload, JPEG_8x6)).toBe(0);
   });
 
+  it('GET /reports/{id} shows a report with its driver, task and association to its driver and the company staff only', async () => {
+    const created = (await post(p.driver, reportForm(fields(), [jpeg(), jpeg('b.jpg')]))).json() as Report;
+    for (const user of [p.driver, p.manager, p.admin, p.superAdmin]) {
+      const res = await get(`/reports/${created.id}`, user);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({
+        id: created.id,
+        driver_name: 'Иван Петров',
+        task: { id: taskId, company_id: p.company },
+        association: { id: association, status: 'completed', quantity: 24.5 },
+      });
+      expect(res.json().photos).toHaveLength(2);
+    }
+    expect((await get(`/reports/${created.id}`, p.otherManager)).statusCode).toBe(403);
+    expect((await get(`/reports/${created.id}`, p.driver2)).statusCode).toBe(403);
+    expect((await get(`/reports/${created.id}`)).statusCode).toBe(401);
+    expect((await get('/reports/999999', p.manager)).statusCode).toBe(404);
+    expect((await get('/reports/abc', p.manager)).statusCode).toBe(400);
+    const single = (await get(`/reports/${created.id}/photos`, p.manager)).json();
+    const all = (await get(`/reports/${created.id}/photos?mode=all`, p.manager)).json();
+    expect(single.photos).toHaveLength(1);
+    expect(all.photos.map((ph: { id: number }) => ph.id)).toEqual(created.photos.map((ph) => ph.id));
+    const bad = await get(`/reports/${created.id}/photos?mode=every`, p.manager);
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/single или all/);
+  });
+
   it('answers the stored report for the same Idempotency-Key instead of making a second one', async () => {
     const key = randomUUID();
     const before = photoFiles().length;

@@ -53,22 +53,110 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect((await call('GET', '/tasks/completed/')).statusCode).toBe(401);
   });
 
-  it('filters the list by company for a super-admin and refuses another company to a manager', async () => {
-    const own = await createTask(server, p.company, { status: 'completed', date: '2026-11-01' });
+  it('a super-admin filters by company; other staff cannot widen their scope with it', async () => {
+    const mine = await createTask(server, p.company, { status: 'completed', date: '2026-11-01' });
     const foreign = await createTask(server, p.otherCompany, { status: 'completed', date: '2026-11-02' });
-    const list = async (query: string, user: SignedInUser) => call('GET', `/tasks/completed/${query}`, user);
-    const superOwn = (await (await list(`?company_id=${p.company}`, p.superAdmin)).json()) as Page<Task>;
-    expect(ids(superOwn)).toEqual([own]);
-    expect(superOwn.total).toBe(1);
-    expect(ids((await (await list(`?company_id=${p.otherCompany}`, p.superAdmin)).json()) as Page<Task>)).toEqual([foreign]);
-    // A manager naming their own company gets the usual list; another company is refused, not leaked.
-    expect(ids((await (await list(`?company_id=${p.company}`, p.manager)).json()) as Page<Task>)).toEqual([own]);
-    const refused = await list(`?company_id=${p.otherCompany}`, p.manager);
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json<{ detail: string }>().detail).toMatch(/^company_id: /);
-    const bad = await list('?company_id=abc', p.superAdmin);
+    const list = async (query: string, user: SignedInUser) => (await call('GET', `/tasks/completed/${query}`, user)).json() as Page<Task>;
+    expect(ids(await list(`?company_id=${p.otherCompany}`, p.superAdmin))).toEqual([foreign]);
+    expect(ids(await list(`?company_id=${p.company}`, p.superAdmin))).toEqual([mine]);
+    expect(ids(await list(`?company_id=${p.otherCompany}`, p.manager))).toEqual([]);
+    expect(ids(await list(`?company_id=${p.company}`, p.manager))).toEqual([mine]);
+    const bad = await call('GET', '/tasks/completed/?company_id=abc', p.superAdmin);
     expect(bad.statusCode).toBe(400);
-    expect(bad.json<{ detail: string }>().detail).toMatch(/company_id/);
+    expect(bad.json().detail).toMatch(/company_id/);
+  });
+
+  it('creates a task with each driver\'s own fields, and edits only the fields sent, refusing a stale editor', async () => {
+    const second = p.driver2;
+    const created = await call('POST', '/tasks/', p.manager, {
+      date: dayFromToday(2),
+      cargo: 'Щебень 20–40',
+      loading_place: 'Карьер',
+      unloading_place: 'Стройка',
+      planned_quantity: 60,
+      driver_ids: [p.driver.id],
+      drivers: [{ id: p.driver.id, quantity: 22.5, transport_rate: 410 }],
+    });
+    expect(created.statusCode).toBe(201);
+    const task = created.json() as Task;
+    expect(task.driver_associations[0]).toMatchObject({ driver_id: p.driver.id, quantity: 22.5, transport_rate: 410 });
+    const notAssigned = await call('POST', '/tasks/', p.manager, {
+      date: dayFromToday(2), cargo: 'Песок', loading_place: 'A', unloading_place: 'B', planned_quantity: 1,
+      driver_ids: [], drivers: [{ id: second.id, quantity: 1 }],
+    });
+    expect(notAssigned.statusCode).toBe(400);
+    expect(notAssigned.json().detail).toMatch(/^drivers/);
+
+    const edited = await call('PUT', `/tasks/${task.id}/`, p.manager, { cargo: 'Щебень 5–20', updated_at: task.updated_at });
+    expect(edited.statusCode).toBe(200);
+    const after = edited.json() as Task;
+    expect(after).toMatchObject({ cargo: 'Щебень 5–20', loading_place: 'Карьер', planned_quantity: 60 });
+    expect(after.updated_at).not.toBe(task.updated_at);
+
+    const stale = await call('PUT', `/tasks/${task.id}/`, p.manager, { comment: 'старая вкладка', updated_at: task.updated_at });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().detail).toMatch(/изменили в другой вкладке/);
+    const bad = await call('PUT', `/tasks/${task.id}/`, p.manager, { cargo: '' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/^cargo/);
+    expect((await call('PUT', `/tasks/${task.id}/`, p.otherManager, { cargo: 'чужое' })).statusCode).toBe(403);
+  });
+
+  it('moves a driver\'s assignment to another driver in one step, keeping its fields; refuses a reported one', async () => {
+    const taskId = await createTask(server, p.company, { status: 'in_progress', date: '2026-11-06' });
+    const associationId = await addDriver(server, taskId, p.driver.id);
+    await call('PUT', `/tasks/${taskId}/drivers/${p.driver.id}/?quantity=12&transport_rate=400`, p.manager);
+    const moved = await call('PUT', `/tasks/${taskId}/drivers/${p.driver.id}/move/`, p.manager, { to_driver_id: p.driver2.id });
+    expect(moved.statusCode).toBe(200);
+    expect(moved.json()).toMatchObject({ id: associationId, driver_id: p.driver2.id, quantity: 12, transport_rate: 400 });
+    const back = await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.manager, { to_driver_id: p.driver2.id });
+    expect(back.statusCode).toBe(400);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver.id}/move/`, p.manager, { to_driver_id: p.driver2.id })).statusCode).toBe(404);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.manager, { to_driver_id: p.otherDriver.id })).statusCode).toBe(403);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.manager, { to_driver_id: '5' })).statusCode).toBe(400);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.otherManager, { to_driver_id: p.driver.id })).statusCode).toBe(403);
+    expect((await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.driver2, { to_driver_id: p.driver.id })).statusCode).toBe(403);
+    await addReport(associationId, p.driver2.id);
+    const reported = await call('PUT', `/tasks/${taskId}/drivers/${p.driver2.id}/move/`, p.manager, { to_driver_id: p.driver.id });
+    expect(reported.statusCode).toBe(409);
+    expect(reported.json().detail).toMatch(/отчитался/);
+  });
+
+  it('lists the active tasks: the day\'s not cancelled ones and every one still in progress, scoped', async () => {
+    const today = dayFromToday(0);
+    const todayOpen = await createTask(server, p.company, { status: 'open', date: today });
+    const todayCancelled = await createTask(server, p.company, { status: 'cancelled', date: today });
+    const oldRunning = await createTask(server, p.company, { status: 'in_progress', date: dayFromToday(-3) });
+    const oldDone = await createTask(server, p.company, { status: 'completed', date: dayFromToday(-3) });
+    const tomorrow = await createTask(server, p.company, { status: 'in_progress', date: dayFromToday(1) });
+    const foreign = await createTask(server, p.otherCompany, { status: 'in_progress', date: today });
+    const list = async (user: SignedInUser, query = '') => {
+      const res = await call('GET', `/tasks/active/${query}`, user);
+      expect(res.statusCode).toBe(200);
+      return ids(res.json() as Page<Task>);
+    };
+    const mine = await list(p.manager);
+    expect(mine).toEqual(expect.arrayContaining([todayOpen, oldRunning]));
+    for (const hidden of [todayCancelled, oldDone, tomorrow, foreign]) expect(mine).not.toContain(hidden);
+    expect(await list(p.admin)).toEqual(mine);
+    expect(await list(p.otherManager)).toEqual([foreign]);
+    expect(await list(p.superAdmin, `?company_id=${p.otherCompany}`)).toEqual([foreign]);
+    expect(await list(p.manager, `?date=${dayFromToday(1)}`)).toEqual(expect.arrayContaining([tomorrow, oldRunning]));
+    expect((await call('GET', '/tasks/active/?date=2026-13-01', p.manager)).statusCode).toBe(400);
+    expect((await call('GET', '/tasks/active/', p.driver)).statusCode).toBe(403);
+    expect((await call('GET', '/tasks/active/')).statusCode).toBe(401);
+  });
+
+  it('each association carries its report count, newest report and reported quantity', async () => {
+    const taskId = await createTask(server, p.company, { status: 'in_progress', date: '2026-11-05' });
+    const associationId = await addDriver(server, taskId, p.driver.id);
+    await addReport(associationId, p.driver.id);
+    await addReport(associationId, p.driver.id);
+    const page = (await call('GET', '/tasks/completed/?status=in_progress', p.manager)).json() as Page<Task>;
+    const association = page.items.find((t) => t.id === taskId)?.driver_associations[0];
+    const newest = await server.db.kysely.selectFrom('reports').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
+    expect(association).toMatchObject({ report_count: 2, last_report_id: Number(newest.id) });
+    expect(page.items.find((t) => t.id === taskId)?.updated_at).toEqual(expect.any(String));
   });
 
   it('creates a task in the caller\'s company, with drivers when given, and validates it', async () => {
@@ -158,11 +246,14 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     await addDriver(server, c, p.driver.id, { order_index: 3 });
     const day = (await call('GET', `/tasks/drivers/${p.driver.id}/tasks?date=${dayFromToday(1)}`, p.manager)).json() as Page<Task>;
     expect(ids(day)).toEqual([a, b]);
-    const ordered = await call('PUT', `/tasks/drivers/${p.driver.id}/tasks/order`, p.manager, { task_ids: [c, a] });
+    // The manager orders one day; the other days keep theirs, and the driver sees days in date order.
+    const ordered = await call('PUT', `/tasks/drivers/${p.driver.id}/tasks/order`, p.manager, { task_ids: [b, a] });
     expect(ordered.statusCode).toBe(200);
-    expect(ids(ordered.json())).toEqual([c, a, b]);
+    expect(ids(ordered.json())).toEqual([b, a, c]);
+    const dayAfter = (await call('GET', `/tasks/drivers/${p.driver.id}/tasks?date=${dayFromToday(1)}`, p.manager)).json() as Page<Task>;
+    expect(ids(dayAfter)).toEqual([b, a]);
     const assigned = (await call('GET', '/tasks/assigned/', p.driver)).json() as Page<Task>;
-    expect(ids(assigned)).toEqual([c, a, b]);
+    expect(ids(assigned)).toEqual([b, a, c]);
     const foreignTask = await createTask(server, p.company);
     expect((await call('PUT', `/tasks/drivers/${p.driver.id}/tasks/order`, p.manager, { task_ids: [foreignTask] })).statusCode).toBe(400);
     expect((await call('GET', `/tasks/drivers/${p.driver.id}/tasks`, p.otherManager)).statusCode).toBe(403);

@@ -126,20 +126,22 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
     expect(bad.json().detail).toMatch(/^date:/);
   });
 
-  it('orders assigned tasks by order_index, then date, and leaves out completed and cancelled ones', async () => {
+  it('orders assigned tasks by date, within a day by the manager\'s order, and leaves out completed and cancelled ones', async () => {
     const late = await createTask(server, p.company, { date: dayFromToday(3) });
     const early = await createTask(server, p.company, { date: dayFromToday(1) });
     const first = await createTask(server, p.company, { date: dayFromToday(5) });
+    const sameDay = await createTask(server, p.company, { date: dayFromToday(1) });
     const done = await createTask(server, p.company);
     const cancelled = await createTask(server, p.company);
     await addDriver(server, late, p.driver.id, { order_index: 2 });
     await addDriver(server, early, p.driver.id, { order_index: 2, status: 'in_progress' });
     await addDriver(server, first, p.driver.id, { order_index: 1 });
+    await addDriver(server, sameDay, p.driver.id, { order_index: 1 });
     await addDriver(server, done, p.driver.id, { status: 'completed' });
     await addDriver(server, cancelled, p.driver.id, { status: 'cancelled' });
     await addDriver(server, late, p.driver2.id);
     const page = (await call('GET', '/tasks/assigned/', p.driver)).json() as Page<Task>;
-    expect(ids(page)).toEqual([first, early, late]);
+    expect(ids(page)).toEqual([sameDay, early, late, first]);
     expect(page.next_offset).toBeNull();
   });
 

@@ -23,6 +23,10 @@ const association = (id: number, driver_id: number): DriverAssociation => ({
   transport_rate: null,
   unloading_quantity: null,
   order_index: 0,
+  report_count: 0,
+  last_report_id: null,
+  last_report_at: null,
+  reported_quantity: null,
 });
 
 const task = (driver_associations: DriverAssociation[], id = 1, date = '2026-11-21'): Task => ({
@@ -39,6 +43,7 @@ const task = (driver_associations: DriverAssociation[], id = 1, date = '2026-11-
   comment: null,
   max_drivers: null,
   driver_associations,
+  updated_at: '2026-11-20T10:00:00.000Z',
   created_at: '',
 });
 
@@ -69,15 +74,16 @@ describe('driver formatting helpers', () => {
     expect(ownAssociation(task([association(12, 9)]), null)?.id).toBe(12);
   });
 
-  it("lists the driver's tasks in the manager's order, then by date, dropping tasks not theirs", () => {
+  it("lists the driver's tasks by date, within a day in the manager's order, dropping tasks not theirs", () => {
     const at = (id: number, order: number): DriverAssociation => ({ ...association(id, 5), order_index: order });
     const tasks = [
       task([at(1, 2)], 1, '2026-11-20'),
       task([association(2, 4), association(9, 8)], 2),
       task([at(3, 1)], 3, '2026-11-25'),
       task([at(4, 1)], 4, '2026-11-22'),
+      task([at(5, 0)], 5, '2026-11-22'),
     ];
-    expect(ownTasksInOrder(tasks, 5).map((entry) => entry.task.id)).toEqual([4, 3, 1]);
+    expect(ownTasksInOrder(tasks, 5).map((entry) => entry.task.id)).toEqual([1, 5, 4, 3]);
   });
 
   it('formats photo sizes', () => {

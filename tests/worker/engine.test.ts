@@ -30,6 +30,7 @@ describe('tabs and snapshots', () => {
       outbox: { pending: 0, flushing: false, items: [] },
       mode: 'shared',
       notices: [],
+      writes: [],
     });
     // Plain JSON: it survives structured cloning and JSON unchanged.
     expect(JSON.parse(JSON.stringify(late.snapshots[0]))).toEqual(late.snapshots[0]);

@@ -10,7 +10,7 @@ import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
 import { useDebounced } from '../driver-common/hooks.ts';
-import { failureMessage, useEngineSend } from '../driver-common/send.ts';
+import { failureMessage, useEngineSend } from '../../engine/send.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import '../driver.css';

@@ -3,7 +3,7 @@ import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { OwnTask } from '../driver-common/format.ts';
 import { DRIVER_STATUS_LABELS } from '../driver-common/format.ts';
-import { failureMessage, useEngineSend } from '../driver-common/send.ts';
+import { failureMessage, useEngineSend } from '../../engine/send.ts';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import { AssociationReports } from '../report/AssociationReports.tsx';
 import { useOpenReportForm } from '../report/ReportFormHost.tsx';

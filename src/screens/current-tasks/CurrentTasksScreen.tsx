@@ -9,7 +9,7 @@ import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { itemsOf, ownTasksInOrder } from '../driver-common/format.ts';
-import { invalidatePaths } from '../driver-common/send.ts';
+import { invalidatePaths } from '../../engine/send.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { REPORT_QUERIES } from '../report/ReportForm.tsx';
 import { ReportFormHost } from '../report/ReportFormHost.tsx';

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import { formatDate, isoDate } from '../driver-common/format.ts';
-import { failureMessage, useEngineSend } from '../driver-common/send.ts';
+import { failureMessage, useEngineSend } from '../../engine/send.ts';
 import { parseHours } from './quantity.ts';
 
 export function DailyHoursForm({ online }: { online: boolean }) {

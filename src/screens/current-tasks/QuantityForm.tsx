@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { DriverAssociation } from '../../../contract/entities.ts';
-import { failureMessage, useEngineSend } from '../driver-common/send.ts';
+import { failureMessage, useEngineSend } from '../../engine/send.ts';
 import { quantityBody, quantityText, type QuantityBody, type QuantityFields } from './quantity.ts';
 
 const LABELS: Record<keyof QuantityFields, string> = {

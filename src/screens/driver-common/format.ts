@@ -1,9 +1,8 @@
 /** Pure formatting and shape helpers shared by the driver's screens (no React, no engine). */
 import type { DriverAssociation, Task } from '../../../contract/entities.ts';
 
-// One formatting for the whole app (src/ui/format.ts); the driver's screens import it from here too.
-export { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
-export { DRIVER_STATUS_LABELS } from '../../ui/statuses.ts';
+// Dates, quantities and money are formatted the same on every screen: one place, src/ui/format.ts.
+export { apiPathOf, formatDate, formatMoney, formatQuantity, formatShortDate } from '../../ui/format.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -24,19 +23,6 @@ export function isoDate(d: Date): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-/** 'YYYY-MM-DD' → 'DD.MM.YY', for narrow table columns. */
-export function formatShortDate(value: string): string {
-  const m = /^\d{2}(\d{2})-(\d{2})-(\d{2})/.exec(value);
-  return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
-}
-
-/**
- * The engine prefixes every path with /api/, while the server hands out photo urls that already
- * carry it ('/api/reports/photos/7'); strip it so the engine does not ask for /api/api/...
- */
-export function apiPathOf(url: string): string {
-  return url.replace(/^\/api(?=\/)/, '');
-}
 
 /** List answers come either as a bare array or as a page ({items, next_offset}); screens want the items. */
 export function itemsOf<T>(data: T[] | { items: T[] } | null | undefined): T[] {
@@ -58,18 +44,20 @@ export function formatBytes(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1).replace('.', ',')} МБ`;
 }
 
+export { DRIVER_STATUS_LABELS } from '../../ui/statuses.ts';
+
 export interface OwnTask {
   task: Task;
   association: DriverAssociation;
 }
 
 /**
- * The driver's tasks paired with their own association, in the order the manager set (order_index),
- * then by date. Tasks without an association of this driver are dropped.
+ * The driver's tasks paired with their own association, by date and within a day in the order the manager
+ * set (order_index). Tasks without an association of this driver are dropped.
  */
 export function ownTasksInOrder(tasks: readonly Task[], driverId: number | null | undefined): OwnTask[] {
   return tasks
     .map((task) => ({ task, association: ownAssociation(task, driverId) }))
     .filter((entry): entry is OwnTask => entry.association !== null)
-    .sort((a, b) => a.association.order_index - b.association.order_index || a.task.date.localeCompare(b.task.date));
+    .sort((a, b) => a.task.date.localeCompare(b.task.date) || a.association.order_index - b.association.order_index);
 }

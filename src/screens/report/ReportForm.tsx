@@ -15,8 +15,8 @@ import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
-import { photoBlobQuery } from '../driver-common/photo-blob.ts';
-import { failureMessage, invalidatePaths } from '../driver-common/send.ts';
+import { photoBlobQuery } from '../../engine/photo-blob.ts';
+import { failureMessage, invalidatePaths } from '../../engine/send.ts';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';
 import { TotalField } from './TotalField.tsx';
 import {

@@ -7,7 +7,7 @@
 import type { FormFields, Result } from '../../../worker/api.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap } from '../../engine/queries.ts';
-import { sendThroughEngine } from '../driver-common/send.ts';
+import { sendThroughEngine } from '../../engine/send.ts';
 
 export interface ReportEdit {
   reportId: number;

@@ -1,392 +1,355 @@
 /**
- * /tasks/manage: every task of the company (a super-admin: all, with a company filter), or the completed ones
- * (SPEC §4, §9), 50 a page from GET /tasks/completed/, with filters, sort, page and tab in the URL. Rows open
- * the task form in edit mode; status change, delete and bulk actions report per task what happened.
+ * /tasks/manage: the dispatcher's task list (issue 8, CONSOLE.md). Filters, sort, tab and page live in the
+ * URL; rows open the task form; status changes and deletes are per row or in bulk, and a bulk action reports
+ * what happened to each task.
  */
-import { useMemo, useState } from 'react';
-import { Link, useLocation } from 'wouter';
+import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import type { RowSelectionState } from '@tanstack/react-table';
+import { Link, useLocation } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Company, Page, Task, TaskStatus } from '../../../contract/entities.ts';
+import type { Company, Page as TaskPage, Task, TaskStatus } from '../../../contract/entities.ts';
+import type { Result } from '../../../worker/api.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery } from '../../engine/queries.ts';
+import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
+import { formatDate } from '../../ui/format.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { BulkBar, BulkResults, DataTable, FilterBar, orderingToSorting, runBulk, sortingToOrdering, useUrlState, type BulkReport } from '../../ui/console/index.ts';
-import { formatDate, formatNumber } from '../../ui/format.ts';
 import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
-import { Page as ScreenPage } from '../../ui/Page.tsx';
+import { Page } from '../../ui/Page.tsx';
 import { ErrorState } from '../../ui/states.tsx';
-import { TASK_STATUS_LABELS } from '../../ui/statuses.ts';
-import { TaskCard, taskColumns, TaskStatusOptions, type RowActions } from './columns.tsx';
-import { cleanParams, duplicateBody, filterParams, LIST_DEFAULTS, loadAllTasks, PAGE_SIZE, TASKS_PATH, taskLabel, type Fetch, type LoadProgress } from './task-list.ts';
-import type { Params } from '../../../worker/api.ts';
+import { TASK_STATUS_OPTIONS } from '../../ui/statuses.ts';
+import { DataTable } from '../../ui/console/DataTable.tsx';
+import { FilterBar } from '../../ui/console/FilterBar.tsx';
+import { BulkBar, BulkResults } from '../../ui/console/BulkResults.tsx';
+import { runBulk, type BulkOutcome } from '../../ui/console/bulk.ts';
+import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { TaskCard, taskColumns } from './columns.tsx';
+import { loadAllTasks } from './load-all.ts';
+import { ExportSlot } from './ExportSlot.tsx';
+import { duplicateBody, duplicateDrivers, LIST_DEFAULTS, listParams, nextOrdering, PAGE_SIZE, statusOf, taskLabel } from './task-list.ts';
 import './tasks-manage.css';
 
-const label = (task: Task) => taskLabel(task, formatDate);
+const TASKS = '/tasks';
+const TABS = [
+  { id: 'all', label: 'Все задачи' },
+  { id: 'completed', label: 'Выполненные' },
+] as const;
 
-async function send(method: 'PUT' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<unknown> {
-  return unwrap(await getEngine().send(method, path, body));
-}
-
-interface LoadedAll {
-  key: string;
-  tasks: Task[];
-  page: number;
+interface BulkRun {
+  title: string;
+  outcomes: BulkOutcome[];
 }
 
 export function TasksManageScreen({ title }: ScreenProps) {
-  const [state, update] = useUrlState(LIST_DEFAULTS);
+  const [state, setState] = useUrlState(LIST_DEFAULTS);
   const [, navigate] = useLocation();
   const client = useQueryClient();
   const server = useNeedsServer();
+  const [ask, confirmElement] = useConfirmPair();
   const superAdmin = useEngineSnapshot().auth.user?.role === 'super-admin';
-  const [confirmElement, confirm] = useConfirm();
-  const [selection, setSelection] = useState<RowSelectionState>({});
-  const [report, setReport] = useState<BulkReport | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [duplicateDate, setDuplicateDate] = useState('');
-  const [progress, setProgress] = useState<LoadProgress | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [loaded, setLoaded] = useState<LoadedAll | null>(null);
-
-  const filter = useMemo(() => cleanParams(filterParams(state)), [state]);
-  const filterKey = JSON.stringify(filter);
-  const params = useMemo(() => ({ ...filter, limit: PAGE_SIZE, offset: state.page * PAGE_SIZE }), [filter, state.page]);
-  const query = useApiQuery<Page<Task>>(TASKS_PATH, params, { placeholderData: (previous) => previous });
+  const page = Math.max(0, Number(state.page) || 0);
+  const params = listParams(state, page);
+  const query = useApiQuery<TaskPage<Task>>('/tasks/completed/', params, { placeholderData: (previous) => previous });
   const companies = useApiQuery<Company[] | { items: Company[] }>(superAdmin ? '/companies/' : null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [bulk, setBulk] = useState<BulkRun | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [bulkStatus, setBulkStatus] = useState<TaskStatus>('completed');
+  const [copyDate, setCopyDate] = useState('');
+  const [all, setAll] = useState<{ tasks: Task[]; key: string } | null>(null);
+  const [loadingAll, setLoadingAll] = useState<{ loaded: number; total: number | null } | null>(null);
 
-  // "Load everything" shows its own result until the filter changes.
-  const all = loaded && loaded.key === filterKey ? loaded : null;
-  const pageTasks = all ? all.tasks.slice(all.page * PAGE_SIZE, (all.page + 1) * PAGE_SIZE) : (query.data?.data.items ?? []);
-  const total = all ? all.tasks.length : (query.data?.data.total ?? 0);
-  const page = all ? all.page : state.page;
-  const pool = all ? all.tasks : pageTasks;
-  const selected = pool.filter((task) => selection[String(task.id)]);
+  const filterKey = JSON.stringify(listParams(state));
+  const showingAll = all !== null && all.key === filterKey;
+  const pageData = query.data?.data;
+  const rows = showingAll ? all.tasks : (pageData?.items ?? []);
+  const byId = new Map(rows.map((task) => [String(task.id), task]));
+  const chosen = [...selected].map((id) => byId.get(id)).filter((task): task is Task => task !== undefined);
 
-  function changeFilter(patch: Partial<typeof LIST_DEFAULTS>) {
-    setSelection({});
-    update({ ...patch, page: 0 });
-  }
-  function goToPage(next: number) {
-    setSelection({});
-    if (all) setLoaded({ ...all, page: next });
-    else update({ page: next });
-  }
-  async function refresh() {
-    await Promise.all([client.invalidateQueries({ queryKey: [TASKS_PATH] }), client.invalidateQueries({ queryKey: ['/tasks/bulk'] })]);
+  function update(patch: Partial<typeof LIST_DEFAULTS>): void {
+    setSelected(new Set());
+    setState({ page: '0', ...patch });
   }
 
-  async function changeStatus(task: Task, status: TaskStatus) {
+  async function refresh(): Promise<void> {
+    await invalidatePaths(client, [TASKS]);
+  }
+
+  async function changeStatus(task: Task, status: TaskStatus): Promise<void> {
     try {
-      await send('PUT', `/tasks/${task.id}/`, { status });
-      patchLoaded([task.id], (t) => ({ ...t, status }));
-      toast.success(`Статус задачи «${task.cargo}»: ${TASK_STATUS_LABELS[status]}`);
+      await sendThroughEngine({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status } });
+      toast.success(`Статус задачи ${taskLabel(task)} изменён`);
     } catch (error) {
       toast.error(`Статус не изменён: ${(error as Error).message}`);
+    } finally {
+      await refresh();
     }
-    await refresh();
   }
 
-  async function remove(task: Task) {
-    const yes = await confirm({
+  async function remove(task: Task): Promise<void> {
+    const yes = await ask({
       title: `Удалить задачу «${task.cargo}» на ${formatDate(task.date)}?`,
-      message: 'Задача и назначения водителей будут удалены.',
+      message: <p>Задача №{task.id} и назначения водителей будут удалены. Задачу с отчётами удалить нельзя — её можно отменить.</p>,
       confirmLabel: 'Удалить',
       danger: true,
     });
     if (!yes) return;
     try {
-      await send('DELETE', `/tasks/${task.id}/`);
-      dropLoaded([task.id]);
-      toast.success(`Задача «${task.cargo}» удалена`);
+      await sendThroughEngine({ method: 'DELETE', path: `/tasks/${task.id}/` });
+      toast.success(`Задача ${taskLabel(task)} удалена`);
     } catch (error) {
       toast.error(`Задача не удалена: ${(error as Error).message}`);
+    } finally {
+      await refresh();
     }
-    await refresh();
   }
 
-  function patchLoaded(ids: number[], patch: (task: Task) => Task) {
-    if (!all) return;
-    const set = new Set(ids);
-    setLoaded({ ...all, tasks: all.tasks.map((t) => (set.has(t.id) ? patch(t) : t)) });
-  }
-  function dropLoaded(ids: number[]) {
-    if (!all) return;
-    const set = new Set(ids);
-    setLoaded({ ...all, tasks: all.tasks.filter((t) => !set.has(t.id)) });
-  }
-
-  async function bulk(title: string, action: (task: Task) => Promise<unknown>, after?: (doneIds: number[]) => void) {
-    const items = selected.map((task) => ({ id: task.id, label: label(task), task }));
-    setBusy(title);
-    setReport(null);
+  async function runOnSelected(titleText: string, action: (task: Task) => Promise<unknown>): Promise<void> {
+    const items = chosen.map((task) => ({ ...task, id: String(task.id), label: taskLabel(task), task }));
+    setBusy(titleText);
     try {
       const outcomes = await runBulk(items, (item) => action(item.task));
-      const done = outcomes.filter((o) => o.ok).map((o) => Number(o.id));
-      after?.(done);
-      // Refused tasks stay selected, so the user can look at them or try again.
-      setSelection(Object.fromEntries(outcomes.filter((o) => !o.ok).map((o) => [String(o.id), true])));
-      setReport({ title, outcomes });
+      setBulk({ title: titleText, outcomes });
+      setSelected(new Set(outcomes.filter((o) => !o.ok).map((o) => o.id)));
     } finally {
       setBusy(null);
       await refresh();
     }
   }
 
-  async function bulkStatus(status: TaskStatus) {
-    await bulk(`Смена статуса на «${TASK_STATUS_LABELS[status]}»`, (task) => send('PUT', `/tasks/${task.id}/`, { status }), (ids) =>
-      patchLoaded(ids, (t) => ({ ...t, status })),
-    );
-  }
-
-  async function bulkDelete() {
-    const names = selected.slice(0, 8).map(label);
-    const yes = await confirm({
-      title: `Удалить задачи (${selected.length})?`,
-      message: (
-        <ul className="tasks-confirm-list">
-          {names.map((name) => (
-            <li key={name}>{name}</li>
-          ))}
-          {selected.length > names.length && <li>и ещё {selected.length - names.length}</li>}
-        </ul>
-      ),
+  async function bulkDelete(): Promise<void> {
+    const yes = await ask({
+      title: `Удалить выбранные задачи (${chosen.length})?`,
+      message: <p>Задачи с отчётами не удаляются — их можно отменить. Итог по каждой задаче будет показан.</p>,
       confirmLabel: 'Удалить',
       danger: true,
     });
-    if (!yes) return;
-    await bulk('Удаление', (task) => send('DELETE', `/tasks/${task.id}/`), dropLoaded);
+    if (yes) await runOnSelected('Удаление', (task) => sendThroughEngine({ method: 'DELETE', path: `/tasks/${task.id}/` }));
   }
 
-  async function bulkDuplicate() {
-    if (!duplicateDate) return;
-    await bulk(`Дублирование на ${formatDate(duplicateDate)}`, (task) => send('POST', '/tasks/', duplicateBody(task, duplicateDate, superAdmin)));
+  async function duplicate(task: Task): Promise<void> {
+    const created = await sendThroughEngine<Task>({ method: 'POST', path: '/tasks/', body: { ...duplicateBody(task, copyDate), drivers: duplicateDrivers(task) } });
+    return void created;
   }
 
-  async function loadAll() {
-    setLoadError(null);
-    setSelection({});
-    setProgress({ phase: 'ids', loaded: 0, total: 0 });
+  async function loadAll(): Promise<void> {
+    setLoadingAll({ loaded: 0, total: null });
     try {
-      const fetch: Fetch = async <T,>(path: string, p: Params) => unwrap(await getEngine().get(path, p)).data as T;
-      const tasks = await loadAllTasks(fetch, filter, setProgress);
-      setLoaded({ key: filterKey, tasks, page: 0 });
+      const get = async <T,>(path: string, p?: Record<string, string | number | boolean | null | undefined>) =>
+        unwrap((await getEngine().get(path, p)) as Result<{ data: T }>).data;
+      const tasks = await loadAllTasks(get, listParams(state), (loaded, total) => setLoadingAll({ loaded, total }));
+      setAll({ tasks, key: filterKey });
     } catch (error) {
-      setLoadError((error as Error).message);
+      toast.error(`Не удалось загрузить все задачи: ${(error as Error).message}`);
     } finally {
-      setProgress(null);
+      setLoadingAll(null);
     }
   }
 
-  const rowActions: RowActions = {
-    disabled: server.offline || busy !== null,
-    reason: server.reason,
-    onStatus: (task, status) => void changeStatus(task, status),
-    onDelete: (task) => void remove(task),
-  };
-  const columns = useMemo(() => taskColumns(rowActions), [rowActions.disabled, rowActions.reason]); // eslint-disable-line react-hooks/exhaustive-deps
+  function rowActions(task: Task) {
+    return (
+      <div className="row-actions">
+        <select
+          aria-label={`Статус задачи №${task.id}`}
+          className="row-status"
+          value={task.status}
+          disabled={server.offline}
+          title={server.reason}
+          onChange={(event) => void changeStatus(task, event.target.value as TaskStatus)}
+        >
+          {TASK_STATUS_OPTIONS.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </select>
+        <button
+          type="button"
+          className="button button-quiet button-small"
+          disabled={server.offline}
+          title={server.reason}
+          aria-label={`Удалить задачу №${task.id}`}
+          onClick={() => void remove(task)}
+        >
+          Удалить
+        </button>
+      </div>
+    );
+  }
 
-  const sorting = orderingToSorting(state.ordering);
-  const loading = !all && query.isPending;
-  const companyList = listOf(companies.data?.data);
+  const columns = taskColumns(rowActions);
+  const sortColumn = state.ordering.replace(/^-/, '');
+  const total = pageData?.total ?? 0;
   const from = total === 0 ? 0 : page * PAGE_SIZE + 1;
   const to = Math.min(total, (page + 1) * PAGE_SIZE);
 
-  const filtered = state.search !== '' || state.status !== 'all' || state.date_from !== '' || state.date_to !== '' || state.company !== 0;
-  const empty = (
-    <div className="tasks-empty">
-      <p>Задач по этому фильтру нет.</p>
-      <div className="tasks-empty__actions">
-        <Link href="/tasks/create" className="button button-primary">
-          Создать задачу
-        </Link>
-        {filtered && (
-          <button type="button" className="button" onClick={() => changeFilter({ search: '', status: 'all', date_from: '', date_to: '', company: 0 })}>
-            Сбросить фильтры
-          </button>
-        )}
-      </div>
-    </div>
-  );
-
   return (
-    <ScreenPage title={title} aside={query.data && !all && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
-      <div className="console-page tasks-manage">
-        <div className="tasks-tabs" role="tablist" aria-label="Задачи">
-          {(
-            [
-              ['all', 'Все задачи'],
-              ['completed', 'Выполненные'],
-            ] as const
-          ).map(([tab, text]) => (
-            <button
-              key={tab}
-              type="button"
-              role="tab"
-              aria-selected={state.tab === tab}
-              className={state.tab === tab ? 'tasks-tab is-active' : 'tasks-tab'}
-              onClick={() => changeFilter({ tab })}
-            >
-              {text}
-            </button>
-          ))}
-        </div>
-
-        <FilterBar
-          search={state.search}
-          onSearch={(search) => changeFilter({ search })}
-          searchLabel="Поиск по грузу и местам"
-          placeholder="Груз или место"
-          actions={
-            <>
-              {/* The export button (branch export-table) goes here, started with `filter`. */}
-              <button type="button" className="button" onClick={() => void loadAll()} disabled={progress !== null}>
-                Загрузить всё по фильтру
-              </button>
-              <Link href="/tasks/create" className="button button-primary">
-                Создать задачу
-              </Link>
-            </>
-          }
-        >
-          {state.tab !== 'completed' && (
-            <label className="filter-bar__field">
-              Статус
-              <select aria-label="Статус" value={state.status} onChange={(event) => changeFilter({ status: event.target.value })}>
-                <option value="all">Все статусы</option>
-                <TaskStatusOptions />
-              </select>
-            </label>
-          )}
-          <label className="filter-bar__field">
-            С даты
-            <input type="date" value={state.date_from} max={state.date_to || undefined} onChange={(event) => changeFilter({ date_from: event.target.value })} />
-          </label>
-          <label className="filter-bar__field">
-            По дату
-            <input type="date" value={state.date_to} min={state.date_from || undefined} onChange={(event) => changeFilter({ date_to: event.target.value })} />
-          </label>
-          {superAdmin && (
-            <label className="filter-bar__field">
-              Компания
-              <select aria-label="Компания" value={state.company} onChange={(event) => changeFilter({ company: Number(event.target.value) })}>
-                <option value={0}>Все компании</option>
-                {companyList.map((company) => (
-                  <option key={company.id} value={company.id}>
-                    {company.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          )}
-        </FilterBar>
-        <NeedsServerHint offline={server.offline} what="менять задачи" />
-
-        {progress && (
-          <div className="tasks-progress" role="status">
-            <span>
-              {progress.phase === 'ids' ? 'Собираю список' : 'Загружаю задачи'}: {formatNumber(progress.loaded)}
-              {progress.total ? ` из ${formatNumber(progress.total)}` : ''}
-            </span>
-            <progress max={progress.total || 1} value={progress.loaded} />
-          </div>
-        )}
-        {loadError && <ErrorState message={`Не удалось загрузить всё: ${loadError}`} onRetry={() => void loadAll()} />}
-        {all && (
-          <div className="tasks-loaded" role="status">
-            <span>Загружено всё по фильтру: {formatNumber(all.tasks.length)} задач.</span>
-            {all.tasks.length > 0 && (
-              <button type="button" className="button button-quiet" onClick={() => setSelection(Object.fromEntries(all.tasks.map((t) => [String(t.id), true])))}>
-                Выбрать все {formatNumber(all.tasks.length)}
-              </button>
-            )}
-            <button type="button" className="button button-quiet" onClick={() => setLoaded(null)}>
-              Вернуться к страницам
-            </button>
-          </div>
-        )}
-
-        <BulkResults report={report} onClose={() => setReport(null)} />
-        <BulkBar count={selected.length} onClear={() => setSelection({})}>
-          <label className="tasks-bulk-field">
-            <span className="visually-hidden">Сменить статус выбранных</span>
-            <select
-              value=""
-              disabled={server.offline || busy !== null}
-              title={server.reason}
-              onChange={(event) => void bulkStatus(event.target.value as TaskStatus)}
-            >
-              <option value="" disabled>
-                Сменить статус…
+    <Page title={title} wide aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+      {confirmElement}
+      <div className="tabs" role="tablist" aria-label="Списки задач">
+        {TABS.map((tab) => (
+          <button
+            key={tab.id}
+            type="button"
+            role="tab"
+            className="tab"
+            aria-selected={state.tab === tab.id}
+            onClick={() => update({ tab: tab.id, status: '', ordering: '-date' })}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <FilterBar
+        search={state.search}
+        onSearch={(search) => update({ search })}
+        placeholder="Груз, место погрузки или выгрузки"
+        actions={
+          <>
+            <ExportSlot params={listParams(state)} />
+            <Link href="/tasks/create" className="button button-primary">
+              Создать задачу
+            </Link>
+          </>
+        }
+      >
+        <label>
+          Статус
+          <select aria-label="Статус" value={statusOf(state)} onChange={(event) => update({ status: event.target.value })}>
+            <option value="all">Все статусы</option>
+            {TASK_STATUS_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
               </option>
-              <TaskStatusOptions />
+            ))}
+          </select>
+        </label>
+        <label>
+          С даты
+          <input type="date" aria-label="С даты" value={state.date_from} max={state.date_to || undefined} onChange={(event) => update({ date_from: event.target.value })} />
+        </label>
+        <label>
+          По дату
+          <input type="date" aria-label="По дату" value={state.date_to} min={state.date_from || undefined} onChange={(event) => update({ date_to: event.target.value })} />
+        </label>
+        {superAdmin && (
+          <label>
+            Компания
+            <select aria-label="Компания" value={state.company} onChange={(event) => update({ company: event.target.value })}>
+              <option value="">Все компании</option>
+              {listOf(companies.data?.data).map((company) => (
+                <option key={company.id} value={company.id}>
+                  {company.name}
+                </option>
+              ))}
             </select>
           </label>
-          <span className="tasks-bulk-field tasks-bulk-duplicate">
-            <label>
-              <span className="visually-hidden">Дата для копий</span>
-              <input type="date" value={duplicateDate} onChange={(event) => setDuplicateDate(event.target.value)} />
-            </label>
-            <button type="button" className="button" disabled={!duplicateDate || server.offline || busy !== null} title={server.reason} onClick={() => void bulkDuplicate()}>
-              Дублировать на дату
-            </button>
-          </span>
-          <button type="button" className="button tasks-delete" disabled={server.offline || busy !== null} title={server.reason} onClick={() => void bulkDelete()}>
-            Удалить
-          </button>
-          {busy && (
-            <span role="status" className="muted">
-              {busy}…
-            </span>
-          )}
-        </BulkBar>
-
-        {!all && query.isError && !query.data ? (
-          <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-        ) : (
-          <div className={!all && query.isPlaceholderData ? 'tasks-table is-stale' : 'tasks-table'} aria-busy={(!all && query.isPlaceholderData) || undefined}>
-          <DataTable<Task>
-            label={title}
-            data={pageTasks}
-            columns={columns}
-            getRowId={(task) => String(task.id)}
-            sorting={sorting}
-            onSortingChange={(next) => {
-              if (all) return;
-              changeFilter({ ordering: sortingToOrdering(next) || LIST_DEFAULTS.ordering });
-            }}
-            selection={selection}
-            onSelectionChange={setSelection}
-            rowLabel={label}
-            onOpen={(task) => navigate(`/tasks/create?id=${task.id}`)}
-            loading={loading}
-            empty={empty}
-            card={(task) => <TaskCard task={task} actions={rowActions} />}
-          />
-          </div>
         )}
-
-        {total > 0 && (
-          <nav className="console-pager" aria-label="Страницы">
+      </FilterBar>
+      <NeedsServerHint offline={server.offline} what="менять задачи" />
+      {bulk && <BulkResults title={bulk.title} outcomes={bulk.outcomes} onClose={() => setBulk(null)} />}
+      <BulkBar count={chosen.length} onClear={() => setSelected(new Set())}>
+        <label className="bulk-field">
+          <span className="visually-hidden">Новый статус</span>
+          <select value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value as TaskStatus)}>
+            {TASK_STATUS_OPTIONS.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={busy !== null || server.offline}
+          onClick={() => void runOnSelected('Смена статуса', (task) => sendThroughEngine({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status: bulkStatus } }))}
+        >
+          Сменить статус
+        </button>
+        <label className="bulk-field">
+          <span className="visually-hidden">Дата копий</span>
+          <input type="date" value={copyDate} onChange={(event) => setCopyDate(event.target.value)} />
+        </label>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={busy !== null || server.offline || !copyDate}
+          title={copyDate ? undefined : 'Выберите дату для копий'}
+          onClick={() => void runOnSelected('Дублирование', duplicate)}
+        >
+          Дублировать на дату
+        </button>
+        <button type="button" className="button button-small button-danger" disabled={busy !== null || server.offline} onClick={() => void bulkDelete()}>
+          Удалить
+        </button>
+        {busy && <span aria-live="polite">{busy}…</span>}
+      </BulkBar>
+      {query.isError && !pageData ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : (
+        <DataTable
+          label="Задачи"
+          columns={columns}
+          data={rows}
+          getRowId={(task) => String(task.id)}
+          sort={{ id: sortColumn, desc: state.ordering.startsWith('-') }}
+          onSort={(id) => update({ ordering: nextOrdering(state.ordering, id) })}
+          selected={selected}
+          onSelectedChange={setSelected}
+          onOpen={(task) => navigate(`/tasks/create?id=${task.id}`)}
+          loading={query.isPending}
+          empty={
+            <p>
+              Задач по этому фильтру нет. <Link href="/tasks/create">Создать задачу</Link>
+            </p>
+          }
+          card={(task) => <TaskCard task={task} actions={rowActions(task)} />}
+        />
+      )}
+      <div className="pager">
+        {showingAll ? (
+          <>
+            <span>Загружены все задачи по фильтру: {all.tasks.length}</span>
+            <button type="button" className="button button-small" onClick={() => setAll(null)}>
+              Вернуться к страницам
+            </button>
+          </>
+        ) : (
+          <>
+            <button type="button" className="button button-small" disabled={page === 0} onClick={() => setState({ page: String(page - 1) })}>
+              ← Назад
+            </button>
             <span>
-              {formatNumber(from)}–{formatNumber(to)} из {formatNumber(total)}
+              {from}–{to} из {total}
             </span>
-            <button type="button" className="button" disabled={page === 0} onClick={() => goToPage(page - 1)}>
-              Назад
+            <button
+              type="button"
+              className="button button-small"
+              disabled={pageData?.next_offset === null || pageData === undefined}
+              onClick={() => setState({ page: String(page + 1) })}
+            >
+              Вперёд →
             </button>
-            <button type="button" className="button" disabled={to >= total} onClick={() => goToPage(page + 1)}>
-              Вперёд
+            <button type="button" className="button button-small button-quiet" disabled={loadingAll !== null || total === 0} onClick={() => void loadAll()}>
+              {loadingAll
+                ? `Загружено ${loadingAll.loaded}${loadingAll.total !== null ? ` из ${loadingAll.total}` : ''}…`
+                : 'Загрузить всё по фильтру'}
             </button>
-          </nav>
+          </>
         )}
       </div>
-      {confirmElement}
-    </ScreenPage>
+    </Page>
   );
+}
+
+/** useConfirm with the ask first: the screen calls it far more often than it renders it. */
+function useConfirmPair() {
+  const [element, ask] = useConfirm();
+  return [ask, element] as const;
 }

@@ -1,89 +1,59 @@
-/** The task list's query from the URL state, and the bulk loader ("Загрузить всё по фильтру"). */
-import type { Page, Task } from '../../../contract/entities.ts';
+/** The task list's URL state and the query it makes (pure: tested in tests/ui/tasks-manage.test.ts). */
 import type { Params } from '../../../worker/api.ts';
+import type { Task, TaskStatus } from '../../../contract/entities.ts';
+import { formatDate } from '../../ui/format.ts';
 
 export const PAGE_SIZE = 50;
-export const BULK_PAGE = 200;
-export const TASKS_PATH = '/tasks/completed/';
+export const BULK_PAGE_SIZE = 200;
 
 export const LIST_DEFAULTS = {
   tab: 'all',
   search: '',
-  status: 'all',
+  status: '',
   date_from: '',
   date_to: '',
   ordering: '-date',
-  page: 0,
-  company: 0,
+  page: '0',
+  company: '',
 };
 export type ListState = typeof LIST_DEFAULTS;
 
-/** «Выполненные» is the spec's completed list: status 'completed' whatever the status filter says. */
-export function effectiveStatus(state: ListState): string {
-  return state.tab === 'completed' ? 'completed' : state.status;
+/** «Выполненные» is the spec's completed list (status 'completed' by default); «Все задачи» shows every status. */
+export function statusOf(state: ListState): TaskStatus | 'all' {
+  if (state.status) return state.status as TaskStatus | 'all';
+  return state.tab === 'completed' ? 'completed' : 'all';
 }
 
-/** The filter part of GET /tasks/completed/ (no paging): the same for a page and for the bulk loader. */
-export function filterParams(state: ListState): Params {
-  return {
-    status: effectiveStatus(state),
-    ordering: state.ordering,
-    search: state.search || undefined,
-    date_from: state.date_from || undefined,
-    date_to: state.date_to || undefined,
-    company_id: state.company || undefined,
-  };
-}
-
-/** Drops undefined values, so equal filters give equal query keys. */
-export function cleanParams(params: Params): Params {
-  return Object.fromEntries(Object.entries(params).filter(([, value]) => value !== undefined && value !== ''));
-}
-
-export type Fetch = <T>(path: string, params: Params) => Promise<T>;
-
-export interface LoadProgress {
-  phase: 'ids' | 'details';
-  loaded: number;
-  total: number;
-}
-
-/**
- * Every task matching the filter: pages of 200 following next_offset for the ids, then the details through
- * GET /tasks/bulk?ids=… in calls of at most 200 ids, in the list's order.
- */
-export async function loadAllTasks(fetch: Fetch, filter: Params, onProgress: (progress: LoadProgress) => void): Promise<Task[]> {
-  const ids: number[] = [];
-  let offset: number | null = 0;
-  let total: number;
-  while (offset !== null) {
-    const page: Page<Task> = await fetch<Page<Task>>(TASKS_PATH, cleanParams({ ...filter, limit: BULK_PAGE, offset }));
-    total = page.total;
-    for (const task of page.items) ids.push(task.id);
-    onProgress({ phase: 'ids', loaded: ids.length, total });
-    // A page that adds nothing would loop forever on a misbehaving server.
-    offset = page.items.length > 0 ? page.next_offset : null;
+/** GET /tasks/completed/ params for the state; `page` only for the paged view. */
+export function listParams(state: ListState, page?: number): Params {
+  const params: Params = { status: statusOf(state), ordering: state.ordering || '-date' };
+  if (state.search.trim()) params.search = state.search.trim();
+  if (state.date_from) params.date_from = state.date_from;
+  if (state.date_to) params.date_to = state.date_to;
+  if (state.company) params.company_id = Number(state.company);
+  if (page !== undefined) {
+    params.limit = PAGE_SIZE;
+    params.offset = page * PAGE_SIZE;
   }
-  const unique = [...new Set(ids)];
-  const byId = new Map<number, Task>();
-  for (let start = 0; start < unique.length; start += BULK_PAGE) {
-    const chunk = unique.slice(start, start + BULK_PAGE);
-    const page = await fetch<Page<Task>>('/tasks/bulk', { ids: chunk.join(',') });
-    for (const task of page.items) byId.set(task.id, task);
-    onProgress({ phase: 'details', loaded: byId.size, total: unique.length });
-  }
-  return unique.map((id) => byId.get(id)).filter((task): task is Task => task !== undefined);
+  return params;
 }
 
-/** 'Щебень, 23.11.2026': how a task is named in dialogs and bulk results. */
-export function taskLabel(task: Pick<Task, 'cargo' | 'date'>, formatDate: (value: string) => string): string {
-  return `${task.cargo}, ${formatDate(task.date)}`;
+/** A column's sort toggles asc ↔ desc; another column starts descending for dates, ascending otherwise. */
+export function nextOrdering(current: string, column: string): string {
+  const active = current.replace(/^-/, '');
+  if (active === column) return current.startsWith('-') ? column : `-${column}`;
+  return column === 'date' || column === 'id' ? `-${column}` : column;
 }
 
-/** POST /tasks/ body that repeats a task on another date with the same fields and drivers. */
-export function duplicateBody(task: Task, date: string, withCompany: boolean) {
+/** «Щебень» на 23.11.2026 — how dialogs and bulk results name a task. */
+export function taskLabel(task: Pick<Task, 'id' | 'cargo' | 'date'>): string {
+  return `№${task.id} «${task.cargo}» на ${formatDate(task.date)}`;
+}
+
+/** The body that makes a copy of `task` on another date, with the same drivers and their own fields. */
+export function duplicateBody(task: Task, date: string) {
   return {
-    ...(withCompany ? { company_id: task.company_id } : {}),
+    company_id: task.company_id,
     date,
     cargo: task.cargo,
     loading_place: task.loading_place,
@@ -93,6 +63,13 @@ export function duplicateBody(task: Task, date: string, withCompany: boolean) {
     rate: task.rate,
     comment: task.comment,
     max_drivers: task.max_drivers,
-    driver_ids: task.driver_associations.map((association) => association.driver_id),
+    driver_ids: task.driver_associations.filter((a) => a.status !== 'cancelled').map((a) => a.driver_id),
   };
+}
+
+/** The driver's quantities to copy onto the duplicate (PUT /tasks/{id}/ with driver_ids + drivers). */
+export function duplicateDrivers(task: Task) {
+  return task.driver_associations
+    .filter((a) => a.status !== 'cancelled')
+    .map((a) => ({ id: a.driver_id, quantity: a.quantity, transport_rate: a.transport_rate }));
 }

@@ -1,53 +1,41 @@
-/** The bulk toolbar (count, actions, clear) and the per-item report of a finished bulk action. */
+/** The selection toolbar and the per-row result of a bulk action. */
 import type { ReactNode } from 'react';
-import { bulkSummary, type BulkOutcome } from './bulk.ts';
+import { summarizeBulk, type BulkOutcome } from './bulk.ts';
 
 export function BulkBar({ count, onClear, children }: { count: number; onClear: () => void; children: ReactNode }) {
   if (count === 0) return null;
   return (
     <div className="bulk-bar" role="toolbar" aria-label="Действия с выбранными">
-      <span className="bulk-bar__count">Выбрано: {count}</span>
-      <div className="bulk-bar__actions">{children}</div>
-      <button type="button" className="button button-quiet" onClick={onClear}>
+      <span className="bulk-count">Выбрано: {count}</span>
+      <div className="bulk-actions">{children}</div>
+      <button type="button" className="button button-quiet button-small" onClick={onClear}>
         Снять выбор
       </button>
     </div>
   );
 }
 
-export interface BulkReport {
-  /** What was done ('Удаление', 'Смена статуса на «Выполнена»'). */
-  title: string;
-  outcomes: BulkOutcome[];
-}
-
-/** "Удаление: 3 выполнено, 1 отклонено" and every refused item with the server's reason. */
-export function BulkResults({ report, onClose }: { report: BulkReport | null; onClose: () => void }) {
-  if (!report) return null;
-  const refused = report.outcomes.filter((outcome) => !outcome.ok);
+export function BulkResults({ title, outcomes, onClose }: { title: string; outcomes: BulkOutcome[]; onClose: () => void }) {
+  const refused = outcomes.filter((o) => !o.ok);
   return (
-    <div
-      className={refused.length ? 'bulk-results bulk-results--refused' : 'bulk-results'}
-      role={refused.length ? 'alert' : 'status'}
-      data-testid="bulk-results"
-    >
-      <div className="bulk-results__head">
-        <p className="bulk-results__summary">
-          {report.title}: {bulkSummary(report.outcomes)}
-        </p>
-        <button type="button" className="button button-quiet" onClick={onClose}>
-          Закрыть
+    <section className={refused.length ? 'bulk-results bulk-results-partial' : 'bulk-results'} role="status" aria-live="polite">
+      <div className="bulk-results-head">
+        <strong>
+          {title}: {summarizeBulk(outcomes)}
+        </strong>
+        <button type="button" className="button button-quiet button-small" onClick={onClose}>
+          Скрыть
         </button>
       </div>
       {refused.length > 0 && (
-        <ul className="bulk-results__list">
-          {refused.map((outcome) => (
-            <li key={outcome.id}>
-              <strong>{outcome.label}</strong> — отклонено: {outcome.message}
+        <ul className="bulk-refused">
+          {refused.map((o) => (
+            <li key={o.id}>
+              <span className="bulk-refused-label">{o.label}</span> — отклонено: {o.message}
             </li>
           ))}
         </ul>
       )}
-    </div>
+    </section>
   );
 }

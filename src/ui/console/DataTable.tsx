@@ -1,278 +1,240 @@
 /**
- * The console's table (headless @tanstack/react-table): columns as data, sorting owned by the screen (so it
- * can live in the URL), sticky header, sortable headers (aria-sort, keyboard), an optional checkbox column,
- * rows that open with a click or Enter and move with the arrow keys, skeleton rows while loading, an empty
- * node, and cards instead of the table under 600 px (no horizontal scroll on phones).
+ * The console's table (CONSOLE.md, "Layout"): column definitions as data (@tanstack/react-table, headless),
+ * sorting and selection owned by the screen (so they can live in the URL), a sticky header, rows that open
+ * with a click or Enter and move with the arrow keys, skeleton rows while loading, and — under 600 px — the
+ * same rows as cards, so a phone never scrolls sideways.
  */
+import { useMemo, type KeyboardEvent, type ReactNode } from 'react';
 import {
   flexRender,
   getCoreRowModel,
-  getSortedRowModel,
   useReactTable,
   type ColumnDef,
-  type OnChangeFn,
-  type Row,
   type RowData,
-  type RowSelectionState,
-  type SortingState,
 } from '@tanstack/react-table';
-import { useMemo, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { useMediaQuery } from '../use-media-query.ts';
 import './console.css';
 
 declare module '@tanstack/react-table' {
   // eslint-disable-next-line @typescript-eslint/no-unused-vars
   interface ColumnMeta<TData extends RowData, TValue> {
-    /** Right-aligned, tabular digits. */
-    numeric?: boolean;
-    /** A class for the header and the cells ('console-col-date' to fix a width). */
-    className?: string;
+    /** Numbers are right-aligned. */
+    align?: 'right';
+    /** The header's tooltip / the card's label. */
+    label?: string;
   }
 }
 
-export const PHONE_QUERY = '(max-width: 599px)';
+export interface TableSort {
+  id: string;
+  desc: boolean;
+}
 
 export interface DataTableProps<T> {
-  /** The table's accessible name (usually the page title). */
+  /** What the table lists, for screen readers. */
   label: string;
-  data: readonly T[];
-  // react-table's ColumnDef is invariant in its value type; a table mixes columns of many value types.
+  // Column value types differ per column; react-table's own examples type the array this way.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   columns: ColumnDef<T, any>[];
+  data: readonly T[];
   getRowId: (row: T) => string;
-  /** Sorting lives with the screen (in the URL); without it the headers are not sortable. */
-  sorting?: SortingState;
-  onSortingChange?: (sorting: SortingState) => void;
-  /** True (default) when the server sorts; false sorts `data` here. */
-  manualSorting?: boolean;
-  /** Passing a selection adds the checkbox column (and a checkbox on each card). */
-  selection?: RowSelectionState;
-  onSelectionChange?: (selection: RowSelectionState) => void;
-  /** Names a row for the checkbox's label ('Выбрать «Щебень, 23.11.2026»'). */
-  rowLabel?: (row: T) => string;
+  sort?: TableSort | null;
+  /** Called with a sortable column's id when its header is clicked. */
+  onSort?: (id: string) => void;
+  /** Selection by row id; when given, a checkbox column appears. */
+  selected?: ReadonlySet<string>;
+  onSelectedChange?: (next: Set<string>) => void;
   onOpen?: (row: T) => void;
   loading?: boolean;
   skeletonRows?: number;
-  /** Shown instead of the rows when there are none (a sentence and the action that fills the list). */
   empty?: ReactNode;
-  /** A phone's card for one row; without it phones get the table. */
-  card?: (row: T) => ReactNode;
+  /** The row as a card, for phones. */
+  card: (row: T) => ReactNode;
+  rowClassName?: (row: T) => string | undefined;
 }
 
-/** Clicks on controls inside a row (links, buttons, checkboxes) do their own thing, not open the row. */
-function fromControl(target: EventTarget): boolean {
-  return target instanceof Element && target.closest('a, button, input, select, textarea, label, summary, details, [role="menu"]') !== null;
-}
-
-function moveFocus(event: KeyboardEvent<HTMLElement>, selector: string): boolean {
-  if (event.key !== 'ArrowDown' && event.key !== 'ArrowUp') return false;
-  const list = event.currentTarget.parentElement;
-  if (!list) return false;
-  const items = Array.from(list.querySelectorAll<HTMLElement>(selector));
-  const index = items.indexOf(event.currentTarget);
-  const next = items[index + (event.key === 'ArrowDown' ? 1 : -1)];
-  if (next) next.focus();
-  event.preventDefault();
-  return true;
+function moveFocus(event: KeyboardEvent<HTMLElement>, step: 1 | -1): void {
+  const rows = Array.from(event.currentTarget.parentElement?.querySelectorAll<HTMLElement>('[data-row]') ?? []);
+  const index = rows.indexOf(event.currentTarget);
+  rows[index + step]?.focus();
 }
 
 export function DataTable<T>(props: DataTableProps<T>) {
-  const { label, data, columns, getRowId, sorting, onSortingChange, manualSorting = true, selection, onSelectionChange } = props;
-  const { rowLabel, onOpen, loading = false, skeletonRows = 8, empty, card } = props;
-  const phone = useMediaQuery(PHONE_QUERY);
-  const selectable = selection !== undefined;
-
-  const allColumns = useMemo<ColumnDef<T, unknown>[]>(() => {
-    if (!selectable) return columns;
-    const select: ColumnDef<T, unknown> = {
-      id: '__select',
-      enableSorting: false,
-      meta: { className: 'console-col-select' },
-      header: ({ table }) => (
-        <input
-          type="checkbox"
-          aria-label="Выбрать все на странице"
-          checked={table.getIsAllPageRowsSelected()}
-          ref={(element) => {
-            if (element) element.indeterminate = table.getIsSomePageRowsSelected();
-          }}
-          onChange={table.getToggleAllPageRowsSelectedHandler()}
-        />
-      ),
-      cell: ({ row }) => (
-        <input
-          type="checkbox"
-          aria-label={`Выбрать ${rowLabel ? `«${rowLabel(row.original)}»` : 'строку'}`}
-          checked={row.getIsSelected()}
-          onChange={row.getToggleSelectedHandler()}
-        />
-      ),
-    };
-    return [select, ...columns];
-  }, [columns, selectable, rowLabel]);
-
-  const onSorting: OnChangeFn<SortingState> = (updater) => {
-    if (!onSortingChange) return;
-    onSortingChange(typeof updater === 'function' ? updater(sorting ?? []) : updater);
-  };
-  const onSelection: OnChangeFn<RowSelectionState> = (updater) => {
-    if (!onSelectionChange) return;
-    onSelectionChange(typeof updater === 'function' ? updater(selection ?? {}) : updater);
-  };
-
-  // react-table's instance changes identity-free each render; nothing here memoizes its functions.
+  const { label, columns, data, getRowId, sort, onSort, selected, onSelectedChange, onOpen, loading, empty, card } = props;
+  const phone = useMediaQuery('(max-width: 599px)');
+  const rows = useMemo(() => [...data], [data]);
+  // The app does not use the React Compiler, whose memoizing this rule guards; react-table re-renders as designed.
   // eslint-disable-next-line react-hooks/incompatible-library
-  const table = useReactTable<T>({
-    data: data as T[],
-    columns: allColumns,
+  const table = useReactTable({
+    data: rows,
+    columns,
     getRowId: (row) => getRowId(row),
-    state: { sorting: sorting ?? [], rowSelection: selection ?? {} },
-    onSortingChange: onSorting,
-    onRowSelectionChange: onSelection,
-    enableSorting: onSortingChange !== undefined,
-    enableMultiSort: false,
-    enableSortingRemoval: false,
-    enableRowSelection: selectable,
-    manualSorting,
     getCoreRowModel: getCoreRowModel(),
-    ...(manualSorting ? {} : { getSortedRowModel: getSortedRowModel() }),
+    manualSorting: true,
   });
+  const selectable = selected !== undefined && onSelectedChange !== undefined;
+  const ids = rows.map(getRowId);
+  const allSelected = selectable && ids.length > 0 && ids.every((id) => selected.has(id));
 
-  const rows = table.getRowModel().rows;
+  function toggle(id: string): void {
+    if (!selectable) return;
+    const next = new Set(selected);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    onSelectedChange(next);
+  }
 
-  function open(row: Row<T>) {
-    onOpen?.(row.original);
+  function toggleAll(): void {
+    if (!selectable) return;
+    const next = new Set(selected);
+    for (const id of ids) {
+      if (allSelected) next.delete(id);
+      else next.add(id);
+    }
+    onSelectedChange(next);
   }
-  function onRowClick(event: MouseEvent<HTMLElement>, row: Row<T>) {
-    if (fromControl(event.target)) return;
-    open(row);
-  }
-  function onRowKey(event: KeyboardEvent<HTMLElement>, row: Row<T>, selector: string) {
+
+  function rowKeys(event: KeyboardEvent<HTMLElement>, row: T): void {
     if (event.target !== event.currentTarget) return;
-    if (moveFocus(event, selector)) return;
-    if (event.key === 'Enter') {
+    if (event.key === 'Enter' && onOpen) {
       event.preventDefault();
-      open(row);
+      onOpen(row);
+    } else if (event.key === 'ArrowDown') {
+      event.preventDefault();
+      moveFocus(event, 1);
+    } else if (event.key === 'ArrowUp') {
+      event.preventDefault();
+      moveFocus(event, -1);
     } else if (event.key === ' ' && selectable) {
       event.preventDefault();
-      row.toggleSelected();
+      toggle(getRowId(row));
     }
   }
 
-  if (phone && card) {
+  const skeletons = Array.from({ length: props.skeletonRows ?? 8 }, (_, i) => i);
+
+  if (phone) {
     if (loading) {
       return (
-        <ul className="console-cards" aria-label={label} aria-busy="true">
-          {Array.from({ length: Math.min(skeletonRows, 4) }, (_, i) => (
-            <li key={i} className="console-card console-card--skeleton">
-              <span className="skeleton" />
-              <span className="skeleton skeleton--short" />
-              <span className="skeleton" />
-            </li>
+        <div className="console-cards" aria-busy="true" aria-label={label}>
+          {skeletons.slice(0, 4).map((i) => (
+            <div key={i} className="card console-card skeleton-card" />
           ))}
-        </ul>
+        </div>
       );
     }
     if (rows.length === 0) return <div className="console-empty">{empty}</div>;
     return (
       <ul className="console-cards" aria-label={label}>
-        {rows.map((row) => (
-          <li
-            key={row.id}
-            className={row.getIsSelected() ? 'console-card is-selected' : 'console-card'}
-            tabIndex={onOpen ? 0 : undefined}
-            data-row-id={row.id}
-            onClick={(event) => onRowClick(event, row)}
-            onKeyDown={(event) => onRowKey(event, row, '.console-card')}
-          >
-            {selectable && (
-              <label className="console-card__select">
-                <input type="checkbox" checked={row.getIsSelected()} onChange={row.getToggleSelectedHandler()} />
-                <span className="visually-hidden">Выбрать {rowLabel ? `«${rowLabel(row.original)}»` : 'карточку'}</span>
-              </label>
-            )}
-            {card(row.original)}
-          </li>
-        ))}
+        {rows.map((row) => {
+          const id = getRowId(row);
+          return (
+            <li
+              key={id}
+              data-row
+              tabIndex={0}
+              className={`card console-card${selected?.has(id) ? ' is-selected' : ''}`}
+              onKeyDown={(event) => rowKeys(event, row)}
+            >
+              {selectable && (
+                <input
+                  type="checkbox"
+                  className="console-check console-card-check"
+                  aria-label="Выбрать"
+                  checked={selected.has(id)}
+                  onChange={() => toggle(id)}
+                />
+              )}
+              <div className="console-card-body" onClick={onOpen ? () => onOpen(row) : undefined}>
+                {card(row)}
+              </div>
+            </li>
+          );
+        })}
       </ul>
     );
   }
 
-  const columnCount = table.getVisibleLeafColumns().length;
   return (
-    <table className="console-table" aria-label={label} aria-busy={loading || undefined}>
-      <thead>
-        {table.getHeaderGroups().map((group) => (
-          <tr key={group.id}>
-            {group.headers.map((header) => {
-              const meta = header.column.columnDef.meta;
-              const sortable = header.column.getCanSort();
-              const sorted = header.column.getIsSorted();
-              const className = [meta?.numeric ? 'is-numeric' : '', meta?.className ?? ''].join(' ').trim() || undefined;
-              const content = header.isPlaceholder ? null : flexRender(header.column.columnDef.header, header.getContext());
-              return (
-                <th
-                  key={header.id}
-                  scope="col"
-                  className={className}
-                  aria-sort={sortable ? (sorted === 'asc' ? 'ascending' : sorted === 'desc' ? 'descending' : 'none') : undefined}
-                >
-                  {sortable ? (
-                    <button type="button" className="console-sort" onClick={header.column.getToggleSortingHandler()}>
-                      {content}
-                      <span className="console-sort__arrow" aria-hidden="true">
-                        {sorted === 'asc' ? '▲' : sorted === 'desc' ? '▼' : '↕'}
-                      </span>
-                    </button>
-                  ) : (
-                    content
-                  )}
+    <div className="console-table-wrap">
+      <table className="console-table" aria-label={label} aria-busy={loading || undefined}>
+        <thead>
+          {table.getHeaderGroups().map((group) => (
+            <tr key={group.id}>
+              {selectable && (
+                <th className="console-check-cell">
+                  <input type="checkbox" className="console-check" aria-label="Выбрать все на странице" checked={allSelected} onChange={toggleAll} />
                 </th>
-              );
-            })}
-          </tr>
-        ))}
-      </thead>
-      <tbody>
-        {loading
-          ? Array.from({ length: skeletonRows }, (_, i) => (
-              <tr key={i} className="console-row console-row--skeleton">
-                {Array.from({ length: columnCount }, (_, j) => (
-                  <td key={j}>
-                    <span className="skeleton" />
-                  </td>
-                ))}
-              </tr>
-            ))
-          : rows.map((row) => (
-              <tr
-                key={row.id}
-                className={row.getIsSelected() ? 'console-row is-selected' : 'console-row'}
-                tabIndex={onOpen ? 0 : undefined}
-                data-row-id={row.id}
-                aria-selected={selectable ? row.getIsSelected() : undefined}
-                onClick={(event) => onRowClick(event, row)}
-                onKeyDown={(event) => onRowKey(event, row, '.console-row')}
-              >
-                {row.getVisibleCells().map((cell) => {
-                  const meta = cell.column.columnDef.meta;
-                  const className = [meta?.numeric ? 'is-numeric' : '', meta?.className ?? ''].join(' ').trim() || undefined;
-                  return (
-                    <td key={cell.id} className={className}>
+              )}
+              {group.headers.map((header) => {
+                const sortable = header.column.columnDef.enableSorting === true && onSort !== undefined;
+                const active = sort?.id === header.column.id;
+                const content = flexRender(header.column.columnDef.header, header.getContext());
+                const align = header.column.columnDef.meta?.align;
+                return (
+                  <th
+                    key={header.id}
+                    className={align === 'right' ? 'num' : undefined}
+                    aria-sort={active ? (sort.desc ? 'descending' : 'ascending') : undefined}
+                    title={header.column.columnDef.meta?.label}
+                  >
+                    {sortable ? (
+                      <button type="button" className="sort-button" onClick={() => onSort(header.column.id)}>
+                        {content}
+                        <span className="sort-mark" aria-hidden="true">
+                          {active ? (sort.desc ? '▼' : '▲') : '↕'}
+                        </span>
+                      </button>
+                    ) : (
+                      content
+                    )}
+                  </th>
+                );
+              })}
+            </tr>
+          ))}
+        </thead>
+        <tbody>
+          {loading
+            ? skeletons.map((i) => (
+                <tr key={i} className="skeleton-row">
+                  {selectable && <td />}
+                  {columns.map((_, c) => (
+                    <td key={c}>
+                      <span className="skeleton" />
+                    </td>
+                  ))}
+                </tr>
+              ))
+            : table.getRowModel().rows.map((row) => (
+                <tr
+                  key={row.id}
+                  data-row
+                  tabIndex={0}
+                  className={[selected?.has(row.id) ? 'is-selected' : '', props.rowClassName?.(row.original) ?? '', onOpen ? 'is-openable' : '']
+                    .filter(Boolean)
+                    .join(' ') || undefined}
+                  onKeyDown={(event) => rowKeys(event, row.original)}
+                  onClick={(event) => {
+                    // Clicks on the row's own controls (links, buttons, checkboxes) do their own thing.
+                    if (onOpen && !(event.target as HTMLElement).closest('a, button, input, select, label')) onOpen(row.original);
+                  }}
+                >
+                  {selectable && (
+                    <td className="console-check-cell">
+                      <input type="checkbox" className="console-check" aria-label="Выбрать" checked={selected.has(row.id)} onChange={() => toggle(row.id)} />
+                    </td>
+                  )}
+                  {row.getVisibleCells().map((cell) => (
+                    <td key={cell.id} className={cell.column.columnDef.meta?.align === 'right' ? 'num' : undefined}>
                       {flexRender(cell.column.columnDef.cell, cell.getContext())}
                     </td>
-                  );
-                })}
-              </tr>
-            ))}
-        {!loading && rows.length === 0 && (
-          <tr>
-            <td colSpan={columnCount} className="console-empty">
-              {empty}
-            </td>
-          </tr>
-        )}
-      </tbody>
-    </table>
+                  ))}
+                </tr>
+              ))}
+        </tbody>
+      </table>
+      {!loading && rows.length === 0 && <div className="console-empty">{empty}</div>}
+    </div>
   );
 }

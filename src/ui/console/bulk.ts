@@ -1,66 +1,51 @@
 /**
- * Bulk actions that tell the truth: every item gets its own outcome (done, or refused with the server's
- * reason), so a screen never claims "all done" when some failed (CONSOLE.md "Truth over comfort").
+ * Bulk actions that tell the truth (CONSOLE.md): every selected row is tried, one at a time, and each gets
+ * its own outcome — done, or refused with the server's reason. Nothing here can say "all done" unless
+ * every row was.
  */
-
-export interface BulkItem {
-  id: number | string;
-  /** How the user recognises the item in the results ('Щебень, 23.11.2026'). */
-  label: string;
-}
+import { ApiError } from '../../engine/queries.ts';
 
 export interface BulkOutcome {
-  id: number | string;
+  id: string;
   label: string;
   ok: boolean;
-  /** The server's reason when refused; empty when done. */
-  message: string;
+  /** The server's reason when refused. */
+  message: string | null;
 }
 
-export interface BulkOptions {
-  /** Calls in flight at once; results keep the items' order whatever finishes first. */
-  concurrency?: number;
-  onProgress?: (done: number, total: number) => void;
+export interface BulkItem {
+  id: string;
+  label: string;
 }
 
-function reasonOf(error: unknown): string {
-  if (error instanceof Error && error.message) return error.message;
-  if (typeof error === 'string' && error) return error;
-  return 'Неизвестная ошибка';
+export function reasonOf(error: unknown): string {
+  if (error instanceof ApiError) return error.network ? 'Нет связи с сервером' : error.message;
+  return error instanceof Error && error.message ? error.message : 'Неизвестная ошибка';
 }
 
-/** Runs `action` for each item; a throw (an ApiError from `unwrap`) becomes that item's refusal. */
-export async function runBulk<I extends BulkItem>(
-  items: readonly I[],
-  action: (item: I) => Promise<unknown>,
-  { concurrency = 4, onProgress }: BulkOptions = {},
+export async function runBulk<T extends BulkItem>(
+  items: readonly T[],
+  action: (item: T) => Promise<unknown>,
+  onProgress?: (done: number, total: number) => void,
 ): Promise<BulkOutcome[]> {
-  const outcomes = new Array<BulkOutcome>(items.length);
-  let next = 0;
-  let done = 0;
-  async function worker(): Promise<void> {
-    while (next < items.length) {
-      const index = next++;
-      const item = items[index] as I;
-      try {
-        await action(item);
-        outcomes[index] = { id: item.id, label: item.label, ok: true, message: '' };
-      } catch (error) {
-        outcomes[index] = { id: item.id, label: item.label, ok: false, message: reasonOf(error) };
-      }
-      done += 1;
-      onProgress?.(done, items.length);
+  const outcomes: BulkOutcome[] = [];
+  for (const item of items) {
+    try {
+      await action(item);
+      outcomes.push({ id: item.id, label: item.label, ok: true, message: null });
+    } catch (error) {
+      outcomes.push({ id: item.id, label: item.label, ok: false, message: reasonOf(error) });
     }
+    onProgress?.(outcomes.length, items.length);
   }
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(concurrency, items.length)) }, worker));
   return outcomes;
 }
 
-/** '3 выполнено, 1 отклонено'; only the part that applies when all went one way. */
-export function bulkSummary(outcomes: readonly BulkOutcome[]): string {
-  const ok = outcomes.filter((outcome) => outcome.ok).length;
-  const refused = outcomes.length - ok;
-  if (refused === 0) return `${ok} выполнено`;
-  if (ok === 0) return `${refused} отклонено`;
-  return `${ok} выполнено, ${refused} отклонено`;
+/** '3 выполнено, 1 отклонено' — the headline of a bulk result. */
+export function summarizeBulk(outcomes: readonly BulkOutcome[]): string {
+  const done = outcomes.filter((o) => o.ok).length;
+  const refused = outcomes.length - done;
+  if (refused === 0) return `Выполнено: ${done} из ${outcomes.length}`;
+  if (done === 0) return `Не выполнено ни одного: отклонено ${refused} из ${outcomes.length}`;
+  return `${done} выполнено, ${refused} отклонено`;
 }

@@ -2,11 +2,12 @@
  * Report photos are served to authorised callers only, and the tab holds no token, so an <img src>
  * cannot fetch them: the engine downloads the bytes and the tab shows them through an object URL.
  */
-import type { ReportPhoto } from '../../../contract/entities.ts';
-import type { Result } from '../../../worker/api.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { unwrap } from '../../engine/queries.ts';
-import { apiPathOf } from './format.ts';
+import type { ReportPhoto } from '../../contract/entities.ts';
+import type { Result } from '../../worker/api.ts';
+import { getEngine } from './engine.ts';
+import { unwrap } from './queries.ts';
+
+import { apiPathOf } from '../ui/format.ts';
 
 export function photoBlobQuery(photo: Pick<ReportPhoto, 'id' | 'url'>) {
   return {

@@ -3,9 +3,9 @@
  * path never leak into a body that the server validates strictly.
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import type { Params, Result } from '../../../worker/api.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { ApiError, unwrap } from '../../engine/queries.ts';
+import type { Params, Result } from '../../worker/api.ts';
+import { getEngine } from './engine.ts';
+import { ApiError, unwrap } from './queries.ts';
 
 export interface SendRequest {
   method: 'POST' | 'PUT' | 'DELETE';

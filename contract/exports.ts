@@ -1,0 +1,49 @@
+/** Export jobs (SPEC §7, Export) and the /table viewer's answers. */
+import { z } from 'zod';
+import { completedQuerySchema } from './driver.ts';
+
+export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
+export type ExportStatus = (typeof EXPORT_STATUSES)[number];
+
+export interface ExportJob {
+  id: number;
+  status: ExportStatus;
+  rows_written: number;
+  /** Known once the job has counted its rows. */
+  rows_total: number | null;
+  filename: string | null;
+  /** Russian, for a failed job. */
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** POST /tasks/completed/export: the task list's own filters (no paging: the export is all of them). */
+export const exportRequestSchema = completedQuerySchema
+  .pick({ search: true, status: true, ordering: true, date_from: true, date_to: true })
+  .extend({ company_id: z.number({ message: 'ожидается номер компании' }).int().positive().optional() })
+  .strict();
+export type ExportRequest = z.input<typeof exportRequestSchema>;
+
+/** POST /tasks/completed/export/{id}/table-link. */
+export interface TableLink {
+  url: string;
+  expires_at: string;
+}
+
+/** GET /table/rows: a page of the stored sheet. */
+export interface TableRows {
+  sheet: string;
+  title: string;
+  columns: string[];
+  rows: (string | number | null)[][];
+  total: number;
+  offset: number;
+}
+
+export const tableRowsQuerySchema = z.object({
+  file_id: z.coerce.number({ message: 'ожидается номер файла' }).int().positive(),
+  token: z.string({ message: 'нет ссылки доступа' }).min(10, 'нет ссылки доступа').max(2000),
+  offset: z.coerce.number().int().min(0).default(0),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+});

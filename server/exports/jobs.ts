@@ -1,0 +1,168 @@
+/**
+ * Export jobs: created by a request, claimed by exactly one runner, written as a stream, downloadable until
+ * they expire. The claim is one UPDATE … WHERE status = 'queued' (on PostgreSQL the candidate is picked
+ * with FOR UPDATE SKIP LOCKED), so two runners — or two server instances — never write the same job.
+ */
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../db/connect.ts';
+import type { FileStorage } from '../files/storage.ts';
+import type { AuthUser } from '../auth/guard.ts';
+import { notFound } from '../errors.ts';
+import type { ExportJob, ExportRequest, ExportStatus } from '../../contract/exports.ts';
+import { loadTasks } from '../tasks/load.ts';
+import { orderingOf, staffTaskQuery } from '../tasks/queries.ts';
+import { isSuperAdmin } from '../tasks/scope.ts';
+import { createExportWriter } from './workbook.ts';
+
+export const INTERRUPTED = 'Выгрузка прервана перезапуском сервера, запустите её снова';
+const FAILED = 'Не удалось сформировать файл, попробуйте ещё раз';
+const CHUNK = 500;
+
+interface StoredParams extends ExportRequest {
+  /** Who asked, as the scope the rows are read with. */
+  user: AuthUser;
+}
+
+type JobRow = {
+  id: number;
+  status: string;
+  rows_written: number;
+  rows_total: number | null;
+  filename: string | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+};
+
+export function toJob(row: JobRow): ExportJob {
+  return {
+    id: row.id,
+    status: row.status as ExportStatus,
+    rows_written: Number(row.rows_written),
+    rows_total: row.rows_total === null ? null : Number(row.rows_total),
+    filename: row.filename,
+    error: row.error,
+    created_at: row.created_at,
+    finished_at: row.finished_at,
+  };
+}
+
+const JOB_COLUMNS = ['id', 'status', 'rows_written', 'rows_total', 'filename', 'error', 'created_at', 'finished_at', 'company_id', 'user_id', 'storage_key'] as const;
+
+export async function createJob(db: Db, user: AuthUser, request: ExportRequest): Promise<ExportJob> {
+  const params: StoredParams = { ...request, user };
+  const row = await db.kysely
+    .insertInto('export_jobs')
+    .values({
+      user_id: user.id,
+      company_id: isSuperAdmin(user) ? (request.company_id ?? null) : user.company_id,
+      status: 'queued',
+      params: JSON.stringify(params),
+      created_at: nowIso(),
+    })
+    .returning(['id', 'status', 'rows_written', 'rows_total', 'filename', 'error', 'created_at', 'finished_at'])
+    .executeTakeFirstOrThrow();
+  return toJob(row);
+}
+
+/** A job the caller may see: their company's (a super-admin: any); others answer 404. */
+export async function jobFor(db: Db, user: AuthUser, id: number) {
+  const row = await db.kysely.selectFrom('export_jobs').select(JOB_COLUMNS).where('id', '=', id).executeTakeFirst();
+  const visible = row && (isSuperAdmin(user) || (row.company_id !== null && row.company_id === user.company_id) || row.user_id === user.id);
+  if (!row || !visible) throw notFound('Выгрузка не найдена');
+  return row;
+}
+
+/** Marks this job running if it is still queued; false when another runner took it first. */
+export async function claim(db: Db, id: number): Promise<boolean> {
+  const result = await db.kysely.updateTable('export_jobs').set({ status: 'running' }).where('id', '=', id).where('status', '=', 'queued').executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** The next queued job, claimed; null when there is none. */
+export async function claimNext(db: Db): Promise<number | null> {
+  for (;;) {
+    let candidate: { id: number } | undefined;
+    if (db.dialect === 'postgres') {
+      candidate = await db.kysely.transaction().execute(async (trx) => {
+        const row = await sql<{ id: number }>`select id from export_jobs where status = 'queued' order by id limit 1 for update skip locked`.execute(trx);
+        const found = row.rows[0];
+        if (found) await trx.updateTable('export_jobs').set({ status: 'running' }).where('id', '=', found.id).execute();
+        return found;
+      });
+      return candidate ? Number(candidate.id) : null;
+    }
+    candidate = await db.kysely.selectFrom('export_jobs').select('id').where('status', '=', 'queued').orderBy('id').limit(1).executeTakeFirst();
+    if (!candidate) return null;
+    if (await claim(db, candidate.id)) return candidate.id;
+  }
+}
+
+/** Jobs left 'running' by a process that died cannot finish: they fail with a message that says so. */
+export async function failInterrupted(db: Db): Promise<number> {
+  const result = await db.kysely
+    .updateTable('export_jobs')
+    .set({ status: 'failed', error: INTERRUPTED, finished_at: nowIso() })
+    .where('status', '=', 'running')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
+}
+
+function exportFilename(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `zadachi-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.xlsx`;
+}
+
+/** Writes a claimed job's file; the job ends 'done' or 'failed', never stays 'running' after this returns. */
+export async function runJob(db: Db, storage: FileStorage, id: number, signal: AbortSignal): Promise<void> {
+  const row = await db.kysely.selectFrom('export_jobs').select(['params']).where('id', '=', id).executeTakeFirstOrThrow();
+  const params = JSON.parse(row.params) as StoredParams;
+  const filter = { ...params, status: params.status ?? 'completed' };
+  const query = staffTaskQuery(db, params.user, filter);
+  const { column, direction } = orderingOf(params.ordering ?? '-date');
+  // The ids are read once (a few bytes each): the file is a consistent snapshot of the filter.
+  const ids = (await query.select('t.id').orderBy(`t.${column}`, direction).orderBy('t.id', direction).execute()).map((r) => r.id);
+  const file = await storage.createStream('exports', '.xlsx');
+  try {
+    const writer = createExportWriter(file.stream, 'Задачи');
+    let written = 0;
+    // One row per association, one for a task without drivers: exactly what a left join counts.
+    const { n } = await staffTaskQuery(db, params.user, filter)
+      .leftJoin('task_drivers as td', 'td.task_id', 't.id')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    await db.kysely.updateTable('export_jobs').set({ rows_total: Number(n) }).where('id', '=', id).execute();
+    for (let i = 0; i < ids.length; i += CHUNK) {
+      if (signal.aborted) throw new Error('stopped');
+      const tasks = await loadTasks(db.kysely, ids.slice(i, i + CHUNK));
+      for (const task of tasks) written += await writer.add(task);
+      await db.kysely.updateTable('export_jobs').set({ rows_written: written }).where('id', '=', id).execute();
+      // Let requests in between chunks: an export never starves the API.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    await writer.finish();
+    await file.commit();
+    await db.kysely
+      .updateTable('export_jobs')
+      .set({ status: 'done', storage_key: file.key, filename: exportFilename(), rows_written: written, rows_total: written, finished_at: nowIso() })
+      .where('id', '=', id)
+      .execute();
+  } catch (error) {
+    await file.abort();
+    const message = signal.aborted ? INTERRUPTED : FAILED;
+    if (!signal.aborted) console.error(`export ${id} failed`, error);
+    await db.kysely.updateTable('export_jobs').set({ status: 'failed', error: message, finished_at: nowIso() }).where('id', '=', id).execute();
+  }
+}
+
+/** Deletes the files and rows of jobs that finished more than `days` ago. */
+export async function sweepExpired(db: Db, storage: FileStorage, days: number, now = Date.now()): Promise<number> {
+  const before = new Date(now - days * 24 * 3600 * 1000).toISOString();
+  const old = await db.kysely.selectFrom('export_jobs').select(['id', 'storage_key']).where('finished_at', '<', before).execute();
+  for (const job of old) {
+    if (job.storage_key) await storage.remove(job.storage_key);
+    await db.kysely.deleteFrom('export_jobs').where('id', '=', job.id).execute();
+  }
+  return old.length;
+}

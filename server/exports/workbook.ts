@@ -1,0 +1,96 @@
+/**
+ * Writes the completed-tasks export: one row per driver association (a task without drivers: one row),
+ * with exceljs's streaming WorkbookWriter — rows are committed one by one and the file stream's
+ * backpressure is awaited, so memory stays flat whatever the size (exceljs's commit() alone does not wait).
+ */
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import type { Task } from '../../contract/entities.ts';
+
+const TASK_STATUS: Record<string, string> = { open: 'Открыта', in_progress: 'В работе', completed: 'Выполнена', cancelled: 'Отменена' };
+const DRIVER_STATUS: Record<string, string> = { accepted: 'Принята', in_progress: 'В рейсе', completed: 'Выполнена', cancelled: 'Отменена' };
+
+export const EXPORT_COLUMNS = [
+  { header: '№ задачи', key: 'task_id', width: 11 },
+  { header: 'Дата', key: 'date', width: 12 },
+  { header: 'Груз', key: 'cargo', width: 28 },
+  { header: 'Место погрузки', key: 'loading_place', width: 30 },
+  { header: 'Место выгрузки', key: 'unloading_place', width: 30 },
+  { header: 'План', key: 'planned_quantity', width: 10 },
+  { header: 'Ед.', key: 'unit', width: 6 },
+  { header: 'Ставка, ₽', key: 'rate', width: 11 },
+  { header: 'Статус задачи', key: 'status', width: 14 },
+  { header: '№ назначения', key: 'association_id', width: 13 },
+  { header: 'Водитель', key: 'driver_name', width: 24 },
+  { header: 'Статус водителя', key: 'driver_status', width: 15 },
+  { header: 'Количество', key: 'quantity', width: 12 },
+  { header: 'Погружено', key: 'loading_quantity', width: 11 },
+  { header: 'Выгружено', key: 'unloading_quantity', width: 11 },
+  { header: 'Ставка водителя, ₽', key: 'transport_rate', width: 12 },
+  { header: 'Отчётов', key: 'report_count', width: 9 },
+  { header: 'Перевезено по отчётам', key: 'reported_quantity', width: 14 },
+  { header: 'Комментарий', key: 'comment', width: 40 },
+] as const;
+
+export type ExportCell = string | number | Date | null;
+
+/** The rows of one task, as cells in EXPORT_COLUMNS order. Ids are text: a spreadsheet must not sum them. */
+export function rowsOfTask(task: Task): ExportCell[][] {
+  const base: ExportCell[] = [
+    String(task.id),
+    new Date(`${task.date}T00:00:00Z`),
+    task.cargo,
+    task.loading_place,
+    task.unloading_place,
+    task.planned_quantity,
+    task.unit,
+    task.rate,
+    TASK_STATUS[task.status] ?? task.status,
+  ];
+  const associations = task.driver_associations;
+  if (associations.length === 0) return [[...base, null, null, null, null, null, null, null, null, null, task.comment]];
+  return associations.map((a) => [
+    ...base,
+    String(a.id),
+    a.driver_name,
+    DRIVER_STATUS[a.status] ?? a.status,
+    a.quantity,
+    a.loading_quantity,
+    a.unloading_quantity,
+    a.transport_rate,
+    a.report_count,
+    a.reported_quantity,
+    task.comment,
+  ]);
+}
+
+export interface ExportWriter {
+  add(task: Task): Promise<number>;
+  finish(): Promise<void>;
+}
+
+function drained(stream: Writable): Promise<void> {
+  return stream.writableNeedDrain ? new Promise((resolve) => stream.once('drain', () => resolve())) : Promise.resolve();
+}
+
+export function createExportWriter(stream: Writable, sheetName: string): ExportWriter {
+  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
+  workbook.creator = 'Рейс';
+  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+  sheet.getRow(1).font = { bold: true };
+  sheet.getColumn('date').numFmt = 'dd.mm.yyyy';
+  sheet.getRow(1).commit();
+  return {
+    async add(task) {
+      const rows = rowsOfTask(task);
+      for (const cells of rows) sheet.addRow(cells).commit();
+      await drained(stream);
+      return rows.length;
+    },
+    async finish() {
+      sheet.commit();
+      await workbook.commit();
+    },
+  };
+}

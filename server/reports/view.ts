@@ -1,0 +1,56 @@
+/** One report with its driver, task and association: what /reports/{id} shows staff. */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { DriverStatus, ReportView, TaskStatus } from '../../contract/entities.ts';
+import { loadReport } from './load.ts';
+
+export async function loadReportView(db: Kysely<Database>, reportId: number): Promise<ReportView> {
+  const report = await loadReport(db, reportId);
+  const row = await db
+    .selectFrom('task_drivers as td')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .leftJoin('users as u', 'u.id', 'td.driver_id')
+    .select([
+      'td.id as association_id',
+      'td.status as association_status',
+      'td.quantity',
+      'td.loading_quantity',
+      'td.unloading_quantity',
+      'td.transport_rate',
+      't.id as task_id',
+      't.company_id',
+      't.date',
+      't.cargo',
+      't.loading_place',
+      't.unloading_place',
+      't.planned_quantity',
+      't.unit',
+      't.status as task_status',
+      'u.name as driver_name',
+    ])
+    .where('td.id', '=', report.association_id)
+    .executeTakeFirstOrThrow();
+  return {
+    ...report,
+    driver_name: row.driver_name,
+    task: {
+      id: row.task_id,
+      company_id: row.company_id,
+      date: row.date,
+      cargo: row.cargo,
+      loading_place: row.loading_place,
+      unloading_place: row.unloading_place,
+      planned_quantity: row.planned_quantity,
+      unit: row.unit,
+      status: row.task_status as TaskStatus,
+    },
+    association: {
+      id: row.association_id,
+      status: row.association_status as DriverStatus,
+      quantity: row.quantity,
+      loading_quantity: row.loading_quantity,
+      unloading_quantity: row.unloading_quantity,
+      transport_rate: row.transport_rate,
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * /reports/{id}: one report for staff (issue 8, item 5) — who reported what on which task, both times
+ * (the device's and the server's), the photos as a gallery, and the other reports of the same assignment.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useLocation, useParams } from 'wouter';
+import { toast } from 'react-toastify';
+import type { Report, ReportPhoto, ReportView } from '../../../contract/entities.ts';
+import type { ScreenProps } from '../../app/routes.tsx';
+import { useApiQuery } from '../../engine/queries.ts';
+import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
+import { CacheNote } from '../../ui/CacheNote.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { formatDate, formatDateTime, formatQuantity, formatRate } from '../../ui/format.ts';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { ErrorState, Loading } from '../../ui/states.tsx';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import { Gallery } from './Gallery.tsx';
+import './report-view.css';
+
+export function ReportViewScreen({ title }: ScreenProps) {
+  const params = useParams<{ id: string }>();
+  const id = Number(params.id);
+  const valid = Number.isSafeInteger(id) && id > 0;
+  const query = useApiQuery<ReportView>(valid ? `/reports/${id}` : null);
+  const pageTitle = valid ? `${title} №${id}` : title;
+  if (!valid) return <Page title={title}><ErrorState message="Неверный номер отчёта." /></Page>;
+  if (query.isPending) return <Page title={pageTitle}><Loading text="Загрузка отчёта..." /></Page>;
+  if (query.isError) {
+    return (
+      <Page title={pageTitle}>
+        <ErrorState message={query.error.status === 404 ? 'Отчёт не найден: его удалили.' : query.error.message} onRetry={() => void query.refetch()} />
+        <Link href="/tasks/manage">К списку задач</Link>
+      </Page>
+    );
+  }
+  return (
+    <Page title={pageTitle} wide aside={<CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+      <ReportDetails report={query.data.data} />
+    </Page>
+  );
+}
+
+function ReportDetails({ report }: { report: ReportView }) {
+  const server = useNeedsServer();
+  const client = useQueryClient();
+  const [confirmElement, ask] = useConfirm();
+  const [, navigate] = useLocation();
+  const others = useApiQuery<Report[]>(`/reports/association/${report.association_id}`);
+  const { task, association } = report;
+  const unit = task.unit;
+
+  async function deletePhoto(photo: ReportPhoto): Promise<void> {
+    const index = report.photos.findIndex((p) => p.id === photo.id) + 1;
+    const yes = await ask({ title: `Удалить фото ${index} из отчёта №${report.id}?`, message: <p>Фото будет удалено без возможности восстановления.</p>, confirmLabel: 'Удалить фото', danger: true });
+    if (!yes) return;
+    try {
+      await sendThroughEngine({ method: 'DELETE', path: `/reports/${report.id}/photo`, params: { photo_id: photo.id } });
+      toast.success('Фото удалено');
+    } catch (error) {
+      toast.error(`Фото не удалено: ${(error as Error).message}`);
+    } finally {
+      await invalidatePaths(client, ['/reports']);
+    }
+  }
+
+  async function deleteReport(): Promise<void> {
+    const yes = await ask({
+      title: `Удалить отчёт №${report.id} водителя ${report.driver_name ?? ''}?`,
+      message: <p>Отчёт и его фото ({report.photos.length}) будут удалены. Задача вернётся водителю в текущие, если других отчётов по ней нет.</p>,
+      confirmLabel: 'Удалить отчёт',
+      danger: true,
+    });
+    if (!yes) return;
+    try {
+      await sendThroughEngine({ method: 'DELETE', path: `/reports/${report.id}` });
+      toast.success(`Отчёт №${report.id} удалён`);
+      navigate(`/tasks/create?id=${task.id}`);
+    } catch (error) {
+      toast.error(`Отчёт не удалён: ${(error as Error).message}`);
+    }
+  }
+
+  const otherReports = (others.data?.data ?? []).filter((r) => r.id !== report.id);
+  return (
+    <div className="report-view">
+      {confirmElement}
+      <section className="card report-facts">
+        <h2>
+          {report.driver_name ?? `Водитель №${report.driver_id}`} · <Link href={`/tasks/create?id=${task.id}`}>задача №{task.id} «{task.cargo}»</Link>
+        </h2>
+        <dl className="facts">
+          <dt>Дата задачи</dt>
+          <dd>{formatDate(task.date)}</dd>
+          <dt>Маршрут</dt>
+          <dd>
+            {task.loading_place} → {task.unloading_place}
+          </dd>
+          <dt>План задачи</dt>
+          <dd>{formatQuantity(task.planned_quantity, unit)}</dd>
+          <dt>Статус задачи</dt>
+          <dd>
+            <StatusBadge status={task.status} />
+          </dd>
+          <dt>Назначение водителя</dt>
+          <dd>
+            №{association.id} · <StatusBadge status={association.status} kind="driver" /> · ставка {formatRate(association.transport_rate, unit)}
+          </dd>
+          <dt>Перевезено по отчёту</dt>
+          <dd className="report-quantity">{formatQuantity(report.quantity, unit)}</dd>
+          <dt>Погрузка</dt>
+          <dd>
+            {report.loading_is_buyer
+              ? `${formatQuantity(report.total_loading_quantity, unit)} — по данным покупателя`
+              : 'по данным водителя (покупатель не указывал общий объём)'}
+          </dd>
+          <dt>Выгрузка</dt>
+          <dd>
+            {report.unloading_is_buyer
+              ? `${formatQuantity(report.total_unloading_quantity, unit)} — по данным покупателя`
+              : 'по данным водителя (покупатель не указывал общий объём)'}
+          </dd>
+          <dt>Завершено на устройстве</dt>
+          <dd>{formatDateTime(report.completed_at)}</dd>
+          <dt>Получено сервером</dt>
+          <dd>{formatDateTime(report.created_at)}</dd>
+          {report.updated_at !== report.created_at && (
+            <>
+              <dt>Изменено</dt>
+              <dd>{formatDateTime(report.updated_at)}</dd>
+            </>
+          )}
+        </dl>
+      </section>
+      <section className="card">
+        <h2>Фото ({report.photos.length})</h2>
+        <Gallery photos={report.photos} onDelete={(photo) => void deletePhoto(photo)} disabled={server.offline} />
+      </section>
+      <section className="card">
+        <h2>Другие отчёты по этому назначению</h2>
+        {others.isPending ? (
+          <Loading />
+        ) : otherReports.length === 0 ? (
+          <p className="muted">Других отчётов нет.</p>
+        ) : (
+          <ul className="report-others">
+            {otherReports.map((r) => (
+              <li key={r.id}>
+                <Link href={`/reports/${r.id}`}>Отчёт №{r.id}</Link> · {formatQuantity(r.quantity, unit)} · {formatDateTime(r.created_at)} · фото: {r.photos.length}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <div className="report-actions">
+        <button type="button" className="button button-danger" disabled={server.offline} title={server.reason} onClick={() => void deleteReport()}>
+          Удалить отчёт
+        </button>
+        <NeedsServerHint offline={server.offline} what="удалять отчёты и фото" />
+      </div>
+    </div>
+  );
+}

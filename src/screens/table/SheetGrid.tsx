@@ -1,0 +1,106 @@
+/** The built-in read-only grid: only the rows in sight are in the DOM, pages of 200 are fetched as they come into view. */
+import { useRef } from 'react';
+import { useQueries } from '@tanstack/react-query';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { TableRows } from '../../../contract/exports.ts';
+import type { Result } from '../../../worker/api.ts';
+import { getEngine } from '../../engine/engine.ts';
+import { unwrap, useApiQuery } from '../../engine/queries.ts';
+import { Loading } from '../../ui/states.tsx';
+
+const PAGE = 200;
+const ROW_HEIGHT = 34;
+
+async function fetchPage(fileId: string, token: string, page: number): Promise<TableRows> {
+  const result = (await getEngine().get('/table/rows', { file_id: fileId, token, offset: page * PAGE, limit: PAGE })) as Result<{ data: TableRows }>;
+  return unwrap(result).data;
+}
+
+export function SheetGrid({ fileId, token }: { fileId: string; token: string }) {
+  const first = useApiQuery<TableRows>('/table/rows', { file_id: fileId, token, offset: 0, limit: PAGE }, { retry: false });
+  const scroller = useRef<HTMLDivElement>(null);
+  const total = first.data?.data.total ?? 0;
+  // No React Compiler here: the rule guards its memoizing, which this app does not use.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({ count: total, getScrollElement: () => scroller.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const items = virtualizer.getVirtualItems();
+  const pages = [...new Set(items.map((item) => Math.floor(item.index / PAGE)))].filter((page) => page > 0);
+  const loaded = useQueries({
+    queries: pages.map((page) => ({
+      queryKey: ['/table/rows', { file_id: fileId, token, page }],
+      queryFn: () => fetchPage(fileId, token, page),
+      staleTime: Infinity,
+    })),
+  });
+
+  if (first.isPending) return <main className="sheet-page"><Loading text="Загрузка строк..." /></main>;
+  if (first.isError) {
+    const error = first.error;
+    return (
+      <main className="sheet-page sheet-message">
+        <h1>Таблица</h1>
+        <p role="alert">{error.network ? 'Нет связи с сервером: таблица не загрузилась.' : error.message}</p>
+      </main>
+    );
+  }
+  const sheet = first.data.data;
+  const rowAt = (index: number): (string | number | null)[] | null => {
+    const page = Math.floor(index / PAGE);
+    const source = page === 0 ? sheet : loaded[pages.indexOf(page)]?.data;
+    return source?.rows[index - page * PAGE] ?? null;
+  };
+  // One width per column for every row (each row is its own grid): from the header and the first page.
+  const widths = sheet.columns.map((column, c) => {
+    const longest = Math.max(column.length, ...sheet.rows.map((row) => String(row[c] ?? '').length));
+    return Math.min(360, Math.max(72, longest * 8 + 24));
+  });
+  const template = `56px ${widths.map((w) => `${w}px`).join(' ')}`;
+
+  return (
+    <main className="sheet-page">
+      <header className="sheet-head">
+        <h1>{sheet.title}</h1>
+        <span className="sheet-meta">
+          Лист «{sheet.sheet}» · строк: {sheet.total} · только просмотр
+        </span>
+      </header>
+      <div ref={scroller} className="sheet-scroll" role="table" aria-label={`${sheet.title}, лист ${sheet.sheet}`} aria-rowcount={sheet.total + 1}>
+        <div className="sheet-row sheet-header" role="row" style={{ gridTemplateColumns: template }}>
+          <span role="columnheader" className="sheet-num">
+            #
+          </span>
+          {sheet.columns.map((column, i) => (
+            <span key={i} role="columnheader">
+              {column}
+            </span>
+          ))}
+        </div>
+        <div style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+          {items.map((item) => {
+            const row = rowAt(item.index);
+            return (
+              <div
+                key={item.key}
+                role="row"
+                aria-rowindex={item.index + 2}
+                className="sheet-row"
+                style={{ gridTemplateColumns: template, position: 'absolute', top: 0, left: 0, transform: `translateY(${item.start}px)`, height: ROW_HEIGHT }}
+              >
+                <span role="rowheader" className="sheet-num">
+                  {item.index + 1}
+                </span>
+                {row
+                  ? sheet.columns.map((_, c) => (
+                      <span key={c} role="cell" className={typeof row[c] === 'number' ? 'num' : undefined}>
+                        {row[c] === null || row[c] === undefined ? '' : typeof row[c] === 'number' ? (row[c] as number).toLocaleString('ru-RU') : row[c]}
+                      </span>
+                    ))
+                  : sheet.columns.map((_, c) => <span key={c} role="cell" className="sheet-pending" />)}
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,238 @@
+/** The task form in edit mode: only what changed is sent, with the version it was loaded at. */
+import { useState } from 'react';
+import { useLocation } from 'wouter';
+import { toast } from 'react-toastify';
+import type { Page as TaskPage, Task } from '../../../contract/entities.ts';
+import type { Result } from '../../../worker/api.ts';
+import { getEngine } from '../../engine/engine.ts';
+import { unwrap } from '../../engine/queries.ts';
+import { sendThroughEngine } from '../../engine/send.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { formatDate } from '../../ui/format.ts';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
+import { TaskFields } from './TaskFields.tsx';
+import { applyFailure, focusField, useFormOptions } from './form-helpers.ts';
+import { buildBody, draftKey, editBody, firstErrorField, valuesFromTask, type DriverRowValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
+import { clearDraft, readDraft, useDraft } from './use-draft.ts';
+
+interface EditDraft {
+  base: string;
+  values: TaskFormValues;
+}
+
+async function reloadTask(id: number): Promise<Task | null> {
+  const result = (await getEngine().get('/tasks/bulk', { ids: String(id) })) as Result<{ data: TaskPage<Task> }>;
+  return unwrap(result).data.items[0] ?? null;
+}
+
+export function TaskEditor({ fresh }: { fresh: Task }) {
+  const user = useEngineSnapshot().auth.user;
+  const key = draftKey(user?.id, fresh.id);
+  const [loaded, setLoaded] = useState<Task>(fresh);
+  const [values, setValues] = useState<TaskFormValues>(() => {
+    const draft = readDraft<EditDraft>(key);
+    return draft && draft.base === fresh.updated_at ? draft.values : valuesFromTask(fresh);
+  });
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [moving, setMoving] = useState<number | null>(null);
+  const server = useNeedsServer();
+  const [confirmElement, ask] = useConfirm();
+  const [, navigate] = useLocation();
+  const options = useFormOptions(String(loaded.company_id));
+  const original = valuesFromTask(loaded);
+  const dirty = JSON.stringify(original) !== JSON.stringify(values);
+  useDraft(key, dirty ? { base: loaded.updated_at, values } : null);
+  const stale = fresh.updated_at !== loaded.updated_at;
+
+  function change(patch: Partial<TaskFormValues>): void {
+    setValues((current) => ({ ...current, ...patch }));
+    setErrors((current) => {
+      const next = { ...current };
+      for (const field of Object.keys(patch)) {
+        for (const errorKey of Object.keys(next)) if (errorKey === field || errorKey.startsWith(`${field}.`)) delete next[errorKey];
+      }
+      return next;
+    });
+  }
+
+  function adopt(task: Task, keepEdits: boolean): void {
+    setLoaded(task);
+    setValues((current) => (keepEdits ? { ...current, drivers: valuesFromTask(task).drivers } : valuesFromTask(task)));
+    setErrors({});
+    setFormError(null);
+  }
+
+  async function save(): Promise<void> {
+    const edited = buildBody(values, false);
+    const base = buildBody(original, false);
+    if (!edited.ok) {
+      setErrors(edited.errors);
+      setFormError('Исправьте отмеченные поля');
+      focusField(firstErrorField(edited.errors));
+      return;
+    }
+    const changes = base.ok ? editBody(base.body, edited.body) : edited.body;
+    if (Object.keys(changes).length === 0) {
+      toast.info('Изменений нет');
+      return;
+    }
+    setSaving(true);
+    try {
+      const task = await sendThroughEngine<Task>({ method: 'PUT', path: `/tasks/${loaded.id}/`, body: { ...changes, updated_at: loaded.updated_at } });
+      clearDraft(key);
+      adopt(task, false);
+      toast.success(`Задача №${task.id} сохранена`);
+    } catch (error) {
+      applyFailure(error, setErrors, setFormError);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  /** Acts on one driver at once (reassign, remove), then shows the task as the server has it now. */
+  async function driverAction(run: () => Promise<unknown>, done: string): Promise<void> {
+    try {
+      await run();
+      const task = await reloadTask(loaded.id);
+      if (task) adopt(task, true);
+      toast.success(done);
+    } catch (error) {
+      toast.error((error as Error).message);
+    }
+  }
+
+  function driverName(driverId: number): string {
+    return options.drivers.find((d) => d.id === driverId)?.name ?? loaded.driver_associations.find((a) => a.driver_id === driverId)?.driver_name ?? `№${driverId}`;
+  }
+
+  async function removeDriver(row: DriverRowValues): Promise<void> {
+    const name = driverName(row.driver_id);
+    const yes = await ask({
+      title: `Снять водителя ${name} с задачи «${loaded.cargo}»?`,
+      message: <p>Задача пропадёт из его текущих задач. Водителя, который уже отчитался, снять нельзя.</p>,
+      confirmLabel: 'Снять',
+      danger: true,
+    });
+    if (yes) await driverAction(() => sendThroughEngine({ method: 'DELETE', path: `/tasks/${loaded.id}/drivers/${row.driver_id}/` }), `${name} снят с задачи`);
+  }
+
+  function driverActions(row: DriverRowValues) {
+    const assigned = new Set(values.drivers.map((d) => d.driver_id));
+    const others = options.drivers.filter((d) => !assigned.has(d.id));
+    const onServer = loaded.driver_associations.some((a) => a.driver_id === row.driver_id && a.status !== 'cancelled');
+    if (!onServer) {
+      return (
+        <button type="button" className="button button-quiet button-small" onClick={() => change({ drivers: values.drivers.filter((d) => d.driver_id !== row.driver_id) })}>
+          Убрать
+        </button>
+      );
+    }
+    return (
+      <>
+        {moving === row.driver_id ? (
+          <select
+            aria-label={`Кому передать задачу водителя ${driverName(row.driver_id)}`}
+            className="row-status"
+            defaultValue=""
+            onChange={(event) => {
+              const to = Number(event.target.value);
+              setMoving(null);
+              if (to)
+                void driverAction(
+                  () => sendThroughEngine({ method: 'PUT', path: `/tasks/${loaded.id}/drivers/${row.driver_id}/move/`, body: { to_driver_id: to } }),
+                  `Задача передана: ${driverName(to)}`,
+                );
+            }}
+            onBlur={() => setMoving(null)}
+            autoFocus
+          >
+            <option value="">Выберите водителя</option>
+            {others.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <button type="button" className="button button-quiet button-small" disabled={server.offline || others.length === 0} title={server.reason} onClick={() => setMoving(row.driver_id)}>
+            Переназначить
+          </button>
+        )}
+        <button type="button" className="button button-quiet button-small" disabled={server.offline} title={server.reason} onClick={() => void removeDriver(row)}>
+          Снять
+        </button>
+      </>
+    );
+  }
+
+  async function deleteTask(): Promise<void> {
+    const yes = await ask({
+      title: `Удалить задачу «${loaded.cargo}» на ${formatDate(loaded.date)}?`,
+      message: <p>Задачу с отчётами удалить нельзя — её можно отменить.</p>,
+      confirmLabel: 'Удалить',
+      danger: true,
+    });
+    if (!yes) return;
+    try {
+      await sendThroughEngine({ method: 'DELETE', path: `/tasks/${loaded.id}/` });
+      clearDraft(key);
+      toast.success(`Задача №${loaded.id} удалена`);
+      navigate('/tasks/manage');
+    } catch (error) {
+      toast.error(`Задача не удалена: ${(error as Error).message}`);
+    }
+  }
+
+  return (
+    <form
+      className="task-form"
+      noValidate
+      onSubmit={(event) => {
+        event.preventDefault();
+        void save();
+      }}
+    >
+      {confirmElement}
+      {stale && (
+        <div className="notice" role="status">
+          Задачу изменили в другой вкладке или другим пользователем.{' '}
+          <button type="button" className="button button-small" onClick={() => adopt(fresh, false)}>
+            Загрузить свежую версию
+          </button>
+          {dirty && ' Ваши несохранённые правки при этом пропадут.'}
+        </div>
+      )}
+      {formError && (
+        <p className="form-error" role="alert">
+          {formError}
+        </p>
+      )}
+      <TaskFields
+        values={values}
+        errors={errors}
+        onChange={change}
+        companies={null}
+        drivers={options.drivers}
+        editing
+        disabled={saving}
+        driverActions={driverActions}
+      />
+      <div className="task-form-actions">
+        <button type="submit" className="button button-primary" disabled={saving || server.offline || !dirty} title={server.reason}>
+          {saving ? 'Сохраняем…' : 'Сохранить'}
+        </button>
+        <button type="button" className="button" disabled={!dirty || saving} onClick={() => adopt(loaded, false)}>
+          Отменить правки
+        </button>
+        <button type="button" className="button button-quiet button-danger-text" disabled={saving || server.offline} onClick={() => void deleteTask()}>
+          Удалить задачу
+        </button>
+        <NeedsServerHint offline={server.offline} what="сохранить задачу (правки сохраняются в черновике)" />
+      </div>
+    </form>
+  );
+}

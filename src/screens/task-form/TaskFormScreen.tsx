@@ -1,0 +1,149 @@
+/**
+ * /tasks/create: the task form (issue 8, item 1). Without `?id` it creates a task (a draft survives a reload;
+ * «Создать ещё одну» keeps the date and the places); with `?id=N` the same form edits task N, sending only
+ * what changed with the `updated_at` it loaded, so a stale tab is refused instead of writing over newer data.
+ */
+import { useState } from 'react';
+import { Link, useLocation, useSearch } from 'wouter';
+import { toast } from 'react-toastify';
+import type { Page as TaskPage, Task } from '../../../contract/entities.ts';
+import type { ScreenProps } from '../../app/routes.tsx';
+import { useApiQuery } from '../../engine/queries.ts';
+import { sendThroughEngine } from '../../engine/send.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { ErrorState, Loading } from '../../ui/states.tsx';
+import { isoDate } from '../driver-common/format.ts';
+import { TaskFields } from './TaskFields.tsx';
+import { TaskEditor } from './TaskEditor.tsx';
+import { applyFailure, focusField, useFormOptions } from './form-helpers.ts';
+import { buildBody, draftKey, emptyValues, firstErrorField, nextValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
+import { clearDraft, readDraft, useDraft } from './use-draft.ts';
+import './task-form.css';
+
+export function TaskFormScreen({ title }: ScreenProps) {
+  const id = Number(new URLSearchParams(useSearch()).get('id'));
+  return Number.isSafeInteger(id) && id > 0 ? <EditTaskScreen id={id} /> : <CreateTaskScreen title={title} />;
+}
+
+function CreateTaskScreen({ title }: { title: string }) {
+  const user = useEngineSnapshot().auth.user;
+  const key = draftKey(user?.id, null);
+  const [values, setValues] = useState<TaskFormValues>(() => readDraft<TaskFormValues>(key) ?? emptyValues(isoDate(new Date())));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [created, setCreated] = useState<Task | null>(null);
+  const server = useNeedsServer();
+  const [, navigate] = useLocation();
+  const options = useFormOptions(values.company_id);
+  useDraft(key, values);
+
+  function change(patch: Partial<TaskFormValues>): void {
+    setValues((current) => ({ ...current, ...patch, ...(patch.company_id !== undefined && patch.company_id !== current.company_id ? { drivers: [] } : {}) }));
+    // An error goes once its field is edited.
+    setErrors((current) => {
+      const next = { ...current };
+      for (const field of Object.keys(patch)) {
+        for (const errorKey of Object.keys(next)) if (errorKey === field || errorKey.startsWith(`${field}.`)) delete next[errorKey];
+      }
+      return next;
+    });
+  }
+
+  async function submit(another: boolean): Promise<void> {
+    const built = buildBody(values, options.superAdmin);
+    if (!built.ok) {
+      setErrors(built.errors);
+      setFormError('Исправьте отмеченные поля');
+      focusField(firstErrorField(built.errors));
+      return;
+    }
+    setSaving(true);
+    try {
+      const task = await sendThroughEngine<Task>({ method: 'POST', path: '/tasks/', body: built.body });
+      clearDraft(key);
+      setErrors({});
+      setFormError(null);
+      toast.success(`Задача №${task.id} «${task.cargo}» создана`);
+      if (another) {
+        setCreated(task);
+        setValues(nextValues(values));
+        setTimeout(() => focusField('cargo'));
+      } else navigate('/tasks/manage');
+    } catch (error) {
+      applyFailure(error, setErrors, setFormError);
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Page title={title} wide>
+      <form
+        className="task-form"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit(false);
+        }}
+      >
+        {created && (
+          <p className="notice notice-success" role="status">
+            Создана задача <Link href={`/tasks/create?id=${created.id}`}>№{created.id} «{created.cargo}»</Link>. Дата и места оставлены для следующей.
+          </p>
+        )}
+        {formError && (
+          <p className="form-error" role="alert">
+            {formError}
+          </p>
+        )}
+        <TaskFields values={values} errors={errors} onChange={change} companies={options.companies} drivers={options.drivers} editing={false} disabled={saving} />
+        <div className="task-form-actions">
+          <button type="submit" className="button button-primary" disabled={saving || server.offline} title={server.reason}>
+            {saving ? 'Создаём…' : 'Создать'}
+          </button>
+          <button type="button" className="button" disabled={saving || server.offline} title={server.reason} onClick={() => void submit(true)}>
+            Создать ещё одну
+          </button>
+          <button
+            type="button"
+            className="button button-quiet"
+            disabled={saving}
+            onClick={() => {
+              setValues(emptyValues(values.date));
+              setErrors({});
+              setFormError(null);
+            }}
+          >
+            Очистить
+          </button>
+          <NeedsServerHint offline={server.offline} what="создать задачу (черновик сохраняется)" />
+        </div>
+      </form>
+    </Page>
+  );
+}
+
+function EditTaskScreen({ id }: { id: number }) {
+  const query = useApiQuery<TaskPage<Task>>('/tasks/bulk', { ids: String(id) });
+  const task = query.data?.data.items[0];
+  const title = `Задача №${id}`;
+  if (query.isPending) return <Page title={title}><Loading /></Page>;
+  if (query.isError) return <Page title={title}><ErrorState message={query.error.message} onRetry={() => void query.refetch()} /></Page>;
+  if (!task) {
+    return (
+      <Page title={title}>
+        <ErrorState message="Задача не найдена: её удалили или она другой компании." />
+        <Link href="/tasks/manage">К списку задач</Link>
+      </Page>
+    );
+  }
+  return (
+    <Page title={`${title} · ${task.cargo}`} wide aside={<Link href="/tasks/manage">← К списку задач</Link>}>
+      <TaskEditor fresh={task} />
+    </Page>
+  );
+}

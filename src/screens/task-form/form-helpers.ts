@@ -1,0 +1,41 @@
+/** The task form's helpers shared by create and edit. */
+import type { Company, UserWire } from '../../../contract/entities.ts';
+import { ApiError, useApiQuery } from '../../engine/queries.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { listOf } from '../../ui/list.ts';
+import { serverFieldError, type FieldErrors } from './task-form.ts';
+
+/** Focuses the field a message is about (inputs carry the field's key as their name). */
+export function focusField(field: string | null): void {
+  if (!field) return;
+  const element = document.querySelector<HTMLElement>(`[name="${CSS.escape(field)}"]`);
+  element?.focus();
+}
+
+/** What a failed save tells the user, and under which field. */
+export function applyFailure(error: unknown, setErrors: (errors: FieldErrors) => void, setFormError: (message: string | null) => void): void {
+  if (error instanceof ApiError && !error.network) {
+    const { field, message } = serverFieldError(error.message);
+    if (field) {
+      setErrors({ [field]: message });
+      setFormError(null);
+      focusField(field);
+    } else setFormError(message);
+  } else {
+    setFormError('Нет связи с сервером: задача не сохранена. Всё введённое сохранено в черновике — попробуйте ещё раз.');
+  }
+}
+
+export function useFormOptions(companyId: string) {
+  const superAdmin = useEngineSnapshot().auth.user?.role === 'super-admin';
+  const companies = useApiQuery<Company[] | { items: Company[] }>(superAdmin ? '/companies/' : null);
+  const drivers = useApiQuery<UserWire[]>('/users/drivers/', superAdmin && companyId ? { company_id: companyId } : undefined, {
+    enabled: !superAdmin || companyId !== '',
+  });
+  return {
+    superAdmin,
+    companies: superAdmin ? listOf(companies.data?.data) : null,
+    drivers: listOf(drivers.data?.data),
+  };
+}
+

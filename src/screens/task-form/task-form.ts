@@ -1,0 +1,226 @@
+/**
+ * The task form's values and their conversions (pure; tests/ui/task-form.test.ts). Fields are text as the
+ * user typed them, so nothing is lost on an error or a reload; the body is built only when every field is
+ * valid, with the contract's own zod rules.
+ */
+import type { DriverStatus, Task } from '../../../contract/entities.ts';
+import { taskCreateSchema } from '../../../contract/driver.ts';
+import { parseQuantity, quantityText } from '../../ui/decimal.ts';
+
+export interface DriverRowValues {
+  driver_id: number;
+  quantity: string;
+  transport_rate: string;
+  loading_quantity: string;
+  unloading_quantity: string;
+  status: DriverStatus;
+}
+
+export interface TaskFormValues {
+  company_id: string;
+  date: string;
+  cargo: string;
+  loading_place: string;
+  unloading_place: string;
+  planned_quantity: string;
+  unit: string;
+  rate: string;
+  comment: string;
+  max_drivers: string;
+  drivers: DriverRowValues[];
+}
+
+export type FieldErrors = Partial<Record<string, string>>;
+
+export const DRIVER_NUMBER_FIELDS = ['quantity', 'transport_rate', 'loading_quantity', 'unloading_quantity'] as const;
+export type DriverNumberField = (typeof DRIVER_NUMBER_FIELDS)[number];
+
+/** Field order on screen: the first wrong one gets the focus. */
+export const FIELD_ORDER = ['company_id', 'date', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'max_drivers', 'comment', 'drivers'];
+
+export function emptyValues(date: string): TaskFormValues {
+  return {
+    company_id: '',
+    date,
+    cargo: '',
+    loading_place: '',
+    unloading_place: '',
+    planned_quantity: '',
+    unit: 'т',
+    rate: '',
+    comment: '',
+    max_drivers: '',
+    drivers: [],
+  };
+}
+
+export function valuesFromTask(task: Task): TaskFormValues {
+  return {
+    company_id: String(task.company_id),
+    date: task.date,
+    cargo: task.cargo,
+    loading_place: task.loading_place,
+    unloading_place: task.unloading_place,
+    planned_quantity: quantityText(task.planned_quantity),
+    unit: task.unit,
+    rate: quantityText(task.rate),
+    comment: task.comment ?? '',
+    max_drivers: task.max_drivers === null ? '' : String(task.max_drivers),
+    drivers: task.driver_associations
+      .filter((a) => a.status !== 'cancelled')
+      .map((a) => ({
+        driver_id: a.driver_id,
+        quantity: quantityText(a.quantity),
+        transport_rate: quantityText(a.transport_rate),
+        loading_quantity: quantityText(a.loading_quantity),
+        unloading_quantity: quantityText(a.unloading_quantity),
+        status: a.status,
+      })),
+  };
+}
+
+/** «Создать ещё одну»: the same date and places, everything else fresh. */
+export function nextValues(values: TaskFormValues): TaskFormValues {
+  return { ...emptyValues(values.date), company_id: values.company_id, loading_place: values.loading_place, unloading_place: values.unloading_place, unit: values.unit };
+}
+
+export interface DriverBody {
+  id: number;
+  quantity: number | null;
+  transport_rate: number | null;
+  loading_quantity: number | null;
+  unloading_quantity: number | null;
+  status?: DriverStatus;
+}
+
+export interface TaskBody {
+  company_id?: number;
+  date: string;
+  cargo: string;
+  loading_place: string;
+  unloading_place: string;
+  planned_quantity: number;
+  unit: string;
+  rate: number | null;
+  comment: string | null;
+  max_drivers: number | null;
+  driver_ids: number[];
+  drivers: DriverBody[];
+}
+
+const MAX_QUANTITY = 100_000;
+
+function numberField(text: string, errors: FieldErrors, key: string, required: boolean): number | null {
+  const parsed = parseQuantity(text);
+  if (!parsed.ok) {
+    errors[key] = parsed.error;
+    return null;
+  }
+  if (parsed.value === null) {
+    if (required) errors[key] = 'Укажите число';
+    return null;
+  }
+  if (parsed.value > MAX_QUANTITY) errors[key] = `Не больше ${MAX_QUANTITY.toLocaleString('ru-RU')}`;
+  return parsed.value;
+}
+
+const ZOD_MESSAGES: Record<string, string> = {
+  date: 'Укажите дату',
+  cargo: 'Укажите груз',
+  loading_place: 'Укажите место погрузки',
+  unloading_place: 'Укажите место выгрузки',
+  unit: 'Укажите единицу',
+};
+
+/** The body of POST /tasks/ (and the task part of PUT), or the Russian error of each wrong field. */
+export function buildBody(values: TaskFormValues, needsCompany: boolean): { ok: true; body: TaskBody } | { ok: false; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const planned = numberField(values.planned_quantity, errors, 'planned_quantity', true);
+  const rate = numberField(values.rate, errors, 'rate', false);
+  let maxDrivers: number | null = null;
+  if (values.max_drivers.trim() !== '') {
+    maxDrivers = Number(values.max_drivers.trim());
+    if (!Number.isInteger(maxDrivers) || maxDrivers < 1 || maxDrivers > 1000) errors.max_drivers = 'Целое число от 1 до 1000';
+  }
+  if (maxDrivers !== null && values.drivers.length > maxDrivers) errors.max_drivers = `Назначено водителей больше, чем мест (${values.drivers.length})`;
+  let companyId: number | undefined;
+  if (needsCompany) {
+    if (!values.company_id) errors.company_id = 'Выберите компанию';
+    else companyId = Number(values.company_id);
+  }
+  const drivers: DriverBody[] = values.drivers.map((row) => {
+    const body: DriverBody = { id: row.driver_id, quantity: null, transport_rate: null, loading_quantity: null, unloading_quantity: null, status: row.status };
+    for (const key of DRIVER_NUMBER_FIELDS) body[key] = numberField(row[key], errors, `drivers.${row.driver_id}.${key}`, false);
+    return body;
+  });
+  const candidate = {
+    ...(companyId !== undefined ? { company_id: companyId } : {}),
+    date: values.date,
+    cargo: values.cargo,
+    loading_place: values.loading_place,
+    unloading_place: values.unloading_place,
+    planned_quantity: planned ?? 0,
+    unit: values.unit || 'т',
+    rate,
+    comment: values.comment.trim() === '' ? null : values.comment,
+    max_drivers: maxDrivers,
+    driver_ids: values.drivers.map((d) => d.driver_id),
+  };
+  const checked = taskCreateSchema.safeParse(candidate);
+  if (!checked.success) {
+    for (const issue of checked.error.issues) {
+      const key = String(issue.path[0] ?? '');
+      errors[key] ??= ZOD_MESSAGES[key] ?? issue.message;
+    }
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    body: {
+      ...candidate,
+      cargo: candidate.cargo.trim(),
+      loading_place: candidate.loading_place.trim(),
+      unloading_place: candidate.unloading_place.trim(),
+      drivers,
+    },
+  };
+}
+
+/** The first field (in screen order) that has an error. */
+export function firstErrorField(errors: FieldErrors): string | null {
+  const keys = Object.keys(errors);
+  for (const field of FIELD_ORDER) {
+    const hit = keys.find((key) => key === field || key.startsWith(`${field}.`));
+    if (hit) return hit;
+  }
+  return keys[0] ?? null;
+}
+
+/**
+ * A server detail names its field first ('cargo: укажите груз', 'drivers: …'): shown under that field
+ * when the form has it, else at the top of the form.
+ */
+export function serverFieldError(detail: string): { field: string | null; message: string } {
+  const match = /^([a-z_]+)(?:\.\d+)*(?:\.[a-z_]+)?:\s*(.+)$/.exec(detail);
+  if (match && FIELD_ORDER.includes(match[1] as string)) return { field: match[1] as string, message: match[2] as string };
+  return { field: null, message: detail };
+}
+
+/** What an edit sends: only the task fields that differ from what was loaded, plus the drivers when they changed. */
+export function editBody(loaded: TaskBody, edited: TaskBody): Partial<TaskBody> {
+  const changed: Partial<TaskBody> = {};
+  const keys = ['date', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'comment', 'max_drivers'] as const;
+  for (const key of keys) {
+    if (loaded[key] !== edited[key]) (changed as Record<string, unknown>)[key] = edited[key];
+  }
+  if (JSON.stringify(loaded.drivers) !== JSON.stringify(edited.drivers)) {
+    changed.driver_ids = edited.driver_ids;
+    changed.drivers = edited.drivers;
+  }
+  return changed;
+}
+
+/** Drafts live in localStorage per user and per task (or 'new'), so a reload keeps what was typed. */
+export function draftKey(userId: number | null | undefined, taskId: number | null): string {
+  return `reis-task-draft:${userId ?? 'anon'}:${taskId ?? 'new'}`;
+}

@@ -1,0 +1,147 @@
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
+import { addDriver, createTask } from '../fixtures/tasks.ts';
+import type { Page, Task } from '../../contract/entities.ts';
+import type { ExportJob, TableLink, TableRows } from '../../contract/exports.ts';
+import { claim, claimNext, failInterrupted, INTERRUPTED, sweepExpired } from '../../server/exports/jobs.ts';
+import { signTableToken } from '../../server/exports/table.ts';
+import { DiskStorage } from '../../server/files/storage.ts';
+import { waitFor } from '../e2e/harness/wait.ts';
+
+describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  let p: People;
+
+  serveSuite(databaseUrl, (s) => {
+    server = s;
+  });
+  beforeEach(async () => {
+    p = await makePeople(server);
+  });
+
+  const call = (method: 'GET' | 'POST', url: string, user?: SignedInUser, payload?: object) =>
+    server.app.inject({ method, url: `/api${url}`, headers: user?.auth ?? {}, ...(payload ? { payload } : {}) });
+
+  async function finished(id: number, user: SignedInUser): Promise<ExportJob> {
+    return waitFor(async () => {
+      const job = (await call('GET', `/tasks/completed/export/${id}`, user)).json() as ExportJob;
+      return job.status === 'done' || job.status === 'failed' ? job : null;
+    }, { message: `export ${id} finishes` });
+  }
+
+  async function seedTasks() {
+    const a = await createTask(server, p.company, { status: 'completed', date: '2026-11-02', cargo: 'Щебень 20–40' });
+    const b = await createTask(server, p.company, { status: 'completed', date: '2026-11-01', cargo: 'Песок' });
+    await addDriver(server, a, p.driver.id, { quantity: 22.5, status: 'completed' });
+    await addDriver(server, a, p.driver2.id, { quantity: 10, status: 'completed' });
+    await createTask(server, p.otherCompany, { status: 'completed', date: '2026-11-03', cargo: 'Чужой груз' });
+    return { a, b };
+  }
+
+  it('writes one row per association with text ids and real dates, the same tasks as the list, for the company only', async () => {
+    const { a, b } = await seedTasks();
+    const started = await call('POST', '/tasks/completed/export', p.manager, { status: 'completed', date_from: '2026-11-01', date_to: '2026-11-30' });
+    expect(started.statusCode).toBe(202);
+    expect(started.json()).toMatchObject({ status: 'queued', rows_written: 0 });
+    const job = await finished(started.json().id, p.manager);
+    expect(job).toMatchObject({ status: 'done', rows_written: 3, rows_total: 3, error: null });
+    expect(job.filename).toMatch(/^zadachi-\d{4}-\d{2}-\d{2}\.xlsx$/);
+
+    const file = await call('GET', `/tasks/completed/export/${job.id}/download`, p.manager);
+    expect(file.statusCode).toBe(200);
+    expect(file.headers['content-type']).toContain('spreadsheetml');
+    expect(file.headers['content-disposition']).toContain(job.filename as string);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    expect(sheet.getRow(1).getCell(1).value).toBe('№ задачи');
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    const rows = [2, 3, 4].map((n) => sheet.getRow(n));
+    expect(rows.map((r) => r.getCell(1).value)).toEqual([String(a), String(a), String(b)]);
+    expect(rows[0]!.getCell(2).value).toEqual(new Date('2026-11-02T00:00:00Z'));
+    expect(rows.map((r) => r.getCell(13).value)).toEqual([22.5, 10, null]);
+    expect(typeof rows[0]!.getCell(10).value).toBe('string');
+    const list = (await call('GET', '/tasks/completed/?date_from=2026-11-01&date_to=2026-11-30', p.manager)).json() as Page<Task>;
+    expect([...new Set(rows.map((r) => Number(r.getCell(1).value)))]).toEqual(list.items.map((t) => t.id));
+  });
+
+  it('answers 204 before the file exists, 404 to another company, and checks roles and input', async () => {
+    const early = await server.db.kysely.insertInto('export_jobs').values({ user_id: p.manager.id, company_id: p.company, status: 'queued', params: '{}', created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+    // Taken by a runner and still writing: no file yet.
+    await server.db.kysely.updateTable('export_jobs').set({ status: 'running' }).where('id', '=', early.id).execute();
+    expect((await call('GET', `/tasks/completed/export/${early.id}/download`, p.manager)).statusCode).toBe(204);
+    expect((await call('GET', `/tasks/completed/export/${early.id}`, p.admin)).statusCode).toBe(200);
+    expect((await call('GET', `/tasks/completed/export/${early.id}`, p.superAdmin)).statusCode).toBe(200);
+    expect((await call('GET', `/tasks/completed/export/${early.id}`, p.otherManager)).statusCode).toBe(404);
+    expect((await call('GET', `/tasks/completed/export/${early.id}/download`, p.otherManager)).statusCode).toBe(404);
+    expect((await call('POST', `/tasks/completed/export/${early.id}/table-link`, p.manager)).statusCode).toBe(409);
+    expect((await call('POST', '/tasks/completed/export', p.driver, {})).statusCode).toBe(403);
+    expect((await call('POST', '/tasks/completed/export', undefined, {})).statusCode).toBe(401);
+    expect((await call('GET', `/tasks/completed/export/${early.id}`)).statusCode).toBe(401);
+    const bad = await call('POST', '/tasks/completed/export', p.manager, { date_from: '2026-02-30' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/^date_from/);
+    const unknown = await call('POST', '/tasks/completed/export', p.manager, { limit: 5 });
+    expect(unknown.statusCode).toBe(400);
+    expect((await call('GET', '/tasks/completed/export/abc', p.manager)).statusCode).toBe(400);
+    expect((await call('GET', '/tasks/completed/export/999999', p.manager)).statusCode).toBe(404);
+  });
+
+  it('a job is claimed once; a running job found at start ends failed with a Russian reason', async () => {
+    const row = await server.db.kysely.insertInto('export_jobs').values({ user_id: p.manager.id, company_id: p.company, status: 'queued', params: '{}', created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+    const claims = await Promise.all([claim(server.db, row.id), claim(server.db, row.id), claim(server.db, row.id)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await claimNext(server.db)).toBeNull();
+    expect(await failInterrupted(server.db)).toBeGreaterThanOrEqual(1);
+    const job = (await call('GET', `/tasks/completed/export/${row.id}`, p.manager)).json() as ExportJob;
+    expect(job).toMatchObject({ status: 'failed', error: INTERRUPTED });
+  });
+
+  it('opens a done export in /table with a signed link that opens only that file, until it expires', async () => {
+    await seedTasks();
+    const started = (await call('POST', '/tasks/completed/export', p.manager, {})).json() as ExportJob;
+    const job = await finished(started.id, p.manager);
+    const link = await call('POST', `/tasks/completed/export/${job.id}/table-link`, p.manager);
+    expect(link.statusCode).toBe(200);
+    const { url } = link.json() as TableLink;
+    const params = new URL(url, 'http://x').searchParams;
+    const token = params.get('token') as string;
+    const rows = await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(token)}&limit=2`);
+    expect(rows.statusCode).toBe(200);
+    const page = rows.json() as TableRows;
+    expect(page).toMatchObject({ total: 3, offset: 0 });
+    expect(page.columns[0]).toBe('№ задачи');
+    expect(page.rows).toHaveLength(2);
+    expect(page.rows[0]?.[1]).toBe('02.11.2026');
+
+    const otherJob = (await call('POST', '/tasks/completed/export', p.manager, {})).json() as ExportJob;
+    await finished(otherJob.id, p.manager);
+    const wrongFile = await call('GET', `/table/rows?file_id=${otherJob.id}&token=${encodeURIComponent(token)}`);
+    expect(wrongFile.statusCode).toBe(403);
+    const expired = await signTableToken(server.config.jwtSecret, job.id, -10);
+    const old = await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(expired.token)}`);
+    expect(old.statusCode).toBe(403);
+    expect(old.json().detail).toMatch(/устарела/);
+    const forged = await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(`${token.slice(0, -4)}AAAA`)}`);
+    expect(forged.statusCode).toBe(403);
+    expect((await call('GET', `/table/rows?file_id=${job.id}`)).statusCode).toBe(400);
+    const config = await call('GET', `/onlyoffice/config?file_id=${job.id}&token=${encodeURIComponent(token)}`);
+    expect(config.statusCode).toBe(200);
+    expect(config.json()).toMatchObject({ server_url: null, config: { documentType: 'cell', document: { fileType: 'xlsx' }, editorConfig: { mode: 'view' } } });
+    const file = await call('GET', `/table/file?file_id=${job.id}&token=${encodeURIComponent(token)}`);
+    expect(file.statusCode).toBe(200);
+    expect((await call('POST', `/tasks/completed/export/${job.id}/table-link`, p.otherManager)).statusCode).toBe(404);
+  });
+
+  it('deletes exports older than the retention period with their files', async () => {
+    const started = (await call('POST', '/tasks/completed/export', p.manager, {})).json() as ExportJob;
+    await finished(started.id, p.manager);
+    const removed = await sweepExpired(server.db, new DiskStorage(join(server.config.dataDir, 'files')), 7, Date.now() + 8 * 24 * 3600 * 1000);
+    expect(removed).toBeGreaterThanOrEqual(1);
+    expect((await call('GET', `/tasks/completed/export/${started.id}`, p.manager)).statusCode).toBe(404);
+  });
+});

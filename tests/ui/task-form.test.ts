@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { Task } from '../../contract/entities.ts';
+import { buildBody, editBody, emptyValues, firstErrorField, nextValues, serverFieldError, valuesFromTask } from '../../src/screens/task-form/task-form.ts';
+
+const task: Task = {
+  id: 8,
+  company_id: 1,
+  date: '2026-11-25',
+  cargo: 'Грунт',
+  loading_place: 'Полигон',
+  unloading_place: 'Парк',
+  planned_quantity: 45.5,
+  unit: 'т',
+  status: 'in_progress',
+  rate: 350,
+  comment: null,
+  max_drivers: null,
+  created_at: '2026-11-20T10:00:00.000Z',
+  updated_at: '2026-11-20T10:00:00.000Z',
+  driver_associations: [
+    { id: 1, task_id: 8, driver_id: 3, driver_name: 'Иван', quantity: 12, status: 'accepted', loading_quantity: null, transport_rate: 350, unloading_quantity: null, order_index: 1, report_count: 0, last_report_id: null, last_report_at: null, reported_quantity: null },
+    { id: 2, task_id: 8, driver_id: 4, driver_name: 'Пётр', quantity: null, status: 'cancelled', loading_quantity: null, transport_rate: null, unloading_quantity: null, order_index: 1, report_count: 0, last_report_id: null, last_report_at: null, reported_quantity: null },
+  ],
+};
+
+describe('the task form conversions', () => {
+  it('reads decimals with a comma, and names each wrong field in Russian', () => {
+    const values = { ...emptyValues('2026-11-25'), cargo: 'Щебень', loading_place: 'A', unloading_place: 'B', planned_quantity: '22,5', rate: 'abc' };
+    const result = buildBody(values, false);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.errors).toEqual({ rate: 'Введите число' });
+    const fixed = buildBody({ ...values, rate: '410,5' }, false);
+    expect(fixed.ok && fixed.body).toMatchObject({ planned_quantity: 22.5, rate: 410.5, comment: null, driver_ids: [] });
+  });
+
+  it('requires a company from a super-admin, the places, and seats for every assigned driver', () => {
+    const values = { ...emptyValues('2026-11-25'), planned_quantity: '10', max_drivers: '1' };
+    values.drivers = [3, 4].map((id) => ({ driver_id: id, quantity: '', transport_rate: '', loading_quantity: '', unloading_quantity: '', status: 'accepted' as const }));
+    const result = buildBody(values, true);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toMatchObject({ company_id: 'Выберите компанию', cargo: 'Укажите груз', loading_place: 'Укажите место погрузки' });
+    expect(result.errors.max_drivers).toMatch(/больше, чем мест/);
+    expect(firstErrorField(result.errors)).toBe('company_id');
+  });
+
+  it('an edit sends only the task fields that changed, and the drivers only when they changed', () => {
+    const loaded = valuesFromTask(task);
+    expect(loaded.drivers.map((d) => d.driver_id)).toEqual([3]);
+    expect(loaded.planned_quantity).toBe('45,5');
+    const base = buildBody(loaded, false);
+    const edited = buildBody({ ...loaded, comment: 'Въезд со склада' }, false);
+    if (!base.ok || !edited.ok) throw new Error('both valid');
+    expect(editBody(base.body, edited.body)).toEqual({ comment: 'Въезд со склада' });
+    const withDriver = buildBody({ ...loaded, drivers: [{ ...loaded.drivers[0]!, quantity: '17,5' }] }, false);
+    if (!withDriver.ok) throw new Error('valid');
+    expect(editBody(base.body, withDriver.body)).toMatchObject({ driver_ids: [3], drivers: [{ id: 3, quantity: 17.5, transport_rate: 350 }] });
+  });
+
+  it('«Создать ещё одну» keeps the date and places; server details land under their field', () => {
+    const next = nextValues({ ...valuesFromTask(task), comment: 'x' });
+    expect(next).toMatchObject({ date: '2026-11-25', loading_place: 'Полигон', unloading_place: 'Парк', cargo: '', comment: '', drivers: [] });
+    expect(serverFieldError('cargo: укажите груз')).toEqual({ field: 'cargo', message: 'укажите груз' });
+    expect(serverFieldError('driver_ids: водитель не найден в компании задания')).toEqual({ field: null, message: 'driver_ids: водитель не найден в компании задания' });
+    expect(serverFieldError('Задачу изменили')).toEqual({ field: null, message: 'Задачу изменили' });
+  });
+});

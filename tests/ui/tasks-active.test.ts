@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import type { DriverAssociation, Task } from '../../contract/entities.ts';
+import { groupByDriver, progressOf } from '../../src/screens/tasks-active/group.ts';
+
+const assoc = (driverId: number, name: string, fields: Partial<DriverAssociation> = {}): DriverAssociation => ({
+  id: driverId * 10,
+  task_id: 0,
+  driver_id: driverId,
+  driver_name: name,
+  quantity: null,
+  status: 'accepted',
+  loading_quantity: null,
+  transport_rate: null,
+  unloading_quantity: null,
+  order_index: 0,
+  report_count: 0,
+  last_report_id: null,
+  last_report_at: null,
+  reported_quantity: null,
+  ...fields,
+});
+const task = (id: number, planned: number, associations: DriverAssociation[]): Task => ({
+  id,
+  company_id: 1,
+  date: '2026-11-24',
+  cargo: `Груз ${id}`,
+  loading_place: 'A',
+  unloading_place: 'B',
+  planned_quantity: planned,
+  unit: 'т',
+  status: 'in_progress',
+  rate: null,
+  comment: null,
+  max_drivers: null,
+  driver_associations: associations,
+  created_at: '',
+  updated_at: '',
+});
+
+describe('active tasks by driver', () => {
+  it('sums planned and reported per driver, shares a task without own quantities, and puts untaken tasks last', () => {
+    const groups = groupByDriver([
+      task(1, 100, [assoc(2, 'Борис', { reported_quantity: 30, last_report_at: '2026-11-24T08:00:00Z' }), assoc(1, 'Анна', { quantity: 70 })]),
+      task(2, 40, [assoc(2, 'Борис', { reported_quantity: 40, last_report_at: '2026-11-24T10:00:00Z' })]),
+      task(3, 25, []),
+      task(4, 10, [assoc(1, 'Анна', { status: 'cancelled' })]),
+    ]);
+    expect(groups.map((g) => g.name)).toEqual(['Анна', 'Борис', 'Без водителя']);
+    expect(groups[0]).toMatchObject({ planned: 70, reported: 0, lastReportAt: null });
+    expect(groups[1]).toMatchObject({ planned: 90, reported: 70, lastReportAt: '2026-11-24T10:00:00Z' });
+    expect(groups[2]?.lines.map((l) => l.task.id)).toEqual([3, 4]);
+  });
+
+  it('caps progress at 100 %', () => {
+    expect(progressOf(100, 50)).toBe(0.5);
+    expect(progressOf(10, 30)).toBe(1);
+    expect(progressOf(0, 0)).toBe(0);
+  });
+});

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { areaOf, isStaleAfter } from '../../src/engine/write-invalidation.ts';
+
+describe('which queries a write makes stale', () => {
+  it('reads the area from every path form', () => {
+    expect(areaOf('/tasks/5/')).toBe('tasks');
+    expect(areaOf('tasks/5/')).toBe('tasks');
+    expect(areaOf('/api/reports/3')).toBe('reports');
+    expect(areaOf('/tasks/completed/?status=all')).toBe('tasks');
+  });
+
+  it('a task write refreshes every task list, reports and wages, not the profile', () => {
+    expect(isStaleAfter(['/tasks/completed/', { status: 'all' }], ['/tasks/5/'])).toBe(true);
+    expect(isStaleAfter(['/tasks/drivers/7/tasks', { date: '2026-11-23' }], ['/tasks/5/'])).toBe(true);
+    expect(isStaleAfter(['/reports/association/3'], ['/tasks/5/'])).toBe(true);
+    expect(isStaleAfter(['/wages/driver/7'], ['/tasks/5/'])).toBe(true);
+    expect(isStaleAfter(['/users/me/'], ['/tasks/5/'])).toBe(false);
+  });
+
+  it('a report write refreshes tasks; a profile write does not touch tasks of other areas it does not show', () => {
+    expect(isStaleAfter(['/tasks/active/'], ['/reports/3'])).toBe(true);
+    expect(isStaleAfter(['/users/me/'], ['/users/me/'])).toBe(true);
+    expect(isStaleAfter(['/companies/'], ['/users/me/'])).toBe(false);
+    expect(isStaleAfter([42], ['/tasks/'])).toBe(false);
+  });
+});
