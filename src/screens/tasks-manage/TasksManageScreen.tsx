@@ -312,6 +312,8 @@ export function TasksManageScreen({ title }: ScreenProps) {
           card={(task) => <TaskCard task={task} actions={rowActions(task)} />}
         />
       )}
+      {/* An empty list has nothing to page through: no "0–0 из 0" with dead buttons. */}
+      {(showingAll || total > 0) && (
       <div className="pager">
         {showingAll ? (
           <>
@@ -344,6 +346,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
           </>
         )}
       </div>
+      )}
     </Page>
   );
 }

@@ -27,11 +27,17 @@ export function FilterBar({ search, onSearch, placeholder = 'Поиск', childr
     setText(search);
   }
 
+  // Screens pass a new onSearch each render; a render of the screen must not restart the pause.
+  const onSearchRef = useRef(onSearch);
+  useEffect(() => {
+    onSearchRef.current = onSearch;
+  }, [onSearch]);
+
   useEffect(() => {
     if (text === search) return;
-    const timer = setTimeout(() => onSearch(text), 300);
+    const timer = setTimeout(() => onSearchRef.current(text), 300);
     return () => clearTimeout(timer);
-  }, [text, search, onSearch]);
+  }, [text, search]);
 
   useEffect(() => {
     function onKey(event: KeyboardEvent) {
