@@ -3,7 +3,8 @@
  * `useConfirm()` turns it into an awaitable question, so a destroying action reads as
  * `if (await confirm({...})) remove()`.
  */
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useId, useState, type ReactNode } from 'react';
+import { useModalDialog } from './use-modal.ts';
 import './dialog.css';
 
 export interface ConfirmOptions {
@@ -20,14 +21,8 @@ interface DialogProps extends ConfirmOptions {
 }
 
 export function ConfirmDialog({ title, message, confirmLabel = 'Да', cancelLabel = 'Отмена', danger, onAnswer }: DialogProps) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog();
   const titleId = useId();
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   return (
     <dialog

@@ -11,41 +11,11 @@ import {
   ownAssociation,
   ownTasksInOrder,
 } from '../../src/screens/driver-common/format.ts';
+import { wireAssociation, wireTask } from '../fixtures/wire.ts';
 
-const association = (id: number, driver_id: number): DriverAssociation => ({
-  id,
-  task_id: 1,
-  driver_id,
-  driver_name: null,
-  quantity: null,
-  status: 'accepted',
-  loading_quantity: null,
-  transport_rate: null,
-  unloading_quantity: null,
-  order_index: 0,
-  report_count: 0,
-  last_report_id: null,
-  last_report_at: null,
-  reported_quantity: null,
-});
+const association = (id: number, driver_id: number): DriverAssociation => wireAssociation({ id, driver_id });
 
-const task = (driver_associations: DriverAssociation[], id = 1, date = '2026-11-21'): Task => ({
-  id,
-  company_id: 1,
-  date,
-  cargo: 'Щебень',
-  loading_place: 'Карьер',
-  unloading_place: 'Склад',
-  planned_quantity: 20,
-  unit: 'т',
-  status: 'open',
-  rate: 100,
-  comment: null,
-  max_drivers: null,
-  driver_associations,
-  updated_at: '2026-11-20T10:00:00.000Z',
-  created_at: '',
-});
+const task = (driver_associations: DriverAssociation[], id = 1, date = '2026-11-21'): Task => wireTask({ id, date, rate: 100, driver_associations });
 
 describe('driver formatting helpers', () => {
   it('formats local times and dates', () => {

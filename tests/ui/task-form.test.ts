@@ -1,27 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { Task } from '../../contract/entities.ts';
+import { wireAssociation, wireTask } from '../fixtures/wire.ts';
 import { buildBody, editBody, emptyValues, firstErrorField, nextValues, serverFieldError, valuesFromTask } from '../../src/screens/task-form/task-form.ts';
 
-const task: Task = {
+const task: Task = wireTask({
   id: 8,
-  company_id: 1,
   date: '2026-11-25',
   cargo: 'Грунт',
   loading_place: 'Полигон',
   unloading_place: 'Парк',
   planned_quantity: 45.5,
-  unit: 'т',
   status: 'in_progress',
   rate: 350,
-  comment: null,
-  max_drivers: null,
-  created_at: '2026-11-20T10:00:00.000Z',
-  updated_at: '2026-11-20T10:00:00.000Z',
   driver_associations: [
-    { id: 1, task_id: 8, driver_id: 3, driver_name: 'Иван', quantity: 12, status: 'accepted', loading_quantity: null, transport_rate: 350, unloading_quantity: null, order_index: 1, report_count: 0, last_report_id: null, last_report_at: null, reported_quantity: null },
-    { id: 2, task_id: 8, driver_id: 4, driver_name: 'Пётр', quantity: null, status: 'cancelled', loading_quantity: null, transport_rate: null, unloading_quantity: null, order_index: 1, report_count: 0, last_report_id: null, last_report_at: null, reported_quantity: null },
+    wireAssociation({ id: 1, task_id: 8, driver_id: 3, driver_name: 'Иван', quantity: 12, transport_rate: 350, order_index: 1 }),
+    wireAssociation({ id: 2, task_id: 8, driver_id: 4, driver_name: 'Пётр', status: 'cancelled', order_index: 1 }),
   ],
-};
+});
 
 describe('the task form conversions', () => {
   it('reads decimals with a comma, and names each wrong field in Russian', () => {

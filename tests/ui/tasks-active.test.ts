@@ -1,41 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { DriverAssociation, Task } from '../../contract/entities.ts';
 import { groupByDriver, progressOf } from '../../src/screens/tasks-active/group.ts';
+import { wireAssociation, wireTask } from '../fixtures/wire.ts';
 
-const assoc = (driverId: number, name: string, fields: Partial<DriverAssociation> = {}): DriverAssociation => ({
-  id: driverId * 10,
-  task_id: 0,
-  driver_id: driverId,
-  driver_name: name,
-  quantity: null,
-  status: 'accepted',
-  loading_quantity: null,
-  transport_rate: null,
-  unloading_quantity: null,
-  order_index: 0,
-  report_count: 0,
-  last_report_id: null,
-  last_report_at: null,
-  reported_quantity: null,
-  ...fields,
-});
-const task = (id: number, planned: number, associations: DriverAssociation[]): Task => ({
-  id,
-  company_id: 1,
-  date: '2026-11-24',
-  cargo: `Груз ${id}`,
-  loading_place: 'A',
-  unloading_place: 'B',
-  planned_quantity: planned,
-  unit: 'т',
-  status: 'in_progress',
-  rate: null,
-  comment: null,
-  max_drivers: null,
-  driver_associations: associations,
-  created_at: '',
-  updated_at: '',
-});
+const assoc = (driverId: number, name: string, fields: Partial<DriverAssociation> = {}): DriverAssociation =>
+  wireAssociation({ id: driverId * 10, task_id: 0, driver_id: driverId, driver_name: name, ...fields });
+const task = (id: number, planned: number, associations: DriverAssociation[]): Task =>
+  wireTask({ id, date: '2026-11-24', cargo: `Груз ${id}`, loading_place: 'A', unloading_place: 'B', planned_quantity: planned, status: 'in_progress', driver_associations: associations });
 
 describe('active tasks by driver', () => {
   it('sums planned and reported per driver, shares a task without own quantities, and puts untaken tasks last', () => {

@@ -2,7 +2,8 @@
  * A report's photos: thumbnails at once, a full-size view with the keyboard (← → move, Esc closes) and a
  * delete per photo. Bytes come through the engine (the photos need the bearer token).
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
+import { useModalDialog } from '../../ui/use-modal.ts';
 import { useQueries } from '@tanstack/react-query';
 import type { ReportPhoto } from '../../../contract/entities.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
@@ -79,12 +80,7 @@ function Lightbox({
   onClose: () => void;
   onDelete: (() => void) | undefined;
 }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
+  const ref = useModalDialog();
   return (
     <dialog
       ref={ref}
