@@ -51,7 +51,8 @@ export function SheetGrid({ fileId, token }: { fileId: string; token: string }) 
   };
   // One width per column for every row (each row is its own grid): from the header and the first page.
   const widths = sheet.columns.map((column, c) => {
-    const longest = Math.max(column.length, ...sheet.rows.map((row) => String(row[c] ?? '').length));
+    // Header text is bold: about a fifth wider per letter than the cells.
+    const longest = Math.max(Math.ceil(column.length * 1.2), ...sheet.rows.map((row) => String(row[c] ?? '').length));
     return Math.min(360, Math.max(72, longest * 8 + 24));
   });
   const template = `56px ${widths.map((w) => `${w}px`).join(' ')}`;
