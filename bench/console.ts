@@ -119,7 +119,7 @@ export const exportRows: Benchmark = {
       const rate = (r: { rows: number; ms: number }) => round(r.rows / (r.ms / 1000), 0);
       const growth = ours.peakRss - ours.startRss;
       return {
-        ours: 'the server\'s export job: exceljs streaming WorkbookWriter, 500 tasks a chunk, backpressure awaited',
+        ours: 'the server\'s export job: exceljs streaming WorkbookWriter, 200 tasks a chunk, backpressure awaited',
         baseline: 'the same rows with exceljs\'s in-memory Workbook and writeFile',
         figures: [
           figure('rows per second', 'rows/s', rate(ours), rate(base), { goal: 'no slower', met: rate(ours) >= rate(base) * 0.95, note: `${ours.rows} rows` }),

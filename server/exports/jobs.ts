@@ -17,7 +17,7 @@ import { createExportWriter } from './workbook.ts';
 
 export const INTERRUPTED = 'Выгрузка прервана перезапуском сервера, запустите её снова';
 const FAILED = 'Не удалось сформировать файл, попробуйте ещё раз';
-const CHUNK = 500;
+const CHUNK = 200;
 
 interface StoredParams extends ExportRequest {
   /** Who asked, as the scope the rows are read with. */
