@@ -30,7 +30,8 @@ export class AccessTokens {
   /** Returns the claims, or null for a token that is malformed, forged or expired. */
   async verify(token: string): Promise<AccessClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      // A token without exp would never expire: refused even when correctly signed.
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
       if (payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
       return { sub: payload.sub, role: payload.role as Role, device_id: String(payload.device_id ?? '') };
     } catch (e) {

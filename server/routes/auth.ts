@@ -19,6 +19,8 @@ export const ACCOUNT_DISABLED = 'Учётная запись отключена,
 /** Failed logins allowed per e-mail and address within the window, before 429. */
 const LOGIN_FAILURES = 10;
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
+/** Failed logins from one address, over every account it tried (issue 11: password spraying). */
+const LOGIN_FAILURES_PER_ADDRESS = 30;
 
 let dummyHash: Promise<string> | null = null;
 /** Verifying against a throwaway hash keeps an unknown e-mail as slow as a wrong password. */
@@ -58,6 +60,8 @@ async function storePushSubscription(db: Db, userId: number, deviceId: string, s
 export const authRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
   const failures = new RateLimiter(LOGIN_FAILURES, LOGIN_WINDOW_MS);
+  // Password spraying: many accounts tried from one address. Wide enough for a depot behind one NAT.
+  const addressFailures = new RateLimiter(LOGIN_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS);
 
   async function tokenPair(userId: number, role: Role, deviceId: string, refreshToken: string): Promise<TokenPair> {
     const accessToken = await ctx.tokens.sign({ sub: String(userId), role, device_id: deviceId });
@@ -69,10 +73,17 @@ export const authRoutes: RouteModule = (app, ctx) => {
     const subscription = pushSubscriptionJson(body.push_subscription);
     const email = body.username.toLowerCase();
     const throttleKey = `${email}|${request.ip}`;
-    if (failures.isBlocked(throttleKey)) {
-      const minutes = Math.ceil(failures.retryAfterSeconds(throttleKey) / 60);
-      throw tooManyRequests(`Слишком много неудачных попыток входа. Повторите через ${minutes} мин.`);
+    const addressKey = `ip:${request.ip}`;
+    for (const [limiter, key] of [[failures, throttleKey], [addressFailures, addressKey]] as const) {
+      if (limiter.isBlocked(key)) {
+        const minutes = Math.ceil(limiter.retryAfterSeconds(key) / 60);
+        throw tooManyRequests(`Слишком много неудачных попыток входа. Повторите через ${minutes} мин.`);
+      }
     }
+    const failed = () => {
+      failures.hit(throttleKey);
+      addressFailures.hit(addressKey);
+    };
 
     const user = await db.kysely
       .selectFrom('users')
@@ -90,11 +101,11 @@ export const authRoutes: RouteModule = (app, ctx) => {
       // Only someone who knows the password learns that the request exists.
       if (pending && (await verifyPassword(pending.password_hash, body.password))) throw forbidden(PENDING_REGISTRATION);
       if (!pending) await spendVerifyTime(body.password);
-      failures.hit(throttleKey);
+      failed();
       throw unauthorized(BAD_CREDENTIALS);
     }
     if (!(await verifyPassword(user.password_hash, body.password))) {
-      failures.hit(throttleKey);
+      failed();
       throw unauthorized(BAD_CREDENTIALS);
     }
     if (!user.is_active) throw forbidden(ACCOUNT_DISABLED);

@@ -1,6 +1,6 @@
 /**
  * Uncaught client errors (issue 3, section 6). Posting is public, because a page that crashed may have
- * no valid token; it is bounded instead: 64 kB per body, long fields cut, a rate limit per device and
+ * no valid token; it is bounded instead: 64 kB per body, long fields cut, a rate limit per address and
  * a cap on the rows kept. A super-admin reads them newest first.
  */
 import { z } from 'zod';
@@ -40,7 +40,8 @@ export const clientErrorRoutes: RouteModule = (app, ctx) => {
   app.post('/log-client-error', { bodyLimit: CLIENT_ERROR_BODY_LIMIT }, async (request, reply) => {
     const header = request.headers['x-device-id'];
     const deviceId = typeof header === 'string' && header.trim() ? header.trim().slice(0, 100) : null;
-    if (!limiter.hit(deviceId ? `device:${deviceId}` : `ip:${request.ip}`)) {
+    // Keyed by address: the device id is the client's own word, and rotating it must not lift the limit.
+    if (!limiter.hit(`ip:${request.ip}`)) {
       throw tooManyRequests('Слишком много отчётов об ошибках, попробуйте позже');
     }
     const body = parse(clientErrorSchema, jsonOf(request.body));

@@ -81,14 +81,16 @@ describe.each(backends)('client errors ($name)', ({ databaseUrl }) => {
     expect((await latest()).message).toBe('from beacon');
   });
 
-  it('limits each device to 30 reports a minute with 429; other devices are unaffected', async () => {
+  it('limits each address to 30 reports a minute with 429, whatever device id it claims; other addresses are unaffected', async () => {
+    const remoteAddress = '192.0.2.10';
     for (let i = 0; i < 30; i++) {
-      expect((await call(server, 'POST', '/api/log-client-error', { body: report(), headers })).status).toBe(201);
+      const rotating = { 'x-device-id': `device-${i}` };
+      expect((await call(server, 'POST', '/api/log-client-error', { body: report(), headers: rotating, remoteAddress })).status).toBe(201);
     }
-    const over = await call(server, 'POST', '/api/log-client-error', { body: report(), headers });
+    const over = await call(server, 'POST', '/api/log-client-error', { body: report(), headers: { 'x-device-id': 'fresh-id' }, remoteAddress });
     expect(over.status).toBe(429);
     expect(over.body.detail).toBe('Слишком много отчётов об ошибках, попробуйте позже');
-    expect((await call(server, 'POST', '/api/log-client-error', { body: report(), headers: { 'x-device-id': 'another' } })).status).toBe(201);
+    expect((await call(server, 'POST', '/api/log-client-error', { body: report(), headers, remoteAddress: '192.0.2.11' })).status).toBe(201);
   });
 
   it('lists newest first to a super-admin, paged', async () => {

@@ -1,0 +1,45 @@
+/** Issue 11's gaps, each shown on the real app: password spraying and tokens without exp. */
+import { SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { PASSWORD, call, makeCompany, makeUser } from '../fixtures/accounts.ts';
+
+describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  serveSuite(databaseUrl, (s) => {
+    server = s;
+  });
+
+  it('throttles failed logins per address across accounts (password spraying), not other addresses', async () => {
+    const remoteAddress = '198.51.100.7';
+    const company = await makeCompany(server);
+    const victim = await makeUser(server, 'manager', company);
+    let blockedAt = -1;
+    for (let i = 0; i < 40; i++) {
+      const res = await call(server, 'POST', '/api/auth/login/', { body: { username: `sprayed-${i}@test.local`, password: 'Winter2026!' }, remoteAddress });
+      if (res.status === 429) {
+        blockedAt = i;
+        expect(res.body.detail).toMatch(/Слишком много неудачных попыток входа/);
+        break;
+      }
+      expect(res.status).toBe(401);
+    }
+    expect(blockedAt).toBe(30);
+    // The right password from that address waits too; from another address it works.
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { username: victim.email, password: PASSWORD }, remoteAddress })).status).toBe(429);
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { username: victim.email, password: PASSWORD }, remoteAddress: '198.51.100.8' })).status).toBe(200);
+  });
+
+  it('refuses a correctly signed access token without exp', async () => {
+    const company = await makeCompany(server);
+    const user = await makeUser(server, 'manager', company);
+    const key = new TextEncoder().encode(server.config.jwtSecret);
+    const claims = { role: 'manager', device_id: 'd', typ: 'access' };
+    const forever = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(String(user.id)).setIssuedAt().sign(key);
+    const res = await call(server, 'GET', '/api/users/me/', { token: forever });
+    expect(res.status).toBe(401);
+    const expiring = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(String(user.id)).setIssuedAt().setExpirationTime('5m').sign(key);
+    expect((await call(server, 'GET', '/api/users/me/', { token: expiring })).status).toBe(200);
+  });
+});
