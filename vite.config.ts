@@ -1,10 +1,22 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** public/CONTEXT.md documents the folder for developers; it is not a file to serve (issue 11). */
+const keepDocsOutOfDist = {
+  name: 'keep-docs-out-of-dist',
+  apply: 'build' as const,
+  closeBundle() {
+    rmSync(resolve('dist/CONTEXT.md'), { force: true });
+  },
+};
 
 export default defineConfig({
   plugins: [
     react(),
+    keepDocsOutOfDist,
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'sw',

@@ -44,5 +44,8 @@ try {
   failed += 1;
 }
 
+if (!process.env.TEST_DATABASE_URL) {
+  console.info('\nThe server suite ran on SQLite only: the PostgreSQL run was skipped (set TEST_DATABASE_URL=postgres://…, or run `bash .ci/run`, which starts a throwaway PostgreSQL).');
+}
 console.info(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

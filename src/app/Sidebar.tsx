@@ -2,6 +2,7 @@
 import { Link, useLocation } from 'wouter';
 import type { Role } from '../../contract/roles.ts';
 import { sidebarFor } from './nav.ts';
+import { BUILDING } from './routes.tsx';
 
 interface SidebarProps {
   role: Role | null;
@@ -33,6 +34,11 @@ export function Sidebar({ role, variant, open, onNavigate }: SidebarProps) {
                 onClick={onNavigate}
               >
                 {entry.label}
+                {BUILDING.has(entry.path) && (
+                  <span className="nav-soon" title="Раздел в разработке">
+                    скоро
+                  </span>
+                )}
               </Link>
             </li>
           );

@@ -28,8 +28,18 @@ export class Shell {
   }
 
   /** The labels of the sidebar's links, in order (closed drawers keep them in the DOM). */
+  /** The entries' labels, without the «скоро» mark of screens still being built. */
   sidebarLabels(): Promise<string[]> {
-    return this.sidebar.locator('a').allTextContents();
+    return this.sidebar.locator('a').evaluateAll((links) =>
+      links.map((link) => Array.from(link.childNodes).filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join('')),
+    );
+  }
+
+  /** The entries marked «скоро». */
+  sidebarSoon(): Promise<string[]> {
+    return this.sidebar.locator('a:has(.nav-soon)').evaluateAll((links) =>
+      links.map((link) => Array.from(link.childNodes).filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join('')),
+    );
   }
 
   bannerText(): Promise<string | null> {
