@@ -125,7 +125,8 @@ export type ReportUpdate = z.infer<typeof reportUpdateSchema>;
 
 export const dailyHoursSchema = z.object({
   date: isoDate,
-  hours: z.coerce
+  // A JSON body: a number, not "8" or true.
+  hours: z
     .number({ message: 'ожидается число' })
     .finite()
     .gt(0, 'часов должно быть больше 0')

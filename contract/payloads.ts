@@ -79,7 +79,8 @@ export type DriverUpdate = z.infer<typeof driverUpdateSchema>;
 export const companySchema = z.object({ name: z.string().trim().min(1, 'Укажите название').max(200) });
 
 /** POST /companies/{id}/users/. */
-export const companyUserSchema = z.object({ user_id: z.coerce.number().int().positive() });
+// A JSON body: strict types (true or "5" are not user ids).
+export const companyUserSchema = z.object({ user_id: z.number({ message: 'ожидается номер пользователя' }).int().positive() });
 
 /** Long fields are cut, not refused: a crash report is worth keeping even when its stack is huge. */
 const capped = (max: number) => z.string().transform((s) => s.slice(0, max));

@@ -68,8 +68,9 @@ export function parse<S extends ZodType>(schema: S, input: unknown): z.infer<S> 
 /** Parses a positive integer path parameter, or answers 400 naming it. */
 export function idParam(params: unknown, name = 'id'): number {
   const raw = (params as Record<string, string | undefined>)[name];
-  const n = Number(raw);
-  if (!raw || !Number.isSafeInteger(n) || n <= 0) throw badRequest(`${name}: ожидается положительное целое число`);
+  // Digits only, no sign, spaces, exponent, hex or leading zero: '+1', '01', '1e0' name no object.
+  const n = raw !== undefined && /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n)) throw badRequest(`${name}: ожидается положительное целое число`);
   return n;
 }
 

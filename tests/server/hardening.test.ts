@@ -3,7 +3,7 @@ import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
-import { PASSWORD, call, makeCompany, makeUser } from '../fixtures/accounts.ts';
+import { PASSWORD, call, makeCompany, makeUser, withAccessToken } from '../fixtures/accounts.ts';
 
 describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
   let server: TestServer;
@@ -41,5 +41,23 @@ describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
     expect(res.status).toBe(401);
     const expiring = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject(String(user.id)).setIssuedAt().setExpirationTime('5m').sign(key);
     expect((await call(server, 'GET', '/api/users/me/', { token: expiring })).status).toBe(200);
+  });
+
+  it('path ids are digits only, and JSON bodies are not coerced', async () => {
+    const company = await makeCompany(server);
+    const admin = await withAccessToken(server, await makeUser(server, 'admin', company));
+    const driver = await withAccessToken(server, await makeUser(server, 'driver', company));
+    for (const id of ['+1', '%201', '1.0', '1e0', '0x1', '01', '-1', '0']) {
+      const res = await call(server, 'GET', `/api/wages/driver/${id}`, { token: admin.token });
+      expect(res.status, id).toBe(400);
+      expect(res.body.detail).toMatch(/^id: /);
+    }
+    const moved = await call(server, 'POST', `/api/companies/${company}/users/`, { token: admin.token, body: { user_id: true } });
+    expect(moved.status).toBe(400);
+    expect(moved.body.detail).toMatch(/^user_id/);
+    const hours = await call(server, 'POST', '/api/reports/daily_hours/', { token: driver.token, body: { date: '2026-11-20', hours: '8' } });
+    expect(hours.status).toBe(400);
+    expect(hours.body.detail).toMatch(/^hours/);
+    expect((await call(server, 'POST', '/api/reports/daily_hours/', { token: driver.token, body: { date: '2026-11-20', hours: 8 } })).status).toBe(200);
   });
 });
