@@ -23,6 +23,14 @@ export type LoginPayload = z.infer<typeof loginSchema>;
 
 export const refreshSchema = z.object({ refresh_token: z.string().min(1, 'Нет refresh_token') });
 
+/** Tonnes a truck carries: the heaviest road trucks here take ~60 т; «225» is a «22,5» typed into a number field. */
+export const MAX_VEHICLE_CAPACITY = 60;
+const vehicleCapacity = z.coerce
+  .number({ message: 'ожидается число' })
+  .positive('больше 0')
+  .max(MAX_VEHICLE_CAPACITY, `не больше ${MAX_VEHICLE_CAPACITY} т — проверьте запятую`)
+  .nullish();
+
 export const registrationSchema = z.object({
   email,
   password,
@@ -33,7 +41,7 @@ export const registrationSchema = z.object({
   role: z.enum(['driver', 'manager']).default('driver'),
   vehicle_number: z.string().trim().max(20).nullish(),
   vehicle_brand: z.string().trim().max(100).nullish(),
-  vehicle_capacity: z.coerce.number().positive().max(1000).nullish(),
+  vehicle_capacity: vehicleCapacity,
 });
 export type RegistrationPayload = z.infer<typeof registrationSchema>;
 
@@ -48,7 +56,7 @@ export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 const vehicleFields = {
   vehicle_number: z.string().trim().max(20).nullish(),
   vehicle_brand: z.string().trim().max(100).nullish(),
-  vehicle_capacity: z.coerce.number().positive().max(1000).nullish(),
+  vehicle_capacity: vehicleCapacity,
 };
 
 /** POST /users/drivers/: staff create an active driver at once (no approval). */

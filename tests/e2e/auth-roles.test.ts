@@ -78,6 +78,15 @@ describe('sign-in and roles', () => {
     },
   );
 
+  it('an empty login shows our Russian field errors, not the browser\'s bubbles', async () => {
+    const page = await context.newPage();
+    await page.goto(`${app.url}/login`);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await page.getByText('Укажите e-mail').waitFor();
+    expect(await page.getByText('Укажите пароль').count()).toBe(1);
+    expect(new URL(page.url()).pathname).toBe('/login');
+  });
+
   it('the built app serves no developer documents (public/CONTEXT.md stays out of dist/)', async () => {
     const res = await fetch(`${app.url}/CONTEXT.md`);
     expect(res.status).toBe(404);

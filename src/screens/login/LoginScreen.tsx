@@ -13,9 +13,14 @@ export function LoginScreen() {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [fieldErrors, setFieldErrors] = useState<{ email?: string | undefined; password?: string | undefined }>({});
 
   async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
     event.preventDefault();
+    // Our own Russian messages, not the browser's bubbles (which speak the browser's language).
+    const missing = { email: email.trim() === '' ? 'Укажите e-mail' : undefined, password: password === '' ? 'Укажите пароль' : undefined };
+    setFieldErrors(missing);
+    if (missing.email || missing.password) return;
     setBusy(true);
     setError(null);
     try {
@@ -33,7 +38,7 @@ export function LoginScreen() {
 
   return (
     <AuthFrame title="Вход">
-      <form className="form" onSubmit={(event) => void submit(event)}>
+      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
         {auth.isAuthenticated && auth.user && (
           <p className="notice">
             Вы уже вошли как {auth.user.name}. <Link href="/profile">Перейти в профиль</Link>
@@ -47,6 +52,7 @@ export function LoginScreen() {
           inputMode="email"
           required
           value={email}
+          error={fieldErrors.email}
           onChange={(event) => setEmail(event.target.value)}
         />
         <Field
@@ -56,6 +62,7 @@ export function LoginScreen() {
           autoComplete="current-password"
           required
           value={password}
+          error={fieldErrors.password}
           onChange={(event) => setPassword(event.target.value)}
         />
         {error && (

@@ -113,10 +113,9 @@ export function RegisterScreen() {
             <Field label="Марка" value={form.vehicle_brand} onChange={set('vehicle_brand')} error={errors.vehicle_brand} />
             <Field
               label="Грузоподъёмность, т"
-              type="number"
+              // Text, not type=number: a number field turned «22,5» into 225 in some browsers (issue 12).
               inputMode="decimal"
-              min="0"
-              step="0.1"
+              placeholder="22,5"
               value={form.vehicle_capacity}
               onChange={set('vehicle_capacity')}
               error={errors.vehicle_capacity}

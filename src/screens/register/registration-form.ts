@@ -1,6 +1,6 @@
 /** The registration form's values and their check against the shared contract schema. */
 import { z } from 'zod';
-import { registrationSchema, type RegistrationPayload } from '../../../contract/payloads.ts';
+import { MAX_VEHICLE_CAPACITY, registrationSchema, type RegistrationPayload } from '../../../contract/payloads.ts';
 
 export interface RegistrationForm {
   email: string;
@@ -34,7 +34,7 @@ const MESSAGES: FieldErrors = {
   role: 'Выберите роль',
   vehicle_number: 'Госномер — не длиннее 20 символов',
   vehicle_brand: 'Марка — не длиннее 100 символов',
-  vehicle_capacity: 'Грузоподъёмность — число больше 0 и не больше 1000',
+  vehicle_capacity: `Грузоподъёмность — число больше 0 и не больше ${MAX_VEHICLE_CAPACITY} т (например, 22,5)`,
 };
 
 export type Checked = { ok: true; payload: RegistrationPayload } | { ok: false; errors: FieldErrors };
