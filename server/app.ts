@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
@@ -29,6 +29,28 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // The router's own refusals (a malformed %-escape, a 3 000-character id) answer like every other error.
+    frameworkErrors: (error, _request, rawReply) => {
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      // The option's reply type is generic over a route that does not exist yet; it is a plain reply.
+      void (rawReply as unknown as FastifyReply)
+        .code(tooLong ? 414 : 400)
+        .send({ detail: tooLong ? 'Слишком длинный адрес запроса' : 'Некорректный адрес запроса' });
+    },
+    // Malformed HTTP that never becomes a request (a NUL in a header, Content-Length with Transfer-Encoding,
+    // headers too large): Node would answer with its own bare page; ours is the same JSON, in Russian.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return;
+      const code = (error as NodeJS.ErrnoException).code;
+      const [status, text, detail] =
+        code === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'Request Header Fields Too Large', 'Слишком большие заголовки запроса']
+          : [400, 'Bad Request', 'Некорректный HTTP-запрос'];
+      const body = JSON.stringify({ detail });
+      socket.end(
+        `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   });
   app.decorateRequest('user', null);
   installErrorHandler(app);

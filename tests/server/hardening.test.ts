@@ -1,4 +1,5 @@
 /** Issue 11's gaps, each shown on the real app: password spraying and tokens without exp. */
+import { connect } from 'node:net';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
@@ -59,5 +60,43 @@ describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
     expect(hours.status).toBe(400);
     expect(hours.body.detail).toMatch(/^hours/);
     expect((await call(server, 'POST', '/api/reports/daily_hours/', { token: driver.token, body: { date: '2026-11-20', hours: 8 } })).status).toBe(200);
+  });
+});
+
+describe('framework-level errors speak JSON in Russian', () => {
+  let server: TestServer;
+  serveSuite(undefined, (s) => {
+    server = s;
+  }, { listen: true });
+
+  it('a malformed escape and a 3 000-character id answer {detail}, not the framework\'s own body', async () => {
+    const bad = await call(server, 'GET', '/api/wages/driver/%FF%FE');
+    expect(bad.status).toBe(400);
+    expect(bad.body).toEqual({ detail: 'Некорректный адрес запроса' });
+    // Fastify refuses it in its router (414, or 404 when the router finds no route for it): ours either way.
+    const long = await call(server, 'GET', `/api/wages/driver/${'1'.repeat(3000)}`);
+    expect([404, 414]).toContain(long.status);
+    expect(long.body.detail).toMatch(/^(Слишком длинный адрес запроса|Нет такого адреса API)/);
+  });
+
+  it('malformed HTTP on the socket gets a JSON answer with a Russian detail and no stack', async () => {
+    const { port } = new URL(server.url as string);
+    const raw = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.write(request));
+        let answer = '';
+        socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+        socket.on('end', () => resolve(answer));
+        socket.on('error', reject);
+      });
+    const nul = await raw('GET /api/auth/roles/ HTTP/1.1\r\nHost: x\r\nX-Bad: a\u0000b\r\n\r\n');
+    expect(nul).toMatch(/^HTTP\/1\.1 400/);
+    expect(nul).toContain('{"detail":"Некорректный HTTP-запрос"}');
+    const smuggled = await raw('POST /api/auth/login/ HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n');
+    expect(smuggled).toMatch(/^HTTP\/1\.1 400/);
+    expect(smuggled).toContain('"detail"');
+    const huge = await raw(`GET /api/auth/roles/ HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expect(huge).toMatch(/^HTTP\/1\.1 431/);
+    expect(huge).toContain('Слишком большие заголовки запроса');
   });
 });
