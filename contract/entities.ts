@@ -97,6 +97,8 @@ export interface Task {
   comment: string | null;
   max_drivers: number | null;
   driver_associations: DriverAssociation[];
+  /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */
+  taken_places: number;
   created_at: string;
   /** Changes with every edit of the task's own fields (a stale tab's save is refused with 409). */
   updated_at: string;

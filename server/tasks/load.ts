@@ -43,7 +43,7 @@ export function toAssociation(row: AssociationRow): DriverAssociation {
   };
 }
 
-export function toTask(row: TaskRow, associations: DriverAssociation[]): Task {
+export function toTask(row: TaskRow, associations: DriverAssociation[], takenPlaces = associations.filter((a) => a.status !== 'cancelled').length): Task {
   return {
     id: row.id,
     company_id: row.company_id,
@@ -58,6 +58,7 @@ export function toTask(row: TaskRow, associations: DriverAssociation[]): Task {
     comment: row.comment,
     max_drivers: row.max_drivers,
     driver_associations: associations,
+    taken_places: takenPlaces,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -99,7 +100,7 @@ export async function loadAssociation(db: Q, id: number): Promise<DriverAssociat
 export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: number): Promise<Task[]> {
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)];
-  const [rows, assocRows] = await Promise.all([
+  const [rows, assocRows, taken] = await Promise.all([
     db.selectFrom('tasks').selectAll().where('id', 'in', unique).execute(),
     selectAssociations(db)
       .where('td.task_id', 'in', unique)
@@ -107,7 +108,16 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
       .orderBy('td.order_index')
       .orderBy('td.id')
       .execute(),
+    // A driver sees only their own association, but the places taken count everyone's.
+    db
+      .selectFrom('task_drivers')
+      .select(['task_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('task_id', 'in', unique)
+      .where('status', '<>', 'cancelled')
+      .groupBy('task_id')
+      .execute(),
   ]);
+  const takenBy = new Map(taken.map((t) => [t.task_id, Number(t.n)]));
   const byTask = new Map<number, DriverAssociation[]>();
   for (const a of assocRows) {
     const list = byTask.get(a.task_id) ?? [];
@@ -117,7 +127,7 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
   const byId = new Map(rows.map((r) => [r.id, r]));
   return unique.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toTask(row, byTask.get(id) ?? [])] : [];
+    return row ? [toTask(row, byTask.get(id) ?? [], takenBy.get(id) ?? 0)] : [];
   });
 }
 

@@ -64,6 +64,15 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
     expect(openTask.driver_associations.map((a) => a.driver_id)).toEqual([p.driver.id]);
   });
 
+  it('counts the places taken by every driver, though a driver sees only their own association', async () => {
+    const task = await createTask(server, p.company, { max_drivers: 3, date: dayFromToday(2) });
+    await addDriver(server, task, p.driver2.id);
+    const available = (await call('GET', '/tasks/available/', p.driver)).json() as Page<Task>;
+    const seen = available.items.find((t) => t.id === task);
+    expect(seen?.driver_associations).toEqual([]);
+    expect(seen?.taken_places).toBe(1);
+  });
+
   it('answers 409 for a task already accepted, full or no longer available, and 404 for another company', async () => {
     const task = await createTask(server, p.company);
     expect((await call('PUT', `/tasks/${task}/accept/`, p.driver)).statusCode).toBe(200);

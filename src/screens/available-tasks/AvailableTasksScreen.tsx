@@ -160,6 +160,7 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
 
 function FreePlaces({ task }: { task: Task }) {
   if (task.max_drivers === null) return null;
-  const free = Math.max(0, task.max_drivers - task.driver_associations.length);
+  // The server counts every driver on the task; the driver's own view of it lists only their own place.
+  const free = Math.max(0, task.max_drivers - (task.taken_places ?? task.driver_associations.length));
   return <span className="drv-badge">свободно мест: {free}</span>;
 }
