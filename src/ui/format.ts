@@ -20,12 +20,6 @@ export function formatDate(value: string): string {
   return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
 }
 
-/** 'YYYY-MM-DD' → 'DD.MM.YY', for narrow table columns. */
-export function formatShortDate(value: string): string {
-  const m = /^\d{2}(\d{2})-(\d{2})-(\d{2})/.exec(value);
-  return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
-}
-
 const numberFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
 const moneyFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 

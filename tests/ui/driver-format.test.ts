@@ -4,7 +4,6 @@ import {
   apiPathOf,
   formatClock,
   formatDate,
-  formatShortDate,
   isoDate,
   itemsOf,
   formatBytes,
@@ -23,7 +22,6 @@ describe('driver formatting helpers', () => {
     expect(isoDate(new Date(2026, 0, 2))).toBe('2026-01-02');
     expect(formatDate('2026-11-21')).toBe('21.11.2026');
     expect(formatDate('завтра')).toBe('завтра');
-    expect(formatShortDate('2026-11-21')).toBe('21.11.26');
   });
 
   it('strips the /api prefix of photo urls once, so the engine does not double it', () => {

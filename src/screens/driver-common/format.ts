@@ -2,7 +2,7 @@
 import type { DriverAssociation, Task } from '../../../contract/entities.ts';
 
 // Dates, quantities and money are formatted the same on every screen: one place, src/ui/format.ts.
-export { apiPathOf, formatDate, formatMoney, formatQuantity, formatShortDate } from '../../ui/format.ts';
+export { apiPathOf, formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 

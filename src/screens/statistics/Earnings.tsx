@@ -4,7 +4,7 @@
  */
 import type { Params } from '../../../worker/api.ts';
 import { useApiQuery } from '../../engine/queries.ts';
-import { formatMoney, formatQuantity, formatShortDate } from '../driver-common/format.ts';
+import { formatDate, formatMoney, formatQuantity } from '../driver-common/format.ts';
 import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { useMediaQuery } from '../../ui/use-media-query.ts';
 import type { DateRange } from './period.ts';
@@ -49,7 +49,7 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
             </div>
             <div>
               <dt>Перевезено</dt>
-              <dd>{formatQuantity(query.data.data.total_quantity)}</dd>
+              <dd>{formatQuantity(query.data.data.total_quantity, 'т')}</dd>
             </div>
           </dl>
           {query.data.data.items.length === 0 ? (
@@ -74,7 +74,7 @@ function WageItems({ items }: { items: WageItem[] }) {
         {items.map((item, index) => (
           <li key={`${item.task_id}-${index}`} className="drv-wage">
             <div className="drv-wage__head">
-              <span className="drv-wage__date">{formatShortDate(item.date)}</span>
+              <span className="drv-wage__date">{formatDate(item.date)}</span>
               <strong className="drv-wage__amount">{formatMoney(item.amount)}</strong>
             </div>
             <p className="drv-wage__cargo">{item.cargo}</p>
@@ -101,7 +101,7 @@ function WageItems({ items }: { items: WageItem[] }) {
         <tbody>
           {items.map((item, index) => (
             <tr key={`${item.task_id}-${index}`}>
-              <td>{formatShortDate(item.date)}</td>
+              <td>{formatDate(item.date)}</td>
               <td>{item.cargo}</td>
               <td>{formatQuantity(item.quantity)}</td>
               <td>{formatMoney(item.rate)}</td>
