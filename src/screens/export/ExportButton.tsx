@@ -24,6 +24,7 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
   const [jobId, setJobId] = useState<number | null>(storedJob);
   const [starting, setStarting] = useState(false);
   const server = useNeedsServer();
+  const watched = useRef<number | null>(null);
   const job = useApiQuery<ExportJob>(jobId ? `/tasks/completed/export/${jobId}` : null, undefined, {
     refetchInterval: (query) => (query.state.data?.data.status === 'done' || query.state.data?.data.status === 'failed' ? false : 1000),
   });
@@ -39,6 +40,8 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
     try {
       const created = await sendThroughEngine<ExportJob>({ method: 'POST', path: '/tasks/completed/export', body: filters });
       localStorage.setItem(JOB_KEY, String(created.id));
+      // Started here: it downloads by itself once done, even if it is done before the first poll answers.
+      watched.current = created.id;
       setJobId(created.id);
     } catch (error) {
       toast.error(`Выгрузка не запущена: ${(error as Error).message}`);
@@ -74,7 +77,6 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
   }
 
   // A job this tab watched while it ran downloads once by itself when it is done (not a done job found on reload).
-  const watched = useRef<number | null>(null);
   const status = current?.status;
   const currentId = current?.id;
   useEffect(() => {
