@@ -30,6 +30,25 @@ export interface UserWire {
   current_transport: Transport | null;
 }
 
+/** GET /users/drivers/: a driver with today's workload and whether they have history (then DELETE deactivates). */
+export interface DriverListItem extends UserWire {
+  today_task_count: number;
+  has_history: boolean;
+}
+
+/** GET /users/ (super-admin): one page of users. */
+export interface UserListPage {
+  items: (UserWire & { created_at: string })[];
+  total: number;
+  next_offset: number | null;
+}
+
+/** DELETE /users/drivers/{id}/: a driver without history is erased; one with history is deactivated. */
+export interface DriverRemoval {
+  outcome: 'deleted' | 'deactivated';
+  detail: string;
+}
+
 export interface User extends Omit<UserWire, 'role'> {
   role: Role;
 }

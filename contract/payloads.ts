@@ -3,6 +3,7 @@
  * the worker and UI use the inferred types.
  */
 import { z } from 'zod';
+import { ROLES } from './roles.ts';
 
 const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Некорректный e-mail' }));
 const password = z.string().min(8, 'Пароль должен быть не короче 8 символов').max(200);
@@ -53,11 +54,18 @@ export const profileUpdateSchema = z
   .strict();
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
-const vehicleFields = {
+/** JSON bodies carry numbers as numbers: «"5"» or true are refused, not read as 5 or 1. */
+const jsonCapacity = z
+  .number({ message: 'ожидается число' })
+  .positive('больше 0')
+  .max(MAX_VEHICLE_CAPACITY, `не больше ${MAX_VEHICLE_CAPACITY} т — проверьте запятую`)
+  .nullish();
+const jsonVehicleFields = {
   vehicle_number: z.string().trim().max(20).nullish(),
   vehicle_brand: z.string().trim().max(100).nullish(),
-  vehicle_capacity: vehicleCapacity,
+  vehicle_capacity: jsonCapacity,
 };
+const companyRef = z.number({ message: 'ожидается номер компании' }).int().positive('ожидается номер компании');
 
 /** POST /users/drivers/: staff create an active driver at once (no approval). */
 export const driverCreateSchema = z.object({
@@ -66,22 +74,51 @@ export const driverCreateSchema = z.object({
   name,
   phone,
   // A manager or admin creates drivers of their own company; a super-admin names the company.
-  company_id: z.coerce.number().int().positive().nullish(),
-  ...vehicleFields,
+  company_id: companyRef.nullish(),
+  ...jsonVehicleFields,
 });
 export type DriverCreate = z.infer<typeof driverCreateSchema>;
 
-/** PUT /users/drivers/{id}/. */
+/** PUT /users/drivers/{id}/: only what is sent changes; vehicle fields edit the current vehicle (or add one). */
 export const driverUpdateSchema = z
   .object({
     name: name.optional(),
     phone: phone.optional(),
     email: email.optional(),
     password: password.optional(),
-    is_active: z.boolean().optional(),
+    is_active: z.boolean({ message: 'ожидается true или false' }).optional(),
+    ...jsonVehicleFields,
   })
   .strict();
 export type DriverUpdate = z.infer<typeof driverUpdateSchema>;
+
+/** The roles a super-admin creates on /managers/manage. */
+export const STAFF_ROLES = ['manager', 'admin'] as const;
+
+/** POST /users/staff/ (super-admin): a manager or an admin of a company, active at once. */
+export const staffCreateSchema = z.object({
+  email,
+  password,
+  name,
+  phone,
+  role: z.enum(STAFF_ROLES, { message: 'ожидается manager или admin' }),
+  company_id: companyRef,
+});
+export type StaffCreate = z.infer<typeof staffCreateSchema>;
+
+/** PUT /users/{id}/ (super-admin): any user's fields, role, company, activity or password. */
+export const userAdminUpdateSchema = z
+  .object({
+    name: name.optional(),
+    phone: phone.optional(),
+    email: email.optional(),
+    password: password.optional(),
+    role: z.enum(ROLES, { message: 'неизвестная роль' }).optional(),
+    company_id: companyRef.nullable().optional(),
+    is_active: z.boolean({ message: 'ожидается true или false' }).optional(),
+  })
+  .strict();
+export type UserAdminUpdate = z.infer<typeof userAdminUpdateSchema>;
 
 /** POST /companies/, PUT /companies/{id}. */
 export const companySchema = z.object({ name: z.string().trim().min(1, 'Укажите название').max(200) });

@@ -56,12 +56,13 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
   installErrorHandler(app);
 
   const tokens = new AccessTokens(config.jwtSecret, config.accessTokenTtl);
+  const refresh = new RefreshTokens(db, config.refreshTokenTtl);
   const ctx: AppContext = {
     config,
     db,
     tokens,
-    refresh: new RefreshTokens(db, config.refreshTokenTtl),
-    guard: makeGuard(db, tokens),
+    refresh,
+    guard: makeGuard({ db, tokens, sessions: refresh }),
     storage: storage ?? new DiskStorage(join(config.dataDir, 'files')),
   };
 

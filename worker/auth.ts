@@ -12,7 +12,7 @@ import type { Result, StartupOutcome } from './api.ts';
 import { flattenUser, type AuthState, type TokenStore } from './auth-store.ts';
 import { failure, isNetworkError, toFailure, type Http } from './http.ts';
 import type { Locks } from './ports.ts';
-import { runStartup, type StartupDeps } from './startup.ts';
+import { runStartup, tokenRole, type StartupDeps } from './startup.ts';
 
 export const REFRESH_LOCK = 'auth-refresh';
 
@@ -89,6 +89,15 @@ export function createAuth(deps: AuthDeps): Auth {
     if (result.ok) {
       // Announced even when nothing visible changed: the other engines leave offline mode too.
       state.update({ offlineMode: false, error: null }, 'refresh');
+      // The server refuses a token whose role is no longer the user's; the new one carries the new role,
+      // and the profile follows so the menu and the guard change without a new login.
+      const role = tokenRole(result.data);
+      const user = state.get().user;
+      if (user && role && role !== user.role) void fetchProfile();
+    } else if (result.status === 401 && !result.network && hadSession) {
+      // The server itself refused the session (logged out elsewhere, account deactivated, role or password
+      // changed, token expired): no network can bring it back, so the device goes to /login with the reason.
+      await endRefusedSession(result.message);
     } else if (hadSession || state.get().user !== null) {
       // SPEC.md section 4: a failed refresh while tokens or a user exist → offline mode, still authenticated.
       state.update({ offlineMode: true, error: result.message }, 'offline');
@@ -121,6 +130,14 @@ export function createAuth(deps: AuthDeps): Auth {
     await tokens.writeProfile(user);
     state.update({ user, isAuthenticated: true, offlineMode: false, error: null }, 'profile');
     return { ok: true, data: user };
+  }
+
+  /** A session the server refused: tokens and cached answers go, the reason stays as the snapshot's error. */
+  async function endRefusedSession(reason: string): Promise<void> {
+    await tokens.clear();
+    await deps.cache.clear();
+    startupRun = null;
+    state.update({ isAuthenticated: false, user: null, offlineMode: false, loading: false, error: reason }, 'logout');
   }
 
   /** Ends the session on this device; `dropTokens` false keeps them for a later start with network. */

@@ -39,6 +39,16 @@ export function expiresSoon(token: string, now: number, marginMs = EXPIRY_MARGIN
   }
 }
 
+/** The role an access token was issued for, or null when it cannot be read. */
+export function tokenRole(token: string): string | null {
+  try {
+    const { role } = jwtDecode<{ role?: unknown }>(token);
+    return typeof role === 'string' ? role : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function runStartup(deps: StartupDeps): Promise<StartupOutcome> {
   const { state } = deps;
 

@@ -8,6 +8,7 @@ import type { Db } from '../db/connect.ts';
 import type { UserRow } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../errors.ts';
 import type { AccessTokens } from './jwt.ts';
+import type { RefreshTokens } from './refresh.ts';
 
 export interface AuthUser {
   id: number;
@@ -37,27 +38,40 @@ export function toAuthUser(row: Pick<UserRow, 'id' | 'email' | 'name' | 'role' |
   return { id: row.id, email: row.email, name: row.name, role: row.role as Role, company_id: row.company_id, device_id: deviceId };
 }
 
-/** Resolves the request's user from its bearer token, or null. Never throws for a bad token. */
-export async function authenticate(request: FastifyRequest, db: Db, tokens: AccessTokens): Promise<AuthUser | null> {
+/** The session checks of a request: the signed token, and (with `sessions`) the session it belongs to. */
+export interface AuthChecks {
+  db: Db;
+  tokens: AccessTokens;
+  sessions?: RefreshTokens;
+}
+
+/**
+ * Resolves the request's user from its bearer token, or null. Never throws for a bad token. Refused: a
+ * token of a deactivated user, of a session that was ended (logout on the device, deactivation, a new
+ * password; checked through `sid` when `sessions` is given), or one issued for a role the user no longer
+ * has — the client's refresh then gets a token with the new role, or the reason it cannot.
+ */
+export async function authenticate(request: FastifyRequest, checks: AuthChecks): Promise<AuthUser | null> {
   const token = bearerToken(request);
   if (!token) return null;
-  const claims = await tokens.verify(token);
+  const claims = await checks.tokens.verify(token);
   if (!claims) return null;
   const id = Number(claims.sub);
   if (!Number.isSafeInteger(id)) return null;
-  const row = await db.kysely
+  const row = await checks.db.kysely
     .selectFrom('users')
     .select(['id', 'email', 'name', 'role', 'company_id', 'is_active'])
     .where('id', '=', id)
     .executeTakeFirst();
-  if (!row || !row.is_active) return null;
+  if (!row || !row.is_active || row.role !== claims.role) return null;
+  if (claims.sid && checks.sessions && !(await checks.sessions.isLive(claims.sid))) return null;
   return toAuthUser(row, claims.device_id);
 }
 
-export function makeGuard(db: Db, tokens: AccessTokens): Guard {
+export function makeGuard(checks: AuthChecks): Guard {
   return (roles) =>
     async function guard(request: FastifyRequest, _reply: FastifyReply) {
-      const user = await authenticate(request, db, tokens);
+      const user = await authenticate(request, checks);
       if (!user) throw unauthorized();
       if (roles && !roles.includes(user.role)) throw forbidden();
       request.user = user;

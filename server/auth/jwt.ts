@@ -6,6 +6,8 @@ export interface AccessClaims {
   sub: string;
   role: Role;
   device_id: string;
+  /** The session (refresh-token family) the token belongs to: a logged-out session's tokens stop at once. */
+  sid?: string | undefined;
 }
 
 export class AccessTokens {
@@ -19,7 +21,7 @@ export class AccessTokens {
   }
 
   sign(claims: AccessClaims): Promise<string> {
-    return new SignJWT({ role: claims.role, device_id: claims.device_id, typ: 'access' })
+    return new SignJWT({ role: claims.role, device_id: claims.device_id, typ: 'access', ...(claims.sid ? { sid: claims.sid } : {}) })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(claims.sub)
       .setIssuedAt()
@@ -33,7 +35,12 @@ export class AccessTokens {
       // A token without exp would never expire: refused even when correctly signed.
       const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
       if (payload.typ !== 'access' || typeof payload.sub !== 'string') return null;
-      return { sub: payload.sub, role: payload.role as Role, device_id: String(payload.device_id ?? '') };
+      return {
+        sub: payload.sub,
+        role: payload.role as Role,
+        device_id: String(payload.device_id ?? ''),
+        sid: typeof payload.sid === 'string' ? payload.sid : undefined,
+      };
     } catch (e) {
       if (e instanceof errors.JOSEError) return null;
       throw e;

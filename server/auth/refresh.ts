@@ -17,6 +17,8 @@ import { unauthorized } from '../errors.ts';
 export interface RefreshGrant {
   userId: number;
   deviceId: string;
+  /** The session: the family's id, carried by the access tokens issued with this grant as `sid`. */
+  familyId: string;
   /** The new token, to hand to the client; only its hash is stored. */
   token: string;
 }
@@ -24,6 +26,10 @@ export interface RefreshGrant {
 export const REFRESH_INVALID = 'Сессия недействительна, войдите заново';
 export const REFRESH_EXPIRED = 'Сессия истекла, войдите заново';
 export const REFRESH_REUSED = 'Токен обновления уже использован; вход на этом устройстве отозван';
+export const ACCOUNT_DISABLED = 'Учётная запись отключена, обратитесь к администратору';
+
+/** How long a session's liveness is remembered per process; another instance's logout is seen within it. */
+export const SESSION_CACHE_MS = 2000;
 
 /** How long after its use a token may come back because the client never got the rotation's answer. */
 export const REUSE_GRACE_MS = 10 * 60 * 1000;
@@ -62,7 +68,7 @@ export class RefreshTokens {
    * Starts a new family for a login. An earlier login of the same user on the same device is ended,
    * so a device holds one live chain; the user's expired rows are pruned while we are here.
    */
-  async issue(userId: number, deviceId: string, deviceInfo: string | null): Promise<string> {
+  async issue(userId: number, deviceId: string, deviceInfo: string | null): Promise<RefreshGrant> {
     const now = nowIso();
     await this.db.kysely
       .updateTable('refresh_tokens')
@@ -72,7 +78,9 @@ export class RefreshTokens {
       .where('revoked_at', 'is', null)
       .execute();
     await this.db.kysely.deleteFrom('refresh_tokens').where('user_id', '=', userId).where('expires_at', '<', now).execute();
-    return this.insert(userId, deviceId, randomUUID(), deviceInfo);
+    this.forgetSessions();
+    const familyId = randomUUID();
+    return { userId, deviceId, familyId, token: await this.insert(userId, deviceId, familyId, deviceInfo) };
   }
 
   /** Uses a token once: answers the next one of its family, or throws 401 (revoking the family on reuse). */
@@ -93,6 +101,8 @@ export class RefreshTokens {
       ])
       .where('refresh_tokens.token_hash', '=', hashToken(token))
       .executeTakeFirst();
+    // A deactivated account is named as such, whatever became of its tokens.
+    if (row && !row.is_active) throw unauthorized(ACCOUNT_DISABLED);
     if (!row || row.revoked_at) throw unauthorized(REFRESH_INVALID);
     if (row.used_at) {
       const regranted = row.is_active ? await this.regrantLostRotation(row) : null;
@@ -101,7 +111,6 @@ export class RefreshTokens {
       throw unauthorized(REFRESH_REUSED);
     }
     if (row.expires_at <= nowIso()) throw unauthorized(REFRESH_EXPIRED);
-    if (!row.is_active) throw unauthorized(REFRESH_INVALID);
 
     // Conditional update: of two requests racing with the same token only one wins; the other is a reuse.
     const marked = await this.db.kysely
@@ -116,7 +125,7 @@ export class RefreshTokens {
       throw unauthorized(REFRESH_REUSED);
     }
     const next = await this.insert(row.user_id, row.device_id, row.family_id, row.device_info);
-    return { userId: row.user_id, deviceId: row.device_id, token: next };
+    return { userId: row.user_id, deviceId: row.device_id, familyId: row.family_id, token: next };
   }
 
   /**
@@ -153,7 +162,7 @@ export class RefreshTokens {
       .executeTakeFirst();
     if (Number(revoked.numUpdatedRows) !== 1) throw unauthorized(REFRESH_INVALID);
     const next = await this.insert(row.user_id, row.device_id, row.family_id, row.device_info);
-    return { userId: row.user_id, deviceId: row.device_id, token: next };
+    return { userId: row.user_id, deviceId: row.device_id, familyId: row.family_id, token: next };
   }
 
   /** Ends the chain the token belongs to. Unknown tokens are ignored: logging out twice is fine. */
@@ -176,6 +185,7 @@ export class RefreshTokens {
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .execute();
+    this.forgetSessions();
   }
 
   private async revokeFamily(familyId: string): Promise<void> {
@@ -185,5 +195,33 @@ export class RefreshTokens {
       .where('family_id', '=', familyId)
       .where('revoked_at', 'is', null)
       .execute();
+    this.forgetSessions();
+  }
+
+  private readonly liveUntil = new Map<string, number>();
+
+  /**
+   * Whether the session `familyId` still has a token that was not revoked (logout, deactivation, a new
+   * password or role, theft). Live answers are remembered for SESSION_CACHE_MS; a revocation in this
+   * process forgets them at once, another instance's is seen within that time.
+   */
+  async isLive(familyId: string): Promise<boolean> {
+    const now = Date.now();
+    if ((this.liveUntil.get(familyId) ?? 0) > now) return true;
+    const row = await this.db.kysely
+      .selectFrom('refresh_tokens')
+      .select('id')
+      .where('family_id', '=', familyId)
+      .where('revoked_at', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return false;
+    if (this.liveUntil.size > 10_000) this.liveUntil.clear();
+    this.liveUntil.set(familyId, now + SESSION_CACHE_MS);
+    return true;
+  }
+
+  private forgetSessions(): void {
+    this.liveUntil.clear();
   }
 }

@@ -10,11 +10,11 @@ import { loginSchema, refreshSchema } from '../../contract/payloads.ts';
 import { badRequest, forbidden, parse, tooManyRequests, unauthorized } from '../errors.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { RateLimiter } from '../rate-limit.ts';
+import { ACCOUNT_DISABLED, type RefreshGrant } from '../auth/refresh.ts';
 import { nowIso, type Db } from '../db/connect.ts';
 
 export const BAD_CREDENTIALS = 'Неверный e-mail или пароль';
 export const PENDING_REGISTRATION = 'Заявка на регистрацию ещё не подтверждена';
-export const ACCOUNT_DISABLED = 'Учётная запись отключена, обратитесь к администратору';
 
 /** Failed logins allowed per e-mail and address within the window, before 429. */
 const LOGIN_FAILURES = 10;
@@ -63,9 +63,9 @@ export const authRoutes: RouteModule = (app, ctx) => {
   // Password spraying: many accounts tried from one address. Wide enough for a depot behind one NAT.
   const addressFailures = new RateLimiter(LOGIN_FAILURES_PER_ADDRESS, LOGIN_WINDOW_MS);
 
-  async function tokenPair(userId: number, role: Role, deviceId: string, refreshToken: string): Promise<TokenPair> {
-    const accessToken = await ctx.tokens.sign({ sub: String(userId), role, device_id: deviceId });
-    return { access_token: accessToken, refresh_token: refreshToken, token_type: 'bearer' };
+  async function tokenPair(grant: RefreshGrant, role: Role): Promise<TokenPair> {
+    const accessToken = await ctx.tokens.sign({ sub: String(grant.userId), role, device_id: grant.deviceId, sid: grant.familyId });
+    return { access_token: accessToken, refresh_token: grant.token, token_type: 'bearer' };
   }
 
   app.post('/auth/login/', async (request): Promise<TokenPair> => {
@@ -113,16 +113,16 @@ export const authRoutes: RouteModule = (app, ctx) => {
 
     // A client that sends no device id still gets a chain of its own.
     const deviceId = body.device_id ?? `anonymous-${randomUUID()}`;
-    const refreshToken = await ctx.refresh.issue(user.id, deviceId, body.device_info ?? null);
+    const grant = await ctx.refresh.issue(user.id, deviceId, body.device_info ?? null);
     if (subscription) await storePushSubscription(db, user.id, deviceId, subscription);
-    return tokenPair(user.id, user.role as Role, deviceId, refreshToken);
+    return tokenPair(grant, user.role as Role);
   });
 
   app.post('/auth/refresh/', async (request): Promise<TokenPair> => {
     const { refresh_token } = parse(refreshSchema, request.body);
     const grant = await ctx.refresh.rotate(refresh_token);
     const user = await db.kysely.selectFrom('users').select('role').where('id', '=', grant.userId).executeTakeFirstOrThrow();
-    return tokenPair(grant.userId, user.role as Role, grant.deviceId, grant.token);
+    return tokenPair(grant, user.role as Role);
   });
 
   app.post('/auth/logout/', async (request, reply) => {

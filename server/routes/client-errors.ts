@@ -45,7 +45,7 @@ export const clientErrorRoutes: RouteModule = (app, ctx) => {
       throw tooManyRequests('Слишком много отчётов об ошибках, попробуйте позже');
     }
     const body = parse(clientErrorSchema, jsonOf(request.body));
-    const user = await authenticate(request, db, ctx.tokens);
+    const user = await authenticate(request, { db, tokens: ctx.tokens, sessions: ctx.refresh });
     const { id } = await db.kysely
       .insertInto('client_errors')
       .values({

@@ -6,6 +6,7 @@ import { companyRoutes } from './companies.ts';
 import { driverRoutes } from './drivers.ts';
 import { registrationRoutes } from './registration.ts';
 import { userRoutes } from './users.ts';
+import { userAdminRoutes } from './users-admin.ts';
 import { taskRoutes } from './tasks.ts';
 import { staffTaskRoutes } from './tasks-staff.ts';
 import { reportRoutes } from './reports.ts';
@@ -15,6 +16,7 @@ import { exportRoutes } from './exports.ts';
 export const routeModules: RouteModule[] = [
   authRoutes,
   userRoutes,
+  userAdminRoutes,
   driverRoutes,
   registrationRoutes,
   companyRoutes,

@@ -7,6 +7,7 @@ import type { Role } from '../../contract/roles.ts';
 import type { Database } from '../db/schema.ts';
 import { nowIso } from '../db/connect.ts';
 import { conflict } from '../errors.ts';
+import { hashPassword } from '../auth/passwords.ts';
 
 export interface NewVehicle {
   vehicle_number: string;
@@ -73,4 +74,14 @@ export async function addVehicle(db: Kysely<Database>, userId: number, vehicle: 
     .returning('id')
     .executeTakeFirstOrThrow();
   return id;
+}
+
+/** An account staff create directly (active at once): the password hashed, user and vehicle in one transaction. */
+export async function createActiveAccount(
+  db: Kysely<Database>,
+  account: Omit<NewAccount, 'password_hash'> & { password: string },
+): Promise<number> {
+  const { password, ...rest } = account;
+  const passwordHash = await hashPassword(password);
+  return db.transaction().execute((trx) => createAccount(trx, { ...rest, password_hash: passwordHash }));
 }

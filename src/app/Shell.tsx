@@ -10,6 +10,7 @@ import { Header } from './Header.tsx';
 import { OfflineBanner } from './OfflineBanner.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { uiState } from './ui-state.ts';
+import { useSessionEndNotice } from './use-session-end.ts';
 
 export const DESKTOP_QUERY = '(min-width: 900px)';
 
@@ -18,6 +19,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const { sidebarOpen } = useSnapshot(uiState);
   const desktop = useMediaQuery(DESKTOP_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
+  useSessionEndNotice(auth);
   const signedIn = auth.isAuthenticated;
   const expanded = desktop ? sidebarOpen : drawerOpen;
 

@@ -3,6 +3,7 @@ import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { PASSWORD, call, login, makeUser, makeWorld, type World } from '../fixtures/accounts.ts';
 import { addVehicle } from '../../server/users/accounts.ts';
+import { addDriver, createTask } from '../fixtures/tasks.ts';
 
 describe.each(backends)('users ($name)', ({ databaseUrl }) => {
   let server: TestServer;
@@ -190,12 +191,28 @@ describe.each(backends)('users ($name)', ({ databaseUrl }) => {
       expect(taken.status).toBe(409);
     });
 
-    it('deactivates on DELETE: no login, no refresh, and the list leaves them out unless asked', async () => {
+    it('DELETE erases a driver without history and says so', async () => {
       const driver = await makeUser(server, 'driver', w.companyA);
+      const removed = await call(server, 'DELETE', `/api/users/drivers/${driver.id}/`, { token: w.tokens.manager });
+      expect(removed.status).toBe(200);
+      expect(removed.body).toMatchObject({ outcome: 'deleted' });
+      expect((await call(server, 'POST', '/api/auth/login/', { body: { username: driver.email, password: PASSWORD } })).status).toBe(401);
+      const all = await call(server, 'GET', '/api/users/drivers/?include_inactive=true', { token: w.tokens.manager });
+      expect(all.body.map((u: { id: number }) => u.id)).not.toContain(driver.id);
+    });
+
+    it('DELETE deactivates a driver with history: no login, no refresh, and the list leaves them out unless asked', async () => {
+      const driver = await makeUser(server, 'driver', w.companyA);
+      await addDriver(server, await createTask(server, w.companyA), driver.id);
       const pair = await login(server, driver.email);
-      expect((await call(server, 'DELETE', `/api/users/drivers/${driver.id}/`, { token: w.tokens.manager })).status).toBe(204);
+      const removed = await call(server, 'DELETE', `/api/users/drivers/${driver.id}/`, { token: w.tokens.manager });
+      expect(removed.status).toBe(200);
+      expect(removed.body.outcome).toBe('deactivated');
+      expect(removed.body.detail).toMatch(/отключён, а не удалён/);
       expect((await call(server, 'POST', '/api/auth/login/', { body: { username: driver.email, password: PASSWORD } })).status).toBe(403);
-      expect((await call(server, 'POST', '/api/auth/refresh/', { body: { refresh_token: pair.refresh_token } })).status).toBe(401);
+      const refused = await call(server, 'POST', '/api/auth/refresh/', { body: { refresh_token: pair.refresh_token } });
+      expect(refused.status).toBe(401);
+      expect(refused.body.detail).toMatch(/отключена/);
       expect((await call(server, 'GET', '/api/users/me/', { token: pair.access_token })).status).toBe(401);
       const list = await call(server, 'GET', '/api/users/drivers/', { token: w.tokens.manager });
       expect(list.body.map((u: { id: number }) => u.id)).not.toContain(driver.id);

@@ -38,20 +38,29 @@ describe('refresh messages (SPEC.md section 8) and offline mode (section 4)', ()
     expect(await db.get('kv', KV.token)).toBe('old');
   });
 
-  it('a refused refresh answers the detail, else Token refresh failed', async () => {
+  it('a refresh the server fails (5xx) keeps the session in offline mode with Token refresh failed', async () => {
     const { api, server, db, connectTab } = await makeEngine();
-    await seedSession(db, { access: 'old', refresh: 'r1' });
+    await seedSession(db, { access: 'old', refresh: 'r1', profile: driverUser });
     const tab = await connectTab();
     server.on('POST x/', () => ({ status: 401, data: { detail: 'Требуется вход' } }));
-    server.on('POST auth/refresh/', () => ({ status: 401, data: { detail: 'Сессия отозвана' } }));
+    server.on('POST auth/refresh/', () => ({ status: 500 }));
     expect(await api.send('POST', 'x/')).toMatchObject({ ok: false, message: 'Требуется вход', status: 401 });
     await settle();
-    expect(tab.latest()?.auth).toMatchObject({ offlineMode: true, error: 'Сессия отозвана' });
-    server.on('POST auth/refresh/', () => ({ status: 500 }));
-    // In offline mode a GET answers from the cache; a mutation still goes out and meets the 401.
-    await api.send('POST', 'x/');
+    expect(tab.latest()?.auth).toMatchObject({ offlineMode: true, error: 'Token refresh failed' });
+    expect(await db.get('kv', KV.refresh)).toBe('r1');
+  });
+
+  it('a refresh the server refuses (401: logged out, deactivated) ends the session with its detail', async () => {
+    const { api, server, db, connectTab } = await makeEngine();
+    await seedSession(db, { access: 'old', refresh: 'r1', profile: driverUser });
+    const tab = await connectTab();
+    server.on('POST x/', () => ({ status: 401, data: { detail: 'Требуется вход' } }));
+    server.on('POST auth/refresh/', () => ({ status: 401, data: { detail: 'Учётная запись отключена' } }));
+    expect(await api.send('POST', 'x/')).toMatchObject({ ok: false, status: 401 });
     await settle();
-    expect(tab.latest()?.auth.error).toBe('Token refresh failed');
+    expect(tab.latest()?.auth).toMatchObject({ isAuthenticated: false, user: null, offlineMode: false, error: 'Учётная запись отключена' });
+    expect(await db.get('kv', KV.token)).toBeUndefined();
+    expect(await db.get('kv', KV.refresh)).toBeUndefined();
   });
 
   it('a successful refresh stores both tokens and clears offline mode', async () => {
