@@ -22,7 +22,12 @@ const PAGE_MAX = 200;
 
 const listQuery = z.object({
   search: z.string().trim().max(200).optional(),
-  role: z.enum(ROLES, { message: 'неизвестная роль' }).optional(),
+  // One role or several, comma-separated: /managers/manage lists managers and admins together.
+  role: z
+    .string()
+    .transform((text) => text.split(',').map((r) => r.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(ROLES, { message: 'неизвестная роль' })))
+    .optional(),
   company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
   active: z.enum(['true', 'false', 'all']).default('all'),
   ordering: z.enum(['name', '-name', 'created_at', '-created_at', 'email', '-email']).default('name'),
@@ -45,7 +50,7 @@ export const userAdminRoutes: RouteModule = (app, ctx) => {
     const q = parse(listQuery, request.query);
     let select = db.kysely.selectFrom('users');
     if (q.search) select = select.where(searchCondition(db.dialect, q.search, ['users.name', 'users.email', 'users.phone']));
-    if (q.role) select = select.where('users.role', '=', q.role);
+    if (q.role && q.role.length > 0) select = select.where('users.role', 'in', q.role);
     if (q.company_id) select = select.where('users.company_id', '=', q.company_id);
     if (q.active !== 'all') select = select.where('users.is_active', '=', q.active === 'true' ? 1 : 0);
     const { total } = await select.select(db.kysely.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();

@@ -35,12 +35,12 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/tasks/manage': lazyNamed(() => import('../screens/tasks-manage/TasksManageScreen.tsx'), 'TasksManageScreen'),
   '/tasks/driverTaskOrder': lazyNamed(() => import('../screens/driver-order/DriverOrderScreen.tsx'), 'DriverOrderScreen'),
   '/tasks/active': lazyNamed(() => import('../screens/tasks-active/TasksActiveScreen.tsx'), 'TasksActiveScreen'),
-  '/drivers/manage': Placeholder,
+  '/drivers/manage': lazyNamed(() => import('../screens/drivers-manage/DriversManageScreen.tsx'), 'DriversManageScreen'),
   '/reports/:id': lazyNamed(() => import('../screens/report-view/ReportViewScreen.tsx'), 'ReportViewScreen'),
   '/companies/manage': Placeholder,
   '/support': lazyNamed(() => import('../screens/support/SupportScreen.tsx'), 'SupportScreen'),
-  '/managers/manage': Placeholder,
-  '/users/manage': Placeholder,
+  '/managers/manage': lazyNamed(() => import('../screens/users-manage/UsersManageScreen.tsx'), 'ManagersManageScreen'),
+  '/users/manage': lazyNamed(() => import('../screens/users-manage/UsersManageScreen.tsx'), 'AllUsersManageScreen'),
 };
 
 /**

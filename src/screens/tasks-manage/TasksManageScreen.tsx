@@ -25,6 +25,7 @@ import { ErrorState } from '../../ui/states.tsx';
 import { TASK_STATUS_OPTIONS } from '../../ui/statuses.ts';
 import { DataTable } from '../../ui/console/DataTable.tsx';
 import { FilterBar } from '../../ui/console/FilterBar.tsx';
+import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { BulkBar, BulkResults } from '../../ui/console/BulkResults.tsx';
 import { runBulk, type BulkOutcome } from '../../ui/console/bulk.ts';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
@@ -238,17 +239,13 @@ export function TasksManageScreen({ title }: ScreenProps) {
           <input type="date" aria-label="По дату" value={state.date_to} min={state.date_from || undefined} onChange={(event) => update({ date_to: event.target.value })} />
         </label>
         {superAdmin && (
-          <label>
-            Компания
-            <select aria-label="Компания" value={state.company} onChange={(event) => update({ company: event.target.value })}>
-              <option value="">Все компании</option>
-              {listOf(companies.data?.data).map((company) => (
-                <option key={company.id} value={company.id}>
-                  {company.name}
-                </option>
-              ))}
-            </select>
-          </label>
+          <FilterSelect
+            label="Компания"
+            value={state.company}
+            onChange={(company) => update({ company })}
+            options={companyOptions(listOf(companies.data?.data))}
+            allLabel="Все компании"
+          />
         )}
       </FilterBar>
       <NeedsServerHint offline={server.offline} what="менять задачи" />

@@ -1,0 +1,125 @@
+/**
+ * Create or edit an account in a dialog (drivers, managers, any user). Checks run before sending; the
+ * server's refusal lands under the field it names; everything typed stays until the save succeeds.
+ */
+import { useState } from 'react';
+import type { Company } from '../../../contract/entities.ts';
+import { ROLE_LABELS } from '../../../contract/roles.ts';
+import { ApiError } from '../../engine/queries.ts';
+import { Field } from '../../ui/Field.tsx';
+import { FormDialog } from '../../ui/FormDialog.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { accountBody, accountServerError, EMPTY_ACCOUNT, FIELD_ORDER, type AccountErrors, type AccountShape, type AccountValues } from './account-form.ts';
+
+export interface AccountDialogProps {
+  title: string;
+  submitLabel: string;
+  shape: AccountShape;
+  /** The account as loaded, when editing. */
+  loaded: AccountValues | null;
+  /** Values a new account starts with (a preset role or company). */
+  initial?: Partial<AccountValues>;
+  companies?: readonly Company[];
+  /** Sends the body; throws the engine's ApiError when refused. */
+  save: (body: Record<string, unknown>) => Promise<void>;
+  onClose: () => void;
+}
+
+function focusFirst(errors: AccountErrors): void {
+  const first = FIELD_ORDER.find((field) => errors[field]);
+  if (first) document.querySelector<HTMLElement>(`.dialog [name="${first}"]`)?.focus();
+}
+
+export function AccountDialog({ title, submitLabel, shape, loaded, initial, companies = [], save, onClose }: AccountDialogProps) {
+  const [values, setValues] = useState<AccountValues>(loaded ?? { ...EMPTY_ACCOUNT, ...initial });
+  const [errors, setErrors] = useState<AccountErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  function set<K extends keyof AccountValues>(key: K, value: AccountValues[K]): void {
+    setValues((v) => ({ ...v, [key]: value }));
+    // An error clears when its cause does.
+    if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
+  }
+
+  async function submit(): Promise<void> {
+    const checked = accountBody(values, shape, loaded);
+    if (!checked.ok) {
+      setErrors(checked.errors);
+      setFormError(null);
+      focusFirst(checked.errors);
+      return;
+    }
+    if (loaded && Object.keys(checked.body).length === 0) {
+      onClose();
+      return;
+    }
+    setBusy(true);
+    try {
+      await save(checked.body);
+      onClose();
+    } catch (error) {
+      if (error instanceof ApiError && !error.network) {
+        const { field, message } = accountServerError(error.message);
+        if (field) {
+          setErrors({ [field]: message });
+          setFormError(null);
+          focusFirst({ [field]: message });
+        } else setFormError(message);
+      } else {
+        setFormError('Нет связи с сервером: ничего не сохранено. Введённое осталось в форме — попробуйте ещё раз.');
+      }
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const field = (key: keyof AccountValues) => ({
+    name: key,
+    value: values[key],
+    error: errors[key],
+    onChange: (event: { target: { value: string } }) => set(key, event.target.value as never),
+  });
+
+  return (
+    <FormDialog title={title} submitLabel={submitLabel} busy={busy} error={formError} onSubmit={() => void submit()} onCancel={onClose} wide>
+      <Field label="Имя и фамилия" autoComplete="off" {...field('name')} />
+      <Field label="E-mail (логин)" type="email" autoComplete="off" inputMode="email" {...field('email')} />
+      <Field label="Телефон" type="tel" autoComplete="off" placeholder="+7 900 123-45-67" {...field('phone')} />
+      <Field
+        label={loaded ? 'Новый пароль' : 'Пароль'}
+        type="password"
+        autoComplete="new-password"
+        hint={loaded ? 'Оставьте пустым, чтобы не менять. Новый пароль завершит все сеансы пользователя.' : 'Не короче 8 символов'}
+        {...field('password')}
+      />
+      {shape.roles && shape.roles.length > 0 && (
+        <Select label="Роль" {...field('role')}>
+          <option value="">Выберите роль</option>
+          {shape.roles.map((role) => (
+            <option key={role} value={role}>
+              {ROLE_LABELS[role]}
+            </option>
+          ))}
+        </Select>
+      )}
+      {shape.company && values.role !== 'super-admin' && (
+        <Select label="Компания" {...field('company_id')}>
+          <option value="">Выберите компанию</option>
+          {companies.map((company) => (
+            <option key={company.id} value={company.id}>
+              {company.name}
+            </option>
+          ))}
+        </Select>
+      )}
+      {shape.vehicle && (
+        <>
+          <Field label="Госномер" autoComplete="off" placeholder="А123ВС 77" {...field('vehicle_number')} />
+          <Field label="Марка" autoComplete="off" placeholder="КамАЗ 65115" {...field('vehicle_brand')} />
+          <Field label="Грузоподъёмность, т" inputMode="decimal" autoComplete="off" placeholder="22,5" hint="Можно с запятой: 22,5" {...field('vehicle_capacity')} />
+        </>
+      )}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,150 @@
+/**
+ * The account form shared by /drivers/manage, /managers/manage and /users/manage: the fields as typed,
+ * the checks made before sending (Russian, under each field), and the body each call takes — on edit only
+ * what changed, so a stale copy never overwrites another admin's change to a field this one did not touch.
+ */
+import { MAX_VEHICLE_CAPACITY } from '../../../contract/payloads.ts';
+import type { Role } from '../../../contract/roles.ts';
+import type { UserWire } from '../../../contract/entities.ts';
+import { parseQuantity, quantityText } from '../../ui/decimal.ts';
+
+export interface AccountValues {
+  name: string;
+  email: string;
+  phone: string;
+  password: string;
+  role: Role | '';
+  company_id: string;
+  vehicle_number: string;
+  vehicle_brand: string;
+  vehicle_capacity: string;
+}
+
+export type AccountField = keyof AccountValues;
+export type AccountErrors = Partial<Record<AccountField, string>>;
+
+/** Which parts of the form a screen shows. */
+export interface AccountShape {
+  /** The roles offered; none means the role is fixed and not shown. */
+  roles?: readonly Role[];
+  /** A company select (a super-admin's forms). */
+  company?: boolean;
+  /** The current vehicle (drivers). */
+  vehicle?: boolean;
+}
+
+export const FIELD_ORDER: readonly AccountField[] = [
+  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity',
+];
+
+export const EMPTY_ACCOUNT: AccountValues = {
+  name: '', email: '', phone: '', password: '', role: '', company_id: '', vehicle_number: '', vehicle_brand: '', vehicle_capacity: '',
+};
+
+export function roleOf(user: Pick<UserWire, 'role'>): Role {
+  return typeof user.role === 'string' ? user.role : user.role.name;
+}
+
+export function valuesOf(user: UserWire): AccountValues {
+  const transport = user.current_transport;
+  return {
+    name: user.name,
+    email: user.email,
+    phone: user.phone,
+    password: '',
+    role: roleOf(user),
+    company_id: user.company_id === null ? '' : String(user.company_id),
+    vehicle_number: transport?.vehicle_number ?? '',
+    vehicle_brand: transport?.vehicle_brand ?? '',
+    vehicle_capacity: quantityText(transport?.vehicle_capacity),
+  };
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const PHONE = /^\+?[0-9 ()-]{5,20}$/;
+
+export type AccountCheck = { ok: true; body: Record<string, unknown> } | { ok: false; errors: AccountErrors };
+
+/**
+ * Checks the form and builds the body. `loaded` is the account being edited (null when creating): an edit
+ * sends only changed fields and an empty password means "keep the old one".
+ */
+export function accountBody(values: AccountValues, shape: AccountShape, loaded: AccountValues | null): AccountCheck {
+  const errors: AccountErrors = {};
+  const v = { ...values, name: values.name.trim(), email: values.email.trim(), phone: values.phone.trim() };
+  if (!v.name) errors.name = 'Укажите имя';
+  if (!EMAIL.test(v.email)) errors.email = 'Укажите e-mail вида name@example.ru';
+  if (!PHONE.test(v.phone)) errors.phone = 'Укажите телефон: цифры, пробелы, скобки, дефисы (от 5 знаков)';
+  if (loaded === null || v.password !== '') {
+    if (v.password.length < 8) errors.password = loaded === null ? 'Пароль не короче 8 символов' : 'Новый пароль не короче 8 символов';
+  }
+  if (shape.roles && shape.roles.length > 0 && !v.role) errors.role = 'Выберите роль';
+  const needsCompany = shape.company && v.role !== 'super-admin';
+  if (needsCompany && !v.company_id) errors.company_id = 'Выберите компанию';
+  let capacity: number | null = null;
+  if (shape.vehicle) {
+    const parsed = parseQuantity(v.vehicle_capacity);
+    if (!parsed.ok) errors.vehicle_capacity = parsed.error;
+    else if (parsed.value !== null && (parsed.value <= 0 || parsed.value > MAX_VEHICLE_CAPACITY)) {
+      errors.vehicle_capacity = `От 0 до ${MAX_VEHICLE_CAPACITY} т — проверьте запятую`;
+    } else capacity = parsed.value;
+    if (!v.vehicle_number.trim() && (v.vehicle_brand.trim() || capacity !== null)) {
+      errors.vehicle_number = 'Укажите госномер, чтобы сохранить транспорт';
+    }
+  }
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+
+  const full = normalized(v, shape, capacity);
+  if (loaded === null) {
+    // A new account without a vehicle sends none of its fields (the server would need a number for it).
+    if (shape.vehicle && full.vehicle_number === null) {
+      delete full.vehicle_number;
+      delete full.vehicle_brand;
+      delete full.vehicle_capacity;
+    }
+    if (full.company_id === null) delete full.company_id;
+    return { ok: true, body: full };
+  }
+  const loadedCapacity = parseQuantity(loaded.vehicle_capacity);
+  const old = normalized(loaded, shape, loadedCapacity.ok ? loadedCapacity.value : null);
+  const changed: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(full)) {
+    if (key === 'password' || old[key] !== value) changed[key] = value;
+  }
+  if (shape.vehicle) {
+    if (full.vehicle_number === null) {
+      // Clearing the number does not remove a vehicle; the fields are left alone.
+      delete changed.vehicle_number;
+      delete changed.vehicle_brand;
+      delete changed.vehicle_capacity;
+    } else if ('vehicle_brand' in changed || 'vehicle_capacity' in changed) {
+      // A driver without a vehicle gets one: the server needs its number with the other fields.
+      changed.vehicle_number = full.vehicle_number;
+    }
+  }
+  return { ok: true, body: changed };
+}
+
+/** The full body for `values`, trimmed, with the company as a number and the role only where the form has one. */
+function normalized(values: AccountValues, shape: AccountShape, capacity: number | null): Record<string, unknown> {
+  const body: Record<string, unknown> = { name: values.name.trim(), email: values.email.trim().toLowerCase(), phone: values.phone.trim() };
+  if (values.password) body.password = values.password;
+  if (shape.roles && shape.roles.length > 0) body.role = values.role;
+  if (shape.company) body.company_id = values.role === 'super-admin' || !values.company_id ? null : Number(values.company_id);
+  if (shape.vehicle) {
+    body.vehicle_number = values.vehicle_number.trim() || null;
+    body.vehicle_brand = values.vehicle_brand.trim() || null;
+    body.vehicle_capacity = capacity;
+  }
+  return body;
+}
+
+/** A server detail names its field first ('email: …', 'company_id: …'); the form shows it under that field. */
+export function accountServerError(detail: string): { field: AccountField | null; message: string } {
+  const match = /^([a-z_]+):\s*(.+)$/.exec(detail);
+  if (match && (FIELD_ORDER as readonly string[]).includes(match[1] as string)) {
+    return { field: match[1] as AccountField, message: match[2] as string };
+  }
+  if (/e-mail/i.test(detail)) return { field: 'email', message: detail };
+  return { field: null, message: detail };
+}
