@@ -281,10 +281,70 @@ function migration002(): Migration {
   };
 }
 
+/**
+ * Issue 9: transfers become a connection between two companies (the receiver's own carrier task, a decline
+ * reason, edits while pending); announcements may ask for a response and are counted unread per user;
+ * a manager's salary rate is set per manager.
+ */
+function migration003(dialect: Dialect): Migration {
+  const id = (c: ColumnDefinitionBuilder) =>
+    dialect === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
+  const real = 'double precision' as const;
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .alterTable('transfers')
+        .addColumn('carrier_task_id', 'integer', (c) => c.references('tasks.id').onDelete('set null'))
+        .execute();
+      await db.schema.alterTable('transfers').addColumn('decline_reason', 'text').execute();
+      await db.schema.alterTable('transfers').addColumn('decided_by', 'integer', (c) => c.references('users.id').onDelete('set null')).execute();
+      await db.schema.alterTable('transfers').addColumn('updated_at', 'text').execute();
+      await db.schema.createIndex('transfers_from_idx').on('transfers').columns(['from_company_id', 'status']).execute();
+      await db.schema.createIndex('transfers_carrier_task_idx').on('transfers').column('carrier_task_id').execute();
+
+      await db.schema
+        .alterTable('announcements')
+        .addColumn('requires_response', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('announcement_reads')
+        .addColumn('id', 'integer', id)
+        .addColumn('announcement_id', 'integer', (c) => c.notNull().references('announcements.id').onDelete('cascade'))
+        .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('read_at', 'text', (c) => c.notNull())
+        .addUniqueConstraint('announcement_reads_uq', ['announcement_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createIndex('announcement_responses_ann_idx')
+        .on('announcement_responses')
+        .columns(['announcement_id', 'user_id'])
+        .execute();
+
+      await db.schema
+        .createTable('manager_rates')
+        .addColumn('id', 'integer', id)
+        .addColumn('manager_id', 'integer', (c) => c.notNull().unique().references('users.id').onDelete('cascade'))
+        .addColumn('rate', real, (c) => c.notNull())
+        .addColumn('updated_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('progressive_rates_company_idx').on('progressive_rates').columns(['company_id', 'min_quantity']).execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('manager_rates').ifExists().execute();
+      await db.schema.dropTable('announcement_reads').ifExists().execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
-      return { '001_initial': migration001(dialect), '002_export_progress': migration002() };
+      return {
+        '001_initial': migration001(dialect),
+        '002_export_progress': migration002(),
+        '003_console_part2': migration003(dialect),
+      };
     },
   };
 }

@@ -151,6 +151,11 @@ export interface TransfersTable {
   created_by: number | null;
   created_at: string;
   decided_at: string | null;
+  /** The receiver's own task, created when the transfer is accepted. */
+  carrier_task_id: number | null;
+  decline_reason: string | null;
+  decided_by: number | null;
+  updated_at: string | null;
 }
 
 export interface AnnouncementsTable {
@@ -160,6 +165,24 @@ export interface AnnouncementsTable {
   title: string;
   body: string;
   created_at: string;
+  /** 0/1: drivers are asked to respond (confirm they read it, or answer). */
+  requires_response: Generated<number>;
+}
+
+export interface AnnouncementReadsTable {
+  id: Id;
+  announcement_id: number;
+  user_id: number;
+  read_at: string;
+}
+
+export interface ManagerRatesTable {
+  id: Id;
+  manager_id: number;
+  /** Money per unit of completed quantity of the tasks the manager created. */
+  rate: number;
+  updated_by: number | null;
+  updated_at: string;
 }
 
 export interface AnnouncementResponsesTable {
@@ -227,6 +250,8 @@ export interface Database {
   transfers: TransfersTable;
   announcements: AnnouncementsTable;
   announcement_responses: AnnouncementResponsesTable;
+  announcement_reads: AnnouncementReadsTable;
+  manager_rates: ManagerRatesTable;
   progressive_rates: ProgressiveRatesTable;
   export_jobs: ExportJobsTable;
   client_errors: ClientErrorsTable;
