@@ -10,8 +10,9 @@ export function formatStoredAt(storedAt: number, now: number = Date.now()): stri
   return sameDay ? time.format(stored) : `${dayMonth.format(stored)} ${time.format(stored)}`;
 }
 
+/** A vehicle's capacity in tonnes, Russian style: «22,5 т». */
 export function formatCapacity(capacity: number | null | undefined): string {
-  return capacity === null || capacity === undefined ? '—' : `${capacity} т`;
+  return formatQuantity(capacity, 'т');
 }
 
 /** 'YYYY-MM-DD' → 'DD.MM.YYYY'; anything else is shown as it came. */
