@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import { forbidden, notFound } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import type { Report, ReportPhoto } from '../../contract/entities.ts';
 import { seesAssociation } from '../tasks/scope.ts';
 
@@ -87,10 +87,9 @@ export async function associationScope(db: Q, associationId: number) {
   return row;
 }
 
-export function assertSeesAssociation(user: AuthUser, scope: { driver_id: number; company_id: number }): void {
-  if (!seesAssociation(user, scope)) {
-    throw forbidden(user.role === 'driver' ? 'Это задание другого водителя' : 'Нет доступа к данным другой компании');
-  }
+/** The owner driver or the company's staff; anyone else is told it does not exist (404, as for any other company's object). */
+export function assertSeesAssociation(user: AuthUser, scope: { driver_id: number; company_id: number }, what = 'Задание водителя не найдено'): void {
+  if (!seesAssociation(user, scope)) throw notFound(what);
 }
 
 /** The report's row and scope, after checking that the user may see it (owner driver or company staff). */
@@ -103,6 +102,6 @@ export async function reportFor(db: Q, user: AuthUser, reportId: number) {
     .where('r.id', '=', reportId)
     .executeTakeFirst();
   if (!row) throw notFound('Отчёт не найден');
-  assertSeesAssociation(user, row);
+  assertSeesAssociation(user, row, 'Отчёт не найден');
   return row;
 }

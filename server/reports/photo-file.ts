@@ -14,7 +14,7 @@ export async function photoFor(ctx: AppContext, user: AuthUser, photoId: number)
     .where('p.id', '=', photoId)
     .executeTakeFirst();
   if (!photo) throw notFound('Фото не найдено');
-  assertSeesAssociation(user, photo);
+  assertSeesAssociation(user, photo, 'Фото не найдено');
   // The size from disk, not the row: a file lost from storage is a 404, not a broken stream.
   const size = await ctx.storage.size(photo.storage_key);
   if (size === null) throw notFound('Файл фото не найден');

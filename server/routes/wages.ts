@@ -28,7 +28,7 @@ export const wageRoutes: RouteModule = (app, ctx) => {
         .where('role', '=', 'driver')
         .executeTakeFirst();
       if (!driver) throw notFound('Водитель не найден');
-      assertStaffSeesCompany(user, driver.company_id ?? -1);
+      assertStaffSeesCompany(user, driver.company_id ?? -1, 'Водитель не найден');
     }
     return driverWages(ctx.db, driverId, range);
   });
@@ -38,7 +38,7 @@ export const wageRoutes: RouteModule = (app, ctx) => {
     const range = period(request.query);
     const company = await ctx.db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
     if (!company) throw notFound('Компания не найдена');
-    assertStaffSeesCompany(currentUser(request), companyId);
+    assertStaffSeesCompany(currentUser(request), companyId, 'Компания не найдена');
     return companyWages(ctx.db, companyId, range);
   });
 };

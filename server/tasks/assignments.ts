@@ -2,7 +2,7 @@
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import type { DriverAssociation, Page, Task } from '../../contract/entities.ts';
 import type { TaskCreate } from '../../contract/driver.ts';
 import { loadAssociation, loadTask, loadTasks, toPage } from './load.ts';
@@ -19,7 +19,7 @@ export async function manageableDriver(db: Db, user: AuthUser, driverId: number)
     .where('role', '=', 'driver')
     .executeTakeFirst();
   if (!driver || driver.company_id === null) throw notFound('Водитель не найден');
-  assertStaffSeesCompany(user, driver.company_id);
+  assertStaffSeesCompany(user, driver.company_id, 'Водитель не найден');
   return { id: driver.id, company_id: driver.company_id };
 }
 
@@ -29,7 +29,7 @@ export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Pro
     if (input.company_id === undefined) throw badRequest('company_id: обязательное поле');
     companyId = input.company_id;
   } else if (input.company_id !== undefined && input.company_id !== user.company_id) {
-    assertStaffSeesCompany(user, input.company_id);
+    throw forbidden('Можно создавать задачи только в своей компании');
   }
   if (companyId === null) throw badRequest('company_id: пользователь не привязан к компании');
   const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
@@ -72,7 +72,7 @@ export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Pro
 
 /** A task with reports is kept: its reports carry wages and photos. Cancel it instead. */
 export async function deleteTask(db: Db, user: AuthUser, taskId: number): Promise<void> {
-  assertStaffSeesCompany(user, await taskCompany(db, taskId));
+  assertStaffSeesCompany(user, await taskCompany(db, taskId), 'Задача не найдена');
   const reported = await db.kysely
     .selectFrom('reports as r')
     .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
@@ -94,7 +94,7 @@ export interface AssignFields {
 /** PUT /tasks/{id}/drivers/{driverId}/: puts the driver on the task if needed, then sets the given fields. */
 export async function assignDriver(db: Db, user: AuthUser, taskId: number, driverId: number, fields: AssignFields): Promise<DriverAssociation> {
   const companyId = await taskCompany(db, taskId);
-  assertStaffSeesCompany(user, companyId);
+  assertStaffSeesCompany(user, companyId, 'Задача не найдена');
   const driver = await manageableDriver(db, user, driverId);
   if (driver.company_id !== companyId) throw badRequest('driverId: водитель из другой компании');
   const id = await db.kysely.transaction().execute(async (trx) => {
@@ -114,7 +114,7 @@ export async function assignDriver(db: Db, user: AuthUser, taskId: number, drive
 }
 
 export async function unassignDriver(db: Db, user: AuthUser, taskId: number, driverId: number): Promise<void> {
-  assertStaffSeesCompany(user, await taskCompany(db, taskId));
+  assertStaffSeesCompany(user, await taskCompany(db, taskId), 'Задача не найдена');
   const assoc = await db.kysely.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirst();
   if (!assoc) throw notFound('Водитель не назначен на это задание');
   await db.kysely.transaction().execute((trx) => removeAssociations(trx, [assoc.id]));
@@ -127,7 +127,7 @@ export async function unassignDriver(db: Db, user: AuthUser, taskId: number, dri
  */
 export async function moveDriver(db: Db, user: AuthUser, taskId: number, driverId: number, toDriverId: number): Promise<DriverAssociation> {
   const companyId = await taskCompany(db, taskId);
-  assertStaffSeesCompany(user, companyId);
+  assertStaffSeesCompany(user, companyId, 'Задача не найдена');
   if (toDriverId === driverId) throw badRequest('to_driver_id: это тот же водитель');
   const target = await manageableDriver(db, user, toDriverId);
   if (target.company_id !== companyId) throw badRequest('to_driver_id: водитель из другой компании');

@@ -94,7 +94,7 @@ export async function updateQuantities(
     }
     if (body.status !== undefined) assertDriverMove(assoc.status, body.status);
   } else if (!staffSeesCompany(user, assoc.company_id)) {
-    throw forbidden('Нет доступа к данным другой компании');
+    throw notFound('Задание водителя не найдено');
   }
   const changes: Partial<Record<'quantity' | 'loading_quantity' | 'unloading_quantity' | 'transport_rate', number | null>> = {};
   for (const key of ['quantity', 'loading_quantity', 'unloading_quantity', 'transport_rate'] as const) {

@@ -3,7 +3,7 @@
  * tasks, a manager or admin their company's data, a super-admin everything.
  */
 import type { AuthUser } from '../auth/guard.ts';
-import { forbidden } from '../errors.ts';
+import { notFound } from '../errors.ts';
 import type { DriverStatus, TaskStatus } from '../../contract/entities.ts';
 
 export const isDriver = (user: AuthUser): boolean => user.role === 'driver';
@@ -15,8 +15,12 @@ export function staffSeesCompany(user: AuthUser, companyId: number): boolean {
   return !isDriver(user) && user.company_id !== null && user.company_id === companyId;
 }
 
-export function assertStaffSeesCompany(user: AuthUser, companyId: number): void {
-  if (!staffSeesCompany(user, companyId)) throw forbidden('Нет доступа к данным другой компании');
+/**
+ * Staff of the company, or the super-admin; anyone else is told the object does not exist (404, never 403:
+ * another company's objects are not confirmed to exist). `what` names the object: «Задача не найдена».
+ */
+export function assertStaffSeesCompany(user: AuthUser, companyId: number, what = 'Не найдено'): void {
+  if (!staffSeesCompany(user, companyId)) throw notFound(what);
 }
 
 /** Owner driver, or staff of the task's company. */

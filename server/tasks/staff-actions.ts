@@ -44,7 +44,7 @@ export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, 
     throw badRequest('status: обязательное поле');
   }
   const companyId = await taskCompany(db, taskId);
-  assertStaffSeesCompany(user, companyId);
+  assertStaffSeesCompany(user, companyId, 'Задача не найдена');
   await db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     if (input.updated_at !== undefined) {

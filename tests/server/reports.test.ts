@@ -104,8 +104,8 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
       });
       expect(res.json().photos).toHaveLength(2);
     }
-    expect((await get(`/reports/${created.id}`, p.otherManager)).statusCode).toBe(403);
-    expect((await get(`/reports/${created.id}`, p.driver2)).statusCode).toBe(403);
+    expect((await get(`/reports/${created.id}`, p.otherManager)).statusCode).toBe(404);
+    expect((await get(`/reports/${created.id}`, p.driver2)).statusCode).toBe(404);
     expect((await get(`/reports/${created.id}`)).statusCode).toBe(401);
     expect((await get('/reports/999999', p.manager)).statusCode).toBe(404);
     expect((await get('/reports/abc', p.manager)).statusCode).toBe(400);
@@ -167,14 +167,14 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
   it("refuses a report on another driver's association and hides its reports and photos", async () => {
     const mine = (await post(p.driver, reportForm(fields(), [jpeg()]))).json() as Report;
     const theirs = await post(p.driver2, reportForm(fields()));
-    expect(theirs.statusCode).toBe(403);
-    expect(theirs.json().detail).toBe('Это задание другого водителя');
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().detail).toBe('Задание водителя не найдено');
     expect((await post(p.driver, reportForm(fields({ association_id: 999999 })))).statusCode).toBe(404);
 
     const photoUrl = (mine.photos[0] as ReportPhoto).url.replace('/api', '');
     for (const url of [`/reports/association/${association}`, `/reports/${mine.id}/photos?mode=all`, photoUrl]) {
-      expect((await get(url, p.driver2)).statusCode, url).toBe(403);
-      expect((await get(url, p.otherManager)).statusCode, url).toBe(403);
+      expect((await get(url, p.driver2)).statusCode, url).toBe(404);
+      expect((await get(url, p.otherManager)).statusCode, url).toBe(404);
       expect((await get(url, p.manager)).statusCode, url).toBe(200);
       expect((await get(url, p.superAdmin)).statusCode, url).toBe(200);
     }
@@ -182,9 +182,9 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     expect(list.map((r) => r.id)).toEqual([mine.id]);
     expect(list[0]?.photos).toHaveLength(1);
     const edit = await server.app.inject({ method: 'PUT', url: `/api/reports/${mine.id}`, headers: p.driver2.auth, payload: { quantity: 1 } });
-    expect(edit.statusCode).toBe(403);
+    expect(edit.statusCode).toBe(404);
     const del = await server.app.inject({ method: 'DELETE', url: `/api/reports/${mine.id}`, headers: p.driver2.auth });
-    expect(del.statusCode).toBe(403);
+    expect(del.statusCode).toBe(404);
   });
 
   it('refuses a report on a cancelled association with 409', async () => {

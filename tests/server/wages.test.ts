@@ -67,7 +67,7 @@ describe.each(backends)('wages ($name)', ({ databaseUrl }) => {
     const url = `/wages/driver/${p.driver.id}?${november}`;
     expect((await get(url)).statusCode).toBe(401);
     expect((await get(url, p.driver2)).statusCode).toBe(403);
-    expect((await get(url, p.otherManager)).statusCode).toBe(403);
+    expect((await get(url, p.otherManager)).statusCode).toBe(404);
     expect((await get(url, p.manager)).statusCode).toBe(200);
     expect((await get(url, p.admin)).statusCode).toBe(200);
     expect((await get(url, p.superAdmin)).statusCode).toBe(200);
@@ -90,7 +90,7 @@ describe.each(backends)('wages ($name)', ({ databaseUrl }) => {
     expect(wages).toMatchObject({ total_quantity: 65, total_amount: 16500 });
     expect((await get(url)).statusCode).toBe(401);
     expect((await get(url, p.driver)).statusCode).toBe(403);
-    expect((await get(url, p.otherManager)).statusCode).toBe(403);
+    expect((await get(url, p.otherManager)).statusCode).toBe(404);
     expect((await get(`/wages/company/999999`, p.superAdmin)).statusCode).toBe(404);
   });
 });
