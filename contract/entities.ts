@@ -59,6 +59,17 @@ export interface TokenPair {
   token_type: 'bearer';
 }
 
+/**
+ * Who will decide on a new registration request: the company's own staff (a manager or admin for a driver,
+ * an admin for a manager), or — where the company has none yet — a super-admin, who sees every request.
+ */
+export type RegistrationReviewer = 'company' | 'super-admin';
+
+/** The answer to a sign-up (POST /users/, POST /registration-requests/): the request and who will review it. */
+export interface RegistrationReceipt extends RegistrationRequest {
+  reviewer: RegistrationReviewer;
+}
+
 export interface RegistrationRequest {
   id: number;
   email: string;

@@ -5,7 +5,7 @@
  * so the status, the server's detail and the network flag survive the trip.
  */
 import type { Role } from '../contract/roles.ts';
-import type { User } from '../contract/entities.ts';
+import type { RegistrationReviewer, User } from '../contract/entities.ts';
 import type { RegistrationPayload } from '../contract/payloads.ts';
 
 /** SPEC.md section 3 auth state, without the tokens (those never leave the worker). */
@@ -124,7 +124,8 @@ export interface AuthApi {
   /** Runs the startup sequence once per engine; later callers get the same outcome. */
   startup(): Promise<StartupOutcome>;
   login(username: string, password: string, pushSubscription?: unknown): Promise<Result<User>>;
-  register(payload: RegistrationPayload): Promise<Result<null>>;
+  /** Sends a sign-up; answers who will review it. */
+  register(payload: RegistrationPayload): Promise<Result<RegistrationReviewer>>;
   logout(): Promise<void>;
   fetchProfile(): Promise<Result<User>>;
 }

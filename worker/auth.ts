@@ -6,7 +6,7 @@
  * engines (one dedicated worker per tab) the 'auth-refresh' Web Lock serialises them; after the lock is
  * granted the tokens are re-read, and when another engine already rotated them the new ones are used.
  */
-import type { User, UserWire, TokenPair } from '../contract/entities.ts';
+import type { RegistrationReceipt, RegistrationReviewer, User, UserWire, TokenPair } from '../contract/entities.ts';
 import type { RegistrationPayload } from '../contract/payloads.ts';
 import type { Result, StartupOutcome } from './api.ts';
 import { flattenUser, type AuthState, type TokenStore } from './auth-store.ts';
@@ -43,7 +43,8 @@ export interface AuthDeps {
 export interface Auth {
   startup(): Promise<StartupOutcome>;
   login(username: string, password: string, pushSubscription?: unknown): Promise<Result<User>>;
-  register(payload: RegistrationPayload): Promise<Result<null>>;
+  /** Answers who will review the request ('company' when the server does not say). */
+  register(payload: RegistrationPayload): Promise<Result<RegistrationReviewer>>;
   logout(): Promise<void>;
   fetchProfile(): Promise<Result<User>>;
   /** SPEC.md's refresh. `failedToken`: the access token a server refused, if a 401 started this. */
@@ -195,12 +196,12 @@ export function createAuth(deps: AuthDeps): Auth {
 
     async register(payload) {
       state.update({ loading: true, error: null });
-      const result = await http.request<unknown>(
+      const result = await http.request<Partial<RegistrationReceipt> | null>(
         { method: 'POST', url: 'users/', data: payload, skipAuthRefresh: true, withoutToken: true },
         AUTH_MESSAGES.registrationFailed,
       );
       state.update({ loading: false, error: result.ok ? null : result.message });
-      return result.ok ? { ok: true, data: null } : result;
+      return result.ok ? { ok: true, data: result.data?.reviewer === 'super-admin' ? 'super-admin' : 'company' } : result;
     },
 
     async logout() {

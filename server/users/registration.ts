@@ -3,7 +3,7 @@
  * staff approval turns it into a user. Nobody can log in before approval.
  */
 import type { Selectable } from 'kysely';
-import type { RegistrationRequest } from '../../contract/entities.ts';
+import type { RegistrationReceipt, RegistrationRequest, RegistrationReviewer } from '../../contract/entities.ts';
 import type { RegistrationPayload } from '../../contract/payloads.ts';
 import type { Role } from '../../contract/roles.ts';
 import type { Db } from '../db/connect.ts';
@@ -50,7 +50,20 @@ function selectRequests(db: Db) {
     .select('companies.name as company_name');
 }
 
-export async function createRegistrationRequest(db: Db, body: RegistrationPayload): Promise<RegistrationRequest> {
+/** Whether the company has an active account that may approve a request for `role` (see approveRequest). */
+async function reviewerOf(db: Db, companyId: number, role: string): Promise<RegistrationReviewer> {
+  const approvers = role === 'driver' ? ['manager', 'admin'] : ['admin'];
+  const row = await db.kysely
+    .selectFrom('users')
+    .select('id')
+    .where('company_id', '=', companyId)
+    .where('role', 'in', approvers)
+    .where('is_active', '=', 1)
+    .executeTakeFirst();
+  return row ? 'company' : 'super-admin';
+}
+
+export async function createRegistrationRequest(db: Db, body: RegistrationPayload): Promise<RegistrationReceipt> {
   const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', body.company_id).executeTakeFirst();
   if (!company) throw badRequest('company_id: компания не найдена');
   if (await emailIsTaken(db.kysely, body.email)) throw conflict(EMAIL_TAKEN);
@@ -84,7 +97,8 @@ export async function createRegistrationRequest(db: Db, body: RegistrationPayloa
     })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return registrationWire(await selectRequests(db).where('registration_requests.id', '=', id).executeTakeFirstOrThrow());
+  const request = registrationWire(await selectRequests(db).where('registration_requests.id', '=', id).executeTakeFirstOrThrow());
+  return { ...request, reviewer: await reviewerOf(db, body.company_id, body.role) };
 }
 
 /** Pending requests the user may decide on: their company's, or all for a super-admin. */

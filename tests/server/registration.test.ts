@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
-import { call, login, makeWorld, type World } from '../fixtures/accounts.ts';
+import { call, login, makeCompany, makeUser, makeWorld, type World } from '../fixtures/accounts.ts';
 
 describe.each(backends)('registration requests ($name)', ({ databaseUrl }) => {
   let server: TestServer;
@@ -19,8 +19,21 @@ describe.each(backends)('registration requests ($name)', ({ databaseUrl }) => {
       body: { email, password: 'reg-password', name: 'Пётр Заявкин', phone: '+7 901 000-00-01', company_id: w.companyA, ...over },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
-    return res.body as { id: number; email: string };
+    return res.body as { id: number; email: string; reviewer: string };
   };
+
+  it('tells who will review: the company’s staff, or a super-admin (who sees it) where the company has no approver', async () => {
+    expect((await register()).reviewer).toBe('company');
+    const empty = await makeCompany(server);
+    const orphan = await register({ company_id: empty });
+    expect(orphan.reviewer).toBe('super-admin');
+    const seen = await call(server, 'GET', '/api/registration-requests/', { token: w.tokens.super });
+    expect(seen.body.map((r: { id: number }) => r.id)).toContain(orphan.id);
+    // A manager may approve drivers only: a manager's request to a company with no admin goes to a super-admin.
+    await makeUser(server, 'manager', empty);
+    expect((await register({ company_id: empty })).reviewer).toBe('company');
+    expect((await register({ company_id: empty, role: 'manager' })).reviewer).toBe('super-admin');
+  });
 
   it('register → a manager approves → the new driver logs in with the vehicle as current', async () => {
     const req = await register({ vehicle_number: 'С555СС 77', vehicle_brand: 'КАМАЗ 6520', vehicle_capacity: 20 });

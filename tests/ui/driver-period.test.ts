@@ -10,13 +10,15 @@ describe('statistics period', () => {
     expect(periodRange('today', today, none)).toEqual({ start: '2026-11-19', end: '2026-11-19' });
   });
 
-  it('a week starts on Monday, also when today is Sunday', () => {
-    expect(periodRange('week', today, none)).toEqual({ start: '2026-11-16', end: '2026-11-19' });
+  it('a week runs Monday to Sunday, also when today is Sunday', () => {
+    expect(periodRange('week', today, none)).toEqual({ start: '2026-11-16', end: '2026-11-22' });
     expect(periodRange('week', new Date(2026, 10, 22), none)).toEqual({ start: '2026-11-16', end: '2026-11-22' });
   });
 
-  it('this month runs from its first day to today; last month is whole, across a year end', () => {
-    expect(periodRange('month', today, none)).toEqual({ start: '2026-11-01', end: '2026-11-19' });
+  it('this month is the whole month (tasks planned later in it count); last month is whole, across a year end', () => {
+    expect(periodRange('month', today, none)).toEqual({ start: '2026-11-01', end: '2026-11-30' });
+    expect(periodRange('month', new Date(2026, 11, 31), none)).toEqual({ start: '2026-12-01', end: '2026-12-31' });
+    expect(periodRange('week', new Date(2026, 11, 30), none)).toEqual({ start: '2026-12-28', end: '2027-01-03' });
     expect(periodRange('last-month', today, none)).toEqual({ start: '2026-10-01', end: '2026-10-31' });
     expect(periodRange('last-month', new Date(2027, 0, 10), none)).toEqual({ start: '2026-12-01', end: '2026-12-31' });
   });

@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS } from '../../contract/report-limits.ts';
-import { buildReport, buildReportEdit, draftFromReport, emptyDraft, isUnsendable, newPhotoBytes, photosError } from '../../src/screens/report/report-payload.ts';
+import {
+  buildReport,
+  buildReportEdit,
+  draftFromReport,
+  emptyDraft,
+  isUnsendable,
+  newPhotoBytes,
+  photosError,
+  resolvedErrors,
+  type ReportDraft,
+} from '../../src/screens/report/report-payload.ts';
 
 const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
 
@@ -149,5 +159,38 @@ describe('photos the server would refuse for good', () => {
     expect(newPhotoBytes([{ original: huge, preview: atCap, previewFailed: false }, { original: huge, preview: null, previewFailed: false }])).toBe(
       PHOTO_MAX_BYTES,
     );
+  });
+});
+
+describe('resolvedErrors: an error goes when its cause does (issue 12 item 4)', () => {
+  const draft = (patch: Partial<ReportDraft> = {}): ReportDraft => ({ ...emptyDraft, ...patch });
+  const nothing = { form: 'Укажите количество или добавьте фото' };
+
+  it('drops «nothing to report» once a quantity is typed or a photo added, keeps it while still nothing', () => {
+    expect(resolvedErrors(nothing, draft(), 0, false)).toEqual(nothing);
+    expect(resolvedErrors(nothing, draft({ quantity: '12' }), 0, false)).toEqual({});
+    expect(resolvedErrors(nothing, draft(), 1, true)).toEqual({});
+  });
+
+  it('drops a field error once the field parses, and updates it while it does not', () => {
+    const bad = buildReport(1, draft({ quantity: 'много' }), []);
+    expect(bad.ok).toBe(false);
+    const errors = bad.ok ? {} : bad.errors;
+    expect(errors.quantity).toBeTruthy();
+    expect(resolvedErrors(errors, draft({ quantity: 'много' }), 0, false).quantity).toBe(errors.quantity);
+    expect(resolvedErrors(errors, draft({ quantity: '22,5' }), 0, false)).toEqual({});
+  });
+
+  it('drops a total’s error when its «покупатель» flag is turned off', () => {
+    const bad = buildReport(1, draft({ quantity: '5', loadingIsBuyer: true, totalLoading: 'x' }), []);
+    const errors = bad.ok ? {} : bad.errors;
+    expect(errors.totalLoading).toBeTruthy();
+    expect(resolvedErrors(errors, draft({ quantity: '5', loadingIsBuyer: false }), 0, false)).toEqual({});
+  });
+
+  it('keeps a photo problem until the photos change', () => {
+    const tooBig = { form: 'Фото слишком большие' };
+    expect(resolvedErrors(tooBig, draft({ quantity: '5' }), 3, false)).toEqual(tooBig);
+    expect(resolvedErrors(tooBig, draft({ quantity: '5' }), 2, true)).toEqual({});
   });
 });

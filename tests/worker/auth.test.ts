@@ -18,10 +18,12 @@ describe('registration (SPEC.md section 8)', () => {
     server.on('POST users/', () => ({ status: 500 }));
     expect(await api.register(registration)).toMatchObject({ ok: false, message: 'Registration failed' });
   });
-  it('succeeds with null', async () => {
+  it('succeeds, saying who will review the request', async () => {
     const { api, server } = await makeEngine();
-    server.on('POST users/', () => ({ status: 201, data: { id: 1 } }));
-    expect(await api.register(registration)).toEqual({ ok: true, data: null });
+    server.on('POST users/', () => ({ status: 201, data: { id: 1, reviewer: 'super-admin' } }));
+    expect(await api.register(registration)).toEqual({ ok: true, data: 'super-admin' });
+    server.on('POST users/', () => ({ status: 201, data: { id: 2 } }));
+    expect(await api.register(registration)).toEqual({ ok: true, data: 'company' });
   });
 });
 

@@ -4,14 +4,14 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { Company } from '../../../contract/entities.ts';
+import type { Company, RegistrationReviewer } from '../../../contract/entities.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { Field } from '../../ui/Field.tsx';
 import { listOf } from '../../ui/list.ts';
 import { AuthFrame } from '../../ui/AuthFrame.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { checkRegistration, emptyRegistrationForm, type FieldErrors, type RegistrationForm } from './registration-form.ts';
+import { checkRegistration, emptyRegistrationForm, sentMessage, type FieldErrors, type RegistrationForm } from './registration-form.ts';
 
 export function RegisterScreen() {
   const companies = useApiQuery<Company[] | { items: Company[] }>('/companies/');
@@ -19,7 +19,7 @@ export function RegisterScreen() {
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [sent, setSent] = useState(false);
+  const [sent, setSent] = useState<RegistrationReviewer | null>(null);
 
   // Editing a field clears its error: the message was about the old value.
   const set = (field: keyof RegistrationForm) => (event: { target: { value: string } }) => {
@@ -39,7 +39,7 @@ export function RegisterScreen() {
     setBusy(true);
     try {
       const result = await getEngine().register(checked.payload);
-      if (result.ok) setSent(true);
+      if (result.ok) setSent(result.data);
       else setFailure(result.message);
     } catch (error: unknown) {
       console.error('registration failed', error);
@@ -53,7 +53,7 @@ export function RegisterScreen() {
     return (
       <AuthFrame title="Регистрация">
         <div className="notice notice-success" role="status">
-          <p>Заявка отправлена. Вы сможете войти после подтверждения менеджером.</p>
+          <p>{sentMessage(sent, form.role)}</p>
           <Link href="/login" className="button button-primary">
             Перейти ко входу
           </Link>
@@ -137,3 +137,4 @@ export function RegisterScreen() {
     </AuthFrame>
   );
 }
+

@@ -1,5 +1,6 @@
 /** The registration form's values and their check against the shared contract schema. */
 import { z } from 'zod';
+import type { RegistrationReviewer } from '../../../contract/entities.ts';
 import { MAX_VEHICLE_CAPACITY, registrationSchema, type RegistrationPayload } from '../../../contract/payloads.ts';
 
 export interface RegistrationForm {
@@ -62,4 +63,14 @@ export function checkRegistration(form: RegistrationForm): Checked {
     if (message) errors[key] = MESSAGES[key] ?? message;
   }
   return { ok: false, errors };
+}
+
+/** Who will confirm the request, in the applicant's words (issue 12 item 2). */
+export function sentMessage(reviewer: RegistrationReviewer, role: 'driver' | 'manager'): string {
+  if (reviewer === 'super-admin') {
+    return 'Заявка отправлена. В выбранной компании пока нет сотрудников, которые могут её подтвердить, поэтому её рассмотрит администратор системы. Вы сможете войти после подтверждения.';
+  }
+  return role === 'driver'
+    ? 'Заявка отправлена. Вы сможете войти после подтверждения менеджером или администратором компании.'
+    : 'Заявка отправлена. Вы сможете войти после подтверждения администратором компании.';
 }

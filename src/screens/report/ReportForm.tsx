@@ -27,6 +27,7 @@ import {
   isUnsendable,
   newPhotoBytes,
   photosError,
+  resolvedErrors,
   type ReportDraft,
   type ReportDraftErrors,
 } from './report-payload.ts';
@@ -69,7 +70,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   const formErrorRef = useRef<HTMLParagraphElement>(null);
   useEffect(() => {
     if (errors.form) formErrorRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
-  }, [errors.form]);
+  }, [errors]);
 
   useEffect(() => {
     const dialog = dialogRef.current;
@@ -78,6 +79,13 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   }, []);
 
   const set = (patch: Partial<ReportDraft>) => setDraft((current) => ({ ...current, ...patch }));
+
+  // An error goes as soon as its cause does: a stale «Укажите количество или добавьте фото» after the
+  // quantity is typed misleads the driver (issue 12 item 4).
+  const photoCount = keptOld.length + newPhotos.photos.length;
+  const photoKey = `${droppedOld.join(',')}|${newPhotos.photos.map((p) => p.key).join(',')}`;
+  const [errorPhotos, setErrorPhotos] = useState(photoKey);
+  const shown = resolvedErrors(errors, draft, photoCount, photoKey !== errorPhotos);
   const dirty = droppedOld.length > 0 || newPhotos.photos.length > 0 || JSON.stringify(draft) !== JSON.stringify(original);
 
   async function close() {
@@ -86,18 +94,23 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
     onClose();
   }
 
+  function showErrors(next: ReportDraftErrors) {
+    setErrorPhotos(photoKey);
+    setErrors(next);
+  }
+
   function fail(message: string) {
-    setErrors({ form: message });
+    showErrors({ form: message });
     toast.error(message);
   }
 
   async function queueNew() {
     const built = buildReport(associationId, draft, newPhotos.photos.map((p) => p.original));
-    if (!built.ok) return setErrors(built.errors);
+    if (!built.ok) return showErrors(built.errors);
     setErrors({});
     const result = await getEngine().queueReport(built.report);
     if (!result.ok) return fail(result.message);
-    toast.success('Отчёт поставлен в очередь отправки');
+    toast.success('Отчёт поставлен в очередь отправки. Задача отмечена выполненной: она теперь в разделе «Статистика».');
     // The service worker may deliver it even if the driver closes the app before the network returns.
     void requestBackgroundSync();
     onQueued?.();
@@ -107,7 +120,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   async function saveEdit(report: Report) {
     const added = newPhotos.photos.map((p) => p.original);
     const built = buildReportEdit(original, draft, keptOld.length + added.length);
-    if (!built.ok) return setErrors(built.errors);
+    if (!built.ok) return showErrors(built.errors);
     setErrors({});
     const edit = { reportId: report.id, fields: built.fields, addedPhotos: added, removedPhotoIds: droppedOld };
     if (!hasChanges(edit)) return onClose();
@@ -128,7 +141,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
       newPhotos.photos.filter(isUnsendable).length,
       newPhotoBytes(newPhotos.photos),
     );
-    if (problem) return setErrors({ form: problem });
+    if (problem) return showErrors({ form: problem });
     setSubmitting(true);
     try {
       await (editing ? saveEdit(editing.report) : queueNew());
@@ -176,17 +189,21 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
               inputMode="decimal"
               autoComplete="off"
               value={draft.quantity}
-              aria-invalid={Boolean(errors.quantity)}
+              aria-invalid={Boolean(shown.quantity)}
               onChange={(event) => set({ quantity: event.target.value })}
             />
-            {errors.quantity ? <span className="drv-field__error">{errors.quantity}</span> : null}
+            {shown.quantity ? <span className="drv-field__error">{shown.quantity}</span> : null}
           </label>
 
+          <p className="drv-field__hint" id="drv-buyer-hint">
+            Общее количество — по весам покупателя: отметьте «покупатель», чтобы указать его. Без отметки поле не заполняется и в
+            отчёт не попадает.
+          </p>
           <TotalField
             label="Общее количество на погрузке"
             value={draft.totalLoading}
             flag={draft.loadingIsBuyer}
-            error={errors.totalLoading}
+            error={shown.totalLoading}
             onValue={(totalLoading) => set({ totalLoading })}
             onFlag={(loadingIsBuyer) => set(loadingIsBuyer ? { loadingIsBuyer } : { loadingIsBuyer, totalLoading: '' })}
           />
@@ -194,7 +211,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
             label="Общее количество на выгрузке"
             value={draft.totalUnloading}
             flag={draft.unloadingIsBuyer}
-            error={errors.totalUnloading}
+            error={shown.totalUnloading}
             onValue={(totalUnloading) => set({ totalUnloading })}
             onFlag={(unloadingIsBuyer) =>
               set(unloadingIsBuyer ? { unloadingIsBuyer } : { unloadingIsBuyer, totalUnloading: '' })
@@ -226,9 +243,9 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
             </ul>
           </fieldset>
 
-          {errors.form ? (
+          {shown.form ? (
             <p className="drv-form-error" role="alert" ref={formErrorRef}>
-              {errors.form}
+              {shown.form}
             </p>
           ) : null}
         </div>

@@ -29,7 +29,7 @@ export function TotalField({ label, value, flag, error, onValue, onFlag }: Props
           onChange={(event) => onValue(event.target.value)}
         />
         <label className="drv-check">
-          <input type="checkbox" checked={flag} onChange={(event) => onFlag(event.target.checked)} />
+          <input type="checkbox" checked={flag} aria-describedby="drv-buyer-hint" onChange={(event) => onFlag(event.target.checked)} />
           <span>покупатель</span>
         </label>
       </div>

@@ -56,6 +56,27 @@ function draftValues(draft: ReportDraft): { ok: true; values: DraftValues } | { 
 
 const NOTHING_TO_REPORT: ReportDraftErrors = { form: 'Укажите количество или добавьте фото' };
 
+/**
+ * The errors shown after a submit, kept only while their cause is still there (issue 12 item 4): a field's
+ * error goes once the field parses (or its flag is off), "nothing to report" once there is a quantity or a
+ * photo, and a photo problem once the photos change. `photosChanged` says the photo list is not the one the
+ * error was about.
+ */
+export function resolvedErrors(errors: ReportDraftErrors, draft: ReportDraft, photoCount: number, photosChanged: boolean): ReportDraftErrors {
+  const now = draftValues(draft);
+  const fieldErrors = now.ok ? {} : now.errors;
+  const next: ReportDraftErrors = {};
+  for (const key of ['quantity', 'totalLoading', 'totalUnloading'] as const) {
+    if (errors[key] && fieldErrors[key]) next[key] = fieldErrors[key];
+  }
+  if (errors.form) {
+    const nothing = errors.form === NOTHING_TO_REPORT.form;
+    const stillNothing = draft.quantity.trim() === '' && photoCount === 0;
+    if (nothing ? stillNothing : !photosChanged) next.form = errors.form;
+  }
+  return next;
+}
+
 export function buildReport(associationId: number, draft: ReportDraft, photos: Blob[]): ReportBuild {
   const parsed = draftValues(draft);
   if (!parsed.ok) return parsed;

@@ -19,7 +19,10 @@ export interface DateRange {
   end: string | null;
 }
 
-/** Weeks start on Monday, as in Russia. `custom` passes the typed dates through ('' = open). */
+/**
+ * Weeks start on Monday, as in Russia; a week or a month is the whole of it, so tasks dated later in it (planned
+ * ahead) count too (issue 12 item 3). `custom` passes the typed dates through ('' = open).
+ */
 export function periodRange(preset: PeriodPreset, today: Date, custom: { start: string; end: string }): DateRange {
   const y = today.getFullYear();
   const m = today.getMonth();
@@ -28,10 +31,13 @@ export function periodRange(preset: PeriodPreset, today: Date, custom: { start: 
       return { start: isoDate(today), end: isoDate(today) };
     case 'week': {
       const sinceMonday = (today.getDay() + 6) % 7;
-      return { start: isoDate(new Date(y, m, today.getDate() - sinceMonday)), end: isoDate(today) };
+      return {
+        start: isoDate(new Date(y, m, today.getDate() - sinceMonday)),
+        end: isoDate(new Date(y, m, today.getDate() - sinceMonday + 6)),
+      };
     }
     case 'month':
-      return { start: isoDate(new Date(y, m, 1)), end: isoDate(today) };
+      return { start: isoDate(new Date(y, m, 1)), end: isoDate(new Date(y, m + 1, 0)) };
     case 'last-month':
       return { start: isoDate(new Date(y, m - 1, 1)), end: isoDate(new Date(y, m, 0)) };
     case 'all':

@@ -17,7 +17,7 @@ export class RegisterPage {
   readonly error: Locator;
 
   constructor(private readonly page: Page, private readonly baseUrl: string) {
-    this.success = page.getByText('Заявка отправлена. Вы сможете войти после подтверждения менеджером.');
+    this.success = page.getByText(/^Заявка отправлена\. /);
     this.error = page.locator('.form-error');
   }
 
