@@ -4,6 +4,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { ROLE_LABELS } from '../../contract/roles.ts';
 import { getEngine } from '../engine/engine.ts';
+import { useConfirm } from '../ui/ConfirmDialog.tsx';
 import { useEngineSnapshot } from '../engine/store.ts';
 import { lazyNamed } from './lazy.ts';
 
@@ -14,9 +15,9 @@ interface HeaderProps {
   onToggleSidebar: () => void;
 }
 
-function logoutQuestion(pending: number): string {
-  if (pending === 0) return 'Выйти из аккаунта?';
-  return `Неотправленных отчётов: ${pending}. Они останутся на этом устройстве и будут отправлены после вашего следующего входа. Выйти из аккаунта?`;
+function logoutMessage(pending: number): string | undefined {
+  if (pending === 0) return undefined;
+  return `Неотправленных отчётов: ${pending}. Они останутся на этом устройстве и будут отправлены после вашего следующего входа.`;
 }
 
 export function Header({ sidebarExpanded, onToggleSidebar }: HeaderProps) {
@@ -24,10 +25,11 @@ export function Header({ sidebarExpanded, onToggleSidebar }: HeaderProps) {
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
   const [leaving, setLeaving] = useState(false);
+  const [confirmElement, confirm] = useConfirm();
   const user = auth.user;
 
   async function logout(): Promise<void> {
-    if (!window.confirm(logoutQuestion(outbox.pending))) return;
+    if (!(await confirm({ title: 'Выйти из аккаунта?', message: logoutMessage(outbox.pending), confirmLabel: 'Выйти' }))) return;
     setLeaving(true);
     try {
       await getEngine().logout();
@@ -41,6 +43,7 @@ export function Header({ sidebarExpanded, onToggleSidebar }: HeaderProps) {
 
   return (
     <header className="header">
+      {confirmElement}
       <button
         type="button"
         className="icon-button"
@@ -64,8 +67,18 @@ export function Header({ sidebarExpanded, onToggleSidebar }: HeaderProps) {
           <span className="user-name">{user?.name ?? 'Пользователь'}</span>
           {user && <span className="user-role">{ROLE_LABELS[user.role]}</span>}
         </div>
-        <button type="button" className="button button-quiet" onClick={() => void logout()} disabled={leaving}>
-          {leaving ? 'Выход...' : 'Выйти'}
+        <button type="button" className="button button-quiet logout-button" onClick={() => void logout()} disabled={leaving}>
+          <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" className="logout-icon">
+            <path
+              d="M9 4H6a2 2 0 0 0-2 2v12a2 2 0 0 0 2 2h3M14 17l5-5-5-5M19 12H9"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
+          </svg>
+          <span className="logout-label">{leaving ? 'Выход...' : 'Выйти'}</span>
         </button>
       </div>
     </header>

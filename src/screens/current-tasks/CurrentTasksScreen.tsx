@@ -4,6 +4,7 @@
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
+import { Link } from 'wouter';
 import type { Page, Task } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
@@ -52,7 +53,9 @@ function CurrentTasks({ title }: { title: string }) {
       ) : query.isError && !query.data ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
       ) : entries.length === 0 ? (
-        <EmptyState title="Текущих задач нет">Возьмите задачу в разделе «Доступные задачи».</EmptyState>
+        <EmptyState title="Текущих задач нет">
+          Возьмите задачу в разделе <Link href="/available-tasks">«Доступные задачи»</Link>.
+        </EmptyState>
       ) : (
         <ul className="drv-grid">
           {entries.map((entry) => (

@@ -8,6 +8,7 @@ import { unwrap, useApiQuery, type ApiError } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { listOf } from '../../ui/list.ts';
 import { Page } from '../../ui/Page.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
@@ -22,6 +23,7 @@ export function RegistrationRequestsScreen() {
   const companies = useApiQuery<Company[] | { items: Company[] }>('/companies/');
   const role = useEngineSnapshot().auth.user?.role;
   const client = useQueryClient();
+  const [confirmElement, confirm] = useConfirm();
   const server = useNeedsServer();
   const approve = useMutation<unknown, ApiError, number>({
     mutationFn: async (id) => unwrap(await getEngine().send('POST', `/registration-requests/${id}/approve`)),
@@ -39,8 +41,8 @@ export function RegistrationRequestsScreen() {
     if (query.isError) toast.error('Ошибка при загрузке заявок.', { toastId: 'registration-requests-load' });
   }, [query.isError, query.errorUpdatedAt]);
 
-  function confirmApprove(request: RegistrationRequest): void {
-    if (window.confirm(`Подтвердить регистрацию ${request.email}?`)) approve.mutate(request.id);
+  async function confirmApprove(request: RegistrationRequest): Promise<void> {
+    if (await confirm({ title: `Подтвердить регистрацию ${request.email}?`, confirmLabel: 'Подтвердить' })) approve.mutate(request.id);
   }
 
   function companyName(request: RegistrationRequest): string {
@@ -68,7 +70,7 @@ export function RegistrationRequestsScreen() {
               disabled={approve.isPending || server.offline}
               offlineReason={server.reason}
               approvable={canApprove(role, request.role)}
-              onApprove={() => confirmApprove(request)}
+              onApprove={() => void confirmApprove(request)}
             />
           ))}
         </div>
@@ -77,6 +79,7 @@ export function RegistrationRequestsScreen() {
 
   return (
     <Page title="Заявки на регистрацию" aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+      {confirmElement}
       {body}
     </Page>
   );

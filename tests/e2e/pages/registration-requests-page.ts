@@ -26,8 +26,8 @@ export class RegistrationRequestsPage {
 
   /** Presses the card's button and accepts the confirmation. */
   async approve(email: string): Promise<void> {
-    this.page.once('dialog', (dialog) => void dialog.accept());
     await this.card(email).getByRole('button', { name: 'Подтвердить регистрацию' }).click();
+    await this.page.getByRole('dialog', { name: `Подтвердить регистрацию ${email}?` }).getByRole('button', { name: 'Подтвердить', exact: true }).click();
   }
 }
 

@@ -54,10 +54,10 @@ export class Shell {
     return this.page.locator('.Toastify').getByText(text, { exact: true });
   }
 
-  /** Logs out through the header, accepting the confirmation the app asks for. */
+  /** Logs out through the header, accepting the app's own confirmation dialog. */
   async logout(): Promise<void> {
-    this.page.once('dialog', (dialog) => void dialog.accept());
     await this.logoutButton.click();
+    await this.page.getByRole('dialog', { name: 'Выйти из аккаунта?' }).getByRole('button', { name: 'Выйти' }).click();
   }
 
   path(): string {
