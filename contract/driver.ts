@@ -168,11 +168,51 @@ export interface DriverWages {
   items: WageItem[];
 }
 
+/** One completed association in a company's figures: the driver's pay and the company's revenue on it. */
+export interface CompanyWageItem extends WageItem {
+  driver_id: number;
+  driver_name: string;
+  /** The task's rate (what the company is paid per unit); revenue = quantity × task_rate. */
+  task_rate: number | null;
+  revenue: number;
+  /** Set when the task is a carrier task done for another company. */
+  transfer_id: number | null;
+}
+
 export interface CompanyWages {
   company_id: number;
   start_date: string | null;
   end_date: string | null;
+  /** Completed volume and the drivers' pay for it (Σ items). */
   total_quantity: number;
   total_amount: number;
+  /** Σ items' revenue. */
+  revenue: number;
   drivers: { driver_id: number; driver_name: string; total_quantity: number; total_amount: number }[];
+  items: CompanyWageItem[];
+  /** Work done for other companies through accepted transfers (our carrier tasks dated in the period). */
+  for_other_companies: {
+    transfer_id: number;
+    company_id: number;
+    company_name: string;
+    carrier_task_id: number;
+    date: string;
+    cargo: string;
+    quantity: number | null;
+    completed_quantity: number;
+    drivers_amount: number;
+    revenue: number;
+  }[];
+  /** Work handed to other companies through accepted transfers, with their progress. */
+  transferred_out: {
+    transfer_id: number;
+    company_id: number;
+    company_name: string;
+    task_id: number;
+    carrier_task_id: number;
+    date: string;
+    cargo: string;
+    quantity: number | null;
+    completed_quantity: number;
+  }[];
 }

@@ -34,6 +34,14 @@ export const EXPORT_COLUMNS = [
 
 export type ExportCell = string | number | Date | null;
 
+export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** An attachment header that keeps a Russian file name (RFC 6266 filename*), with an ASCII fallback. */
+export function contentDisposition(filename: string): string {
+  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
 /** The rows of one task, as cells in EXPORT_COLUMNS order. Ids are text: a spreadsheet must not sum them. */
 export function rowsOfTask(task: Task): ExportCell[][] {
   const base: ExportCell[] = [
@@ -73,24 +81,53 @@ function drained(stream: Writable): Promise<void> {
   return stream.writableNeedDrain ? new Promise((resolve) => stream.once('drain', () => resolve())) : Promise.resolve();
 }
 
-export function createExportWriter(stream: Writable, sheetName: string): ExportWriter {
+export interface SheetColumn {
+  header: string;
+  key: string;
+  width: number;
+  /** An Excel number format, e.g. 'dd.mm.yyyy' or '#,##0.00'. */
+  numFmt?: string;
+}
+
+/** One streamed sheet: a bold frozen header, rows committed as they come, the stream's backpressure awaited. */
+export interface SheetWriter {
+  addRow(cells: readonly ExportCell[]): Promise<void>;
+  finish(): Promise<void>;
+}
+
+export function createSheetWriter(stream: Writable, sheetName: string, columns: readonly SheetColumn[]): SheetWriter {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
   workbook.creator = 'Рейс';
-  const sheet = workbook.addWorksheet(sheetName, { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = EXPORT_COLUMNS.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+  // Excel refuses sheet names over 31 characters or with []:*?/\ in them.
+  const sheet = workbook.addWorksheet(sheetName.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
   sheet.getRow(1).font = { bold: true };
-  sheet.getColumn('date').numFmt = 'dd.mm.yyyy';
+  for (const c of columns) if (c.numFmt) sheet.getColumn(c.key).numFmt = c.numFmt;
   sheet.getRow(1).commit();
   return {
-    async add(task) {
-      const rows = rowsOfTask(task);
-      for (const cells of rows) sheet.addRow(cells).commit();
+    async addRow(cells) {
+      sheet.addRow([...cells]).commit();
       await drained(stream);
-      return rows.length;
     },
     async finish() {
       sheet.commit();
       await workbook.commit();
     },
+  };
+}
+
+export function createExportWriter(stream: Writable, sheetName: string): ExportWriter {
+  const sheet = createSheetWriter(
+    stream,
+    sheetName,
+    EXPORT_COLUMNS.map((c) => ({ ...c, ...(c.key === 'date' ? { numFmt: 'dd.mm.yyyy' } : {}) })),
+  );
+  return {
+    async add(task) {
+      const rows = rowsOfTask(task);
+      for (const cells of rows) await sheet.addRow(cells);
+      return rows.length;
+    },
+    finish: () => sheet.finish(),
   };
 }

@@ -13,17 +13,13 @@ import { conflict, idParam, notFound, parse } from '../errors.ts';
 import { createJob, jobFor, toJob } from '../exports/jobs.ts';
 import { startExportRunner } from '../exports/runner.ts';
 import { SheetCache, checkTableToken, signTableToken } from '../exports/table.ts';
+import { XLSX, contentDisposition } from '../exports/workbook.ts';
 
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 const fileQuerySchema = z.object({
   file_id: z.coerce.number({ message: 'ожидается номер файла' }).int().positive(),
   token: z.string({ message: 'нет ссылки доступа' }).min(10, 'нет ссылки доступа').max(2000),
 });
 
-function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
-}
 
 export const exportRoutes: RouteModule = (app, ctx) => {
   const staff = { preHandler: ctx.guard(STAFF) };

@@ -11,6 +11,7 @@ import { taskRoutes } from './tasks.ts';
 import { staffTaskRoutes } from './tasks-staff.ts';
 import { reportRoutes } from './reports.ts';
 import { wageRoutes } from './wages.ts';
+import { progressiveRateRoutes } from './progressive-rates.ts';
 import { exportRoutes } from './exports.ts';
 
 export const routeModules: RouteModule[] = [
@@ -25,5 +26,6 @@ export const routeModules: RouteModule[] = [
   staffTaskRoutes,
   reportRoutes,
   wageRoutes,
+  progressiveRateRoutes,
   exportRoutes,
 ];

@@ -1,44 +1,217 @@
-/** Wages (SPEC.md section 7): a driver's earnings, and a company's per driver. */
+/**
+ * Wages (SPEC §7): a driver's earnings, a company's figures, a manager's salary — each for an optional period,
+ * as JSON or, with `?format=xlsx`, as the breakdown in a streamed workbook. Also the list of managers' salaries
+ * and the manager's rate. The rules and who sees what: WAGES.md beside this file.
+ */
+import { PassThrough } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { RouteModule } from '../context.ts';
-import { ALL_ROLES, STAFF } from '../../contract/roles.ts';
-import { wagesQuerySchema } from '../../contract/driver.ts';
+import { ADMINS, ALL_ROLES, STAFF } from '../../contract/roles.ts';
+import { wagesQuerySchema, type CompanyWages, type DriverWages } from '../../contract/driver.ts';
+import { managerRateSchema, type ManagerWages } from '../../contract/wages.ts';
+import { currentUser, type AuthUser } from '../auth/guard.ts';
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../db/connect.ts';
 import { badRequest, forbidden, idParam, notFound, parse } from '../errors.ts';
-import { companyWages, driverWages } from '../wages/compute.ts';
+import { XLSX, contentDisposition, createSheetWriter, type ExportCell, type SheetColumn } from '../exports/workbook.ts';
+import { companyWages, driverWages, managerWageRows, managerWages, type Period, type StaffRow } from '../wages/compute.ts';
 import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
-import { currentUser } from '../auth/guard.ts';
 
-function period(query: unknown) {
-  const p = parse(wagesQuerySchema, query);
+const RATE_SOURCE: Record<string, string> = { transport_rate: 'ставка водителя', progressive: 'прогрессивная шкала' };
+
+interface WageQuery extends Period {
+  xlsx: boolean;
+}
+
+function wageQuery(query: unknown): WageQuery {
+  const raw = (query ?? {}) as Record<string, unknown>;
+  const { format, ...rest } = raw;
+  if (format !== undefined && format !== 'json' && format !== 'xlsx') throw badRequest('format: ожидается json или xlsx');
+  const p = parse(wagesQuerySchema, rest);
   if (p.start_date && p.end_date && p.start_date > p.end_date) throw badRequest('end_date: раньше, чем start_date');
-  return p;
+  return { ...p, xlsx: format === 'xlsx' };
+}
+
+function periodLabel(p: Period): string {
+  const d = (iso: string) => iso.split('-').reverse().join('.');
+  if (p.start_date && p.end_date) return `${d(p.start_date)}–${d(p.end_date)}`;
+  if (p.start_date) return `с ${d(p.start_date)}`;
+  if (p.end_date) return `по ${d(p.end_date)}`;
+  return 'всё время';
+}
+
+const dateCell = (iso: string): Date => new Date(`${iso}T00:00:00Z`);
+
+/** Streams one sheet as an attachment: rows are written while the client reads. */
+function sendSheet(reply: FastifyReply, filename: string, sheetName: string, columns: readonly SheetColumn[], rows: readonly ExportCell[][]) {
+  const stream = new PassThrough();
+  const sheet = createSheetWriter(stream, sheetName, columns);
+  void (async () => {
+    try {
+      for (const row of rows) await sheet.addRow(row);
+      await sheet.finish();
+    } catch (error) {
+      stream.destroy(error as Error);
+    }
+  })();
+  return reply.type(XLSX).header('content-disposition', contentDisposition(filename)).send(stream);
+}
+
+const money = '#,##0.00';
+
+function staffQuery(db: Db) {
+  return db.kysely
+    .selectFrom('users as u')
+    .leftJoin('companies as c', 'c.id', 'u.company_id')
+    .select(['u.id', 'u.name', 'u.role', 'u.company_id', 'c.name as company_name'])
+    .where('u.role', 'in', ['manager', 'admin']);
+}
+
+/**
+ * Whose salary the caller may see: a manager their own; an admin the managers and admins of their company;
+ * the super-admin everyone. Another company's manager is 404; a colleague's salary is 403 for a manager.
+ */
+async function visibleManager(db: Db, user: AuthUser, id: number): Promise<StaffRow> {
+  const manager = await staffQuery(db).where('u.id', '=', id).executeTakeFirst();
+  if (!manager) throw notFound('Менеджер не найден');
+  if (user.role === 'super-admin') return manager;
+  assertStaffSeesCompany(user, manager.company_id ?? -1, 'Менеджер не найден');
+  if (user.role === 'manager' && manager.id !== user.id) throw forbidden('Менеджер видит только свою зарплату');
+  return manager;
 }
 
 export const wageRoutes: RouteModule = (app, ctx) => {
-  app.get('/wages/driver/:id', { preHandler: ctx.guard(ALL_ROLES) }, async (request) => {
+  const { db } = ctx;
+
+  app.get('/wages/driver/:id', { preHandler: ctx.guard(ALL_ROLES) }, async (request, reply) => {
     const user = currentUser(request);
     const driverId = idParam(request.params);
-    const range = period(request.query);
+    const query = wageQuery(request.query);
+    const driver = await db.kysely
+      .selectFrom('users')
+      .select(['id', 'name', 'company_id'])
+      .where('id', '=', driverId)
+      .where('role', '=', 'driver')
+      .executeTakeFirst();
     if (isDriver(user)) {
       if (driverId !== user.id) throw forbidden('Можно смотреть только свой заработок');
     } else {
-      const driver = await ctx.db.kysely
-        .selectFrom('users')
-        .select(['id', 'company_id'])
-        .where('id', '=', driverId)
-        .where('role', '=', 'driver')
-        .executeTakeFirst();
       if (!driver) throw notFound('Водитель не найден');
       assertStaffSeesCompany(user, driver.company_id ?? -1, 'Водитель не найден');
     }
-    return driverWages(ctx.db, driverId, range);
+    const wages: DriverWages = await driverWages(db, driverId, query);
+    if (!query.xlsx) return wages;
+    return sendSheet(
+      reply,
+      `Заработок ${driver?.name ?? driverId}, ${periodLabel(query)}.xlsx`,
+      'Заработок',
+      [
+        { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
+        { header: '№ задачи', key: 'task', width: 10 },
+        { header: '№ назначения', key: 'association', width: 13 },
+        { header: 'Груз', key: 'cargo', width: 30 },
+        { header: 'Количество', key: 'quantity', width: 12 },
+        { header: 'Ставка, ₽', key: 'rate', width: 11, numFmt: money },
+        { header: 'Откуда ставка', key: 'source', width: 20 },
+        { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
+      ],
+      [
+        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.association_id, i.cargo, i.quantity, i.rate, i.rate_source ? RATE_SOURCE[i.rate_source] ?? null : 'нет ставки', i.amount]),
+        [null, null, null, 'Итого', wages.total_quantity, null, null, wages.total_amount],
+      ],
+    );
   });
 
-  app.get('/wages/company/:id', { preHandler: ctx.guard(STAFF) }, async (request) => {
+  app.get('/wages/company/:id', { preHandler: ctx.guard(STAFF) }, async (request, reply) => {
     const companyId = idParam(request.params);
-    const range = period(request.query);
-    const company = await ctx.db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
+    const query = wageQuery(request.query);
+    const company = await db.kysely.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirst();
     if (!company) throw notFound('Компания не найдена');
     assertStaffSeesCompany(currentUser(request), companyId, 'Компания не найдена');
-    return companyWages(ctx.db, companyId, range);
+    const wages: CompanyWages = await companyWages(db, companyId, query);
+    if (!query.xlsx) return wages;
+    return sendSheet(
+      reply,
+      `${company.name}, начисления ${periodLabel(query)}.xlsx`,
+      'Начисления',
+      [
+        { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
+        { header: '№ задачи', key: 'task', width: 10 },
+        { header: '№ назначения', key: 'association', width: 13 },
+        { header: 'Груз', key: 'cargo', width: 28 },
+        { header: 'Водитель', key: 'driver', width: 24 },
+        { header: 'Количество', key: 'quantity', width: 12 },
+        { header: 'Ставка водителя, ₽', key: 'rate', width: 14, numFmt: money },
+        { header: 'Водителю, ₽', key: 'amount', width: 13, numFmt: money },
+        { header: 'Ставка задачи, ₽', key: 'task_rate', width: 14, numFmt: money },
+        { header: 'Выручка, ₽', key: 'revenue', width: 13, numFmt: money },
+        { header: 'По передаче №', key: 'transfer', width: 13 },
+      ],
+      [
+        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.association_id, i.cargo, i.driver_name, i.quantity, i.rate, i.amount, i.task_rate, i.revenue, i.transfer_id]),
+        [null, null, null, 'Итого', null, wages.total_quantity, null, wages.total_amount, null, wages.revenue, null],
+      ],
+    );
+  });
+
+  app.get('/wages/manager/:id', { preHandler: ctx.guard(STAFF) }, async (request, reply) => {
+    const manager = await visibleManager(db, currentUser(request), idParam(request.params));
+    const query = wageQuery(request.query);
+    const wages: ManagerWages = await managerWages(db, manager, query);
+    if (!query.xlsx) return wages;
+    return sendSheet(
+      reply,
+      `Зарплата ${manager.name}, ${periodLabel(query)}.xlsx`,
+      'Зарплата',
+      [
+        { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
+        { header: '№ задачи', key: 'task', width: 10 },
+        { header: 'Груз', key: 'cargo', width: 30 },
+        { header: 'Выполнено', key: 'quantity', width: 12 },
+        { header: 'Ед.', key: 'unit', width: 6 },
+        { header: 'Ставка, ₽', key: 'rate', width: 11, numFmt: money },
+        { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
+      ],
+      [
+        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.cargo, i.completed_quantity, i.unit, wages.rate, i.amount]),
+        [null, null, 'Итого', wages.total_quantity, null, wages.rate, wages.total_amount],
+      ],
+    );
+  });
+
+  app.get('/wages/managers/', { preHandler: ctx.guard(STAFF) }, async (request) => {
+    const user = currentUser(request);
+    const raw = (request.query ?? {}) as Record<string, unknown>;
+    const { company_id: companyRaw, ...rest } = raw;
+    const query = wageQuery(rest);
+    let companyId: number | null = null;
+    if (companyRaw !== undefined) {
+      companyId = typeof companyRaw === 'string' && /^[1-9][0-9]*$/.test(companyRaw) ? Number(companyRaw) : NaN;
+      if (!Number.isSafeInteger(companyId)) throw badRequest('company_id: ожидается номер компании');
+    }
+    let q = staffQuery(db).where('u.is_active', '=', 1);
+    if (user.role === 'manager') q = q.where('u.id', '=', user.id);
+    else if (user.role === 'admin') q = q.where('u.company_id', '=', user.company_id ?? -1);
+    else if (companyId !== null) q = q.where('u.company_id', '=', companyId);
+    const managers = await q.orderBy('c.name').orderBy('u.name').orderBy('u.id').execute();
+    return managerWageRows(db, managers, query);
+  });
+
+  app.put('/wages/manager/:id/rate', { preHandler: ctx.guard(ADMINS) }, async (request): Promise<ManagerWages> => {
+    const user = currentUser(request);
+    const manager = await visibleManager(db, user, idParam(request.params));
+    if (manager.id === user.id) throw forbidden('Свою ставку задаёт суперадминистратор');
+    const { rate } = parse(managerRateSchema, request.body);
+    if (rate === null) {
+      await db.kysely.deleteFrom('manager_rates').where('manager_id', '=', manager.id).execute();
+    } else {
+      const now = nowIso();
+      await db.kysely
+        .insertInto('manager_rates')
+        .values({ manager_id: manager.id, rate, updated_by: user.id, updated_at: now })
+        .onConflict((oc) => oc.column('manager_id').doUpdateSet({ rate, updated_by: user.id, updated_at: now }))
+        .execute();
+    }
+    return managerWages(db, manager, {});
   });
 };

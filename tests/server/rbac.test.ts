@@ -85,6 +85,23 @@ async function reportOfA(c: Ctx) {
   return { task, association, report: report.id, photo: report.photos[0]?.id as number };
 }
 
+/** Company A with an empty ladder, so a first band from 0 is always valid. */
+async function emptyLadderOfA(c: Ctx): Promise<number> {
+  await c.s.db.kysely.deleteFrom('progressive_rates').where('company_id', '=', c.w.companyA).execute();
+  return c.w.companyA;
+}
+
+/** The only band of company A's ladder (an open one from 0), made afresh. */
+async function bandOfA(c: Ctx): Promise<number> {
+  await c.s.db.kysely.deleteFrom('progressive_rates').where('company_id', '=', c.w.companyA).execute();
+  const row = await c.s.db.kysely
+    .insertInto('progressive_rates')
+    .values({ company_id: c.w.companyA, min_quantity: 0, max_quantity: null, rate: 450, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 async function exportJobOfA(c: Ctx): Promise<number> {
   const res = await call(c.s, 'POST', '/api/tasks/completed/export', { token: c.w.tokens.manager, body: {} });
   if (res.status !== 202) throw new Error(`export fixture: ${res.status}`);
@@ -493,6 +510,54 @@ export const ROWS: Row[] = [
     badBy: 'admin',
   },
 
+  {
+    // A manager sees only their own salary; the row's target is company A's manager.
+    call: 'GET /wages/manager/{id}',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/wages/manager/${c.w.users.manager.id}` }),
+    bad: async (c) => ({ url: `/api/wages/manager/${c.w.users.manager.id}?end_date=30.11.2026` }),
+    badBy: 'admin',
+  },
+
+  // ── Progressive rates ──
+  {
+    call: 'GET /progressive_rates/company/{id}',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/progressive_rates/company/${c.w.companyA}` }),
+    bad: async () => ({ url: '/api/progressive_rates/company/one' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /progressive_rates/company/{id}',
+    method: 'POST',
+    matrix: '401 403 403 403 ok 404 ok',
+    make: async (c) => {
+      // A fresh, empty company each time keeps the ladder valid: its first band starts at 0.
+      const company = await emptyLadderOfA(c);
+      return { url: `/api/progressive_rates/company/${company}`, body: { min_quantity: 0, max_quantity: 100, rate: 450 } };
+    },
+    bad: async (c) => ({ url: `/api/progressive_rates/company/${await emptyLadderOfA(c)}`, body: { min_quantity: 10, rate: 450 } }),
+    badBy: 'admin',
+  },
+  {
+    call: 'PUT /progressive_rates/{id}',
+    method: 'PUT',
+    matrix: '401 403 403 403 ok 404 ok',
+    make: async (c) => ({ url: `/api/progressive_rates/${await bandOfA(c)}`, body: { rate: 470 } }),
+    bad: async (c) => ({ url: `/api/progressive_rates/${await bandOfA(c)}`, body: { rate: 'много' } }),
+    badBy: 'admin',
+  },
+  {
+    call: 'DELETE /progressive_rates/{id}',
+    method: 'DELETE',
+    matrix: '401 403 403 403 ok 404 ok',
+    make: async (c) => ({ url: `/api/progressive_rates/${await bandOfA(c)}` }),
+    bad: async () => ({ url: '/api/progressive_rates/0' }),
+    badBy: 'admin',
+  },
+
   // ── Other ──
   {
     // The signed link is the credential: no bearer token needed.
@@ -588,6 +653,23 @@ export const EXTRA_ROWS: Row[] = [
     make: async (c) => ({ url: `/api/reports/photos/${(await reportOfA(c)).photo}` }),
   },
   {
+    call: 'GET /wages/managers/',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok',
+    make: async () => ({ url: '/api/wages/managers/' }),
+    showsA: (body, c) => (body as { manager_id: number }[]).some((r) => r.manager_id === c.w.users.manager.id),
+    bad: async () => ({ url: '/api/wages/managers/?company_id=first' }),
+    badBy: 'super',
+  },
+  {
+    call: 'PUT /wages/manager/{id}/rate',
+    method: 'PUT',
+    matrix: '401 403 403 403 ok 404 ok',
+    make: async (c) => ({ url: `/api/wages/manager/${c.w.users.manager.id}/rate`, body: { rate: 10 } }),
+    bad: async (c) => ({ url: `/api/wages/manager/${c.w.users.manager.id}/rate`, body: { rate: '10' } }),
+    badBy: 'admin',
+  },
+  {
     call: 'GET /reports/daily_hours/',
     method: 'GET',
     matrix: '401 ok 403 403 403 403 403',
@@ -672,4 +754,4 @@ describe.each(backends)('RBAC matrix of every call ($name)', ({ databaseUrl }) =
 });
 
 /** SPEC.md section 7 lists 67 calls; the rows above hold the ones built so far. */
-const SPEC_CALL_COUNT = 49;
+const SPEC_CALL_COUNT = 54;

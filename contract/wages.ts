@@ -1,0 +1,77 @@
+/**
+ * Progressive rates (a company's ladder of volume bands) and the manager's salary: payloads and answers.
+ * The rules are written in server/routes/WAGES.md.
+ */
+import { z } from 'zod';
+
+const amount = z.number({ message: 'ожидается число' }).finite().min(0, 'не может быть отрицательным').max(1e9, 'слишком большое число');
+
+/** POST /progressive_rates/company/{id}: one band [min_quantity, max_quantity) with its rate per unit. */
+export const rateBandSchema = z
+  .object({
+    min_quantity: amount,
+    /** null: the open top band ("and more"). */
+    max_quantity: amount.nullable().default(null),
+    rate: amount,
+  })
+  .strict()
+  .refine((b) => b.max_quantity === null || b.max_quantity > b.min_quantity, {
+    message: 'верхняя граница должна быть больше нижней',
+    path: ['max_quantity'],
+  });
+export type RateBandPayload = z.infer<typeof rateBandSchema>;
+
+/** PUT /progressive_rates/{id}: any of the three; a moved boundary moves the neighbour's too. */
+export const rateBandUpdateSchema = z
+  .object({
+    min_quantity: amount.optional(),
+    max_quantity: amount.nullable().optional(),
+    rate: amount.optional(),
+  })
+  .strict()
+  .refine((b) => b.min_quantity !== undefined || b.max_quantity !== undefined || b.rate !== undefined, {
+    message: 'укажите min_quantity, max_quantity или rate',
+  });
+export type RateBandUpdate = z.infer<typeof rateBandUpdateSchema>;
+
+export interface RateBand {
+  id: number;
+  company_id: number;
+  min_quantity: number;
+  max_quantity: number | null;
+  rate: number;
+  created_at: string;
+}
+
+/** PUT /wages/manager/{id}/rate: money per unit of completed volume of the manager's tasks; null removes it. */
+export const managerRateSchema = z.object({ rate: amount.nullable() }).strict();
+
+/** One task of a manager's salary: its completed volume in the period and what it brings. */
+export interface ManagerWageItem {
+  task_id: number;
+  date: string;
+  cargo: string;
+  unit: string;
+  company_id: number;
+  /** Sum of the completed associations' quantities. */
+  completed_quantity: number;
+  amount: number;
+}
+
+export interface ManagerWages {
+  manager_id: number;
+  manager_name: string;
+  role: string;
+  company_id: number | null;
+  company_name: string | null;
+  /** Money per unit; null when no rate is set (the salary is then 0). */
+  rate: number | null;
+  start_date: string | null;
+  end_date: string | null;
+  total_quantity: number;
+  total_amount: number;
+  items: ManagerWageItem[];
+}
+
+/** GET /wages/managers/: each manager (and admin) the caller may see, with the period's totals. */
+export type ManagerWageRow = Omit<ManagerWages, 'start_date' | 'end_date' | 'items'>;
