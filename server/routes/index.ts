@@ -12,6 +12,7 @@ import { staffTaskRoutes } from './tasks-staff.ts';
 import { reportRoutes } from './reports.ts';
 import { wageRoutes } from './wages.ts';
 import { progressiveRateRoutes } from './progressive-rates.ts';
+import { transferRoutes } from './transfers.ts';
 import { exportRoutes } from './exports.ts';
 
 export const routeModules: RouteModule[] = [
@@ -27,5 +28,6 @@ export const routeModules: RouteModule[] = [
   reportRoutes,
   wageRoutes,
   progressiveRateRoutes,
+  transferRoutes,
   exportRoutes,
 ];
