@@ -13,6 +13,7 @@ import { reportRoutes } from './reports.ts';
 import { wageRoutes } from './wages.ts';
 import { progressiveRateRoutes } from './progressive-rates.ts';
 import { transferRoutes } from './transfers.ts';
+import { announcementRoutes } from './announcements.ts';
 import { exportRoutes } from './exports.ts';
 
 export const routeModules: RouteModule[] = [
@@ -29,5 +30,6 @@ export const routeModules: RouteModule[] = [
   wageRoutes,
   progressiveRateRoutes,
   transferRoutes,
+  announcementRoutes,
   exportRoutes,
 ];
