@@ -1,7 +1,7 @@
 /**
  * Demo data for `npm start`: two companies, one account per role, more drivers, tasks around today
  * (open ones the demo driver can take, three already taken, a week of finished ones), pending sign-ups,
- * a progressive rate table and an announcement. It only ever fills an EMPTY database.
+ * a progressive rate table and two announcements (one asks drivers to respond). It only ever fills an EMPTY database.
  */
 import type { Kysely } from 'kysely';
 import type { Role } from '../../contract/roles.ts';
@@ -215,6 +215,17 @@ export async function seedDemo(db: Db): Promise<boolean> {
         author_id: manager,
         title: 'Плановый техосмотр',
         body: 'В пятницу с 8:00 до 12:00 на базе проходит плановый техосмотр. Водителям с текущими заявками — согласовать время с диспетчером.',
+        created_at: now,
+      })
+      .execute();
+    await trx
+      .insertInto('announcements')
+      .values({
+        company_id: north,
+        author_id: manager,
+        title: 'Работа в субботу',
+        body: 'В субботу нужны три машины на вывоз грунта с ЖК «Северный парк». Ответьте, сможете ли выйти и с какого часа.',
+        requires_response: 1,
         created_at: now,
       })
       .execute();

@@ -3,6 +3,7 @@ import { Link, useLocation } from 'wouter';
 import type { Role } from '../../contract/roles.ts';
 import { sidebarFor } from './nav.ts';
 import { BUILDING } from './routes.tsx';
+import { useUnreadAnnouncements } from './use-unread-announcements.ts';
 
 interface SidebarProps {
   role: Role | null;
@@ -14,6 +15,7 @@ interface SidebarProps {
 
 export function Sidebar({ role, variant, open, onNavigate }: SidebarProps) {
   const [location] = useLocation();
+  const unread = useUnreadAnnouncements(role !== null);
   return (
     <nav
       id="sidebar"
@@ -34,6 +36,11 @@ export function Sidebar({ role, variant, open, onNavigate }: SidebarProps) {
                 onClick={onNavigate}
               >
                 {entry.label}
+                {entry.path === '/announcements' && unread > 0 && (
+                  <span className="nav-count" aria-label={`непрочитанных: ${unread}`}>
+                    {unread}
+                  </span>
+                )}
                 {BUILDING.has(entry.path) && (
                   <span className="nav-soon" title="Раздел в разработке">
                     скоро

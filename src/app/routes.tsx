@@ -22,7 +22,7 @@ const Placeholder = lazyNamed(() => import('../screens/placeholder/PlaceholderSc
 const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/profile': lazyNamed(() => import('../screens/profile/ProfileScreen.tsx'), 'ProfileScreen'),
   '/statistics': lazyNamed(() => import('../screens/statistics/StatisticsScreen.tsx'), 'StatisticsScreen'),
-  '/announcements': Placeholder,
+  '/announcements': lazyNamed(() => import('../screens/announcements/AnnouncementsScreen.tsx'), 'AnnouncementsScreen'),
   '/available-tasks': lazyNamed(() => import('../screens/available-tasks/AvailableTasksScreen.tsx'), 'AvailableTasksScreen'),
   '/current-tasks': lazyNamed(() => import('../screens/current-tasks/CurrentTasksScreen.tsx'), 'CurrentTasksScreen'),
   '/user-registration-requests': lazyNamed(

@@ -1,5 +1,5 @@
 /** A labelled form field with its error, wired for screen readers. */
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
@@ -14,6 +14,30 @@ export function Field({ label, error, hint, ...input }: FieldProps) {
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
+      {hint && !error && <span className="field-hint">{hint}</span>}
+      {error && (
+        <span id={errorId} className="field-error">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}
+
+interface TextAreaFieldProps extends Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'> {
+  label: string;
+  error?: string | undefined;
+  hint?: ReactNode;
+}
+
+/** The same as Field for several lines of text (announcements, reasons). */
+export function TextAreaField({ label, error, hint, rows = 4, ...area }: TextAreaFieldProps) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <textarea id={id} rows={rows} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...area} />
       {hint && !error && <span className="field-hint">{hint}</span>}
       {error && (
         <span id={errorId} className="field-error">

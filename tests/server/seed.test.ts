@@ -73,12 +73,13 @@ describe.each(backends)('demo seed ($name)', ({ databaseUrl }) => {
     expect(available.some((t) => t.date === today())).toBe(true);
   });
 
-  it('has two pending sign-ups for the manager, a rate table and an announcement', async () => {
+  it('has two pending sign-ups for the manager, a rate table and two announcements, one asking drivers to respond', async () => {
     const { access_token } = await login(server, 'manager@demo.local', 'demo12345');
     const requests = await call(server, 'GET', '/api/registration-requests/', { token: access_token });
     expect(requests.body.map((r: { role: string }) => r.role).sort()).toEqual(['driver', 'manager']);
     expect(requests.body.find((r: { role: string }) => r.role === 'driver').current_transport).not.toBeNull();
     expect((await server.db.kysely.selectFrom('progressive_rates').select('id').execute()).length).toBeGreaterThanOrEqual(2);
-    expect(await server.db.kysely.selectFrom('announcements').select('title').execute()).toHaveLength(1);
+    const announcements = await server.db.kysely.selectFrom('announcements').select(['title', 'requires_response']).execute();
+    expect(announcements.map((a) => a.requires_response).sort()).toEqual([0, 1]);
   });
 });

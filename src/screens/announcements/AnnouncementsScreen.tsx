@@ -1,0 +1,213 @@
+/**
+ * /announcements (all four roles). Everyone reads what is addressed to their company or to all; what was
+ * unread is marked «Новое» for this visit and counted as read once shown (the sidebar's count drops). Staff
+ * post and delete, and decide on drivers' responses in the «Ответы» tab; a driver answers an announcement
+ * that asks for it and sees how their answer stands.
+ */
+import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { toast } from 'react-toastify';
+import type { Company } from '../../../contract/entities.ts';
+import { RESPONSE_STATUS_LABELS, type Announcement, type AnnouncementList, type PendingResponse } from '../../../contract/announcements.ts';
+import type { ScreenProps } from '../../app/routes.tsx';
+import { useApiQuery } from '../../engine/queries.ts';
+import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
+import { CacheNote } from '../../ui/CacheNote.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { formatDateTime } from '../../ui/format.ts';
+import { listOf } from '../../ui/list.ts';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { AnnouncementDialog } from './AnnouncementDialog.tsx';
+import { ResponseForm } from './ResponseForm.tsx';
+import '../../ui/console/console.css';
+import '../../ui/status-badge.css';
+import './announcements.css';
+
+export const ANNOUNCEMENTS = '/announcements/';
+const PENDING = '/announcements/responses/pending';
+
+export function AnnouncementsScreen({ title }: ScreenProps) {
+  const user = useEngineSnapshot().auth.user;
+  const staff = user !== null && user.role !== 'driver';
+  const superAdmin = user?.role === 'super-admin';
+  const [state, setState] = useUrlState({ tab: 'list' });
+  const client = useQueryClient();
+  const server = useNeedsServer();
+  const [confirmElement, ask] = useConfirm();
+  const [creating, setCreating] = useState(false);
+  const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
+  const query = useApiQuery<AnnouncementList>(ANNOUNCEMENTS);
+  const pending = useApiQuery<PendingResponse[]>(staff ? PENDING : null);
+  const companies = useApiQuery<Company[]>(superAdmin ? '/companies/' : null);
+  const items = query.data?.data.items ?? [];
+  const pendingList = listOf(pending.data?.data);
+  const tab = staff && state.tab === 'responses' ? 'responses' : 'list';
+
+  // What was unread when shown is read now; it keeps its «Новое» mark for this visit.
+  const unreadIds = items.filter((a) => !a.is_read).map((a) => a.id);
+  const unreadKey = unreadIds.join(',');
+  useEffect(() => {
+    if (!unreadKey || server.offline) return;
+    const ids = unreadKey.split(',').map(Number);
+    void (async () => {
+      try {
+        for (const id of ids) await sendThroughEngine({ method: 'POST', path: `${ANNOUNCEMENTS}${id}/read` });
+        setFresh((current) => new Set([...current, ...ids]));
+        await invalidatePaths(client, [ANNOUNCEMENTS]);
+      } catch (error) {
+        console.warn('marking announcements read failed', error);
+      }
+    })();
+  }, [unreadKey, server.offline, client]);
+
+  async function remove(a: Announcement): Promise<void> {
+    const yes = await ask({ title: `Удалить объявление «${a.title}»?`, message: 'Объявление и ответы на него удалятся у всех.', confirmLabel: 'Удалить', danger: true });
+    if (!yes) return;
+    try {
+      await sendThroughEngine({ method: 'DELETE', path: `${ANNOUNCEMENTS}${a.id}` });
+      toast.success(`Объявление «${a.title}» удалено`);
+    } catch (error) {
+      toast.error(failureMessage(error));
+    } finally {
+      await invalidatePaths(client, [ANNOUNCEMENTS]);
+    }
+  }
+
+  async function decide(r: PendingResponse, approve: boolean): Promise<void> {
+    if (!approve) {
+      const yes = await ask({ title: `Отклонить ответ водителя ${r.user_name}?`, message: `На объявление «${r.announcement_title}».`, confirmLabel: 'Отклонить', danger: true });
+      if (!yes) return;
+    }
+    try {
+      await sendThroughEngine({ method: 'POST', path: `/announcements/responses/${r.id}/confirm`, params: { approve: approve ? 'true' : 'false' } });
+      toast.success(approve ? `Ответ водителя ${r.user_name} подтверждён` : `Ответ водителя ${r.user_name} отклонён`);
+    } catch (error) {
+      toast.error(failureMessage(error));
+    } finally {
+      await invalidatePaths(client, [ANNOUNCEMENTS]);
+    }
+  }
+
+  const canDelete = (a: Announcement) => staff && (a.company_id !== null || superAdmin);
+
+  return (
+    <Page title={title} aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+      {confirmElement}
+      {staff && (
+        <>
+          <div className="ann-toolbar">
+            <div className="tabs" role="tablist" aria-label="Объявления и ответы">
+              <button type="button" role="tab" className="tab" aria-selected={tab === 'list'} onClick={() => setState({ tab: 'list' })}>
+                Объявления
+              </button>
+              <button type="button" role="tab" className="tab" aria-selected={tab === 'responses'} onClick={() => setState({ tab: 'responses' })}>
+                Ответы водителей{pendingList.length > 0 ? ` (${pendingList.length})` : ''}
+              </button>
+            </div>
+            <button type="button" className="button button-primary" disabled={server.offline} title={server.reason} onClick={() => setCreating(true)}>
+              Новое объявление
+            </button>
+          </div>
+          <NeedsServerHint offline={server.offline} what="публиковать объявления и рассматривать ответы" />
+        </>
+      )}
+      {tab === 'responses' ? (
+        <PendingResponses query={pending} list={pendingList} offline={server.offline} reason={server.reason} onDecide={(r, approve) => void decide(r, approve)} />
+      ) : query.isPending ? (
+        <Loading text="Загрузка объявлений..." />
+      ) : query.isError && !query.data ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : items.length === 0 ? (
+        <Empty>{staff ? 'Объявлений пока нет. Напишите первое кнопкой «Новое объявление».' : 'Объявлений пока нет.'}</Empty>
+      ) : (
+        <ul className="ann-list">
+          {items.map((a) => (
+            <li key={a.id} className={`card ann-card${!a.is_read || fresh.has(a.id) ? ' is-new' : ''}`}>
+              <div className="ann-head">
+                <h2 className="ann-title">{a.title}</h2>
+                {(!a.is_read || fresh.has(a.id)) && <span className="status-badge status-open">Новое</span>}
+              </div>
+              <p className="muted ann-meta">
+                {formatDateTime(a.created_at)} · {a.author_name ?? 'автор удалён'} · {a.company_name}
+              </p>
+              <p className="ann-body">{a.body}</p>
+              {a.requires_response && staff && a.responses && (
+                <p className="ann-tally">
+                  Нужен ответ водителей. На рассмотрении: {a.responses.pending}, подтверждено: {a.responses.approved}, отклонено: {a.responses.declined}.
+                </p>
+              )}
+              {a.requires_response && !staff && <ResponseForm announcement={a} offline={server.offline} reason={server.reason} />}
+              {canDelete(a) && (
+                <div className="row-actions ann-actions">
+                  <button type="button" className="button button-small button-quiet" disabled={server.offline} title={server.reason} onClick={() => void remove(a)}>
+                    Удалить
+                  </button>
+                </div>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {creating && (
+        <AnnouncementDialog
+          companies={listOf(companies.data?.data)}
+          superAdmin={superAdmin}
+          onClose={() => setCreating(false)}
+          onSaved={async (created) => {
+            setCreating(false);
+            toast.success(`Объявление «${created.title}» опубликовано`);
+            await invalidatePaths(client, [ANNOUNCEMENTS]);
+          }}
+        />
+      )}
+    </Page>
+  );
+}
+
+function PendingResponses({
+  query,
+  list,
+  offline,
+  reason,
+  onDecide,
+}: {
+  query: ReturnType<typeof useApiQuery<PendingResponse[]>>;
+  list: PendingResponse[];
+  offline: boolean;
+  reason: string | undefined;
+  onDecide: (r: PendingResponse, approve: boolean) => void;
+}) {
+  if (query.isPending) return <Loading text="Загрузка ответов..." />;
+  if (query.isError && !query.data) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (list.length === 0) return <Empty>Ответов на рассмотрении нет: водители ещё не ответили или всё уже рассмотрено.</Empty>;
+  return (
+    <ul className="ann-list">
+      {list.map((r) => (
+        <li key={r.id} className="card ann-card">
+          <div className="ann-head">
+            <h2 className="ann-title">{r.user_name}</h2>
+            <span className="status-badge status-in_progress">{RESPONSE_STATUS_LABELS.pending}</span>
+          </div>
+          <p className="muted ann-meta">
+            На «{r.announcement_title}» · {formatDateTime(r.created_at)}
+            {r.company_name ? ` · ${r.company_name}` : ''}
+          </p>
+          <p className="ann-body">{r.text || <span className="muted">Без текста: водитель подтвердил, что прочитал.</span>}</p>
+          <div className="row-actions ann-actions">
+            <button type="button" className="button button-small button-primary" disabled={offline} title={reason} onClick={() => onDecide(r, true)}>
+              Подтвердить
+            </button>
+            <button type="button" className="button button-small button-quiet" disabled={offline} title={reason} onClick={() => onDecide(r, false)}>
+              Отклонить
+            </button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
