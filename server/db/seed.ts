@@ -1,7 +1,8 @@
 /**
  * Demo data for `npm start`: two companies, one account per role, more drivers, tasks around today
  * (open ones the demo driver can take, three already taken, a week of finished ones), pending sign-ups,
- * a progressive rate table and two announcements (one asks drivers to respond). It only ever fills an EMPTY database.
+ * a progressive rate table, two announcements (one asks drivers to respond) and a transfer waiting
+ * for company 1's answer. It only ever fills an EMPTY database.
  */
 import type { Kysely } from 'kysely';
 import type { Role } from '../../contract/roles.ts';
@@ -191,7 +192,26 @@ export async function seedDemo(db: Db): Promise<boolean> {
     }
 
     // The other company's work, which company 1's people never see.
-    await insertTask(trx, karpov, nkarpov, { day: 1, cargo: 'Керамзит фракции 10–20', from: 'Склад «Промзона-2»', to: 'ТЦ «Галерея», пристройка', quantity: 40, rate: 500, status: 'open', maxDrivers: 2 });
+    const keramzit = await insertTask(trx, karpov, nkarpov, { day: 1, cargo: 'Керамзит фракции 10–20', from: 'Склад «Промзона-2»', to: 'ТЦ «Галерея», пристройка', quantity: 40, rate: 500, status: 'open', maxDrivers: 2 });
+    // …except what it hands to company 1: a transfer waiting for its answer on /carrier-transfers.
+    await trx
+      .insertInto('transfers')
+      .values({
+        task_id: keramzit,
+        from_company_id: karpov,
+        to_company_id: north,
+        quantity: 20,
+        status: 'pending',
+        comment: 'Не хватает машин на завтра',
+        created_by: null,
+        created_at: now,
+        decided_at: null,
+        carrier_task_id: null,
+        decline_reason: null,
+        decided_by: null,
+        updated_at: null,
+      })
+      .execute();
 
     const request = (email: string, name: string, phone: string, role: Role, vehicle: [string, string, number] | null) =>
       trx

@@ -29,7 +29,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
     () => import('../screens/registration-requests/RegistrationRequestsScreen.tsx'),
     'RegistrationRequestsScreen',
   ),
-  '/carrier-transfers': Placeholder,
+  '/carrier-transfers': lazyNamed(() => import('../screens/carrier-transfers/CarrierTransfersScreen.tsx'), 'CarrierTransfersScreen'),
   '/manager-salary': Placeholder,
   '/tasks/create': lazyNamed(() => import('../screens/task-form/TaskFormScreen.tsx'), 'TaskFormScreen'),
   '/tasks/manage': lazyNamed(() => import('../screens/tasks-manage/TasksManageScreen.tsx'), 'TasksManageScreen'),

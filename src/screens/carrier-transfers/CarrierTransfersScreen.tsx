@@ -1,0 +1,291 @@
+/**
+ * /carrier-transfers (manager, admin, super-admin): tasks handed between carrier companies. Incoming ones are
+ * accepted (the company gets its own task to put its drivers on) or declined with a reason; outgoing ones are
+ * edited or withdrawn while they wait, and followed read-only once accepted. Tabs and filters live in the URL.
+ */
+import { useState } from 'react';
+import { createColumnHelper } from '@tanstack/react-table';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { toast } from 'react-toastify';
+import type { Company } from '../../../contract/entities.ts';
+import { TRANSFER_STATUS_LABELS, type Transfer } from '../../../contract/transfers.ts';
+import type { ScreenProps } from '../../app/routes.tsx';
+import { useApiQuery } from '../../engine/queries.ts';
+import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
+import { CacheNote } from '../../ui/CacheNote.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';
+import { listOf } from '../../ui/list.ts';
+import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
+import { Page } from '../../ui/Page.tsx';
+import { ErrorState } from '../../ui/states.tsx';
+import { DataTable } from '../../ui/console/DataTable.tsx';
+import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
+import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { DeclineDialog, ProgressDialog, TransferDialog } from './TransferDialogs.tsx';
+import '../../ui/console/console.css';
+import '../../ui/status-badge.css';
+import '../accounts/accounts.css';
+import './carrier-transfers.css';
+
+const TRANSFERS = '/transfers/';
+const column = createColumnHelper<Transfer>();
+const STATUS_CLASS = { pending: 'status-in_progress', accepted: 'status-completed', declined: 'status-cancelled' } as const;
+const STATUS_OPTIONS = (['pending', 'accepted', 'declined'] as const).map((value) => ({ value, label: TRANSFER_STATUS_LABELS[value] }));
+
+type Dialog = { kind: 'create' } | { kind: 'edit'; transfer: Transfer } | { kind: 'decline'; transfer: Transfer } | { kind: 'progress'; transfer: Transfer } | null;
+
+function Progress({ t }: { t: Transfer }) {
+  if (t.status !== 'accepted') return <span className="muted">—</span>;
+  if (!t.progress) return <span className="muted">задача получателя удалена</span>;
+  const { completed_quantity, planned_quantity, drivers } = t.progress;
+  const share = planned_quantity > 0 ? Math.min(100, Math.round((completed_quantity / planned_quantity) * 100)) : 0;
+  return (
+    <span className="transfer-progress">
+      <span className="transfer-bar" aria-hidden="true">
+        <span style={{ width: `${share}%` }} />
+      </span>
+      {formatQuantity(completed_quantity)} из {formatQuantity(planned_quantity, t.task.unit)} · водителей: {drivers}
+    </span>
+  );
+}
+
+export function CarrierTransfersScreen({ title }: ScreenProps) {
+  const user = useEngineSnapshot().auth.user;
+  const superAdmin = user?.role === 'super-admin';
+  const [state, setState] = useUrlState({ tab: superAdmin ? 'all' : 'incoming', status: '' });
+  const client = useQueryClient();
+  const server = useNeedsServer();
+  const [confirmElement, ask] = useConfirm();
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const [busyId, setBusyId] = useState<number | null>(null);
+  const direction = state.tab === 'incoming' || state.tab === 'outgoing' ? state.tab : undefined;
+  const query = useApiQuery<Transfer[]>(TRANSFERS, { ...(direction && !superAdmin ? { direction } : {}), ...(state.status ? { status: state.status } : {}) });
+  const companies = listOf(useApiQuery<Company[]>('/companies/').data?.data);
+  const rows = listOf(query.data?.data);
+
+  async function act(t: Transfer, run: () => Promise<void>): Promise<void> {
+    setBusyId(t.id);
+    try {
+      await run();
+    } catch (error) {
+      toast.error(failureMessage(error));
+    } finally {
+      setBusyId(null);
+      await invalidatePaths(client, [TRANSFERS, '/tasks/']);
+    }
+  }
+
+  async function accept(t: Transfer): Promise<void> {
+    const yes = await ask({
+      title: `Принять передачу №${t.id}?`,
+      message: `«${t.task.cargo}», ${formatQuantity(t.quantity, t.task.unit)} от компании «${t.from_company.name}». В вашей компании появится задача, на которую вы назначите своих водителей.`,
+      confirmLabel: 'Принять',
+    });
+    if (!yes) return;
+    await act(t, async () => {
+      const done = await sendThroughEngine<Transfer>({ method: 'POST', path: `${TRANSFERS}${t.id}/accept` });
+      toast.success(`Передача №${t.id} принята: задача №${done.carrier_task_id} ждёт водителей`);
+    });
+  }
+
+  async function withdraw(t: Transfer): Promise<void> {
+    const yes = await ask({
+      title: `Отменить передачу №${t.id}?`,
+      message: `Компания «${t.to_company.name}» больше не увидит её; задача «${t.task.cargo}» останется у вас.`,
+      confirmLabel: 'Отменить передачу',
+      cancelLabel: 'Не отменять',
+      danger: true,
+    });
+    if (!yes) return;
+    await act(t, async () => {
+      await sendThroughEngine({ method: 'DELETE', path: `${TRANSFERS}${t.id}` });
+      toast.success(`Передача №${t.id} отменена`);
+    });
+  }
+
+  function actions(t: Transfer) {
+    const disabled = server.offline || busyId === t.id;
+    const receiver = superAdmin || t.direction === 'incoming';
+    const sender = superAdmin || t.direction === 'outgoing';
+    return (
+      <div className="row-actions">
+        {t.status === 'pending' && receiver && (
+          <>
+            <button type="button" className="button button-small button-primary" disabled={disabled} title={server.reason} onClick={() => void accept(t)}>
+              Принять
+            </button>
+            <button type="button" className="button button-small button-quiet" disabled={disabled} title={server.reason} onClick={() => setDialog({ kind: 'decline', transfer: t })}>
+              Отклонить
+            </button>
+          </>
+        )}
+        {t.status === 'pending' && sender && (
+          <>
+            <button type="button" className="button button-small" disabled={disabled} title={server.reason} onClick={() => setDialog({ kind: 'edit', transfer: t })}>
+              Изменить
+            </button>
+            <button type="button" className="button button-small button-quiet" disabled={disabled} title={server.reason} onClick={() => void withdraw(t)}>
+              Отменить
+            </button>
+          </>
+        )}
+        {t.status === 'accepted' && (
+          <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'progress', transfer: t })}>
+            Ход выполнения
+          </button>
+        )}
+        {t.status === 'accepted' && t.carrier_task_id !== null && (superAdmin || t.direction === 'incoming') && (
+          <Link className="button button-small button-quiet" href={`/tasks/manage?search=${encodeURIComponent(t.task.cargo)}`}>
+            Назначить водителей
+          </Link>
+        )}
+      </div>
+    );
+  }
+
+  const other = (t: Transfer) => (t.direction === 'incoming' ? `от «${t.from_company.name}»` : t.direction === 'outgoing' ? `в «${t.to_company.name}»` : `«${t.from_company.name}» → «${t.to_company.name}»`);
+
+  const columns = [
+    column.accessor('id', { header: '№', meta: { align: 'right' }, cell: (c) => c.getValue() }),
+    column.display({
+      id: 'task',
+      header: 'Задача',
+      cell: (c) => {
+        const t = c.row.original;
+        return (
+          <span className="transfer-task">
+            <strong>{t.task.cargo}</strong>
+            <span className="muted">
+              {formatDate(t.task.date)} · {t.task.loading_place} → {t.task.unloading_place}
+            </span>
+          </span>
+        );
+      },
+    }),
+    column.display({ id: 'company', header: 'Компания', cell: (c) => other(c.row.original) }),
+    column.accessor('quantity', { header: 'Количество', meta: { align: 'right' }, cell: (c) => formatQuantity(c.getValue(), c.row.original.task.unit) }),
+    column.accessor('status', {
+      header: 'Статус',
+      cell: (c) => {
+        const t = c.row.original;
+        return (
+          <span className="transfer-status">
+            <span className={`status-badge ${STATUS_CLASS[t.status]}`}>{TRANSFER_STATUS_LABELS[t.status]}</span>
+            {t.decline_reason && <span className="muted">Причина: {t.decline_reason}</span>}
+          </span>
+        );
+      },
+    }),
+    column.display({ id: 'progress', header: 'Ход', cell: (c) => <Progress t={c.row.original} /> }),
+    column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
+  ];
+
+  const tabs = superAdmin
+    ? [{ id: 'all', label: 'Все передачи' }]
+    : [
+        { id: 'incoming', label: 'Входящие' },
+        { id: 'outgoing', label: 'Исходящие' },
+      ];
+
+  return (
+    <Page title={title} wide aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+      {confirmElement}
+      <p className="account-note">
+        Передача отдаёт задачу или её часть другой компании-перевозчику. Пока получатель не ответил, отправитель может изменить или отменить
+        передачу. Приняв её, получатель получает собственную задачу и сам назначает на неё водителей; отправитель видит ход выполнения. При
+        отказе получатель указывает причину.
+      </p>
+      <div className="transfer-toolbar">
+        <div className="tabs" role="tablist" aria-label="Передачи">
+          {tabs.map((tab) => (
+            <button key={tab.id} type="button" role="tab" className="tab" aria-selected={state.tab === tab.id || tabs.length === 1} onClick={() => setState({ tab: tab.id })}>
+              {tab.label}
+            </button>
+          ))}
+        </div>
+        <div className="filter-slots">
+          <FilterSelect label="Статус" value={state.status} onChange={(status) => setState({ status })} options={STATUS_OPTIONS} allLabel="Все статусы" />
+        </div>
+        <button type="button" className="button button-primary" disabled={server.offline} title={server.reason} onClick={() => setDialog({ kind: 'create' })}>
+          Передать задачу
+        </button>
+      </div>
+      <NeedsServerHint offline={server.offline} what="передавать задачи и отвечать на передачи" />
+      {query.isError && !query.data ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : (
+        <DataTable
+          label="Передачи"
+          columns={columns}
+          data={rows}
+          getRowId={(t) => String(t.id)}
+          loading={query.isPending}
+          empty={
+            <p>
+              {state.tab === 'outgoing'
+                ? 'Вы ещё не передавали задачи. Кнопка «Передать задачу» отдаст задачу или её часть другой компании.'
+                : state.tab === 'incoming'
+                  ? 'Другие компании пока не передавали вам задач.'
+                  : 'Передач пока нет.'}
+            </p>
+          }
+          card={(t) => (
+            <div className="account-card">
+              <div className="account-card-head">
+                <strong>
+                  №{t.id} · {t.task.cargo}
+                </strong>
+                <span className={`status-badge ${STATUS_CLASS[t.status]}`}>{TRANSFER_STATUS_LABELS[t.status]}</span>
+              </div>
+              <span className="muted">
+                {formatDate(t.task.date)} · {t.task.loading_place} → {t.task.unloading_place}
+              </span>
+              <span>
+                {other(t)} · {formatQuantity(t.quantity, t.task.unit)}
+              </span>
+              {t.decline_reason && <span className="muted">Причина: {t.decline_reason}</span>}
+              {t.status === 'accepted' && <Progress t={t} />}
+              <span className="muted">
+                Создана {formatDateTime(t.created_at)}
+                {t.created_by_name ? `, ${t.created_by_name}` : ''}
+              </span>
+              <div className="account-card-actions" onClick={(event) => event.stopPropagation()}>
+                {actions(t)}
+              </div>
+            </div>
+          )}
+        />
+      )}
+      {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
+        <TransferDialog
+          editing={dialog.kind === 'edit' ? dialog.transfer : null}
+          companies={companies}
+          ownCompanyId={user?.company_id ?? null}
+          onClose={() => setDialog(null)}
+          onSaved={async (saved) => {
+            setDialog(null);
+            toast.success(dialog.kind === 'edit' ? `Передача №${saved.id} изменена` : `Задача передана в «${saved.to_company.name}»: ждём ответа`);
+            if (dialog.kind === 'create' && !superAdmin) setState({ tab: 'outgoing' });
+            await invalidatePaths(client, [TRANSFERS]);
+          }}
+        />
+      )}
+      {dialog?.kind === 'decline' && (
+        <DeclineDialog
+          transfer={dialog.transfer}
+          onClose={() => setDialog(null)}
+          onDone={async () => {
+            setDialog(null);
+            toast.success(`Передача №${dialog.transfer.id} отклонена`);
+            await invalidatePaths(client, [TRANSFERS]);
+          }}
+        />
+      )}
+      {dialog?.kind === 'progress' && <ProgressDialog transfer={dialog.transfer} onClose={() => setDialog(null)} />}
+    </Page>
+  );
+}

@@ -1,0 +1,222 @@
+/** The dialogs of /carrier-transfers: hand a task (or edit a pending hand-over), decline with a reason, follow progress. */
+import { useState } from 'react';
+import type { Company, Page as ListPage, Task } from '../../../contract/entities.ts';
+import type { CarrierTaskView, Transfer } from '../../../contract/transfers.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { failureMessage, sendThroughEngine } from '../../engine/send.ts';
+import { parseQuantity, quantityText } from '../../ui/decimal.ts';
+import { Field, TextAreaField } from '../../ui/Field.tsx';
+import { FormDialog } from '../../ui/FormDialog.tsx';
+import { formatDate, formatQuantity } from '../../ui/format.ts';
+import { Select } from '../../ui/Select.tsx';
+import { spellingsMatch } from '../../ui/search-text.ts';
+import { Loading, ErrorState } from '../../ui/states.tsx';
+import { useModalDialog } from '../../ui/use-modal.ts';
+import { DRIVER_STATUS_LABELS } from '../../ui/statuses.ts';
+
+type FieldName = 'task_id' | 'to_company_id' | 'quantity' | 'comment';
+
+/** The server's «field: message» goes under its field; anything else above the buttons. */
+function placeError(message: string): { field: FieldName | null; message: string } {
+  const match = /^(task_id|to_company_id|quantity|comment):\s*(.+)$/.exec(message);
+  return match ? { field: match[1] as FieldName, message: match[2] as string } : { field: null, message };
+}
+
+export function TransferDialog({
+  editing,
+  companies,
+  ownCompanyId,
+  onClose,
+  onSaved,
+}: {
+  editing: Transfer | null;
+  companies: Company[];
+  ownCompanyId: number | null;
+  onClose: () => void;
+  onSaved: (saved: Transfer) => void | Promise<void>;
+}) {
+  const [search, setSearch] = useState('');
+  const [taskId, setTaskId] = useState(editing ? String(editing.task.id) : '');
+  const [company, setCompany] = useState(editing ? String(editing.to_company.id) : '');
+  const [quantity, setQuantity] = useState(editing ? quantityText(editing.quantity) : '');
+  const [comment, setComment] = useState(editing?.comment ?? '');
+  const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // Tasks that can still be handed: open or under way, newest first (the server checks again).
+  const tasks = useApiQuery<ListPage<Task>>(editing ? null : '/tasks/completed/', { status: 'all', ordering: '-date', limit: 200 });
+  const candidates = (tasks.data?.data.items ?? []).filter((t) => t.status === 'open' || t.status === 'in_progress');
+  const shown = candidates.filter((t) => !search.trim() || spellingsMatch(`${t.id} ${t.cargo} ${t.loading_place} ${t.unloading_place}`, search));
+  const chosen = candidates.find((t) => String(t.id) === taskId) ?? null;
+  const receivers = companies.filter((c) => c.id !== (editing?.from_company.id ?? chosen?.company_id ?? ownCompanyId));
+
+  async function submit(): Promise<void> {
+    const found: Partial<Record<FieldName, string>> = {};
+    if (!editing && !taskId) found.task_id = 'Выберите задачу';
+    if (!company) found.to_company_id = 'Выберите компанию-получателя';
+    const parsed = parseQuantity(quantity);
+    if (!parsed.ok) found.quantity = parsed.error;
+    else if (parsed.value === 0) found.quantity = 'Количество должно быть больше нуля';
+    setErrors(found);
+    setFormError(null);
+    if (Object.keys(found).length > 0 || !parsed.ok) return;
+    setBusy(true);
+    try {
+      const saved = editing
+        ? await sendThroughEngine<Transfer>({
+            method: 'PUT',
+            path: `/transfers/${editing.id}`,
+            body: { to_company_id: Number(company), ...(parsed.value !== null ? { quantity: parsed.value } : {}), comment: comment.trim() || null },
+          })
+        : await sendThroughEngine<Transfer>({
+            method: 'POST',
+            path: '/transfers/',
+            body: { task_id: Number(taskId), to_company_id: Number(company), quantity: parsed.value, comment: comment.trim() || null },
+          });
+      await onSaved(saved);
+    } catch (error) {
+      const placed = placeError(failureMessage(error));
+      if (placed.field) setErrors({ [placed.field]: placed.message });
+      else setFormError(placed.message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <FormDialog
+      title={editing ? `Передача №${editing.id}` : 'Передать задачу другой компании'}
+      submitLabel={editing ? 'Сохранить' : 'Передать'}
+      busy={busy}
+      error={formError}
+      onSubmit={() => void submit()}
+      onCancel={onClose}
+      wide
+    >
+      {editing ? (
+        <p>
+          <strong>{editing.task.cargo}</strong>, {formatDate(editing.task.date)}: {editing.task.loading_place} → {editing.task.unloading_place}
+        </p>
+      ) : (
+        <>
+          <Field label="Найти задачу" value={search} placeholder="Груз, место или номер" onChange={(event) => setSearch(event.target.value)} />
+          <Select label="Задача" value={taskId} error={errors.task_id} onChange={(event) => setTaskId(event.target.value)}>
+            <option value="">{tasks.isPending ? 'Загрузка задач...' : shown.length ? 'Выберите задачу' : 'Нет открытых задач'}</option>
+            {shown.map((t) => (
+              <option key={t.id} value={t.id}>
+                №{t.id} · {formatDate(t.date)} · {t.cargo} · {formatQuantity(t.planned_quantity, t.unit)}
+              </option>
+            ))}
+          </Select>
+        </>
+      )}
+      <Select label="Кому передать" value={company} error={errors.to_company_id} onChange={(event) => setCompany(event.target.value)}>
+        <option value="">Выберите компанию</option>
+        {receivers.map((c) => (
+          <option key={c.id} value={c.id}>
+            {c.name}
+          </option>
+        ))}
+      </Select>
+      <Field
+        label={`Количество${chosen ? `, ${chosen.unit}` : editing ? `, ${editing.task.unit}` : ''}`}
+        inputMode="decimal"
+        value={quantity}
+        error={errors.quantity}
+        hint={chosen ? `Пусто — передать всё, что ещё не передано (план ${formatQuantity(chosen.planned_quantity, chosen.unit)})` : 'Пусто — передать всё, что ещё не передано'}
+        onChange={(event) => setQuantity(event.target.value)}
+      />
+      <TextAreaField label="Комментарий" rows={3} value={comment} maxLength={2000} error={errors.comment} onChange={(event) => setComment(event.target.value)} />
+    </FormDialog>
+  );
+}
+
+export function DeclineDialog({ transfer, onClose, onDone }: { transfer: Transfer; onClose: () => void; onDone: () => void | Promise<void> }) {
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(): Promise<void> {
+    if (!reason.trim()) return setError('Укажите причину: отправитель её увидит');
+    setBusy(true);
+    try {
+      await sendThroughEngine({ method: 'POST', path: `/transfers/${transfer.id}/decline`, body: { reason: reason.trim() } });
+      await onDone();
+    } catch (e) {
+      setError(failureMessage(e).replace(/^reason:\s*/, ''));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <FormDialog title={`Отклонить передачу №${transfer.id}?`} submitLabel="Отклонить" busy={busy} onSubmit={() => void submit()} onCancel={onClose}>
+      <p>
+        «{transfer.task.cargo}» от компании «{transfer.from_company.name}», {formatQuantity(transfer.quantity, transfer.task.unit)}.
+      </p>
+      <TextAreaField label="Причина" rows={3} value={reason} maxLength={1000} error={error ?? undefined} onChange={(event) => setReason(event.target.value)} />
+    </FormDialog>
+  );
+}
+
+/** «Ход выполнения»: the receiver's carrier task and its drivers; read-only for the sender. */
+export function ProgressDialog({ transfer, onClose }: { transfer: Transfer; onClose: () => void }) {
+  const ref = useModalDialog();
+  const view = useApiQuery<CarrierTaskView>(`/transfers/carrier-task/${transfer.id}`);
+  const task = view.data?.data.task ?? null;
+  const progress = view.data?.data.transfer.progress ?? transfer.progress;
+  return (
+    <dialog
+      ref={ref}
+      className="dialog dialog-wide"
+      aria-labelledby="transfer-progress-title"
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+    >
+      <div className="dialog-body">
+        <h2 id="transfer-progress-title" className="dialog-title">
+          Ход выполнения: передача №{transfer.id}
+        </h2>
+        {view.isPending ? (
+          <Loading />
+        ) : view.isError && !view.data ? (
+          <ErrorState message={view.error.message} onRetry={() => void view.refetch()} />
+        ) : !task ? (
+          <p>Задача получателя удалена.</p>
+        ) : (
+          <>
+            <p>
+              Задача №{task.id} компании «{transfer.to_company.name}»: {task.cargo}, {formatDate(task.date)}.
+            </p>
+            {progress && (
+              <p>
+                Выполнено {formatQuantity(progress.completed_quantity, task.unit)} из {formatQuantity(progress.planned_quantity, task.unit)}; водителей:{' '}
+                {progress.drivers}, закончили: {progress.drivers_completed}.
+              </p>
+            )}
+            {task.drivers.length === 0 ? (
+              <p className="muted">Получатель ещё не назначил водителей.</p>
+            ) : (
+              <ul className="transfer-drivers">
+                {task.drivers.map((d) => (
+                  <li key={d.driver_id}>
+                    {d.driver_name} — {DRIVER_STATUS_LABELS[d.status as keyof typeof DRIVER_STATUS_LABELS] ?? d.status}
+                    {d.quantity !== null ? `, ${formatQuantity(d.quantity, task.unit)}` : ''}
+                  </li>
+                ))}
+              </ul>
+            )}
+            {transfer.direction === 'outgoing' && <p className="muted">Задачу ведёт получатель: здесь её можно только смотреть.</p>}
+          </>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button button-primary" onClick={onClose} autoFocus>
+            Закрыть
+          </button>
+        </div>
+      </div>
+    </dialog>
+  );
+}
