@@ -11,7 +11,7 @@ import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import { badRequest, idParam, notFound, parse } from '../errors.ts';
 import { assertStaffSeesCompany } from '../tasks/scope.ts';
-import { bandLabel, byMin, ladderProblem, withEdit, type LadderBand } from '../wages/ladder.ts';
+import { bandLabel, byMin, ladderProblem, withEdit, type LadderBand } from '../../contract/ladder.ts';
 
 const COLUMNS = ['id', 'company_id', 'min_quantity', 'max_quantity', 'rate', 'created_at'] as const;
 

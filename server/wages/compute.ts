@@ -11,7 +11,7 @@
 import type { Db } from '../db/connect.ts';
 import type { CompanyWages, DriverWages, WageItem } from '../../contract/driver.ts';
 import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../contract/wages.ts';
-import { ladderRate } from './ladder.ts';
+import { ladderRate } from '../../contract/ladder.ts';
 
 export interface Period {
   start_date?: string | undefined;

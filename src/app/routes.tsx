@@ -37,7 +37,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/tasks/active': lazyNamed(() => import('../screens/tasks-active/TasksActiveScreen.tsx'), 'TasksActiveScreen'),
   '/drivers/manage': lazyNamed(() => import('../screens/drivers-manage/DriversManageScreen.tsx'), 'DriversManageScreen'),
   '/reports/:id': lazyNamed(() => import('../screens/report-view/ReportViewScreen.tsx'), 'ReportViewScreen'),
-  '/companies/manage': Placeholder,
+  '/companies/manage': lazyNamed(() => import('../screens/companies-manage/CompaniesManageScreen.tsx'), 'CompaniesManageScreen'),
   '/support': lazyNamed(() => import('../screens/support/SupportScreen.tsx'), 'SupportScreen'),
   '/managers/manage': lazyNamed(() => import('../screens/users-manage/UsersManageScreen.tsx'), 'ManagersManageScreen'),
   '/users/manage': lazyNamed(() => import('../screens/users-manage/UsersManageScreen.tsx'), 'AllUsersManageScreen'),

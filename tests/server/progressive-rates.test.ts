@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeCompany, makeWorld, type World } from '../fixtures/accounts.ts';
-import { ladderProblem, ladderRate, withEdit } from '../../server/wages/ladder.ts';
+import { ladderProblem, ladderRate, withEdit } from '../../contract/ladder.ts';
 import type { RateBand } from '../../contract/wages.ts';
 
 describe('the ladder rule (pure)', () => {

@@ -52,6 +52,8 @@ export function ProfileScreen({ title = 'Профиль' }: { title?: string }) 
               <dd>{user.company_name ?? '—'}</dd>
               <dt>Роль</dt>
               <dd>{ROLE_LABELS[user.role]}</dd>
+              <dt>Номер пользователя</dt>
+              <dd>{user.id}</dd>
             </dl>
             <button type="button" className="button" disabled={server.offline} title={server.reason} onClick={() => setEditing(true)}>
               Изменить имя и телефон

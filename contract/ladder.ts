@@ -1,4 +1,5 @@
 /**
+ * Shared by the server (checks, wages) and the UI (the ladder and the example on /companies/manage).
  * A company's progressive rates form a ladder: bands [min, max) sorted by min, the first from 0, each ending
  * where the next begins (no gap, no overlap), only the top one open (max null). A ladder whose top band is
  * closed is allowed (it is built one band at a time); a volume above its top is paid at the top band's rate.
