@@ -225,6 +225,8 @@ export async function seedDemo(db: Db): Promise<boolean> {
     await request('pavel.orlov@example.ru', 'Павел Орлов', '+7 918 444-55-66', 'driver', ['Т908УК 77', 'КАМАЗ 6520', 20]);
     await request('marina.lebedeva@example.ru', 'Марина Лебедева', '+7 919 555-66-77', 'manager', null);
 
+    // The demo manager's salary rate: 15 ₽ per tonne completed on the tasks she created.
+    await trx.insertInto('manager_rates').values({ manager_id: manager, rate: 15, updated_by: null, updated_at: now }).execute();
     for (const [min, max, rate] of [[0, 100, 450], [100, 300, 480], [300, null, 520]] as const) {
       await trx.insertInto('progressive_rates').values({ company_id: north, min_quantity: min, max_quantity: max, rate, created_at: now }).execute();
     }

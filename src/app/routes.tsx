@@ -30,7 +30,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
     'RegistrationRequestsScreen',
   ),
   '/carrier-transfers': lazyNamed(() => import('../screens/carrier-transfers/CarrierTransfersScreen.tsx'), 'CarrierTransfersScreen'),
-  '/manager-salary': Placeholder,
+  '/manager-salary': lazyNamed(() => import('../screens/manager-salary/ManagerSalaryScreen.tsx'), 'ManagerSalaryScreen'),
   '/tasks/create': lazyNamed(() => import('../screens/task-form/TaskFormScreen.tsx'), 'TaskFormScreen'),
   '/tasks/manage': lazyNamed(() => import('../screens/tasks-manage/TasksManageScreen.tsx'), 'TasksManageScreen'),
   '/tasks/driverTaskOrder': lazyNamed(() => import('../screens/driver-order/DriverOrderScreen.tsx'), 'DriverOrderScreen'),

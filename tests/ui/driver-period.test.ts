@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { periodRange, rangeError } from '../../src/screens/statistics/period.ts';
+import { periodRange, rangeError } from '../../src/ui/period.ts';
 
 // Thursday, 2026-11-19 (local time, so the test holds in any time zone).
 const today = new Date(2026, 10, 19, 15, 30);

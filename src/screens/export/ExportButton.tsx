@@ -10,7 +10,7 @@ import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery } from '../../engine/queries.ts';
 import { sendThroughEngine } from '../../engine/send.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { saveDownload } from './download.ts';
+import { saveDownload } from '../../ui/download.ts';
 import './export.css';
 
 const JOB_KEY = 'reis-export-job';

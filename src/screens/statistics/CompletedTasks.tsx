@@ -6,7 +6,7 @@ import { formatMoney, formatQuantity, itemsOf, ownAssociation } from '../driver-
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import { AssociationReports } from '../report/AssociationReports.tsx';
-import type { DateRange } from './period.ts';
+import type { DateRange } from '../../ui/period.ts';
 
 export function CompletedTasks({ userId, range }: { userId: number; range: DateRange }) {
   const params: Params = {};

@@ -7,7 +7,7 @@ import { useApiQuery } from '../../engine/queries.ts';
 import { formatDate, formatMoney, formatQuantity } from '../driver-common/format.ts';
 import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { useMediaQuery } from '../../ui/use-media-query.ts';
-import type { DateRange } from './period.ts';
+import type { DateRange } from '../../ui/period.ts';
 import './statistics.css';
 
 interface WageItem {

@@ -7,7 +7,7 @@ import { useEngineSnapshot } from '../../engine/store.ts';
 import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import { CompletedTasks } from './CompletedTasks.tsx';
 import { Earnings } from './Earnings.tsx';
-import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type PeriodPreset } from './period.ts';
+import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type PeriodPreset } from '../../ui/period.ts';
 import '../driver.css';
 
 export function StatisticsScreen({ title = 'Статистика' }: { title?: string }) {

@@ -1,0 +1,54 @@
+/**
+ * The staff screens' period: a preset (this month by default) or custom dates, kept in the URL by the caller
+ * (`period`, `from`, `to`), turned into the inclusive range the wage calls take.
+ */
+import type { Params } from '../../../worker/api.ts';
+import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type DateRange, type PeriodPreset } from '../period.ts';
+
+export const PERIOD_DEFAULTS = { period: 'month', from: '', to: '' };
+export type PeriodState = typeof PERIOD_DEFAULTS;
+
+export function rangeOf(state: PeriodState, today: Date = new Date()): DateRange {
+  const preset = (PERIOD_PRESETS as readonly string[]).includes(state.period) ? (state.period as PeriodPreset) : 'month';
+  return periodRange(preset, today, { start: state.from, end: state.to });
+}
+
+/** start_date / end_date for the API; open ends are left out. */
+export function rangeParams(range: DateRange): Params {
+  return { ...(range.start ? { start_date: range.start } : {}), ...(range.end ? { end_date: range.end } : {}) };
+}
+
+export function PeriodPicker({ state, onChange }: { state: PeriodState; onChange: (patch: Partial<PeriodState>) => void }) {
+  const error = rangeError(rangeOf(state));
+  return (
+    <div className="filter-slots period-picker" role="group" aria-label="Период">
+      <label>
+        Период
+        <select value={state.period} onChange={(event) => onChange({ period: event.target.value })}>
+          {PERIOD_PRESETS.map((p) => (
+            <option key={p} value={p}>
+              {PERIOD_LABELS[p]}
+            </option>
+          ))}
+        </select>
+      </label>
+      {state.period === 'custom' && (
+        <>
+          <label>
+            С
+            <input type="date" value={state.from} onChange={(event) => onChange({ from: event.target.value })} />
+          </label>
+          <label>
+            По
+            <input type="date" value={state.to} onChange={(event) => onChange({ to: event.target.value })} />
+          </label>
+        </>
+      )}
+      {error && (
+        <span className="field-error" role="alert">
+          {error}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+/** «Скачать xlsx»: a breakdown as a workbook, fetched through the engine (it holds the token) and saved. */
+import { useState } from 'react';
+import { toast } from 'react-toastify';
+import type { Params, Result } from '../../../worker/api.ts';
+import { getEngine } from '../../engine/engine.ts';
+import { unwrap } from '../../engine/queries.ts';
+import { saveDownload } from '../download.ts';
+
+export function XlsxButton({ path, params, disabled, title }: { path: string; params: Params; disabled?: boolean; title?: string | undefined }) {
+  const [busy, setBusy] = useState(false);
+
+  async function download(): Promise<void> {
+    setBusy(true);
+    try {
+      const query = new URLSearchParams();
+      for (const [key, value] of Object.entries({ ...params, format: 'xlsx' })) if (value !== undefined && value !== null) query.set(key, String(value));
+      const file = unwrap((await getEngine().download(`${path}?${query.toString()}`)) as Result<{ blob: Blob; filename: string } | null>);
+      if (file) saveDownload(file.blob, file.filename);
+    } catch (error) {
+      toast.error(`Файл не скачан: ${(error as Error).message}`);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <button type="button" className="button" disabled={disabled || busy} title={title} aria-busy={busy || undefined} onClick={() => void download()}>
+      {busy ? 'Готовим файл…' : 'Скачать xlsx'}
+    </button>
+  );
+}
