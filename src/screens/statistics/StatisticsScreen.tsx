@@ -1,17 +1,26 @@
 /**
- * Statistics (/statistics). A driver sees their completed tasks and earnings for a period;
- * the staff roles' statistics come in a later issue.
+ * Statistics (/statistics). A driver sees their completed tasks and earnings for a period; staff see their
+ * company's figures (StaffStatistics.tsx).
  */
 import { useState } from 'react';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import { CompletedTasks } from './CompletedTasks.tsx';
 import { Earnings } from './Earnings.tsx';
+import { StaffStatistics } from './StaffStatistics.tsx';
+import { Page } from '../../ui/Page.tsx';
 import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type PeriodPreset } from '../../ui/period.ts';
 import '../driver.css';
 
 export function StatisticsScreen({ title = 'Статистика' }: { title?: string }) {
   const user = useEngineSnapshot().auth.user;
+  if (user && user.role !== 'driver') {
+    return (
+      <Page title={title} wide>
+        <StaffStatistics />
+      </Page>
+    );
+  }
   return (
     <section className="drv-screen" aria-labelledby="drv-stats-title">
       <h1 id="drv-stats-title" className="drv-screen__title">
@@ -21,8 +30,6 @@ export function StatisticsScreen({ title = 'Статистика' }: { title?: s
         <ReportFormHost>
           <DriverStatistics userId={user.id} />
         </ReportFormHost>
-      ) : user ? (
-        <p className="drv-state">Раздел в разработке</p>
       ) : (
         <p className="drv-state">Загрузка...</p>
       )}

@@ -1,0 +1,145 @@
+/**
+ * /statistics for staff: the company's figures for a period (this month by default): completed volume, tasks,
+ * drivers' pay and revenue, earnings by driver as a bar chart and a table, and the work done for or handed to
+ * other companies through transfers. The super-admin picks the company. Everything in the URL; xlsx of the
+ * breakdown by association.
+ */
+import type { CompanyWages } from '../../../contract/driver.ts';
+import type { Company } from '../../../contract/entities.ts';
+import { useApiQuery } from '../../engine/queries.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
+import { CacheNote } from '../../ui/CacheNote.tsx';
+import { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
+import { listOf } from '../../ui/list.ts';
+import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
+import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams } from '../../ui/console/PeriodPicker.tsx';
+import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
+import { BarChart } from './BarChart.tsx';
+import '../../ui/console/console.css';
+import '../manager-salary/manager-salary.css';
+import './staff-statistics.css';
+
+export function StaffStatistics() {
+  const user = useEngineSnapshot().auth.user;
+  const superAdmin = user?.role === 'super-admin';
+  const [state, setState] = useUrlState({ ...PERIOD_DEFAULTS, company: '' });
+  const companies = listOf(useApiQuery<Company[]>(superAdmin ? '/companies/' : null).data?.data);
+  const companyId = superAdmin ? (state.company ? Number(state.company) : (companies[0]?.id ?? null)) : (user?.company_id ?? null);
+  const params = rangeParams(rangeOf(state));
+  const query = useApiQuery<CompanyWages>(companyId === null ? null : `/wages/company/${companyId}`, params);
+  const server = useNeedsServer();
+  const w = query.data?.data;
+  const tasks = w ? new Set(w.items.map((i) => i.task_id)).size : 0;
+
+  return (
+    <>
+      <div className="staff-stats-tools">
+        <PeriodPicker state={state} onChange={(patch) => setState(patch)} />
+        {superAdmin && (
+          <div className="filter-slots">
+            <FilterSelect label="Компания" value={companyId === null ? '' : String(companyId)} onChange={(company) => setState({ company })} options={companyOptions(companies)} />
+          </div>
+        )}
+        {companyId !== null && <XlsxButton path={`/wages/company/${companyId}`} params={params} disabled={server.offline} title={server.reason} />}
+      </div>
+      {companyId === null ? (
+        <Empty>{superAdmin ? 'Компаний пока нет.' : 'Вы не привязаны к компании.'}</Empty>
+      ) : query.isPending ? (
+        <Loading text="Считаем показатели..." />
+      ) : query.isError && !w ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : w ? (
+        <>
+          {query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}
+          <dl className="salary-facts staff-facts">
+            <div>
+              <dt>Перевезено</dt>
+              <dd>{formatQuantity(w.total_quantity, 'т')}</dd>
+            </div>
+            <div>
+              <dt>Задач с выполненной работой</dt>
+              <dd>{tasks}</dd>
+            </div>
+            <div>
+              <dt>Начислено водителям</dt>
+              <dd>{formatMoney(w.total_amount)}</dd>
+            </div>
+            <div>
+              <dt>Выручка по ставкам задач</dt>
+              <dd className="salary-total">{formatMoney(w.revenue)}</dd>
+            </div>
+          </dl>
+          {w.drivers.length === 0 ? (
+            <Empty>В этом периоде выполненных работ нет.</Empty>
+          ) : (
+            <section className="card" aria-labelledby="by-driver">
+              <h2 id="by-driver" className="staff-h2">
+                Начислено по водителям
+              </h2>
+              <BarChart
+                label="Начислено по водителям"
+                bars={w.drivers.map((d) => ({ key: d.driver_id, label: d.driver_name, value: d.total_amount, note: formatQuantity(d.total_quantity, 'т') }))}
+                format={formatMoney}
+              />
+              <table className="console-table staff-table">
+                <thead>
+                  <tr>
+                    <th scope="col">Водитель</th>
+                    <th scope="col" className="num">
+                      Перевезено
+                    </th>
+                    <th scope="col" className="num">
+                      Начислено
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {w.drivers.map((d) => (
+                    <tr key={d.driver_id}>
+                      <td>{d.driver_name}</td>
+                      <td className="num">{formatQuantity(d.total_quantity, 'т')}</td>
+                      <td className="num">{formatMoney(d.total_amount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          )}
+          {w.for_other_companies.length > 0 && (
+            <section className="card" aria-labelledby="for-others">
+              <h2 id="for-others" className="staff-h2">
+                Выполнено для других компаний
+              </h2>
+              <ul className="staff-transfers">
+                {w.for_other_companies.map((t) => (
+                  <li key={t.transfer_id}>
+                    Передача №{t.transfer_id} от «{t.company_name}»: {t.cargo}, {formatDate(t.date)} — выполнено {formatQuantity(t.completed_quantity, 'т')} из{' '}
+                    {formatQuantity(t.quantity, 'т')}, водителям {formatMoney(t.drivers_amount)}, выручка {formatMoney(t.revenue)}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {w.transferred_out.length > 0 && (
+            <section className="card" aria-labelledby="handed-out">
+              <h2 id="handed-out" className="staff-h2">
+                Передано другим компаниям
+              </h2>
+              <ul className="staff-transfers">
+                {w.transferred_out.map((t) => (
+                  <li key={t.transfer_id}>
+                    Передача №{t.transfer_id} в «{t.company_name}»: {t.cargo}, {formatDate(t.date)} — выполнено {formatQuantity(t.completed_quantity, 'т')} из{' '}
+                    {formatQuantity(t.quantity, 'т')}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
+      ) : null}
+    </>
+  );
+}
