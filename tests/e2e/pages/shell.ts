@@ -50,7 +50,7 @@ export class Shell {
     return textNow(this.userName);
   }
 
-  toast(text: string): Locator {
+  toast(text: string | RegExp): Locator {
     return this.page.locator('.Toastify').getByText(text, { exact: true });
   }
 
