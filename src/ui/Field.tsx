@@ -1,6 +1,18 @@
 /** A labelled form field with its error, wired for screen readers. */
 import { useId, type InputHTMLAttributes, type ReactNode, type TextareaHTMLAttributes } from 'react';
 
+/** Under a control: its error (named by aria-describedby), or else its hint. */
+function FieldNote({ hint, error, errorId }: { hint: ReactNode; error: string | undefined; errorId: string }) {
+  if (error) {
+    return (
+      <span id={errorId} className="field-error">
+        {error}
+      </span>
+    );
+  }
+  return hint ? <span className="field-hint">{hint}</span> : null;
+}
+
 interface FieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id'> {
   label: string;
   error?: string | undefined;
@@ -14,12 +26,7 @@ export function Field({ label, error, hint, ...input }: FieldProps) {
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...input} />
-      {hint && !error && <span className="field-hint">{hint}</span>}
-      {error && (
-        <span id={errorId} className="field-error">
-          {error}
-        </span>
-      )}
+      <FieldNote hint={hint} error={error} errorId={errorId} />
     </div>
   );
 }
@@ -38,12 +45,7 @@ export function TextAreaField({ label, error, hint, rows = 4, ...area }: TextAre
     <div className="field">
       <label htmlFor={id}>{label}</label>
       <textarea id={id} rows={rows} aria-invalid={error ? true : undefined} aria-describedby={error ? errorId : undefined} {...area} />
-      {hint && !error && <span className="field-hint">{hint}</span>}
-      {error && (
-        <span id={errorId} className="field-error">
-          {error}
-        </span>
-      )}
+      <FieldNote hint={hint} error={error} errorId={errorId} />
     </div>
   );
 }
