@@ -41,6 +41,8 @@ export interface OutboxItemView {
   sentAt: number | null;
   lastError: string | null;
   photoCount: number;
+  /** The report's quantity, so the driver can tell queued reports apart. */
+  quantity: number | null;
   createdAt: number;
   /** 0..1 while the item's upload is in progress. */
   progress: number | null;
@@ -169,6 +171,8 @@ export interface OutboxApi {
   discard(id: number): Promise<void>;
   /** Compresses one photo for a preview (same settings as the queue). */
   compressPreview(photo: Blob): Promise<Blob>;
+  /** The first photo of a queued report (its thumbnail in the queue), or null. */
+  outboxPhoto(id: number): Promise<Blob | null>;
 }
 
 export interface EngineApi {

@@ -246,6 +246,7 @@ export function createEngine(deps: EngineDeps): Engine {
     flushNow: () => outbox.flush(),
     discard: (id) => outbox.discard(id),
     compressPreview: (photo) => outbox.compressPreview(photo),
+    outboxPhoto: async (id) => (await outbox.firstPhoto?.(id)) ?? null,
   };
 
   return {

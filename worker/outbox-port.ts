@@ -46,6 +46,8 @@ export interface OutboxModule {
   discard(id: number): Promise<void>;
   snapshot(): OutboxSnapshot | Promise<OutboxSnapshot>;
   compressPreview(photo: Blob): Promise<Blob>;
+  /** The first photo of a queued report, or null (none, or gone). */
+  firstPhoto?(id: number): Promise<Blob | null>;
   /** Re-reads the queue after another engine (dedicated mode) or the service worker changed it. */
   reload?(): Promise<void>;
   /** Starts the schedule (every 60 s, on 'online', ...); answers the stop function. */

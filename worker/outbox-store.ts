@@ -66,6 +66,16 @@ export async function removeWithPhotos(tx: OutboxTx, id: number): Promise<void> 
   await tx.objectStore('outbox').delete(id);
 }
 
+/** The first photo of a record (the queue's thumbnail), or null. */
+export async function firstPhotoOf(db: EngineDb, id: number): Promise<Blob | null> {
+  const tx = db.transaction(STORES, 'readonly');
+  const record = await tx.objectStore('outbox').get(id);
+  const first = record?.photos[0];
+  const photo = first === undefined ? undefined : await tx.objectStore('photos').get(first);
+  await tx.done;
+  return photo?.blob ?? null;
+}
+
 /**
  * The record as stored now, with its photos, read in one transaction (a send reads this for every item,
  * so one transaction rather than one per photo); null when it is gone (discarded meanwhile).

@@ -41,6 +41,7 @@ export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxVi
       sentAt: r.sentAt,
       lastError: r.lastError,
       photoCount: r.photos.length,
+      quantity: r.quantity,
       createdAt: r.createdAt,
       progress: sending && sending.id === r.id ? sending.progress : null,
     }),

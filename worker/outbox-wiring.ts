@@ -8,6 +8,7 @@ import { createOutbox, type SendResult } from './outbox.ts';
 import type { OutboxFactory } from './outbox-port.ts';
 import { throttlePushes } from './outbox-view.ts';
 import { buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
+import { firstPhotoOf } from './outbox-store.ts';
 
 export const reportOutbox: OutboxFactory = (ports) => {
   const pushes = throttlePushes(ports.clock, (stored) => ports.onChange(stored));
@@ -40,6 +41,7 @@ export const reportOutbox: OutboxFactory = (ports) => {
     // Another engine changed the queue: re-read it without announcing the change back to them.
     reload: () => outbox.reload({ announce: false }),
     compressPreview: (photo) => compressPhoto(photo),
+    firstPhoto: (id) => firstPhotoOf(ports.db, id),
     start() {
       const handles: unknown[] = [];
       let unsubscribe = () => {};

@@ -129,5 +129,6 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     flushNow: async () => (await ready).flushNow(),
     discard: async (id) => (await ready).discard(id),
     compressPreview: async (photo) => (await ready).compressPreview(photo),
+    outboxPhoto: async (id) => (await ready).outboxPhoto(id),
   };
 }

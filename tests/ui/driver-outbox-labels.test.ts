@@ -11,6 +11,7 @@ const base: OutboxItemView = {
   sentAt: null,
   lastError: null,
   photoCount: 2,
+  quantity: null,
   createdAt: 0,
   progress: null,
 };

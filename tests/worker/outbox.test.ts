@@ -5,6 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { openEngineDb } from '../../worker/db.ts';
+import { firstPhotoOf } from '../../worker/outbox-store.ts';
 import { photo, photoTexts, queue, report, setup, T0 } from './outbox-doubles.ts';
 
 describe('queueing a report', () => {
@@ -27,6 +28,20 @@ describe('queueing a report', () => {
     expect(record?.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(h.server.calls).toHaveLength(0);
     expect(h.outbox.snapshot()).toMatchObject({ pending: 1, items: [{ id, state: 'waiting', photoCount: 1 }] });
+  });
+
+  it('lets the queue show each item’s quantity and first photo, so two reports of one task can be told apart', async () => {
+    const h = await setup();
+    const withPhotos = await queue(h.outbox, report(41, [photo('first'), photo('second')]));
+    const without = await queue(h.outbox, report(41));
+    expect(h.outbox.snapshot().items.map((i) => [i.id, i.quantity, i.photoCount])).toEqual([
+      [withPhotos, 12.5, 2],
+      [without, 12.5, 0],
+    ]);
+    expect(await (await firstPhotoOf(h.db, withPhotos))?.text()).toBe('first');
+    expect(await firstPhotoOf(h.db, without)).toBeNull();
+    await h.outbox.discard(withPhotos);
+    expect(await firstPhotoOf(h.db, withPhotos)).toBeNull();
   });
 
   it('gives every report its own idempotency key', async () => {

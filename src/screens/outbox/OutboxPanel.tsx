@@ -3,6 +3,7 @@
  * (confirmed: a removed report never reaches the server).
  */
 import { useEffect, useRef } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { Page, Task } from '../../../contract/entities.ts';
 import type { OutboxItemView } from '../../../worker/api.ts';
@@ -11,7 +12,8 @@ import { useApiQuery } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatClock, formatDate, itemsOf } from '../driver-common/format.ts';
+import { formatClock, formatDate, formatQuantity, itemsOf } from '../driver-common/format.ts';
+import { useObjectUrl } from '../driver-common/hooks.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
 import '../driver-common/dialogs.css';
 
@@ -86,10 +88,12 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
               const task = taskOf(item.association_id);
               return (
                 <li key={item.id} className={`drv-outbox-item drv-outbox-item--${item.state}`}>
+                  {item.photoCount > 0 && <QueuedThumb id={item.id} />}
                   <p className="drv-outbox-item__title">
                     {task ? `${task.cargo}, ${formatDate(task.date)}` : `Отчёт № ${item.id}`}
                   </p>
                   <p className="drv-muted">
+                    {item.quantity !== null ? `${formatQuantity(item.quantity)} ${task?.unit ?? 'т'} · ` : ''}
                     создан в {formatClock(item.createdAt)} · фото: {item.photoCount}
                     {item.attempts > 0 ? ` · попыток: ${item.attempts}` : ''}
                   </p>
@@ -131,4 +135,11 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
       {confirmDialog}
     </dialog>
   );
+}
+
+/** The first photo of a queued report, read from the engine's queue, so reports of one task can be told apart. */
+function QueuedThumb({ id }: { id: number }) {
+  const photo = useQuery({ queryKey: ['outbox-photo', id], queryFn: () => getEngine().outboxPhoto(id), staleTime: Infinity, gcTime: 60_000 });
+  const url = useObjectUrl(photo.data ?? null);
+  return url ? <img src={url} alt="" className="drv-outbox-item__thumb" /> : <span className="drv-outbox-item__thumb" aria-hidden="true" />;
 }
