@@ -32,6 +32,7 @@ import {
   type ReportDraftErrors,
 } from './report-payload.ts';
 import { hasChanges, saveReportEdit } from './save-edit.ts';
+import { undoFiledReport } from './undo-report.ts';
 import '../driver-common/dialogs.css';
 
 /** Path prefixes of the queries that show reports or their effect on tasks and earnings. */
@@ -110,7 +111,31 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
     setErrors({});
     const result = await getEngine().queueReport(built.report);
     if (!result.ok) return fail(result.message);
-    toast.success('Отчёт поставлен в очередь отправки. Задача отмечена выполненной: она теперь в разделе «Статистика».');
+    const queuedId = result.data;
+    const client = queryClient;
+    toast.success(
+      ({ closeToast }) => (
+        <span className="drv-undo">
+          Отчёт поставлен в очередь отправки. Задача отмечена выполненной: она теперь в разделе «Статистика».
+          <button
+            type="button"
+            className="drv-undo__button"
+            onClick={() => {
+              closeToast();
+              void undoFiledReport(queuedId, associationId)
+                .then((outcome) =>
+                  outcome === 'gone' ? toast.info('Отчёт уже не найти: отменять нечего') : toast.success('Отчёт отменён: задача снова в текущих'),
+                )
+                .catch((error: unknown) => toast.error(`Отчёт не отменён: ${failureMessage(error)}`))
+                .finally(() => void invalidatePaths(client, REPORT_QUERIES));
+            }}
+          >
+            Отменить
+          </button>
+        </span>
+      ),
+      { autoClose: 10_000 },
+    );
     // The service worker may deliver it even if the driver closes the app before the network returns.
     void requestBackgroundSync();
     onQueued?.();
