@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import helmet from '@fastify/helmet';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import type { AppContext } from './context.ts';
@@ -65,6 +66,11 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
     guard: makeGuard({ db, tokens, sessions: refresh }),
     storage: storage ?? new DiskStorage(join(config.dataDir, 'files')),
   };
+
+  // Security headers on every answer (nosniff, frame and referrer policy, cross-origin isolation of resources).
+  // No page-wide Content-Security-Policy: the PWA's workers, blob: photo previews and the optional OnlyOffice
+  // frame would each need holes in it; stored files (photos, exports) get their own strict one where served.
+  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
 
   await app.register(
     async (api) => {

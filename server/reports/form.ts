@@ -67,7 +67,7 @@ export async function readReportForm(
       if (already.count + photos.length >= REPORT_MAX_PHOTOS) throw tooLarge(`В отчёте не больше ${REPORT_MAX_PHOTOS} фото`);
       bytes += data.length;
       if (bytes > REPORT_MAX_BYTES) throw tooLarge(`Фото отчёта вместе больше ${REPORT_MAX_BYTES / MB} МБ`);
-      photos.push(inspectPhoto(data, part.filename || 'без имени'));
+      photos.push(await inspectPhoto(data, part.filename || 'без имени'));
     }
   } catch (error) {
     throw translate(error);

@@ -1,8 +1,10 @@
 /**
  * Report photos: checked by their bytes, never by name or declared type, and kept within size caps.
- * `image-size` reads just the header, which is enough to know the format and the dimensions.
+ * `image-size` reads the header (format and dimensions, cheap); then `sharp` decodes the whole image, so a
+ * valid header over a garbage body, a polyglot or a decompression bomb (more than 50 megapixels) is refused.
  */
 import { imageSize } from 'image-size';
+import sharp from 'sharp';
 import type { ReportPhotoType } from '../../contract/report-limits.ts';
 import type { FileStorage } from '../files/storage.ts';
 import { HttpError } from '../errors.ts';
@@ -33,8 +35,14 @@ export const tooLarge = (detail: string) => new HttpError(413, detail);
 const unsupported = (name: string) =>
   new HttpError(415, `Файл «${name}» не является фотографией: принимаются JPEG, PNG и WebP`);
 
-/** Answers the photo's format and size, or a 415 for anything that is not a JPEG, PNG or WebP image. */
-export function inspectPhoto(data: Buffer, filename: string): Photo {
+/** A photo larger than this is refused before it is decoded (a phone camera's is 12–50 MP; the app sends ≤ 1 MP). */
+export const PHOTO_MAX_PIXELS = 50_000_000;
+
+/**
+ * Answers the photo's format and size, or a 415 for anything that is not a decodable JPEG, PNG or WebP image,
+ * or a 413 for one over PHOTO_MAX_PIXELS.
+ */
+export async function inspectPhoto(data: Buffer, filename: string): Promise<Photo> {
   let info: ReturnType<typeof imageSize>;
   try {
     info = imageSize(data);
@@ -43,6 +51,16 @@ export function inspectPhoto(data: Buffer, filename: string): Photo {
   }
   const format = info.type ? FORMATS[info.type] : undefined;
   if (!format || !(info.width > 0) || !(info.height > 0)) throw unsupported(filename);
+  if (info.width * info.height > PHOTO_MAX_PIXELS) {
+    throw tooLarge(`Фото «${filename}» больше ${PHOTO_MAX_PIXELS / 1_000_000} мегапикселей: уменьшите его`);
+  }
+  try {
+    // Decoding it whole is the only proof it is an image; sharp runs off the main thread.
+    const decoded = await sharp(data, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS }).stats();
+    if (decoded.channels.length === 0) throw new Error('no channels');
+  } catch {
+    throw unsupported(filename);
+  }
   return { data, mime: format.mime, ext: format.ext, width: info.width, height: info.height };
 }
 

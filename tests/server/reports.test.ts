@@ -219,6 +219,36 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     expect(await server.db.kysely.selectFrom('reports').select('id').where('association_id', '=', association).execute()).toHaveLength(0);
   });
 
+  it('decodes every photo: a valid header over garbage, or a header claiming 20 000 × 20 000, is refused; files are served as images only', async () => {
+    const garbage = Buffer.concat([PNG_8x6.subarray(0, 33), Buffer.alloc(400, 7)]);
+    const broken = await post(p.driver, reportForm(fields(), [{ data: garbage, type: 'image/png', filename: 'broken.png' }]));
+    expect(broken.statusCode).toBe(415);
+    expect(broken.json().detail).toContain('broken.png');
+
+    // The IHDR's width and height (bytes 16–23) say 20 000 × 20 000: refused before any decoding.
+    const huge = Buffer.from(PNG_8x6);
+    huge.writeUInt32BE(20_000, 16);
+    huge.writeUInt32BE(20_000, 20);
+    const bomb = await post(p.driver, reportForm(fields(), [{ data: huge, type: 'image/png', filename: 'bomb.png' }]));
+    expect(bomb.statusCode).toBe(413);
+    expect(bomb.json().detail).toBe('Фото «bomb.png» больше 50 мегапикселей: уменьшите его');
+
+    // A JPEG with HTML after it still decodes; it is served so that no browser runs it as a page.
+    const polyglot = Buffer.concat([JPEG_8x6, Buffer.from('<html><script>alert(1)</script></html>')]);
+    const stored = await post(p.driver, reportForm(fields(), [{ data: polyglot, filename: 'x.html' }]));
+    expect(stored.statusCode).toBe(201);
+    const url = (stored.json() as Report).photos[0]?.url as string;
+    const file = await server.app.inject({ method: 'GET', url, headers: p.driver.auth });
+    expect(file.headers['content-type']).toBe('image/jpeg');
+    expect(file.headers['x-content-type-options']).toBe('nosniff');
+    expect(file.headers['content-security-policy']).toContain('sandbox');
+    expect(file.headers['content-disposition']).toMatch(/^inline; filename="photo-\d+\.jpg"$/);
+    // Every answer carries the security headers (helmet).
+    const page = await server.app.inject({ method: 'GET', url: '/api/auth/roles/' });
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
   it('answers 400 for a body that is not multipart, a broken multipart body and a bad field', async () => {
     const headers = { ...p.driver.auth, 'idempotency-key': randomUUID() };
     const json = await server.app.inject({ method: 'POST', url: '/api/reports/', headers, payload: fields() });
