@@ -15,10 +15,11 @@ import { initialJs } from './initial-js.ts';
 import { longTasks } from './long-tasks.ts';
 import { outboxFlush } from './outbox-flush.ts';
 import { refreshStorm } from './refresh-storm.ts';
+import { serverLoad } from './server-load.ts';
 import { printSection, printSummary, type SectionRecord } from './table.ts';
 import { environment, type Benchmark } from './support.ts';
 
-const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows];
+const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows, serverLoad];
 /** The whole run stops by itself even if a browser or a server hangs. */
 const WATCHDOG_MS = 10 * 60_000;
 

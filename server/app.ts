@@ -57,7 +57,7 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
   installErrorHandler(app);
 
   const tokens = new AccessTokens(config.jwtSecret, config.accessTokenTtl);
-  const refresh = new RefreshTokens(db, config.refreshTokenTtl);
+  const refresh = new RefreshTokens(db, config.refreshTokenTtl, config.sessionCacheMs);
   const ctx: AppContext = {
     config,
     db,

@@ -17,6 +17,8 @@ export interface Config {
   accessTokenTtl: number;
   /** Refresh token lifetime, seconds (30 days by default). */
   refreshTokenTtl: number;
+  /** How long a live session is remembered per process (ms); not from the environment, for benchmarks and tests. */
+  sessionCacheMs?: number;
   /** Folder with the built PWA, served with an SPA fallback when it exists. */
   distDir: string;
   /** Fill an empty database with demo data. */

@@ -42,6 +42,8 @@ export class RefreshTokens {
   constructor(
     private readonly db: Db,
     private readonly ttlSeconds: number,
+    /** How long a live session is remembered (0: every call asks the database; the load benchmark measures both). */
+    private readonly sessionCacheMs: number = SESSION_CACHE_MS,
   ) {}
 
   private async insert(userId: number, deviceId: string, familyId: string, deviceInfo: string | null): Promise<string> {
@@ -217,7 +219,7 @@ export class RefreshTokens {
       .executeTakeFirst();
     if (!row) return false;
     if (this.liveUntil.size > 10_000) this.liveUntil.clear();
-    this.liveUntil.set(familyId, now + SESSION_CACHE_MS);
+    if (this.sessionCacheMs > 0) this.liveUntil.set(familyId, now + this.sessionCacheMs);
     return true;
   }
 
