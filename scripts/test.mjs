@@ -1,8 +1,43 @@
 #!/usr/bin/env node
 // The one test command (README): typecheck, lint, build, then every Vitest project (unit, server, e2e).
 // Ends with "N passed, N failed", summing every suite; the typecheck and lint each count as one check.
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+// On a fresh machine it finds what it needs: Chromium (installed with apt-get when run as root, else one line
+// saying what to run), and a throwaway PostgreSQL for the server suite's second run where PostgreSQL is
+// installed and TEST_DATABASE_URL is not set (.ci/run starts its own and sets it).
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+
+const CHROMIUM = '/usr/bin/chromium';
+if (!existsSync(CHROMIUM)) {
+  const root = process.getuid?.() === 0;
+  const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
+  if (root && apt) {
+    console.info(`Chromium is missing at ${CHROMIUM}: installing it (apt-get install chromium)…`);
+    spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null'], { stdio: 'inherit' });
+  }
+  if (!existsSync(CHROMIUM)) {
+    console.error(`The browser tests need Chromium at ${CHROMIUM}: run \`sudo apt-get install chromium\`, then \`npm test\` again.`);
+    process.exit(1);
+  }
+}
+
+/** A throwaway PostgreSQL where one is installed, so the server suite also runs there (stopped at the end). */
+let pgDir = null;
+const pgInstalled = spawnSync('sh', ['-c', 'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl'], { stdio: 'ignore' }).status === 0;
+if (!process.env.TEST_DATABASE_URL && pgInstalled) {
+  try {
+    const out = execFileSync('bash', ['scripts/ci-postgres.sh', 'start'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    process.env.TEST_DATABASE_URL = /TEST_DATABASE_URL=(\S+)/.exec(out)?.[1] ?? '';
+    pgDir = /PG_DIR=(\S+)/.exec(out)?.[1] ?? null;
+    // Stopped however the run ends, also on Ctrl-C.
+    process.on('SIGINT', () => {
+      if (pgDir) spawnSync('bash', ['scripts/ci-postgres.sh', 'stop', pgDir], { stdio: 'inherit' });
+      process.exit(130);
+    });
+  } catch (error) {
+    console.info(`A throwaway PostgreSQL did not start (${error.message.split('\n')[0]}); the server suite runs on SQLite only.`);
+  }
+}
 
 let passed = 0;
 let failed = 0;
@@ -44,8 +79,9 @@ try {
   failed += 1;
 }
 
+if (pgDir) spawnSync('bash', ['scripts/ci-postgres.sh', 'stop', pgDir], { stdio: 'inherit' });
 if (!process.env.TEST_DATABASE_URL) {
-  console.info('\nThe server suite ran on SQLite only: the PostgreSQL run was skipped (set TEST_DATABASE_URL=postgres://…, or run `bash .ci/run`, which starts a throwaway PostgreSQL).');
+  console.info('\nThe server suite ran on SQLite only: the PostgreSQL run was skipped (install PostgreSQL — `apt-get install postgresql` — and npm test starts a throwaway one, or set TEST_DATABASE_URL=postgres://…).');
 }
 console.info(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
