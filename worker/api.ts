@@ -180,6 +180,11 @@ export interface EngineApi {
   connect(tab: TabInfo, onSnapshot: (snapshot: Snapshot) => void): Promise<void>;
   /** A tab saw the 'online' or 'offline' event (a SharedWorker may not get it): the engine re-reads the network. */
   networkChanged(): Promise<void>;
+  /**
+   * A tab came to the front: in offline mode the engine tries the server at once (and the queue follows
+   * if it answers). Answers whether the engine is out of offline mode.
+   */
+  wake(): Promise<boolean>;
   /** Reports an uncaught client error to the server (best effort). */
   logClientError(error: ClientErrorReport): Promise<void>;
 }

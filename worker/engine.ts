@@ -233,6 +233,7 @@ export function createEngine(deps: EngineDeps): Engine {
     async networkChanged() {
       network.notify?.();
     },
+    wake: () => recovery.wake(),
     startup: () => authApi.startup(),
     login: (username, password, pushSubscription) => authApi.login(username, password, pushSubscription),
     register: (payload) => authApi.register(payload),
@@ -243,7 +244,12 @@ export function createEngine(deps: EngineDeps): Engine {
     sendForm,
     download: (path) => http.download(path, new Date(clock.now())),
     queueReport: (report) => outbox.queueReport(report),
-    flushNow: () => outbox.flush(),
+    // «Отправить сейчас» always tries: in offline mode it first asks the server (SPEC §4: the profile fetch
+    // that succeeds ends offline mode), then the queue goes.
+    flushNow: async () => {
+      await recovery.wake();
+      await outbox.flush();
+    },
     discard: (id) => outbox.discard(id),
     compressPreview: (photo) => outbox.compressPreview(photo),
     outboxPhoto: async (id) => (await outbox.firstPhoto?.(id)) ?? null,

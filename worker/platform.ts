@@ -116,6 +116,7 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     connect: async (tab, onSnapshot) => (await ready).connect(tab, onSnapshot),
     logClientError: async (error) => (await ready).logClientError(error),
     networkChanged: async () => (await ready).networkChanged(),
+    wake: async () => (await ready).wake(),
     startup: async () => (await ready).startup(),
     login: async (username, password, push) => (await ready).login(username, password, push),
     register: async (payload) => (await ready).register(payload),

@@ -2,15 +2,20 @@
  * Leaving offline mode (SPEC.md section 4: only a successful refresh or profile fetch clears it). When
  * the network comes back while in offline mode, the engine tries at once: a refresh first if the access
  * token is (nearly) expired, then the profile. While offline mode lasts with the network up (the server
- * was down, or refused), it tries again on a back-off: 30 s, doubling, at most 10 min.
+ * was down, or refused), it tries again on a short back-off: 5 s, then every 8 s — so the queue moves within
+ * 10 s of the server coming back however long it was gone (issue 10 A); one GET of the profile per 8 s per
+ * engine is the price while the server is unreachable. A tab coming to the front, or «Отправить сейчас», wakes it
+ * for an attempt at once and starts the back-off over.
  */
 import type { Auth } from './auth.ts';
 import type { AuthState, TokenStore } from './auth-store.ts';
 import type { Clock, NetworkStatus } from './ports.ts';
 import { expiresSoon } from './startup.ts';
 
-export const RECOVERY_FIRST_DELAY_MS = 30_000;
-export const RECOVERY_MAX_DELAY_MS = 10 * 60_000;
+export const RECOVERY_FIRST_DELAY_MS = 5_000;
+export const RECOVERY_MAX_DELAY_MS = 8_000;
+/** How often the schedule is looked at (cheap: no request unless an attempt is due). */
+const TICK_MS = 1_000;
 
 export interface RecoveryDeps {
   clock: Clock;
@@ -25,6 +30,11 @@ export interface Recovery {
   onNetworkChange(): void;
   /** One attempt now (shared if one is running); answers whether offline mode ended. */
   attempt(): Promise<boolean>;
+  /**
+   * A user is there (a tab came to the front, «Отправить сейчас»): in offline mode with the network up,
+   * try now and start the back-off over; answers whether the engine is out of offline mode.
+   */
+  wake(): Promise<boolean>;
   stop(): void;
 }
 
@@ -32,7 +42,7 @@ export function createRecovery(deps: RecoveryDeps): Recovery {
   const { clock, network, state } = deps;
   let running: Promise<boolean> | null = null;
   let delay = RECOVERY_FIRST_DELAY_MS;
-  let nextAt = 0;
+  let nextAt = clock.now() + RECOVERY_FIRST_DELAY_MS;
   let wasOnline = network.online();
 
   function wanted(): boolean {
@@ -65,7 +75,7 @@ export function createRecovery(deps: RecoveryDeps): Recovery {
 
   const ticker = clock.setInterval(() => {
     if (wanted() && clock.now() >= nextAt) void attempt();
-  }, RECOVERY_FIRST_DELAY_MS);
+  }, TICK_MS);
 
   return {
     onNetworkChange() {
@@ -78,6 +88,11 @@ export function createRecovery(deps: RecoveryDeps): Recovery {
       }
     },
     attempt,
+    async wake() {
+      if (!wanted()) return !state.get().offlineMode;
+      delay = RECOVERY_FIRST_DELAY_MS;
+      return attempt();
+    },
     stop: () => clock.clearInterval(ticker),
   };
 }

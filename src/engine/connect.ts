@@ -127,9 +127,11 @@ export function connectEngine(): Promise<Comlink.Remote<WorkerApi>> {
     window.addEventListener('online', networkChanged);
     window.addEventListener('offline', networkChanged);
     // SPEC.md section 9: the report queue is flushed when the tab becomes visible (workers cannot see that).
+    // Coming back to a tab also wakes the engine's server check in offline mode (flushNow does it first).
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') void engine.flushNow();
     });
+    window.addEventListener('focus', () => void engine.wake());
     return engine;
   })();
   return connecting;

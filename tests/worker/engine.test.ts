@@ -176,6 +176,37 @@ describe('the network coming back', () => {
   });
 });
 
+describe('waking in offline mode (issue 10 A)', () => {
+  it('a tab coming to the front, or «Отправить сейчас», asks the server at once and the queue follows', async () => {
+    const { factory, onlineAtFlush } = flushRecorder();
+    const { api, server, db, clock, connectTab } = await makeEngine({ outbox: factory });
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    server.on('GET users/me/', () => {
+      throw networkFailure();
+    });
+    await api.startup();
+    const tab = await connectTab();
+    expect(tab.latest()?.auth.offlineMode).toBe(true);
+    const before = server.count('GET users/me/');
+
+    // Still down: waking tries once, at once, and says the engine is still offline.
+    expect(await api.wake()).toBe(false);
+    expect(server.count('GET users/me/')).toBe(before + 1);
+
+    // The server is back: «Отправить сейчас» ends offline mode first, then flushes with the server reachable.
+    server.on('GET users/me/', () => ({ status: 200, data: driverWire }));
+    await api.flushNow();
+    expect(server.count('GET users/me/')).toBe(before + 2);
+    await vi.waitFor(() => expect(tab.latest()?.auth.offlineMode).toBe(false), WAIT);
+    expect(onlineAtFlush.at(-1)).toBe(true);
+    // Online, waking asks nothing.
+    expect(await api.wake()).toBe(true);
+    expect(server.count('GET users/me/')).toBe(before + 2);
+  });
+});
+
 describe('client errors', () => {
   const error: ClientErrorReport = {
     message: 'boom',

@@ -9,8 +9,8 @@ import type { Page, Task } from '../../../contract/entities.ts';
 import type { OutboxItemView } from '../../../worker/api.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useApiQuery } from '../../engine/queries.ts';
-import { useEngineSnapshot } from '../../engine/store.ts';
-import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
+import { engineState, useEngineSnapshot } from '../../engine/store.ts';
+import { isServerReachable, NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatClock, formatDate, formatQuantity, itemsOf } from '../driver-common/format.ts';
 import { useObjectUrl } from '../driver-common/hooks.ts';
@@ -35,7 +35,9 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
 
   async function flush() {
     try {
+      // Always tries, also in offline mode: the engine asks the server first (issue 10 A).
       await getEngine().flushNow();
+      if (!isServerReachable(engineState.snapshot)) toast.info('Сервер пока недоступен: отчёты уйдут, как только он ответит');
     } catch (error) {
       console.error('outbox flush failed', error);
       toast.error('Не удалось запустить отправку');
@@ -125,8 +127,8 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
         <button
           type="button"
           className="drv-btn drv-btn--primary"
-          disabled={!online || outbox.flushing || outbox.pending === 0}
-          title={online ? undefined : NEEDS_SERVER}
+          disabled={outbox.flushing || outbox.pending === 0}
+          title={online ? undefined : 'Проверит связь с сервером и отправит, если он ответит'}
           onClick={() => void flush()}
         >
           {outbox.flushing ? 'Отправляется...' : 'Отправить сейчас'}

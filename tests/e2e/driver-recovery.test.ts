@@ -1,0 +1,54 @@
+/**
+ * Issue 10 A: a report queued while the server is unreachable but the network is up, in an engine that was
+ * started during the outage (the tab reloaded while the server was down), is delivered once the server is
+ * back — without a reload, a click or an 'online' event. Before, the recovery timer's back-off (30 s doubling
+ * to 10 min) left it waiting minutes; it now retries every few seconds. The bound below is generous (a shared
+ * machine): it is not a timing assertion, it fails only if nothing retries for half a minute.
+ */
+import { describe, expect, it } from 'vitest';
+import { useDriverSuite } from './pages/driver-suite.ts';
+import { newContext } from './harness/browser.ts';
+import { OutboxView } from './pages/driver-outbox.ts';
+import { associationFor, reportsOn } from './pages/driver-records.ts';
+import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
+import { CurrentTasksPage } from './pages/driver-tasks.ts';
+
+const suite = useDriverSuite(1);
+
+describe('delivery after an outage', () => {
+  it('an engine started while the server was down sends the queue by itself once the server answers', async () => {
+    const { server, proxy, browser, url } = suite.app;
+    const cargo = 'Песок мытый';
+    // The service worker serves the app shell, so the tab can reload while the server is down.
+    const context = await newContext(browser, 'shared', 390);
+    try {
+      const page = await context.newPage();
+      await signInAsDriver(page, url);
+      await waitForServiceWorker(page);
+      const association = await associationFor(server, cargo);
+      const current = await new CurrentTasksPage(page, url).goto();
+      await current.card(cargo).waitFor();
+
+      // The server goes away; the browser still says it is online.
+      proxy.setDown(true);
+      const form = await current.openReport(cargo);
+      await form.fill({ quantity: '9' });
+      await form.addPhotos(suite.photos);
+      await form.submit();
+      const outbox = new OutboxView(page);
+      await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(1);
+      // The engine restarts during the outage (the only tab reloads): it starts in offline mode.
+      await page.reload();
+      await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(1);
+
+      const back = Date.now();
+      proxy.setDown(false);
+      await expect.poll(() => reportsOn(server, association.id), { timeout: 30_000, interval: 250 }).toHaveLength(1);
+      console.info(`delivered ${((Date.now() - back) / 1000).toFixed(1)} s after the server came back`);
+      await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(0);
+    } finally {
+      proxy.setDown(false);
+      await context.close();
+    }
+  });
+});
