@@ -83,6 +83,21 @@ function flushRecorder() {
 /** For what the engine does over several macrotask rounds: how many depends on the machine's load. */
 const WAIT = { timeout: 5_000 };
 
+/** A stored session started with the network up but the server unreachable: the engine is in offline mode. */
+async function startedServerDown(options: Parameters<typeof makeEngine>[0] = {}) {
+  const engine = await makeEngine(options);
+  const auth = serveAuth(engine.server, engine.clock);
+  const pair = auth.grant();
+  await seedSession(engine.db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+  engine.server.on('GET users/me/', () => {
+    throw networkFailure();
+  });
+  await engine.api.startup();
+  const tab = await engine.connectTab();
+  expect(tab.latest()?.auth.offlineMode).toBe(true);
+  return { ...engine, tab };
+}
+
 /** The driver's engine started from a stored session with no network: startup leaves it in offline mode. */
 async function startedOffline(options: Parameters<typeof makeEngine>[0] = {}, accessTtlSeconds = 900) {
   const engine = await makeEngine(options);
@@ -153,16 +168,7 @@ describe('the network coming back', () => {
   });
 
   it('with the network up but the server unreachable, it tries again on a back-off', async () => {
-    const { api, server, db, clock, connectTab } = await makeEngine();
-    const auth = serveAuth(server, clock);
-    const pair = auth.grant();
-    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
-    server.on('GET users/me/', () => {
-      throw networkFailure();
-    });
-    await api.startup();
-    const tab = await connectTab();
-    expect(tab.latest()?.auth.offlineMode).toBe(true);
+    const { server, clock, tab } = await startedServerDown();
     clock.advance(RECOVERY_FIRST_DELAY_MS);
     await vi.waitFor(() => expect(server.count('GET users/me/')).toBe(2), WAIT);
 
@@ -179,16 +185,7 @@ describe('the network coming back', () => {
 describe('waking in offline mode (issue 10 A)', () => {
   it('a tab coming to the front, or «Отправить сейчас», asks the server at once and the queue follows', async () => {
     const { factory, onlineAtFlush } = flushRecorder();
-    const { api, server, db, clock, connectTab } = await makeEngine({ outbox: factory });
-    const auth = serveAuth(server, clock);
-    const pair = auth.grant();
-    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
-    server.on('GET users/me/', () => {
-      throw networkFailure();
-    });
-    await api.startup();
-    const tab = await connectTab();
-    expect(tab.latest()?.auth.offlineMode).toBe(true);
+    const { api, server, tab } = await startedServerDown({ outbox: factory });
     const before = server.count('GET users/me/');
 
     // Still down: waking tries once, at once, and says the engine is still offline.
