@@ -8,6 +8,9 @@ import { formatDate, formatMoney, formatQuantity } from '../driver-common/format
 import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { useMediaQuery } from '../../ui/use-media-query.ts';
 import type { DateRange } from '../../ui/period.ts';
+import { rangeParams } from '../../ui/console/PeriodPicker.tsx';
+import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
+import { useNeedsServer } from '../../engine/use-online.ts';
 import './statistics.css';
 
 interface WageItem {
@@ -26,10 +29,9 @@ interface DriverWages {
 }
 
 export function Earnings({ userId, range }: { userId: number; range: DateRange }) {
-  const params: Params = {};
-  if (range.start) params.start_date = range.start;
-  if (range.end) params.end_date = range.end;
+  const params: Params = rangeParams(range);
   const query = useApiQuery<DriverWages>(`/wages/driver/${userId}`, params);
+  const server = useNeedsServer();
 
   return (
     <section className="drv-card drv-earnings" aria-labelledby="drv-earnings-title">
@@ -58,6 +60,9 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
             <WageItems items={query.data.data.items} />
           )}
           <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />
+          {query.data.data.items.length > 0 && (
+            <XlsxButton path={`/wages/driver/${userId}`} params={params} disabled={server.offline} title={server.reason} />
+          )}
         </>
       )}
     </section>
