@@ -26,34 +26,6 @@ export const refreshSchema = z.object({ refresh_token: z.string().min(1, 'Нет
 
 /** Tonnes a truck carries: the heaviest road trucks here take ~60 т; «225» is a «22,5» typed into a number field. */
 export const MAX_VEHICLE_CAPACITY = 60;
-const vehicleCapacity = z.coerce
-  .number({ message: 'ожидается число' })
-  .positive('больше 0')
-  .max(MAX_VEHICLE_CAPACITY, `не больше ${MAX_VEHICLE_CAPACITY} т — проверьте запятую`)
-  .nullish();
-
-export const registrationSchema = z.object({
-  email,
-  password,
-  name,
-  phone,
-  company_id: z.coerce.number().int().positive('Выберите компанию'),
-  // Public registration offers driver or manager; higher roles are created by a super-admin.
-  role: z.enum(['driver', 'manager']).default('driver'),
-  vehicle_number: z.string().trim().max(20).nullish(),
-  vehicle_brand: z.string().trim().max(100).nullish(),
-  vehicle_capacity: vehicleCapacity,
-});
-export type RegistrationPayload = z.infer<typeof registrationSchema>;
-
-export const profileUpdateSchema = z
-  .object({
-    name: name.optional(),
-    phone: phone.optional(),
-  })
-  .strict();
-export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
-
 /** JSON bodies carry numbers as numbers: «"5"» or true are refused, not read as 5 or 1. */
 const jsonCapacity = z
   .number({ message: 'ожидается число' })
@@ -66,6 +38,28 @@ const jsonVehicleFields = {
   vehicle_capacity: jsonCapacity,
 };
 const companyRef = z.number({ message: 'ожидается номер компании' }).int().positive('ожидается номер компании');
+
+export const registrationSchema = z.object({
+  email,
+  password,
+  name,
+  phone,
+  // A number on the wire (JSON): «"1"» or true are refused, never read as company 1 (the form converts first).
+  company_id: z.number({ message: 'Выберите компанию' }).int().positive('Выберите компанию'),
+  // Public registration offers driver or manager; higher roles are created by a super-admin.
+  role: z.enum(['driver', 'manager']).default('driver'),
+  ...jsonVehicleFields,
+});
+export type RegistrationPayload = z.infer<typeof registrationSchema>;
+
+export const profileUpdateSchema = z
+  .object({
+    name: name.optional(),
+    phone: phone.optional(),
+  })
+  .strict();
+export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
+
 
 /** POST /users/drivers/: staff create an active driver at once (no approval). */
 export const driverCreateSchema = z.object({

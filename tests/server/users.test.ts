@@ -92,9 +92,14 @@ describe.each(backends)('users ($name)', ({ databaseUrl }) => {
 
     it('creates a pending request with the driver\'s vehicle, and nobody can log in yet', async () => {
       const res = await call(server, 'POST', '/api/users/', {
-        body: form({ vehicle_number: 'Р777РР 77', vehicle_brand: 'Volvo', vehicle_capacity: '25' }),
+        body: form({ vehicle_number: 'Р777РР 77', vehicle_brand: 'Volvo', vehicle_capacity: 25 }),
       });
       expect(res.status).toBe(201);
+      // JSON numbers are numbers: text or true is refused, never read as 25 or as company 1 (issue 11 item 4).
+      for (const loose of [{ vehicle_capacity: '25' }, { company_id: true }, { company_id: `${w.companyA}` }]) {
+        const refused = await call(server, 'POST', '/api/users/', { body: form({ email: 'loose@test.local', ...loose }) });
+        expect(refused.status, JSON.stringify(loose)).toBe(400);
+      }
       expect(res.body).toMatchObject({
         email: 'new.driver@test.local', role: 'driver', status: 'pending', company_id: w.companyA,
         current_transport: { vehicle_number: 'Р777РР 77', vehicle_brand: 'Volvo', vehicle_capacity: 25 },

@@ -43,17 +43,24 @@ export type Checked = { ok: true; payload: RegistrationPayload } | { ok: false; 
 /** The same rules and messages as the server's; vehicle fields only for a driver, empty ones left out. */
 export function checkRegistration(form: RegistrationForm): Checked {
   const optional = (value: string): string | undefined => (value.trim() === '' ? undefined : value);
+  // The server takes numbers as numbers: text that reads as one is converted, anything else is left for the
+  // schema to refuse with its message.
+  const number = (value: string | undefined): number | string | undefined => {
+    if (value === undefined) return undefined;
+    const n = Number(value.trim().replace(',', '.'));
+    return value.trim() !== '' && Number.isFinite(n) ? n : value;
+  };
   const driver = form.role === 'driver';
   const result = registrationSchema.safeParse({
     email: form.email,
     password: form.password,
     name: form.name,
     phone: form.phone,
-    company_id: optional(form.company_id),
+    company_id: number(optional(form.company_id)),
     role: form.role,
     vehicle_number: driver ? optional(form.vehicle_number) : undefined,
     vehicle_brand: driver ? optional(form.vehicle_brand) : undefined,
-    vehicle_capacity: driver ? optional(form.vehicle_capacity.replace(',', '.')) : undefined,
+    vehicle_capacity: driver ? number(optional(form.vehicle_capacity)) : undefined,
   });
   if (result.success) return { ok: true, payload: result.data };
   const errors: FieldErrors = {};
