@@ -1,6 +1,6 @@
 /**
  * The service worker's share of the report outbox (issue 4: "flush ... on the service worker's sync and
- * periodicsync"): on 'sync' / 'periodicsync' ('sync-tasks') it sends what is due, with the same outbox code
+ * periodicsync"): on 'sync' / 'periodicsync' ('sync-tasks') it sends every unsent item, with the same outbox code
  * the engines run (worker/outbox.ts), under the same 'outbox-flush' Web Lock, so it can never send an item a
  * tab's engine is sending. The engine reads each item again after the lock is granted and skips what is sent.
  *
@@ -144,6 +144,8 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
       notify: deps.notify,
       // The service worker only sends what the engines queued (already compressed there).
       compress: null,
+      // A sync event is the moment to try: an item that failed a second ago is not held for its retry time.
+      everythingDue: true,
     });
     const before = JSON.stringify(await open.getAll('outbox'));
     await outbox.flush();

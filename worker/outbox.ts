@@ -57,6 +57,11 @@ export interface OutboxDeps {
    * carry the compression library in its bundle.
    */
   compress: ((photo: Blob) => Promise<Blob>) | null;
+  /**
+   * Every unsent item counts as due, whatever its retry time: the service worker's 'sync' is the browser
+   * saying the network is back, so an item whose last try failed a moment ago goes now (one pass, no loop).
+   */
+  everythingDue?: boolean;
 }
 
 export interface OutboxScheduler {
@@ -201,7 +206,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (userId === null || !deps.isOnline()) return;
     const now = deps.now();
     records = await db.getAll('outbox');
-    const batch = records.filter((r) => r.userId === userId && !r.sent && r.nextAttemptAt <= now).sort(byAge);
+    const batch = records.filter((r) => r.userId === userId && !r.sent && (deps.everythingDue || r.nextAttemptAt <= now)).sort(byAge);
     for (const item of batch) {
       if (!deps.isOnline() || deps.userId() !== userId) break;
       const goOn = await sendOne(item.id as number);

@@ -188,13 +188,16 @@ describe('runOutboxSync', () => {
     expect(await db.get('outbox', id)).toMatchObject({ sent: true });
   });
 
-  it("sends only the signed-in driver's own reports, and nothing not yet due", async () => {
+  it("sends only the signed-in driver's own reports — also one whose retry time has not come: a sync is the moment", async () => {
     await queued(11, { userId: 8 });
-    await queued(12, { nextAttemptAt: T0 + 60_000 });
+    const waiting = await queued(12, { nextAttemptAt: T0 + 60_000 });
 
     await runOutboxSync(deps());
 
-    expect(posts()).toHaveLength(0);
+    expect(posts()).toHaveLength(1);
+    // Sent, then resolved at once (its association is not in /tasks/assigned/ any more): gone from the queue.
+    expect(await db.get('outbox', waiting)).toBeUndefined();
+    expect(await db.get('outbox', waiting - 1)).toMatchObject({ sent: false, userId: 8 });
   });
 
   it('uses the token as stored at each send (the engine may have rotated it)', async () => {
