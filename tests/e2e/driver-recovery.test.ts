@@ -8,42 +8,26 @@
 import { describe, expect, it } from 'vitest';
 import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext } from './harness/browser.ts';
-import { OutboxView } from './pages/driver-outbox.ts';
-import { associationFor, reportsOn } from './pages/driver-records.ts';
-import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
-import { CurrentTasksPage } from './pages/driver-tasks.ts';
+import { reportsOn } from './pages/driver-records.ts';
+import { queueWithServerDown } from './pages/driver-queue.ts';
 
 const suite = useDriverSuite(1);
 
 describe('delivery after an outage', () => {
   it('an engine started while the server was down sends the queue by itself once the server answers', async () => {
-    const { server, proxy, browser, url } = suite.app;
-    const cargo = 'Песок мытый';
+    const { server, proxy, browser } = suite.app;
     // The service worker serves the app shell, so the tab can reload while the server is down.
     const context = await newContext(browser, 'shared', 390);
     try {
-      const page = await context.newPage();
-      await signInAsDriver(page, url);
-      await waitForServiceWorker(page);
-      const association = await associationFor(server, cargo);
-      const current = await new CurrentTasksPage(page, url).goto();
-      await current.card(cargo).waitFor();
-
       // The server goes away; the browser still says it is online.
-      proxy.setDown(true);
-      const form = await current.openReport(cargo);
-      await form.fill({ quantity: '9' });
-      await form.addPhotos(suite.photos);
-      await form.submit();
-      const outbox = new OutboxView(page);
-      await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(1);
+      const { page, associationId, outbox } = await queueWithServerDown(suite.app, context, { cargo: 'Песок мытый', quantity: '9', photos: suite.photos });
       // The engine restarts during the outage (the only tab reloads): it starts in offline mode.
       await page.reload();
       await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(1);
 
       const back = Date.now();
       proxy.setDown(false);
-      await expect.poll(() => reportsOn(server, association.id), { timeout: 30_000, interval: 250 }).toHaveLength(1);
+      await expect.poll(() => reportsOn(server, associationId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
       console.info(`delivered ${((Date.now() - back) / 1000).toFixed(1)} s after the server came back`);
       await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(0);
     } finally {

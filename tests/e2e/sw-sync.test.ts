@@ -9,10 +9,8 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
-import { OutboxView } from './pages/driver-outbox.ts';
-import { associationFor, demoDriverId, reportsOn } from './pages/driver-records.ts';
-import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
-import { CurrentTasksPage } from './pages/driver-tasks.ts';
+import { demoDriverId, reportsOn } from './pages/driver-records.ts';
+import { queueWithServerDown } from './pages/driver-queue.ts';
 import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
 
 const suite = useDriverSuite(1);
@@ -52,30 +50,16 @@ describe('background sync fired with every tab closed', () => {
   it('a one-off sync delivers a queued report; a periodic sync refreshes the cached tasks for an offline start', async () => {
     const { server, proxy, browser, url } = suite.app;
     const origin = new URL(url).origin;
-    const cargo = 'Песок мытый';
     const context = await newContext(browser, 'shared', 390);
     try {
-      const page = await context.newPage();
-      await signInAsDriver(page, url);
-      await waitForServiceWorker(page);
-      const association = await associationFor(server, cargo);
-      const current = await new CurrentTasksPage(page, url).goto();
-      await current.card(cargo).waitFor();
-
-      // A report queued with the server down (the browser still online, as when a depot's Wi-Fi has no uplink);
-      // then the app's only tab is closed.
-      proxy.setDown(true);
-      const form = await current.openReport(cargo);
-      await form.fill({ quantity: '6' });
-      await form.addPhotos(suite.photos);
-      await form.submit();
-      await expect.poll(() => new OutboxView(page).pending(), { timeout: 10_000 }).toBe(1);
+      // A report queued with the server down; then the app's only tab is closed.
+      const { page, associationId } = await queueWithServerDown(suite.app, context, { cargo: 'Песок мытый', quantity: '6', photos: suite.photos });
       const control = await serviceWorkerControl(context, origin);
       await page.close();
       proxy.setDown(false);
 
       await control.session.send('ServiceWorker.dispatchSyncEvent', { origin, registrationId: control.registrationId, tag: 'sync-tasks', lastChance: false });
-      await expect.poll(() => reportsOn(server, association.id), { timeout: 30_000, interval: 250 }).toHaveLength(1);
+      await expect.poll(() => reportsOn(server, associationId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
 
       // A task assigned while no tab is open reaches the cache through the periodic sync.
       const driverId = await demoDriverId(server);
