@@ -42,7 +42,8 @@ describe('the dispatcher console, one chain', () => {
     // 1. The task, with two drivers, through the form.
     await page.goto(`${url}/tasks/create`);
     const field = (name: string) => page.locator(`[name="${name}"]`);
-    await field('date').fill(date);
+    // Dates are typed as ДД.ММ.ГГГГ whatever the browser's language.
+    await field('date').fill(date.split('-').reverse().join('.'));
     await field('cargo').fill(MAIN);
     await field('loading_place').fill('Карьер «Лесной»');
     await field('unloading_place').fill('ЖК «Северный»');

@@ -76,7 +76,7 @@ describe('the task form', () => {
     // The next task keeps the date and the places, and starts at the cargo.
     expect(await field(page, 'cargo').inputValue()).toBe('');
     expect(await field(page, 'loading_place').inputValue()).toBe('Карьер «Лесной»');
-    expect(await field(page, 'date').inputValue()).toBe(task!.date);
+    expect(await field(page, 'date').inputValue()).toBe(task!.date.split('-').reverse().join('.'));
     await waitFor(() => page.evaluate(() => document.activeElement?.getAttribute('name') === 'cargo'), { message: 'cargo focused' });
     expect(errors).toEqual([]);
   });

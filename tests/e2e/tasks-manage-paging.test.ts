@@ -104,8 +104,8 @@ describe('task list: paging, URL state, load-all, company, phone', () => {
       await waitFor(async () => (await list.cargo())[0] === `${MARK} 01`, { message: 'sorted by cargo' });
       await list.waitForPager('1–50 из 55');
 
-      await page.getByLabel('С даты').fill('2026-10-01');
-      await page.getByLabel('По дату').fill('2026-10-31');
+      await page.getByLabel('С даты').fill('01.10.2026');
+      await page.getByLabel('По дату').fill('31.10.2026');
       await waitFor(() => list.params().get('date_from') === '2026-10-01' && list.params().get('date_to') === '2026-10-31', {
         message: 'dates in the URL',
       });
@@ -116,7 +116,7 @@ describe('task list: paging, URL state, load-all, company, phone', () => {
       await list.waitForPager('1–27 из 27');
       expect(page.url()).toBe(before);
       expect(await list.search.inputValue()).toBe(MARK);
-      expect(await page.getByLabel('С даты').inputValue()).toBe('2026-10-01');
+      expect(await page.getByLabel('С даты').inputValue()).toBe('01.10.2026');
       expect((await list.cargo())[0]).toBe(`${MARK} 29`);
 
       // «Выполненные»: only the completed ones of the same dates (29–40).

@@ -14,6 +14,7 @@ import { failureMessage, useEngineSend } from '../../engine/send.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import '../driver.css';
+import { DateInput } from '../../ui/DateInput.tsx';
 
 const PAGE_SIZE = 30;
 
@@ -80,12 +81,11 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
         </label>
         <label className="drv-field">
           <span className="drv-field__label">Дата</span>
-          <input
-            type="date"
+          <DateInput
             className="drv-input"
             value={date}
-            onChange={(event) => {
-              setDate(event.target.value);
+            onValue={(next) => {
+              setDate(next);
               setLimit(PAGE_SIZE);
             }}
           />

@@ -5,6 +5,7 @@ import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import { formatDate, isoDate } from '../driver-common/format.ts';
 import { failureMessage, useEngineSend } from '../../engine/send.ts';
 import { parseHours } from './quantity.ts';
+import { DateInput } from '../../ui/DateInput.tsx';
 
 export function DailyHoursForm({ online }: { online: boolean }) {
   const [date, setDate] = useState(() => isoDate(new Date()));
@@ -47,7 +48,7 @@ export function DailyHoursForm({ online }: { online: boolean }) {
       >
         <label className="drv-field">
           <span className="drv-field__label">Дата</span>
-          <input type="date" className="drv-input" value={date} onChange={(event) => setDate(event.target.value)} />
+          <DateInput className="drv-input" value={date} onValue={setDate} />
         </label>
         <label className="drv-field">
           <span className="drv-field__label">Часы</span>

@@ -36,6 +36,7 @@ import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { isoDate } from '../driver-common/format.ts';
 import { moveItem, sameOrder } from './order.ts';
 import './driver-order.css';
+import { DateInput } from '../../ui/DateInput.tsx';
 
 export function DriverOrderScreen({ title }: ScreenProps) {
   const [state, setState] = useUrlState({ driver: '', date: isoDate(new Date()) });
@@ -60,7 +61,7 @@ export function DriverOrderScreen({ title }: ScreenProps) {
         </label>
         <label className="order-filter">
           Дата
-          <input type="date" aria-label="Дата" value={state.date} onChange={(event) => setState({ date: event.target.value })} />
+          <DateInput aria-label="Дата" value={state.date} onValue={(date) => setState({ date })} />
         </label>
       </div>
       {drivers.isError && <ErrorState message={drivers.error.message} onRetry={() => void drivers.refetch()} />}

@@ -11,6 +11,7 @@ import { StaffStatistics } from './StaffStatistics.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type PeriodPreset } from '../../ui/period.ts';
 import '../driver.css';
+import { DateInput } from '../../ui/DateInput.tsx';
 
 export function StatisticsScreen({ title = 'Статистика' }: { title?: string }) {
   const user = useEngineSnapshot().auth.user;
@@ -61,21 +62,11 @@ function DriverStatistics({ userId }: { userId: number }) {
           <>
             <label className="drv-field">
               <span className="drv-field__label">С</span>
-              <input
-                type="date"
-                className="drv-input"
-                value={custom.start}
-                onChange={(event) => setCustom((current) => ({ ...current, start: event.target.value }))}
-              />
+              <DateInput className="drv-input" value={custom.start} onValue={(start) => setCustom((current) => ({ ...current, start }))} />
             </label>
             <label className="drv-field">
               <span className="drv-field__label">По</span>
-              <input
-                type="date"
-                className="drv-input"
-                value={custom.end}
-                onChange={(event) => setCustom((current) => ({ ...current, end: event.target.value }))}
-              />
+              <DateInput className="drv-input" value={custom.end} onValue={(end) => setCustom((current) => ({ ...current, end }))} />
             </label>
           </>
         ) : null}

@@ -1,7 +1,7 @@
 /** The task's own fields and the assigned drivers' rows, shared by create and edit. */
 import type { ReactNode } from 'react';
 import type { Company } from '../../../contract/entities.ts';
-import { Field } from '../../ui/Field.tsx';
+import { DateField, Field } from '../../ui/Field.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { DRIVER_STATUS_OPTIONS } from '../../ui/statuses.ts';
 import { DriverPicker, vehicleOf, type DriverOption } from './DriverPicker.tsx';
@@ -54,7 +54,7 @@ export function TaskFields({ values, errors, onChange, companies, drivers, editi
             ))}
           </Select>
         )}
-        <Field label="Дата" type="date" required {...text('date')} />
+        <DateField label="Дата" required name="date" value={values.date} error={errors.date} disabled={disabled} onValue={(date) => onChange({ date })} />
         <Field label="Груз" placeholder="Щебень 20–40" autoComplete="off" {...text('cargo')} />
         <div className="task-form-pair">
           <Field label="Место погрузки" autoComplete="off" {...text('loading_place')} />

@@ -16,6 +16,7 @@ import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { isoDate } from '../driver-common/format.ts';
 import { groupByDriver, progressOf, type DriverGroup } from './group.ts';
 import './tasks-active.css';
+import { DateInput } from '../../ui/DateInput.tsx';
 
 const REFRESH_MS = 60_000;
 
@@ -60,7 +61,7 @@ export function TasksActiveScreen({ title }: ScreenProps) {
       <div className="active-toolbar">
         <label>
           День
-          <input type="date" aria-label="День" value={state.date} onChange={(event) => setState({ date: event.target.value || today })} />
+          <DateInput aria-label="День" value={state.date} onValue={(date) => setState({ date: date || today })} />
         </label>
         {state.date !== today && (
           <button type="button" className="button button-small" onClick={() => setState({ date: today })}>

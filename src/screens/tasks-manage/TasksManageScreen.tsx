@@ -34,6 +34,7 @@ import { loadAllTasks } from './load-all.ts';
 import { ExportSlot } from './ExportSlot.tsx';
 import { duplicateBody, duplicateDrivers, LIST_DEFAULTS, listParams, nextOrdering, PAGE_SIZE, statusOf, taskLabel } from './task-list.ts';
 import './tasks-manage.css';
+import { DateInput } from '../../ui/DateInput.tsx';
 
 const TASKS = '/tasks';
 const TABS = [
@@ -232,11 +233,11 @@ export function TasksManageScreen({ title }: ScreenProps) {
         </label>
         <label>
           С даты
-          <input type="date" aria-label="С даты" value={state.date_from} max={state.date_to || undefined} onChange={(event) => update({ date_from: event.target.value })} />
+          <DateInput aria-label="С даты" value={state.date_from} max={state.date_to || undefined} onValue={(date_from) => update({ date_from })} />
         </label>
         <label>
           По дату
-          <input type="date" aria-label="По дату" value={state.date_to} min={state.date_from || undefined} onChange={(event) => update({ date_to: event.target.value })} />
+          <DateInput aria-label="По дату" value={state.date_to} min={state.date_from || undefined} onValue={(date_to) => update({ date_to })} />
         </label>
         {superAdmin && (
           <FilterSelect
@@ -271,7 +272,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
         </button>
         <label className="bulk-field">
           <span className="visually-hidden">Дата копий</span>
-          <input type="date" value={copyDate} onChange={(event) => setCopyDate(event.target.value)} />
+          <DateInput aria-label="Дата копий" value={copyDate} onValue={setCopyDate} />
         </label>
         <button
           type="button"

@@ -4,6 +4,7 @@
  */
 import type { Params } from '../../../worker/api.ts';
 import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type DateRange, type PeriodPreset } from '../period.ts';
+import { DateInput } from '../DateInput.tsx';
 
 export const PERIOD_DEFAULTS = { period: 'month', from: '', to: '' };
 export type PeriodState = typeof PERIOD_DEFAULTS;
@@ -36,11 +37,11 @@ export function PeriodPicker({ state, onChange }: { state: PeriodState; onChange
         <>
           <label>
             С
-            <input type="date" value={state.from} onChange={(event) => onChange({ from: event.target.value })} />
+            <DateInput value={state.from} onValue={(from) => onChange({ from })} />
           </label>
           <label>
             По
-            <input type="date" value={state.to} onChange={(event) => onChange({ to: event.target.value })} />
+            <DateInput value={state.to} onValue={(to) => onChange({ to })} />
           </label>
         </>
       )}
