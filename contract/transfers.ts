@@ -3,6 +3,7 @@
  * who may do what: server/routes/TRANSFERS.md.
  */
 import { z } from 'zod';
+import type { Task } from './entities.ts';
 
 export const TRANSFER_STATUSES = ['pending', 'accepted', 'declined'] as const;
 export type TransferStatus = (typeof TRANSFER_STATUSES)[number];
@@ -72,7 +73,7 @@ export interface Transfer {
   status: TransferStatus;
   /** Relative to the caller's company; null for a super-admin looking at two other companies. */
   direction: 'incoming' | 'outgoing' | null;
-  task: { id: number; date: string; cargo: string; loading_place: string; unloading_place: string; planned_quantity: number; unit: string };
+  task: Pick<Task, 'id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit'>;
   from_company: CompanyRef;
   to_company: CompanyRef;
   quantity: number;
@@ -90,16 +91,10 @@ export interface Transfer {
 /** GET /transfers/carrier-task/{id}: the transfer and the receiver's task with its drivers. */
 export interface CarrierTaskView {
   transfer: Transfer;
-  task: {
-    id: number;
-    company_id: number;
-    date: string;
-    cargo: string;
-    loading_place: string;
-    unloading_place: string;
-    planned_quantity: number;
-    unit: string;
-    status: string;
-    drivers: { driver_id: number; driver_name: string; status: string; quantity: number | null }[];
-  } | null;
+  task:
+    | (Pick<Task, 'id' | 'company_id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit'> & {
+        status: string;
+        drivers: { driver_id: number; driver_name: string; status: string; quantity: number | null }[];
+      })
+    | null;
 }

@@ -150,8 +150,8 @@ export interface HttpApi {
     files: Blob[],
     fileField?: string,
   ): Promise<Result<T>>;
-  /** A download (exports); answers the bytes and file name, or null for a 204. */
-  download(path: string): Promise<Result<{ blob: Blob; filename: string } | null>>;
+  /** A download (exports, xlsx breakdowns); answers the bytes and file name, or null for a 204. */
+  download(path: string, params?: Params): Promise<Result<{ blob: Blob; filename: string } | null>>;
 }
 
 export interface NewReport {

@@ -242,7 +242,7 @@ export function createEngine(deps: EngineDeps): Engine {
     get: (path, params) => cache.get(path, params),
     send: async (method, path, body, params) => afterWrite(path, await http.request({ method, url: path, data: body, params })),
     sendForm,
-    download: (path) => http.download(path, new Date(clock.now())),
+    download: (path, params) => http.download(path, new Date(clock.now()), params),
     queueReport: (report) => outbox.queueReport(report),
     // «Отправить сейчас» always tries: in offline mode it first asks the server (SPEC §4: the profile fetch
     // that succeeds ends offline mode), then the queue goes.

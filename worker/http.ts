@@ -98,7 +98,7 @@ export interface Http {
   getJson<T>(path: string, params?: Params): Promise<Result<T>>;
   /** Multipart POST or PUT (reports) with upload progress, through the same auth and retry rules. */
   sendForm<T>(method: 'POST' | 'PUT', path: string, form: FormData, options?: UploadOptions): Promise<Result<T>>;
-  download(path: string, today: Date): Promise<Result<{ blob: Blob; filename: string } | null>>;
+  download(path: string, today: Date, params?: Params): Promise<Result<{ blob: Blob; filename: string } | null>>;
 }
 
 export function createHttp(deps: HttpDeps): Http {
@@ -150,9 +150,9 @@ export function createHttp(deps: HttpDeps): Http {
           if (options.onProgress && event.total) options.onProgress(Math.min(1, event.loaded / event.total));
         },
       }),
-    async download(path, today) {
+    async download(path, today, params) {
       try {
-        const response = await instance.request<Blob>({ method: 'GET', url: apiPath(path), responseType: 'blob' });
+        const response = await instance.request<Blob>({ method: 'GET', url: apiPath(path), params, responseType: 'blob' });
         if (response.status === 204) return { ok: true, data: null };
         const disposition = response.headers['content-disposition'];
         const filename = filenameFrom(typeof disposition === 'string' ? disposition : null) ?? datedXlsxName(today);

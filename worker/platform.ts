@@ -125,7 +125,7 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     get: async (path, params) => (await ready).get(path, params),
     send: async (method, path, body, params) => (await ready).send(method, path, body, params),
     sendForm: async (method, path, fields, files, fileField) => (await ready).sendForm(method, path, fields, files, fileField),
-    download: async (path) => (await ready).download(path),
+    download: async (path, params) => (await ready).download(path, params),
     queueReport: async (report) => (await ready).queueReport(report),
     flushNow: async () => (await ready).flushNow(),
     discard: async (id) => (await ready).discard(id),

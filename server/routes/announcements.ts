@@ -64,7 +64,9 @@ function approveParam(query: unknown): boolean {
   throw badRequest('approve: ожидается true или false');
 }
 
-async function listFor(db: Db, user: AuthUser, companyFilter: number | undefined): Promise<AnnouncementList> {
+/** What the caller may read (newest first), or just announcement `id` of it (the answer to a POST). */
+async function listFor(db: Db, user: AuthUser, only: { companyFilter?: number | undefined; id?: number } = {}): Promise<AnnouncementList> {
+  const { companyFilter } = only;
   let query = db.kysely
     .selectFrom('announcements as a')
     .leftJoin('users as u', 'u.id', 'a.author_id')
@@ -75,6 +77,7 @@ async function listFor(db: Db, user: AuthUser, companyFilter: number | undefined
   } else if (companyFilter !== undefined) {
     query = query.where((eb) => eb.or([eb('a.company_id', 'is', null), eb('a.company_id', '=', companyFilter)]));
   }
+  if (only.id !== undefined) query = query.where('a.id', '=', only.id);
   const rows = await query.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(200).execute();
   const ids = rows.map((r) => r.id);
   const none = [0];
@@ -129,13 +132,9 @@ export const announcementRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
 
   app.get('/announcements/', { preHandler: ctx.guard(ALL_ROLES) }, async (request): Promise<AnnouncementList> => {
-    const raw = (request.query as Record<string, unknown> | undefined)?.company_id;
-    let company: number | undefined;
-    if (raw !== undefined) {
-      company = typeof raw === 'string' && /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
-      if (!Number.isSafeInteger(company)) throw badRequest('company_id: ожидается номер компании');
-    }
-    return listFor(db, currentUser(request), company);
+    const query = (request.query ?? {}) as Record<string, string | undefined>;
+    const company = query.company_id === undefined ? undefined : idParam(query, 'company_id');
+    return listFor(db, currentUser(request), { companyFilter: company });
   });
 
   app.post('/announcements/', { preHandler: ctx.guard(STAFF) }, async (request, reply) => {
@@ -159,7 +158,7 @@ export const announcementRoutes: RouteModule = (app, ctx) => {
       .returning('id')
       .executeTakeFirstOrThrow();
     await markRead(db, id, user.id);
-    const created = (await listFor(db, user, undefined)).items.find((a) => a.id === id);
+    const [created] = (await listFor(db, user, { id })).items;
     return reply.status(201).send(created);
   });
 

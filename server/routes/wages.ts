@@ -184,11 +184,7 @@ export const wageRoutes: RouteModule = (app, ctx) => {
     const raw = (request.query ?? {}) as Record<string, unknown>;
     const { company_id: companyRaw, ...rest } = raw;
     const query = wageQuery(rest);
-    let companyId: number | null = null;
-    if (companyRaw !== undefined) {
-      companyId = typeof companyRaw === 'string' && /^[1-9][0-9]*$/.test(companyRaw) ? Number(companyRaw) : NaN;
-      if (!Number.isSafeInteger(companyId)) throw badRequest('company_id: ожидается номер компании');
-    }
+    const companyId = companyRaw === undefined ? null : idParam({ company_id: companyRaw }, 'company_id');
     let q = staffQuery(db).where('u.is_active', '=', 1);
     if (user.role === 'manager') q = q.where('u.id', '=', user.id);
     else if (user.role === 'admin') q = q.where('u.company_id', '=', user.company_id ?? -1);

@@ -1,8 +1,12 @@
-/** The number of unread announcements for the sidebar: the same cached GET as the screen, refreshed each minute. */
+/**
+ * The number of unread announcements for the sidebar: the same cached GET as the screen. No polling — every tab
+ * of a dispatcher would ask each minute; it is fetched on sign-in, refetched when a tab regains focus (React
+ * Query's default) and after a write in any tab (engine write invalidation).
+ */
 import type { AnnouncementList } from '../../contract/announcements.ts';
 import { useApiQuery } from '../engine/queries.ts';
 
 export function useUnreadAnnouncements(signedIn: boolean): number {
-  const query = useApiQuery<AnnouncementList>(signedIn ? '/announcements/' : null, undefined, { refetchInterval: 60_000 });
+  const query = useApiQuery<AnnouncementList>(signedIn ? '/announcements/' : null);
   return query.data?.data.unread ?? 0;
 }

@@ -12,9 +12,7 @@ export function XlsxButton({ path, params, disabled, title }: { path: string; pa
   async function download(): Promise<void> {
     setBusy(true);
     try {
-      const query = new URLSearchParams();
-      for (const [key, value] of Object.entries({ ...params, format: 'xlsx' })) if (value !== undefined && value !== null) query.set(key, String(value));
-      const file = unwrap((await getEngine().download(`${path}?${query.toString()}`)) as Result<{ blob: Blob; filename: string } | null>);
+      const file = unwrap((await getEngine().download(path, { ...params, format: 'xlsx' })) as Result<{ blob: Blob; filename: string } | null>);
       if (file) saveDownload(file.blob, file.filename);
     } catch (error) {
       toast.error(`Файл не скачан: ${(error as Error).message}`);
