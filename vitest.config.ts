@@ -1,4 +1,17 @@
+import { spawnSync } from 'node:child_process';
 import { defineConfig } from 'vitest/config';
+
+/** The end-to-end suite's core, run again against two server instances behind HAProxy (issue 11). */
+const CLUSTER_CORE = [
+  'tests/e2e/cluster.test.ts',
+  'tests/e2e/multi-tab.test.ts',
+  'tests/e2e/driver-outbox.test.ts',
+  'tests/e2e/registration.test.ts',
+  'tests/e2e/export-table.test.ts',
+];
+const clusterAvailable =
+  Boolean(process.env.TEST_DATABASE_URL) &&
+  spawnSync('sh', ['-c', 'command -v haproxy || ls /usr/sbin/haproxy'], { stdio: 'ignore' }).status === 0;
 
 export default defineConfig({
   test: {
@@ -23,12 +36,28 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
+          exclude: ['tests/e2e/cluster.test.ts'],
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,
           fileParallelism: false,
         },
       },
+      ...(clusterAvailable
+        ? [
+            {
+              test: {
+                name: 'e2e-cluster',
+                include: CLUSTER_CORE,
+                env: { E2E_CLUSTER: '1' },
+                environment: 'node',
+                testTimeout: 90_000,
+                hookTimeout: 90_000,
+                fileParallelism: false,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// The one test command (README): typecheck, lint, build, then every Vitest project (unit, server, e2e).
+// The one test command (README): typecheck, lint, build, then every Vitest project (unit, server, e2e, and
+// e2e-cluster — the core end-to-end files again through two server instances behind HAProxy on PostgreSQL).
 // Ends with "N passed, N failed", summing every suite; the typecheck and lint each count as one check.
 // On a fresh machine it finds what it needs: Chromium (installed with apt-get when run as root, else one line
 // saying what to run), and a throwaway PostgreSQL for the server suite's second run where PostgreSQL is
@@ -21,6 +22,12 @@ if (!existsSync(CHROMIUM)) {
   }
 }
 
+/**
+ * The two-instance run (PostgreSQL, two server processes, HAProxy) needs haproxy: installed with apt-get when
+ * run as root where PostgreSQL is there too, else that run is skipped with a line saying so.
+ */
+const hasHaproxy = () => spawnSync('sh', ['-c', 'command -v haproxy || ls /usr/sbin/haproxy'], { stdio: 'ignore' }).status === 0;
+
 /** A throwaway PostgreSQL where one is installed, so the server suite also runs there (stopped at the end). */
 let pgDir = null;
 const pgInstalled = spawnSync('sh', ['-c', 'command -v pg_ctl || ls /usr/lib/postgresql/*/bin/pg_ctl'], { stdio: 'ignore' }).status === 0;
@@ -37,6 +44,11 @@ if (!process.env.TEST_DATABASE_URL && pgInstalled) {
   } catch (error) {
     console.info(`A throwaway PostgreSQL did not start (${error.message.split('\n')[0]}); the server suite runs on SQLite only.`);
   }
+}
+
+if (process.env.TEST_DATABASE_URL && !hasHaproxy() && process.getuid?.() === 0) {
+  console.info('HAProxy is missing for the two-instance run: installing it (apt-get install haproxy)…');
+  spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq haproxy >/dev/null'], { stdio: 'inherit' });
 }
 
 let passed = 0;
@@ -82,6 +94,9 @@ try {
 if (pgDir) spawnSync('bash', ['scripts/ci-postgres.sh', 'stop', pgDir], { stdio: 'inherit' });
 if (!process.env.TEST_DATABASE_URL) {
   console.info('\nThe server suite ran on SQLite only: the PostgreSQL run was skipped (install PostgreSQL — `apt-get install postgresql` — and npm test starts a throwaway one, or set TEST_DATABASE_URL=postgres://…).');
+}
+if (process.env.TEST_DATABASE_URL && !hasHaproxy()) {
+  console.info('The two-instance run was skipped: it needs HAProxy (`apt-get install haproxy`) besides PostgreSQL.');
 }
 console.info(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -3,7 +3,7 @@
  * so a restart keeps sessions valid and a fresh machine needs no setup.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export interface Config {
@@ -43,14 +43,27 @@ function intFromEnv(value: string | undefined, fallback: number, name: string): 
 function loadSecret(dataDir: string, given: string | undefined): string {
   if (given) return given;
   const file = join(dataDir, 'secrets.json');
-  if (existsSync(file)) {
-    const stored = JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret?: string };
-    if (stored.jwtSecret) return stored.jwtSecret;
-  }
+  const stored = (): string | undefined =>
+    existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret?: string }).jwtSecret : undefined;
+  const existing = stored();
+  if (existing) return existing;
   mkdirSync(dataDir, { recursive: true });
+  // Several instances may start at once on one DATA_DIR: the file appears whole (written aside, then linked)
+  // and only once (link refuses an existing name), so every instance signs with the same secret.
   const jwtSecret = randomBytes(48).toString('base64url');
-  writeFileSync(file, JSON.stringify({ jwtSecret }, null, 2), { mode: 0o600 });
-  return jwtSecret;
+  const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+  writeFileSync(tmp, JSON.stringify({ jwtSecret }, null, 2), { mode: 0o600 });
+  try {
+    linkSync(tmp, file);
+    return jwtSecret;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const winner = stored();
+    if (!winner) throw new Error(`${file} has no jwtSecret`, { cause: error });
+    return winner;
+  } finally {
+    rmSync(tmp, { force: true });
+  }
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {

@@ -1,11 +1,13 @@
 /**
  * The whole product for an end-to-end test: the real server (built PWA from dist/, demo seed, a temp SQLite
- * file) behind a FaultProxy, and Chromium. Tests talk to `proxy.url`, never to the server directly.
+ * file) behind a FaultProxy, and Chromium. Tests talk to `proxy.url`, never to the server directly. In the
+ * two-instance run the server is tests/fixtures/cluster.ts: PostgreSQL, two processes, HAProxy.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../fixtures/server.ts';
+import { startCluster } from '../../fixtures/cluster.ts';
 import { seedDemo } from '../../../server/db/seed.ts';
 import { FaultProxy } from './proxy.ts';
 import { launchBrowser } from './browser.ts';
@@ -26,13 +28,24 @@ export const DEMO = {
   super: 'super@demo.local',
 } as const;
 
+/**
+ * True in the two-instance run (vitest project e2e-cluster): the same tests, with PostgreSQL, two server
+ * processes and HAProxy between the fault proxy and the server.
+ */
+export const CLUSTER = process.env.E2E_CLUSTER === '1';
+
 export async function startE2eApp(options: { accessTokenTtl?: number } = {}): Promise<E2eApp> {
   const distDir = resolve('dist');
   if (!existsSync(resolve(distDir, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
-  const server = await startTestServer({
-    config: { distDir, ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}) },
-  });
-  await seedDemo(server.db);
+  let server: TestServer;
+  if (CLUSTER) {
+    server = await startCluster({ distDir, ...options });
+  } else {
+    server = await startTestServer({
+      config: { distDir, ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}) },
+    });
+    await seedDemo(server.db);
+  }
   const proxy = new FaultProxy(server.url);
   const url = await proxy.start();
   const browser = await launchBrowser();

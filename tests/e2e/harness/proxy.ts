@@ -29,6 +29,8 @@ export interface CountedRequest {
   method: string;
   path: string;
   status: number | null;
+  /** Which server instance answered, in the two-instance run (HAProxy's X-Reis-Instance). */
+  instance?: string;
 }
 
 export class FaultProxy {
@@ -138,6 +140,8 @@ export class FaultProxy {
       { host: target.hostname, port: target.port, method: req.method, path: entry.path, headers: { ...req.headers, host: target.host } },
       (up) => {
         entry.status = up.statusCode ?? null;
+        const instance = up.headers['x-reis-instance'];
+        if (typeof instance === 'string') entry.instance = instance;
         if (res.destroyed || req.socket.destroyed) {
           up.resume();
           return;

@@ -37,6 +37,8 @@ export async function associationFor(server: TestServer, cargo: string): Promise
     .select(['task_drivers.id as id', 'task_drivers.status as status'])
     .where('tasks.cargo', '=', cargo)
     .where('task_drivers.driver_id', '=', driverId)
+    // The newest: the demo history holds an older, completed trip with the same cargo (row order differs by backend).
+    .orderBy('task_drivers.id', 'desc')
     .executeTakeFirstOrThrow();
   return { id: Number(row.id), status: row.status };
 }

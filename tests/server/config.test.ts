@@ -1,0 +1,39 @@
+/**
+ * Configuration read by several server processes at once: instances started together on one DATA_DIR (the
+ * two-instance deployment of issue 11) must all sign tokens with the same secret.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'reis-config-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+const READ_SECRET = `
+const { loadConfig } = await import('./server/config.ts');
+// All processes read the folder at the same moment, as instances started together by a supervisor would.
+while (Date.now() < Number(process.env.START_AT));
+process.stdout.write(loadConfig({ DATA_DIR: process.env.DATA_DIR }).jwtSecret);
+`;
+
+function secretOfNewProcess(startAt: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', READ_SECRET], { env: { ...process.env, DATA_DIR: dataDir, START_AT: String(startAt) } }, (error, stdout) =>
+      error ? reject(error) : resolve(stdout),
+    );
+  });
+}
+
+describe('the generated JWT secret', () => {
+  it('is one secret for six processes started at once on an empty DATA_DIR, stored once, whole', async () => {
+    const startAt = Date.now() + 3_000;
+    const secrets = await Promise.all(Array.from({ length: 6 }, () => secretOfNewProcess(startAt)));
+    expect(secrets[0]).toMatch(/^[\w-]{64}$/);
+    expect(new Set(secrets).size).toBe(1);
+    expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'))).toEqual({ jwtSecret: secrets[0] });
+    // No leftover of the write-aside-then-link.
+    expect(readdirSync(dataDir)).toEqual(['secrets.json']);
+  });
+});
