@@ -14,10 +14,10 @@ import { startTestServer, type TestServer } from '../tests/fixtures/server.ts';
 import { DEMO, DEMO_PASSWORD } from '../tests/e2e/harness/app.ts';
 import { figure, percentile, round, type Benchmark, type SectionResult } from './support.ts';
 
-const CONNECTIONS = 50;
-const SECONDS = 4;
+export const CONNECTIONS = 50;
+export const SECONDS = 4;
 
-interface Load {
+export interface Load {
   rps: number;
   p50: number;
   p99: number;
@@ -26,7 +26,7 @@ interface Load {
 
 const CLIENT = fileURLToPath(new URL('./load-client.ts', import.meta.url));
 
-function load(url: string, token: string | null): Promise<Load> {
+export function load(url: string, token: string | null): Promise<Load> {
   const job = JSON.stringify({ url, token, seconds: SECONDS, connections: CONNECTIONS });
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--import', 'tsx', CLIENT], { env: { ...process.env, LOAD_JOB: job }, maxBuffer: 256 * 1024 * 1024 }, (error, stdout) => {
