@@ -337,6 +337,18 @@ function migration003(dialect: Dialect): Migration {
   };
 }
 
+/**
+ * Export jobs beat while they run, so an instance starting beside a live one fails only the jobs of a dead
+ * process (issue 11: two instances on one database), not a job another instance is writing.
+ */
+function migration004(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('export_jobs').addColumn('heartbeat_at', 'text').execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -344,6 +356,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '001_initial': migration001(dialect),
         '002_export_progress': migration002(),
         '003_console_part2': migration003(dialect),
+        '004_export_heartbeat': migration004(),
       };
     },
   };

@@ -218,6 +218,8 @@ export interface ExportJobsTable {
   error: string | null;
   created_at: string;
   finished_at: string | null;
+  /** Last sign of life of the process running the job (every HEARTBEAT_MS while 'running'). */
+  heartbeat_at: string | null;
 }
 
 export interface ClientErrorsTable {

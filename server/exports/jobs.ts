@@ -76,7 +76,12 @@ export async function jobFor(db: Db, user: AuthUser, id: number) {
 
 /** Marks this job running if it is still queued; false when another runner took it first. */
 export async function claim(db: Db, id: number): Promise<boolean> {
-  const result = await db.kysely.updateTable('export_jobs').set({ status: 'running' }).where('id', '=', id).where('status', '=', 'queued').executeTakeFirst();
+  const result = await db.kysely
+    .updateTable('export_jobs')
+    .set({ status: 'running', heartbeat_at: nowIso() })
+    .where('id', '=', id)
+    .where('status', '=', 'queued')
+    .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 
@@ -88,7 +93,7 @@ export async function claimNext(db: Db): Promise<number | null> {
       candidate = await db.kysely.transaction().execute(async (trx) => {
         const row = await sql<{ id: number }>`select id from export_jobs where status = 'queued' order by id limit 1 for update skip locked`.execute(trx);
         const found = row.rows[0];
-        if (found) await trx.updateTable('export_jobs').set({ status: 'running' }).where('id', '=', found.id).execute();
+        if (found) await trx.updateTable('export_jobs').set({ status: 'running', heartbeat_at: nowIso() }).where('id', '=', found.id).execute();
         return found;
       });
       return candidate ? Number(candidate.id) : null;
@@ -99,12 +104,21 @@ export async function claimNext(db: Db): Promise<number | null> {
   }
 }
 
-/** Jobs left 'running' by a process that died cannot finish: they fail with a message that says so. */
-export async function failInterrupted(db: Db): Promise<number> {
+/** How often a running job says it is alive, and how long a silence means its process died. */
+export const HEARTBEAT_MS = 10_000;
+export const STALE_MS = 60_000;
+
+/**
+ * Jobs left 'running' by a process that died cannot finish: they fail with a message that says so. A job whose
+ * process still beats (another instance on the same database) is left alone.
+ */
+export async function failInterrupted(db: Db, now = Date.now()): Promise<number> {
+  const before = new Date(now - STALE_MS).toISOString();
   const result = await db.kysely
     .updateTable('export_jobs')
     .set({ status: 'failed', error: INTERRUPTED, finished_at: nowIso() })
     .where('status', '=', 'running')
+    .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', before)]))
     .executeTakeFirst();
   return Number(result.numUpdatedRows);
 }
@@ -124,9 +138,13 @@ export async function runJob(db: Db, storage: FileStorage, id: number, signal: A
   // The ids are read once (a few bytes each): the file is a consistent snapshot of the filter.
   const ids = (await query.select('t.id').orderBy(`t.${column}`, direction).orderBy('t.id', direction).execute()).map((r) => r.id);
   const file = await storage.createStream('exports', '.xlsx');
+  const beat = setInterval(() => {
+    void db.kysely.updateTable('export_jobs').set({ heartbeat_at: nowIso() }).where('id', '=', id).where('status', '=', 'running').execute().catch(() => undefined);
+  }, HEARTBEAT_MS);
   try {
     const writer = createExportWriter(file.stream, 'Задачи');
     let written = 0;
+    if (signal.aborted) throw new Error('stopped');
     // One row per association, one for a task without drivers: exactly what a left join counts.
     const { n } = await staffTaskQuery(db, params.user, filter)
       .leftJoin('task_drivers as td', 'td.task_id', 't.id')
@@ -153,6 +171,8 @@ export async function runJob(db: Db, storage: FileStorage, id: number, signal: A
     const message = signal.aborted ? INTERRUPTED : FAILED;
     if (!signal.aborted) console.error(`export ${id} failed`, error);
     await db.kysely.updateTable('export_jobs').set({ status: 'failed', error: message, finished_at: nowIso() }).where('id', '=', id).execute();
+  } finally {
+    clearInterval(beat);
   }
 }
 

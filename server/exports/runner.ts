@@ -1,7 +1,8 @@
 /**
  * Runs export jobs inside the server process, one at a time: woken when a job is created, and every few
- * seconds for jobs another instance queued. At start, jobs a dead process left 'running' end as failed;
- * at close, the job in hand stops and ends failed (its client may start it again).
+ * seconds for jobs another instance queued. Jobs a dead process left 'running' (no heartbeat for a minute) end
+ * as failed, looked for at start and every half minute; at close, the job in hand stops and ends failed (its
+ * client may start it again).
  */
 import type { Db } from '../db/connect.ts';
 import type { FileStorage } from '../files/storage.ts';
@@ -13,6 +14,8 @@ export interface ExportRunner {
 }
 
 const POLL_MS = 5_000;
+const REAP_MS = 30_000;
+const UNFINISHED_AFTER_MS = 60 * 60 * 1000;
 const SWEEP_MS = 60 * 60 * 1000;
 
 export function startExportRunner(db: Db, storage: FileStorage, retentionDays: number): ExportRunner {
@@ -47,11 +50,21 @@ export function startExportRunner(db: Db, storage: FileStorage, retentionDays: n
 
   const ready = failInterrupted(db)
     .then(() => sweepExpired(db, storage, retentionDays))
+    // Half-written photos and exports of a killed process (a live one keeps touching its own).
+    .then(() => storage.sweepUnfinished(UNFINISHED_AFTER_MS))
     .then(() => kick())
     .catch((error: unknown) => console.error('export runner start failed', error));
   const poll = setInterval(kick, POLL_MS);
   poll.unref();
-  const sweep = setInterval(() => void sweepExpired(db, storage, retentionDays).catch(() => undefined), SWEEP_MS);
+  const reap = setInterval(() => void failInterrupted(db).catch(() => undefined), REAP_MS);
+  reap.unref();
+  const sweep = setInterval(
+    () =>
+      void sweepExpired(db, storage, retentionDays)
+        .then(() => storage.sweepUnfinished(UNFINISHED_AFTER_MS))
+        .catch(() => undefined),
+    SWEEP_MS,
+  );
   sweep.unref();
 
   return {
@@ -60,6 +73,7 @@ export function startExportRunner(db: Db, storage: FileStorage, retentionDays: n
       stop.abort();
       clearInterval(poll);
       clearInterval(sweep);
+      clearInterval(reap);
       await ready;
       await running;
     },

@@ -3,7 +3,7 @@
  * DATA_DIR/files; an S3-compatible store can implement the same interface for multi-instance deployments.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile, rename } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
@@ -26,6 +26,11 @@ export interface FileStorage {
   remove(key: string): Promise<void>;
   /** A new file under `prefix`, written as a stream (exports of any size, never whole in memory). */
   createStream(prefix: string, extension: string): Promise<PendingFile>;
+  /**
+   * Removes files a killed process left half-written (never given a key), untouched for `olderThanMs` — old
+   * enough that no live instance sharing the store is still writing them. Answers how many went.
+   */
+  sweepUnfinished(olderThanMs: number, now?: number): Promise<number>;
 }
 
 export class DiskStorage implements FileStorage {
@@ -62,6 +67,26 @@ export class DiskStorage implements FileStorage {
 
   async remove(key: string): Promise<void> {
     await rm(this.pathOf(key), { force: true });
+  }
+
+  async sweepUnfinished(olderThanMs: number, now = Date.now()): Promise<number> {
+    let removed = 0;
+    let names: string[];
+    try {
+      names = (await readdir(this.root, { recursive: true })).map(String);
+    } catch {
+      return 0;
+    }
+    for (const name of names) {
+      if (!name.endsWith('.tmp')) continue;
+      const path = join(this.root, name);
+      const info = await stat(path).catch(() => null);
+      if (info && info.mtimeMs < now - olderThanMs) {
+        await rm(path, { force: true });
+        removed += 1;
+      }
+    }
+    return removed;
   }
 
   async createStream(prefix: string, extension: string): Promise<PendingFile> {

@@ -1,3 +1,4 @@
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
@@ -7,7 +8,7 @@ import { makePeople, type People, type SignedInUser } from '../fixtures/accounts
 import { addDriver, createTask } from '../fixtures/tasks.ts';
 import type { Page, Task } from '../../contract/entities.ts';
 import type { ExportJob, TableLink, TableRows } from '../../contract/exports.ts';
-import { claim, claimNext, failInterrupted, INTERRUPTED, sweepExpired } from '../../server/exports/jobs.ts';
+import { claim, claimNext, failInterrupted, INTERRUPTED, runJob, STALE_MS, sweepExpired } from '../../server/exports/jobs.ts';
 import { signTableToken } from '../../server/exports/table.ts';
 import { DiskStorage } from '../../server/files/storage.ts';
 import { waitFor } from '../e2e/harness/wait.ts';
@@ -91,12 +92,16 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     expect((await call('GET', '/tasks/completed/export/999999', p.manager)).statusCode).toBe(404);
   });
 
-  it('a job is claimed once; a running job found at start ends failed with a Russian reason', async () => {
+  it('a job is claimed once; a running job whose process stopped beating ends failed with a Russian reason', async () => {
     const row = await server.db.kysely.insertInto('export_jobs').values({ user_id: p.manager.id, company_id: p.company, status: 'queued', params: '{}', created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
     const claims = await Promise.all([claim(server.db, row.id), claim(server.db, row.id), claim(server.db, row.id)]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await claimNext(server.db)).toBeNull();
-    expect(await failInterrupted(server.db)).toBeGreaterThanOrEqual(1);
+    // Just claimed, so alive (another instance's job): left running.
+    await failInterrupted(server.db);
+    expect((await call('GET', `/tasks/completed/export/${row.id}`, p.manager)).json()).toMatchObject({ status: 'running' });
+    // A minute without a heartbeat: its process died.
+    expect(await failInterrupted(server.db, Date.now() + STALE_MS + 1_000)).toBeGreaterThanOrEqual(1);
     const job = (await call('GET', `/tasks/completed/export/${row.id}`, p.manager)).json() as ExportJob;
     expect(job).toMatchObject({ status: 'failed', error: INTERRUPTED });
   });
@@ -143,5 +148,33 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     const removed = await sweepExpired(server.db, new DiskStorage(join(server.config.dataDir, 'files')), 7, Date.now() + 8 * 24 * 3600 * 1000);
     expect(removed).toBeGreaterThanOrEqual(1);
     expect((await call('GET', `/tasks/completed/export/${started.id}`, p.manager)).statusCode).toBe(404);
+  });
+
+  it('removes files a killed process left half-written once they are old, never a finished file or a fresh one', async () => {
+    const storage = new DiskStorage(join(server.config.dataDir, 'files'));
+    const kept = await storage.put('photos', new Uint8Array([1, 2, 3]), '.jpg');
+    const abandoned = await storage.createStream('exports', '.xlsx');
+    abandoned.stream.write('half a workbook');
+    await new Promise((resolve) => abandoned.stream.end(resolve));
+    const unfinished = join(server.config.dataDir, 'files', `${abandoned.key}.tmp`);
+    expect(existsSync(unfinished)).toBe(true);
+    // Still being written, as far as anyone can tell (touched just now): left alone.
+    expect(await storage.sweepUnfinished(60_000)).toBe(0);
+    expect(await storage.sweepUnfinished(60_000, Date.now() + 120_000)).toBe(1);
+    expect(existsSync(unfinished)).toBe(false);
+    expect(await storage.size(kept)).toBe(3);
+  });
+
+  it('an export stopped by a shutdown ends failed with its reason and leaves no file, finished or not', async () => {
+    const row = await server.db.kysely.insertInto('export_jobs').values({ user_id: p.manager.id, company_id: p.company, status: 'queued', params: JSON.stringify({ user: { id: p.manager.id, role: 'manager', company_id: p.company } }), created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
+    expect(await claim(server.db, row.id)).toBe(true);
+    const exportsDir = join(server.config.dataDir, 'files', 'exports');
+    const before = existsSync(exportsDir) ? readdirSync(exportsDir) : [];
+    const stop = new AbortController();
+    stop.abort();
+    await runJob(server.db, new DiskStorage(join(server.config.dataDir, 'files')), row.id, stop.signal);
+    const job = (await call('GET', `/tasks/completed/export/${row.id}`, p.manager)).json() as ExportJob;
+    expect(job).toMatchObject({ status: 'failed', error: INTERRUPTED });
+    expect(existsSync(exportsDir) ? readdirSync(exportsDir) : []).toEqual(before);
   });
 });
