@@ -12,6 +12,7 @@ import { associationIdsOf } from '../worker/assigned-ids.ts';
 import { KV, openEngineDb, type EngineDb, type OutboxRecord } from '../worker/db.ts';
 import { createOutbox, type LockManagerLike, type SendResult } from '../worker/outbox.ts';
 import { buildReportForm, IDEMPOTENCY_HEADER } from '../worker/report-form.ts';
+import { SERVER_UNREACHABLE, serverUnreachable } from '../worker/unreachable.ts';
 import { ASSIGNED_PATH, readClaims } from './background-sync.ts';
 
 /** SPEC.md section 9: API time-out 10 s (the engine's axios uses the same for uploads). */
@@ -113,8 +114,11 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
         const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
         return { ok: true, reportId: typeof id === 'number' ? id : 0 };
       }
-      const message = (await detailOf(response)) ?? `Ошибка сервера (код ${response.status})`;
-      return { ok: false, network: false, status: response.status, message };
+      const detail = await detailOf(response);
+      // A busy or unreachable server (503 during a restart, a proxy's 502 page) did not refuse it: not an attempt.
+      const unreachable = serverUnreachable(response.status, detail !== null);
+      const message = detail ?? (unreachable ? SERVER_UNREACHABLE : `Ошибка сервера (код ${response.status})`);
+      return { ok: false, network: unreachable, status: response.status, message };
     }
 
     async function assignedAssociationIds(): Promise<number[] | null> {

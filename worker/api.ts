@@ -92,6 +92,11 @@ export interface ApiFailure {
   message: string;
   status: number | null;
   network: boolean;
+  /**
+   * The server answered but could not take the request now: 502, 503, 504, 429, or a 5xx without our JSON
+   * body (a proxy's page). Not a verdict on the request: the outbox does not count it as an attempt.
+   */
+  unreachable?: boolean;
 }
 
 export type Result<T> = { ok: true; data: T } | ApiFailure;

@@ -12,6 +12,7 @@ import axios, {
   type AxiosResponse,
 } from 'axios';
 import type { ApiFailure, Params, Result } from './api.ts';
+import { SERVER_UNREACHABLE, serverUnreachable } from './unreachable.ts';
 
 declare module 'axios' {
   interface AxiosRequestConfig {
@@ -55,13 +56,19 @@ export function statusOf(error: unknown): number | null {
 
 /** An error as the UI sees it: the server's detail, else `fallback`. */
 export function toFailure(error: unknown, fallback: string): ApiFailure {
-  return { ok: false, message: detailOf(error) ?? fallback, status: statusOf(error), network: isNetworkError(error) };
+  const detail = detailOf(error);
+  const status = statusOf(error);
+  const network = isNetworkError(error);
+  const unreachable = !network && serverUnreachable(status, detail !== null);
+  // The message stays the catalogue's fallback (SPEC.md section 8 names them); the flag tells the outbox.
+  return { ok: false, message: detail ?? fallback, status, network, ...(unreachable ? { unreachable } : {}) };
 }
 
 /** The fallback for calls the catalogue does not name (Russian: the user reads it). */
 export function genericFallback(error: unknown): string {
   if (isNetworkError(error)) return 'Нет связи с сервером';
   const status = statusOf(error);
+  if (serverUnreachable(status, detailOf(error) !== null)) return SERVER_UNREACHABLE;
   return status ? `Ошибка сервера (код ${status})` : 'Ошибка запроса';
 }
 

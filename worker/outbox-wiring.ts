@@ -25,7 +25,8 @@ export const reportOutbox: OutboxFactory = (ports) => {
       });
       return result.ok
         ? { ok: true, reportId: result.data.id }
-        : { ok: false, network: result.network, status: result.status, message: result.message };
+        : // A busy or unreachable server (503 during a restart, a proxy's 502) did not refuse the report: not an attempt.
+          { ok: false, network: result.network || result.unreachable === true, status: result.status, message: result.message };
     },
     assignedAssociationIds: () => ports.assignedAssociationIds(),
     onChange: (stored) => pushes.change(stored),

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { ClientErrorReport, NewReport } from '../../worker/api.ts';
 import type { OutboxFactory, OutboxPorts } from '../../worker/engine.ts';
 import { NO_OUTBOX_MESSAGE } from '../../worker/outbox-port.ts';
+import { reportOutbox } from '../../worker/outbox-wiring.ts';
 import { RECOVERY_FIRST_DELAY_MS } from '../../worker/recovery.ts';
 import { networkFailure, settle } from './doubles.ts';
 import { driverUser, driverWire, makeEngine, seedSession, serveAuth } from './harness.ts';
@@ -201,6 +202,33 @@ describe('waking in offline mode (issue 10 A)', () => {
     // Online, waking asks nothing.
     expect(await api.wake()).toBe(true);
     expect(server.count('GET users/me/')).toBe(before + 2);
+  });
+});
+
+describe('the report outbox behind a busy server (issue 10 A)', () => {
+  it('503, a proxy page for 502, and 429 are not attempts: the report stays with 0 attempts and goes when the server answers', async () => {
+    const { api, server, db, clock } = await makeEngine({ outbox: reportOutbox, compress: async (photo) => photo });
+    serveAuth(server, clock);
+    await api.login('driver@demo.local', 'demo12345');
+    server.on('GET tasks/assigned/', () => ({ status: 200, data: { items: [{ id: 1, driver_associations: [{ id: 41 }] }], next_offset: null } }));
+    const answers = [
+      { status: 503, data: { detail: 'Сервер перезапускается' } },
+      { status: 502, data: '<html>Bad Gateway</html>' },
+      { status: 429, data: { detail: 'Слишком много запросов' } },
+      { status: 201, data: { id: 77 } },
+    ];
+    server.on('POST reports/', () => answers.shift()!);
+    const queued = await api.queueReport({ association_id: 41, quantity: 12, total_loading_quantity: null, total_unloading_quantity: null, unloadingIsBuyer: 0, loadingIsBuyer: 0, photos: [] });
+    expect(queued.ok).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      await api.flushNow();
+      const [record] = await db.getAll('outbox');
+      expect(record).toMatchObject({ sent: false, attempts: 0 });
+      clock.advance(record!.nextAttemptAt - clock.now());
+    }
+    await api.flushNow();
+    expect(server.count('POST reports/')).toBe(4);
+    await vi.waitFor(async () => expect((await db.getAll('outbox')).filter((r) => !r.sent)).toEqual([]), WAIT);
   });
 });
 

@@ -2,6 +2,7 @@ import { AxiosError } from 'axios';
 import { describe, expect, it } from 'vitest';
 import { KV } from '../../worker/db.ts';
 import { datedXlsxName, filenameFrom, isNetworkError, toFailure } from '../../worker/http.ts';
+import { SERVER_UNREACHABLE } from '../../worker/unreachable.ts';
 import { deferred, networkFailure } from './doubles.ts';
 import { driverWire, makeEngine, seedSession, serveAuth } from './harness.ts';
 
@@ -38,15 +39,29 @@ describe('failures', () => {
     const refused = withResponse(400);
     refused.response!.data = { detail: 'Поле email: некорректный e-mail' };
     expect(toFailure(refused, 'Login failed')).toEqual({ ok: false, message: 'Поле email: некорректный e-mail', status: 400, network: false });
-    expect(toFailure(withResponse(500), 'Login failed')).toEqual({ ok: false, message: 'Login failed', status: 500, network: false });
     expect(toFailure(networkFailure(), 'Login failed')).toEqual({ ok: false, message: 'Login failed', status: null, network: true });
+  });
+
+  it('502, 503, 504, 429 and a 5xx without our detail (a proxy page) say the server is unreachable, not that it refused', () => {
+    const ours500 = withResponse(500);
+    ours500.response!.data = { detail: 'Внутренняя ошибка сервера' };
+    expect(toFailure(ours500, 'Login failed')).toEqual({ ok: false, message: 'Внутренняя ошибка сервера', status: 500, network: false });
+    expect(toFailure(withResponse(500), 'Login failed')).toEqual({ ok: false, message: 'Login failed', status: 500, network: false, unreachable: true });
+    for (const status of [502, 503, 504, 429]) {
+      const busy = withResponse(status);
+      busy.response!.data = { detail: 'Сервер перегружен' };
+      expect(toFailure(busy, 'x')).toMatchObject({ status, unreachable: true, network: false, message: 'Сервер перегружен' });
+    }
+    expect(toFailure(withResponse(404), 'Не найдено')).not.toHaveProperty('unreachable');
   });
 
   it('a generic call without a detail gets a Russian message', async () => {
     const { api, server } = await makeEngine();
-    server.on('DELETE tasks/5/', () => ({ status: 500 }));
+    server.on('DELETE tasks/5/', () => ({ status: 409 }));
     const result = await api.send('DELETE', '/tasks/5/');
-    expect(result).toEqual({ ok: false, message: 'Ошибка сервера (код 500)', status: 500, network: false });
+    expect(result).toEqual({ ok: false, message: 'Ошибка сервера (код 409)', status: 409, network: false });
+    server.on('DELETE tasks/5/', () => ({ status: 502, data: '<html>Bad Gateway</html>' }));
+    expect(await api.send('DELETE', '/tasks/5/')).toEqual({ ok: false, message: SERVER_UNREACHABLE, status: 502, network: false, unreachable: true });
   });
 });
 

@@ -143,6 +143,17 @@ describe('runOutboxSync', () => {
     expect(await db.get('outbox', first)).toMatchObject({ sent: false, attempts: 0 });
   });
 
+  it('a busy or unreachable server (503 while restarting, a proxy page for 502, 429) does not count and stops the batch', async () => {
+    const first = await queued(11);
+    await queued(12);
+    for (const answer of [json({ detail: 'Сервер перезапускается' }, 503), new Response('<html>Bad Gateway</html>', { status: 502 }), json({}, 429)]) {
+      onPost = () => Promise.resolve(answer.clone());
+      await runOutboxSync(deps());
+      expect(await db.get('outbox', first)).toMatchObject({ sent: false, attempts: 0 });
+    }
+    expect(posts()).toHaveLength(3);
+  });
+
   it("a refusal counts, with the server's detail, and the batch goes on", async () => {
     const first = await queued(11);
     const second = await queued(12);
