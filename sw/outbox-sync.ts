@@ -44,19 +44,25 @@ function defaults(): OutboxSyncDeps {
     now: () => Date.now(),
     online: () => typeof navigator === 'undefined' || navigator.onLine,
     locks: locks ? { request: (name, fn) => locks.request(name, fn) as Promise<never> } : null,
-    notify: (message) => console.warn(message),
-    announce() {
-      if (typeof BroadcastChannel === 'undefined') return;
-      const channel = new BroadcastChannel(CHANNEL_NAME);
-      channel.postMessage({ type: 'outbox' } satisfies CrossTabMessage);
-      channel.close();
+    // Open tabs show it (their engines relay it); with none open it is only logged.
+    notify: (message) => {
+      console.warn(message);
+      post({ type: 'notice', message });
     },
+    announce: () => post({ type: 'outbox' }),
   };
 }
 
 const SIGNED_OUT: SendResult = { ok: false, network: true, status: null, message: 'Сессия сменилась' };
 
 /** The server's detail, if the body is `{"detail": "..."}`. */
+function post(message: CrossTabMessage): void {
+  if (typeof BroadcastChannel === 'undefined') return;
+  const channel = new BroadcastChannel(CHANNEL_NAME);
+  channel.postMessage(message);
+  channel.close();
+}
+
 async function detailOf(response: Response): Promise<string | null> {
   try {
     const body: unknown = await response.json();

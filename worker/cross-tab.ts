@@ -13,12 +13,15 @@ export type CrossTabMessage =
   /** The report queue changed in IndexedDB: the others rebuild their outbox snapshot. */
   | { type: 'outbox' }
   /** A write succeeded in another tab's engine: this engine tells its tab to refetch what it touched. */
-  | { type: 'write'; path: string };
+  | { type: 'write'; path: string }
+  /** Something the driver is told (a report delivered or given up): every tab shows it, whichever engine sent. */
+  | { type: 'notice'; message: string };
 
 export function isCrossTabMessage(value: unknown): value is CrossTabMessage {
   if (!value || typeof value !== 'object') return false;
   const type = (value as { type?: unknown }).type;
   if (type === 'outbox') return true;
   if (type === 'write') return typeof (value as { path?: unknown }).path === 'string';
+  if (type === 'notice') return typeof (value as { message?: unknown }).message === 'string';
   return type === 'auth' && typeof (value as { auth?: unknown }).auth === 'object';
 }

@@ -4,7 +4,7 @@
  * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
  */
 import type { AxiosAdapter } from 'axios';
-import type { ClientErrorReport, EngineNotice, EngineWrite, FormFields, Result, Snapshot, WorkerApi } from './api.ts';
+import type { ApiFailure, ClientErrorReport, EngineNotice, EngineWrite, FormFields, Result, Snapshot, WorkerApi } from './api.ts';
 import { createAuth, type Auth } from './auth.ts';
 import { createAuthState, createTokenStore } from './auth-store.ts';
 import { createCache } from './cache.ts';
@@ -44,6 +44,10 @@ export interface Engine {
 }
 
 const NOTICES_KEPT = 5;
+/** In offline mode a write first asks the server (it may be back); beyond this it fails at once instead. */
+const WRITE_WAKE_MS = 1_500;
+export const NO_NETWORK_WRITE = 'Нет подключения к сети: действие не выполнено.';
+export const SERVER_DOWN_WRITE = 'Сервер недоступен: действие не выполнено. Повторите, когда связь с сервером восстановится.';
 const WRITES_KEPT = 20;
 const ERROR_REPORTS_PER_MINUTE = 10;
 
@@ -104,7 +108,8 @@ export function createEngine(deps: EngineDeps): Engine {
     now: () => clock.now(),
     isOnline: () => !offline(),
     userId: () => state.get().user?.id ?? null,
-    postForm: (path, form, options) => http.sendForm('POST', path, form, options),
+    // A report that met a dead connection is a sign the server is down, as for any write.
+    postForm: async (path, form, options) => afterNetworkFailure(await http.sendForm('POST', path, form, options)),
     async assignedAssociationIds() {
       const result = await cache.get('tasks/assigned/');
       return result.ok && !result.data.fromCache ? associationIdsOf(result.data.data) : null;
@@ -114,9 +119,9 @@ export function createEngine(deps: EngineDeps): Engine {
       if (stored) channel?.postMessage({ type: 'outbox' });
     },
     notify(message) {
-      notices.push({ id: (notices.at(-1)?.id ?? 0) + 1, message, at: clock.now() });
-      notices.splice(0, Math.max(0, notices.length - NOTICES_KEPT));
-      schedulePush();
+      addNotice(message);
+      // The tabs of other engines (fallback mode) are told too.
+      channel?.postMessage({ type: 'notice', message });
     },
   };
   const outbox = (deps.outbox ?? noOutbox)(ports);
@@ -178,8 +183,18 @@ export function createEngine(deps: EngineDeps): Engine {
     return result;
   }
 
+  function addNotice(message: string): void {
+    notices.push({ id: (notices.at(-1)?.id ?? 0) + 1, message, at: clock.now() });
+    notices.splice(0, Math.max(0, notices.length - NOTICES_KEPT));
+    schedulePush();
+  }
+
   const unsubscribeChannel = channel?.subscribe((message) => {
     if (!isCrossTabMessage(message)) return;
+    if (message.type === 'notice') {
+      addNotice(message.message);
+      return;
+    }
     if (message.type === 'write') {
       recordWrite(message.path, true);
       return;
@@ -217,12 +232,51 @@ export function createEngine(deps: EngineDeps): Engine {
     });
   }
 
+  /**
+   * Before a write (issue 10 A): without a network, or with the server known to be unreachable (offline mode),
+   * it fails at once with a message that says which, rather than waiting out the 10 s time-out. In offline mode
+   * it first asks the server for a moment: if it is back, offline mode ends and the write goes.
+   */
+  async function refusedBeforeWrite(): Promise<ApiFailure | null> {
+    if (!network.online()) return { ok: false, message: NO_NETWORK_WRITE, status: null, network: true };
+    const { offlineMode, isAuthenticated, user } = state.get();
+    // Offline mode for a signed-in session is what the recovery probes; anything else goes to the wire as before.
+    if (!offlineMode || (!isAuthenticated && user === null)) return null;
+    let timer: unknown = null;
+    const back = await Promise.race([
+      recovery.wake(),
+      new Promise<boolean>((resolve) => (timer = clock.setTimeout(() => resolve(false), WRITE_WAKE_MS))),
+    ]);
+    clock.clearTimeout(timer);
+    return back ? null : { ok: false, message: SERVER_DOWN_WRITE, status: null, network: true, unreachable: true };
+  }
+
+  /**
+   * A write that met a dead connection while the device says it is online: the server may be down. One
+   * profile fetch finds out, and if it fails too, offline mode begins (SPEC.md section 4), so the banner shows
+   * and the next write fails at once.
+   */
+  let checkingServer = false;
+  function afterNetworkFailure<T>(result: Result<T>): Result<T> {
+    if (!result.ok && result.network && network.online() && !state.get().offlineMode && !checkingServer && state.get().user) {
+      checkingServer = true;
+      void authApi.fetchProfile().finally(() => (checkingServer = false));
+    }
+    return result;
+  }
+
+  async function write<T>(path: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
+    const refused = await refusedBeforeWrite();
+    if (refused) return refused;
+    return afterWrite(path, afterNetworkFailure(await run()));
+  }
+
   const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
   async function sendForm<T>(method: 'POST' | 'PUT', path: string, fields: FormFields, files: Blob[], fileField = 'photos') {
     const compressed: Blob[] = [];
     // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB.
     for (const file of files) compressed.push(await compress(file));
-    return afterWrite(path, await http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField)));
+    return write(path, () => http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField)));
   }
 
   const api: WorkerApi = {
@@ -240,7 +294,7 @@ export function createEngine(deps: EngineDeps): Engine {
     logout: () => authApi.logout(),
     fetchProfile: () => authApi.fetchProfile(),
     get: (path, params) => cache.get(path, params),
-    send: async (method, path, body, params) => afterWrite(path, await http.request({ method, url: path, data: body, params })),
+    send: (method, path, body, params) => write(path, () => http.request({ method, url: path, data: body, params })),
     sendForm,
     download: (path, params) => http.download(path, new Date(clock.now()), params),
     queueReport: (report) => outbox.queueReport(report),

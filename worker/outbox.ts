@@ -89,6 +89,16 @@ export interface Outbox {
 
 const failure = (message: string): Result<number> => ({ ok: false, message, status: null, network: false });
 
+/** Told in every open tab when a report that had to wait reaches the server (issue 10 A). */
+export const DELIVERED_NOTICE = 'Отчёт отправлен';
+/** Longer than a report sent at once takes on a poor connection: beyond it, the driver may have stopped watching. */
+const WAITED_MS = 30_000;
+
+/** True for a report that did not go at once: a try failed, it was put off, or it sat in the queue. */
+function waited(record: OutboxRecord, now: number): boolean {
+  return record.attempts > 0 || record.nextAttemptAt !== record.createdAt || now - record.createdAt > WAITED_MS;
+}
+
 function giveUpMessage(record: OutboxRecord, reason: string): string {
   const when = new Date(record.completedAt).toLocaleString('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
   return `Отчёт от ${when} не принят сервером после ${MAX_ATTEMPTS} попыток и удалён. Причина: ${reason}`;
@@ -179,6 +189,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const now = deps.now();
     if (result.ok) {
       await update(id, (r) => ({ ...r, sent: true, sentAt: now, lastError: null }));
+      if (waited(loaded.record, now)) deps.notify(DELIVERED_NOTICE);
       return true;
     }
     if (result.network) {

@@ -37,8 +37,11 @@ export function Shell({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         Перейти к содержимому
       </a>
-      <OfflineBanner />
-      {signedIn && <Header sidebarExpanded={expanded} onToggleSidebar={toggle} />}
+      {/* The banner stays in sight while scrolling, with the header under it (issue 10 A). */}
+      <div className="shell-top">
+        <OfflineBanner />
+        {signedIn && <Header sidebarExpanded={expanded} onToggleSidebar={toggle} />}
+      </div>
       <div className="shell-body">
         {signedIn && (
           <Sidebar

@@ -9,10 +9,13 @@ import { getEngine } from './engine.ts';
 export class ApiError extends Error {
   readonly status: number | null;
   readonly network: boolean;
+  /** The engine knows the server is down or busy (not the device's network). */
+  readonly unreachable: boolean;
   constructor(failure: ApiFailure) {
     super(failure.message);
     this.status = failure.status;
     this.network = failure.network;
+    this.unreachable = failure.unreachable === true;
   }
 }
 

@@ -8,7 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext } from './harness/browser.ts';
-import { reportsOn } from './pages/driver-records.ts';
+import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
+import { CurrentTasksPage } from './pages/driver-tasks.ts';
+import { NEEDS_SERVER } from '../../src/engine/use-online.ts';
 import { queueWithServerDown } from './pages/driver-queue.ts';
 
 const suite = useDriverSuite(1);
@@ -30,6 +32,39 @@ describe('delivery after an outage', () => {
       await expect.poll(() => reportsOn(server, associationId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
       console.info(`delivered ${((Date.now() - back) / 1000).toFixed(1)} s after the server came back`);
       await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(0);
+    } finally {
+      proxy.setDown(false);
+      await context.close();
+    }
+  });
+
+  it('with no reload: the engine finds the server down, the banner shows and stays in sight; back, the buttons return and the queue says «Отчёт отправлен»', async () => {
+    const { server, proxy, browser, url } = suite.app;
+    const context = await newContext(browser, 'shared', 390);
+    try {
+      const { page, associationId } = await queueWithServerDown(suite.app, context, { cargo: 'Щебень гранитный 20–40', quantity: '7', photos: suite.photos });
+      const current = new CurrentTasksPage(page, url);
+      const start = current.card('Грунт растительный').getByRole('button', { name: 'Начать рейс' });
+      const banner = page.locator('.offline-banner');
+
+      // The failed report send made the engine ask the server; it did not answer: offline mode, without a reload.
+      await expect.poll(() => banner.textContent(), { timeout: 15_000 }).toBe('Приложение работает в офлайн-режиме (данные из кэша)');
+      // What needs the server is disabled, and says why.
+      expect(await start.isDisabled()).toBe(true);
+      expect(await start.getAttribute('title')).toBe(NEEDS_SERVER);
+
+      // The banner stays at the top of the viewport while the page scrolls under it.
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await expect.poll(async () => (await banner.boundingBox())?.y).toBe(0);
+
+      proxy.setDown(false);
+      await page.getByText('Отчёт отправлен').first().waitFor({ timeout: 30_000 });
+      expect(await reportsOn(server, associationId)).toHaveLength(1);
+      await banner.waitFor({ state: 'detached', timeout: 15_000 });
+      const ground = await associationFor(server, 'Грунт растительный');
+      // Enabled again by itself.
+      await start.click();
+      await expect.poll(() => associationStatus(server, ground.id), { timeout: 15_000 }).toBe('in_progress');
     } finally {
       proxy.setDown(false);
       await context.close();

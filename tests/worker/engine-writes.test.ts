@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CrossTabMessage } from '../../worker/cross-tab.ts';
+import type { OutboxFactory, OutboxPorts } from '../../worker/engine.ts';
+import { DELIVERED_NOTICE } from '../../worker/outbox.ts';
 import { createChannelHub, createFakeServer, settle } from './doubles.ts';
 import { makeEngine } from './harness.ts';
 
@@ -47,5 +49,38 @@ describe('writes reach every tab of the browser', () => {
     const writes = tab.latest()?.writes ?? [];
     expect(writes).toHaveLength(20);
     expect(writes.at(-1)?.seq).toBe(25);
+  });
+});
+
+describe('notices reach every tab of the browser (issue 10 A)', () => {
+  it('dedicated mode: «Отчёт отправлен» told by the engine that sent it shows in the other tab too, once', async () => {
+    const hub = createChannelHub<CrossTabMessage>();
+    const server = createFakeServer();
+    let portsA: OutboxPorts | null = null;
+    const capture: OutboxFactory = (ports) => {
+      portsA = ports;
+      return { queueReport: async () => ({ ok: true, data: 1 }), flush: async () => undefined, discard: async () => undefined, snapshot: () => ({ pending: 0, flushing: false, items: [] }), compressPreview: async (p) => p };
+    };
+    const a = await makeEngine({ mode: 'dedicated', server, channel: hub.channel(), outbox: capture });
+    const b = await makeEngine({ mode: 'dedicated', server, channel: hub.channel() });
+    const tabA = await a.connectTab();
+    const tabB = await b.connectTab();
+    await settle();
+
+    portsA!.notify(DELIVERED_NOTICE);
+    await settle(4);
+    expect(tabA.latest()?.notices?.map((n) => n.message)).toEqual([DELIVERED_NOTICE]);
+    expect(tabB.latest()?.notices?.map((n) => n.message)).toEqual([DELIVERED_NOTICE]);
+  });
+
+  it('a notice the service worker posts on the channel shows in an open tab', async () => {
+    const hub = createChannelHub<CrossTabMessage>();
+    const serviceWorker = hub.channel();
+    const engine = await makeEngine({ channel: hub.channel() });
+    const tab = await engine.connectTab();
+    await settle();
+    serviceWorker.postMessage({ type: 'notice', message: DELIVERED_NOTICE });
+    await settle(4);
+    expect(tab.latest()?.notices?.map((n) => n.message)).toEqual([DELIVERED_NOTICE]);
   });
 });

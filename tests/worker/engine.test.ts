@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ClientErrorReport, NewReport } from '../../worker/api.ts';
-import type { OutboxFactory, OutboxPorts } from '../../worker/engine.ts';
+import { NO_NETWORK_WRITE, SERVER_DOWN_WRITE, type OutboxFactory, type OutboxPorts } from '../../worker/engine.ts';
 import { NO_OUTBOX_MESSAGE } from '../../worker/outbox-port.ts';
 import { reportOutbox } from '../../worker/outbox-wiring.ts';
 import { RECOVERY_FIRST_DELAY_MS } from '../../worker/recovery.ts';
@@ -202,6 +202,53 @@ describe('waking in offline mode (issue 10 A)', () => {
     // Online, waking asks nothing.
     expect(await api.wake()).toBe(true);
     expect(server.count('GET users/me/')).toBe(before + 2);
+  });
+});
+
+describe('writes while the server is unreachable (issue 10 A)', () => {
+  it('in offline mode a write asks the server once and, still down, fails at once saying the server is unavailable', async () => {
+    const { api, server } = await startedServerDown();
+    server.on('PUT tasks/5/', () => ({ status: 200, data: {} }));
+    const profileChecks = server.count('GET users/me/');
+    const result = await api.send('PUT', '/tasks/5/', { status: 'in_progress' });
+    expect(result).toEqual({ ok: false, message: SERVER_DOWN_WRITE, status: null, network: true, unreachable: true });
+    expect(server.count('PUT tasks/5/')).toBe(0);
+    expect(server.count('GET users/me/')).toBe(profileChecks + 1);
+
+    // Back: the same write asks first, offline mode ends, and it goes.
+    server.on('GET users/me/', () => ({ status: 200, data: driverWire }));
+    expect((await api.send('PUT', '/tasks/5/', { status: 'in_progress' })).ok).toBe(true);
+  });
+
+  it('without a network a write fails at once, never touching the wire', async () => {
+    const { api, server, network } = await startedServerDown();
+    network.setOnline(false);
+    expect(await api.send('POST', '/tasks/1/accept/')).toMatchObject({ ok: false, network: true, message: NO_NETWORK_WRITE });
+    expect(server.count('POST tasks/1/accept/')).toBe(0);
+  });
+
+  it('a write that meets a dead connection while online makes the engine check the server, and offline mode begins', async () => {
+    const { api, server, db, clock, connectTab } = await makeEngine();
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    server.on('GET users/me/', () => ({ status: 200, data: driverWire }));
+    await api.startup();
+    const tab = await connectTab();
+    expect(tab.latest()?.auth.offlineMode).toBe(false);
+
+    // The server goes down.
+    server.on('GET users/me/', () => {
+      throw networkFailure();
+    });
+    server.on('PUT tasks/5/', () => {
+      throw networkFailure();
+    });
+    expect(await api.send('PUT', '/tasks/5/', {})).toMatchObject({ ok: false, network: true });
+    await vi.waitFor(() => expect(tab.latest()?.auth.offlineMode).toBe(true), WAIT);
+    // The next write does not wait for the wire.
+    expect(await api.send('PUT', '/tasks/5/', {})).toMatchObject({ message: SERVER_DOWN_WRITE, unreachable: true });
+    expect(server.count('PUT tasks/5/')).toBe(1);
   });
 });
 

@@ -3,7 +3,7 @@
  * 10 counted failures while online the item is deleted and the driver told why; offline it is kept.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_ATTEMPTS, retryDelayMs } from '../../worker/outbox.ts';
+import { DELIVERED_NOTICE, MAX_ATTEMPTS, retryDelayMs } from '../../worker/outbox.ts';
 import { photo, queue, report, setup, T0, type Harness } from './outbox-doubles.ts';
 
 const refused = { status: 422, message: 'Количество должно быть положительным' };
@@ -143,5 +143,23 @@ describe('giving up', () => {
     await h.outbox.flush();
     expect(h.server.calls).toHaveLength(0);
     expect(await h.db.get('outbox', id)).toMatchObject({ attempts: 0, sent: false });
+  });
+});
+
+describe('«Отчёт отправлен» (issue 10 A)', () => {
+  it('is told when a report that had to wait arrives, not when one goes at once', async () => {
+    const h = await setup();
+    await queue(h.outbox, report(41));
+    await h.outbox.flush();
+    expect(h.server.reports.size).toBe(1);
+    expect(h.notes).toEqual([]);
+
+    await queue(h.outbox, report(42));
+    h.server.script.push('network');
+    await h.outbox.flush();
+    h.clock.now += retryDelayMs(0);
+    await h.outbox.flush();
+    expect(h.server.reports.size).toBe(2);
+    expect(h.notes).toEqual([DELIVERED_NOTICE]);
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { CrossTabMessage } from '../../worker/cross-tab.ts';
 import { KV } from '../../worker/db.ts';
 import { createChannelHub, createFakeServer, createFifoLocks, createManualClock, deferred, networkFailure, settle } from './doubles.ts';
-import { driverUser, freshDb, makeEngine, seedSession, serveAuth } from './harness.ts';
+import { driverUser, driverWire, freshDb, makeEngine, seedSession, serveAuth } from './harness.ts';
 
 describe('refresh messages (SPEC.md section 8) and offline mode (section 4)', () => {
   it("'No refresh token available' when there is none; no offline mode without a session", async () => {
@@ -73,6 +73,8 @@ describe('refresh messages (SPEC.md section 8) and offline mode (section 4)', ()
     await api.fetchProfile();
     const tab = await connectTab();
     expect(tab.latest()?.auth.offlineMode).toBe(true);
+    // The server is back: a write in offline mode asks it first (a refresh, the stored token being stale).
+    server.on('GET users/me/', (request) => (auth.authorised(request.headers) ? { status: 200, data: driverWire } : { status: 401, data: { detail: 'Требуется вход' } }));
     server.on('POST x/', (request) => (auth.authorised(request.headers) ? { status: 200, data: 1 } : { status: 401, data: { detail: 'Требуется вход' } }));
     expect(await api.send('POST', 'x/')).toEqual({ ok: true, data: 1 });
     await settle();
