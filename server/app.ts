@@ -16,6 +16,8 @@ import { RefreshTokens } from './auth/refresh.ts';
 import { DiskStorage, type FileStorage } from './files/storage.ts';
 import { installErrorHandler } from './errors.ts';
 import { routeModules } from './routes/index.ts';
+import { memoryBus, postgresBus } from './events/bus.ts';
+import { installChangeFeed } from './events/feed.ts';
 
 export interface BuildOptions {
   config: Config;
@@ -67,6 +69,10 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
     storage: storage ?? new DiskStorage(join(config.dataDir, 'files')),
   };
 
+  const changes = config.databaseUrl
+    ? postgresBus(config.databaseUrl, () => app.log.warn('change feed: LISTEN connection lost; streams may miss changes'))
+    : memoryBus();
+
   // Security headers on every answer (nosniff, frame and referrer policy, cross-origin isolation of resources).
   // No page-wide Content-Security-Policy: the PWA's workers, blob: photo previews and the optional OnlyOffice
   // frame would each need holes in it; stored files (photos, exports) get their own strict one where served.
@@ -74,6 +80,8 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
 
   await app.register(
     async (api) => {
+      // First: its hooks see every write route registered after it.
+      installChangeFeed(api, ctx, changes, config.eventsHeartbeatMs);
       for (const register of routeModules) await register(api, ctx);
       api.setNotFoundHandler((request, reply) =>
         reply.status(404).send({ detail: `Нет такого адреса API: ${request.method} ${request.url}` }),

@@ -21,6 +21,8 @@ export interface Config {
   sessionCacheMs?: number;
   /** Folder with the built PWA, served with an SPA fallback when it exists. */
   distDir: string;
+  /** How often the change feed's streams get a heartbeat (and their session is checked again), ms. */
+  eventsHeartbeatMs: number;
   /** Fill an empty database with demo data. */
   demo: boolean;
   /** Log requests (off in tests). */
@@ -77,6 +79,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     accessTokenTtl: intFromEnv(env.ACCESS_TOKEN_TTL, 15 * 60, 'ACCESS_TOKEN_TTL'),
     refreshTokenTtl: intFromEnv(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     distDir: resolve(env.DIST_DIR ?? './dist'),
+    eventsHeartbeatMs: intFromEnv(env.EVENTS_HEARTBEAT_MS, 25_000, 'EVENTS_HEARTBEAT_MS'),
     demo: env.DEMO === '1',
     logger: env.LOG !== '0',
     exportRetentionDays: intFromEnv(env.EXPORT_RETENTION_DAYS, 7, 'EXPORT_RETENTION_DAYS'),

@@ -30,7 +30,7 @@ export interface NetworkSnapshot {
   reconnectedAt?: number | null;
 }
 
-export type OutboxItemState = 'waiting' | 'sending' | 'retry' | 'sent' | 'failed';
+export type OutboxItemState = 'waiting' | 'sending' | 'retry' | 'sent' | 'failed' | 'undelivered';
 
 export interface OutboxItemView {
   id: number;
@@ -50,6 +50,8 @@ export interface OutboxItemView {
 
 export interface OutboxSnapshot {
   pending: number;
+  /** Reports refused for good, kept in «Не доставлено» (not counted in `pending`). */
+  undelivered?: number;
   flushing: boolean;
   items: OutboxItemView[];
 }
@@ -174,6 +176,8 @@ export interface OutboxApi {
   queueReport(report: NewReport): Promise<Result<number>>;
   flushNow(): Promise<void>;
   discard(id: number): Promise<void>;
+  /** Puts an undelivered report back in the queue, its attempts counted from zero, and sends it. */
+  resend(id: number): Promise<void>;
   /** Compresses one photo for a preview (same settings as the queue). */
   compressPreview(photo: Blob): Promise<Blob>;
   /** The first photo of a queued report (its thumbnail in the queue), or null. */

@@ -15,12 +15,14 @@ export type CrossTabMessage =
   /** A write succeeded in another tab's engine: this engine tells its tab to refetch what it touched. */
   | { type: 'write'; path: string }
   /** Something the driver is told (a report delivered or given up): every tab shows it, whichever engine sent. */
-  | { type: 'notice'; message: string };
+  | { type: 'notice'; message: string }
+  /** The change feed missed changes: every tab refetches what it shows. */
+  | { type: 'reset' };
 
 export function isCrossTabMessage(value: unknown): value is CrossTabMessage {
   if (!value || typeof value !== 'object') return false;
   const type = (value as { type?: unknown }).type;
-  if (type === 'outbox') return true;
+  if (type === 'outbox' || type === 'reset') return true;
   if (type === 'write') return typeof (value as { path?: unknown }).path === 'string';
   if (type === 'notice') return typeof (value as { message?: unknown }).message === 'string';
   return type === 'auth' && typeof (value as { auth?: unknown }).auth === 'object';

@@ -39,6 +39,11 @@ export interface OutboxRecord {
   lastError: string | null;
   /** The user who queued it: a flush sends only the signed-in user's own reports. */
   userId: number | null;
+  /**
+   * Refused 10 times while online (SPEC §4): out of the queue, not thrown away (issue 10 A) — kept with its
+   * photos in «Не доставлено» until the driver sends it again or deletes it.
+   */
+  givenUp?: boolean;
 }
 
 export interface PhotoRecord {

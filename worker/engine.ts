@@ -17,6 +17,7 @@ import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
 import { buildFieldsForm } from './report-form.ts';
 import { createTabs } from './tabs.ts';
+import { createFeed, type Feed, type FeedFetch } from './feed.ts';
 
 export type { OutboxFactory, OutboxModule, OutboxPorts } from './outbox-port.ts';
 
@@ -35,6 +36,8 @@ export interface EngineDeps {
   outbox?: OutboxFactory;
   /** Photo compression for sendForm; defaults to worker/images.ts compressPhoto, tests pass a double. */
   compress?: (photo: Blob) => Promise<Blob>;
+  /** The live change feed's fetch (worker/feed.ts); without it the engine holds no stream. */
+  feedFetch?: FeedFetch;
 }
 
 export interface Engine {
@@ -62,10 +65,12 @@ export function createEngine(deps: EngineDeps): Engine {
   let seenOfflineMode = false;
   let couldSend = false;
 
+  let feed: Feed | null = null;
   const state = createAuthState(
     () => {
       schedulePush();
       flushWhenSendingBecomesPossible();
+      feed?.nudge();
     },
     (reason, auth) => channel?.postMessage({ type: 'auth', reason, auth }),
   );
@@ -189,8 +194,39 @@ export function createEngine(deps: EngineDeps): Engine {
     schedulePush();
   }
 
+  /** Everything on screen may be stale (the feed missed changes): each tab refetches what it shows. */
+  function refetchEverything(fromChannel = false): void {
+    reconnectedAt = clock.now();
+    schedulePush();
+    if (!fromChannel) channel?.postMessage({ type: 'reset' });
+  }
+
+  if (deps.feedFetch) {
+    feed = createFeed({
+      baseURL: deps.baseURL,
+      fetch: deps.feedFetch,
+      clock,
+      locks,
+      network,
+      accessToken: async () => (await tokens.read()).access,
+      refreshAccess: (failed) => authApi.refreshAccess(failed),
+      signedIn: () => state.get().isAuthenticated || state.get().user !== null,
+      // As a write made elsewhere: this engine's tabs refetch, and in fallback mode the other engines hear it.
+      onChange: (path) => recordWrite(path),
+      onReset: () => refetchEverything(),
+      // The server answers: in offline mode, ask it now rather than at the next recovery tick.
+      onOpen: () => {
+        if (state.get().offlineMode) void recovery.wake();
+      },
+    });
+  }
+
   const unsubscribeChannel = channel?.subscribe((message) => {
     if (!isCrossTabMessage(message)) return;
+    if (message.type === 'reset') {
+      refetchEverything(true);
+      return;
+    }
     if (message.type === 'notice') {
       addNotice(message.message);
       return;
@@ -305,6 +341,9 @@ export function createEngine(deps: EngineDeps): Engine {
       await outbox.flush();
     },
     discard: (id) => outbox.discard(id),
+    resend: async (id) => {
+      await outbox.resend?.(id);
+    },
     compressPreview: (photo) => outbox.compressPreview(photo),
     outboxPhoto: async (id) => (await outbox.firstPhoto?.(id)) ?? null,
   };
@@ -315,6 +354,7 @@ export function createEngine(deps: EngineDeps): Engine {
       unsubscribeChannel?.();
       unsubscribeNetwork();
       recovery.stop();
+      feed?.stop();
       stopOutbox?.();
     },
   };

@@ -44,6 +44,7 @@ export interface OutboxModule {
   queueReport(report: NewReport): Promise<Result<number>>;
   flush(): Promise<void>;
   discard(id: number): Promise<void>;
+  resend?(id: number): Promise<void>;
   snapshot(): OutboxSnapshot | Promise<OutboxSnapshot>;
   compressPreview(photo: Blob): Promise<Blob>;
   /** The first photo of a queued report, or null (none, or gone). */

@@ -24,6 +24,7 @@ export const byAge = (a: OutboxRecord, b: OutboxRecord): number =>
 export function itemState(record: OutboxRecord, { now, sending }: OutboxViewState): OutboxItemState {
   if (sending && sending.id === record.id) return 'sending';
   if (record.sent) return 'sent';
+  if (record.givenUp) return 'undelivered';
   if (record.lastError !== null) return 'failed';
   return record.nextAttemptAt > now ? 'retry' : 'waiting';
 }
@@ -46,7 +47,8 @@ export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxVi
       progress: sending && sending.id === r.id ? sending.progress : null,
     }),
   );
-  return { pending: mine.filter((r) => !r.sent).length, flushing: state.flushing, items };
+  const undelivered = mine.filter((r) => r.givenUp).length;
+  return { pending: mine.filter((r) => !r.sent && !r.givenUp).length, ...(undelivered > 0 ? { undelivered } : {}), flushing: state.flushing, items };
 }
 
 /**

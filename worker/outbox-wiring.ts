@@ -38,6 +38,7 @@ export const reportOutbox: OutboxFactory = (ports) => {
     queueReport: (report) => outbox.queueReport(report),
     flush: () => outbox.flush(),
     discard: (id) => outbox.discard(id),
+    resend: (id) => outbox.resend(id),
     snapshot: () => outbox.snapshot(),
     // Another engine changed the queue: re-read it without announcing the change back to them.
     reload: () => outbox.reload({ announce: false }),

@@ -81,6 +81,8 @@ export interface Outbox {
   /** Deletes the sent items whose association left /tasks/assigned/; answers them, marked resolved. */
   resolve(): Promise<OutboxRecord[]>;
   discard(id: number): Promise<void>;
+  /** An undelivered item back in the queue: attempts from zero, due now; a flush follows. */
+  resend(id: number): Promise<void>;
   /** Re-reads the store, for changes made by another engine or the service worker. */
   reload(options?: { announce?: boolean }): Promise<void>;
   snapshot(): OutboxSnapshot;
@@ -101,7 +103,7 @@ function waited(record: OutboxRecord, now: number): boolean {
 
 function giveUpMessage(record: OutboxRecord, reason: string): string {
   const when = new Date(record.completedAt).toLocaleString('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
-  return `Отчёт от ${when} не принят сервером после ${MAX_ATTEMPTS} попыток и удалён. Причина: ${reason}`;
+  return `Отчёт от ${when} не принят сервером после ${MAX_ATTEMPTS} попыток. Он сохранён в «Не доставлено»: отправьте его снова или удалите. Причина: ${reason}`;
 }
 
 export function createOutbox(deps: OutboxDeps): Outbox {
@@ -205,7 +207,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         return { ...r, attempts, lastError: message, nextAttemptAt: now + retryDelayMs(attempts) };
       }
       givenUp.push(r);
-      return null;
+      // Out of the queue, not thrown away: kept with its photos until the driver decides (issue 10 A).
+      return { ...r, attempts, lastError: message, givenUp: true };
     });
     for (const r of givenUp) deps.notify(giveUpMessage(r, message));
     return true;
@@ -217,7 +220,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (userId === null || !deps.isOnline()) return;
     const now = deps.now();
     records = await db.getAll('outbox');
-    const batch = records.filter((r) => r.userId === userId && !r.sent && (deps.everythingDue || r.nextAttemptAt <= now)).sort(byAge);
+    const batch = records.filter((r) => r.userId === userId && !r.sent && !r.givenUp && (deps.everythingDue || r.nextAttemptAt <= now)).sort(byAge);
     for (const item of batch) {
       if (!deps.isOnline() || deps.userId() !== userId) break;
       const goOn = await sendOne(item.id as number);
@@ -261,7 +264,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const userId = deps.userId();
     const now = deps.now();
     if (userId === null || !deps.isOnline()) return;
-    const next = Math.min(...records.filter((r) => r.userId === userId && !r.sent && r.nextAttemptAt > now).map((r) => r.nextAttemptAt));
+    const next = Math.min(...records.filter((r) => r.userId === userId && !r.sent && !r.givenUp && r.nextAttemptAt > now).map((r) => r.nextAttemptAt));
     if (!Number.isFinite(next)) return;
     retryTimer = scheduler.setTimeout(() => {
       retryTimer = null;
@@ -303,6 +306,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     await reload();
   }
 
+  async function resend(id: number): Promise<void> {
+    await update(id, (r) => (r.givenUp ? { ...r, givenUp: false, attempts: 0, lastError: null, nextAttemptAt: deps.now() } : r));
+    if (scheduler) triggerFlush();
+  }
+
   function snapshot(): OutboxSnapshot {
     return outboxSnapshot(records, { userId: deps.userId(), now: deps.now(), flushing: flushing !== null, sending });
   }
@@ -315,5 +323,5 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     reload().then(triggerFlush, (error: unknown) => console.warn('reading the outbox failed', error));
   }
 
-  return { queueReport, flush, triggerFlush, resolve, discard, reload, snapshot, start };
+  return { queueReport, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
 }

@@ -103,6 +103,7 @@ export async function startEngine(
     locks: browserLocks(scope),
     network: workerNetwork(scope),
     outbox: reportOutbox,
+    feedFetch: (url, init) => scope.fetch(url, init),
     ...extra,
   });
   installErrorReporting(scope, (error) => engine.api.logClientError(error));
@@ -129,6 +130,7 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     queueReport: async (report) => (await ready).queueReport(report),
     flushNow: async () => (await ready).flushNow(),
     discard: async (id) => (await ready).discard(id),
+    resend: async (id) => (await ready).resend(id),
     compressPreview: async (photo) => (await ready).compressPreview(photo),
     outboxPhoto: async (id) => (await ready).outboxPhoto(id),
   };

@@ -25,6 +25,20 @@ export interface QuantityFields {
   unloading_quantity: string;
 }
 
+/** Whether what is typed differs from what the server holds (the fields then show «Не сохранено»). */
+export function quantitiesUnsaved(
+  fields: QuantityFields,
+  stored: { quantity: number | null; loading_quantity: number | null; unloading_quantity: number | null },
+): boolean {
+  return (['quantity', 'loading_quantity', 'unloading_quantity'] as const).some((key) => {
+    const typed = fields[key].trim();
+    const parsed = typed === '' ? null : parseQuantity(typed);
+    // Text that reads as the stored number ("24,50" for 24.5) is saved; anything else is not.
+    if (parsed === null) return stored[key] !== null;
+    return !parsed.ok || parsed.value !== stored[key];
+  });
+}
+
 export interface QuantityBody {
   quantity: number | null;
   loading_quantity: number | null;

@@ -18,6 +18,7 @@ import { makePeople, type People } from '../fixtures/accounts.ts';
 import { addDriver, createTask } from '../fixtures/tasks.ts';
 import { reportForm } from '../fixtures/forms.ts';
 import { JPEG_8x6 } from '../fixtures/images.ts';
+import { openSse } from '../fixtures/sse.ts';
 import type { Report, TokenPair } from '../../contract/entities.ts';
 
 let app: E2eApp;
@@ -80,6 +81,26 @@ describe('two server instances behind HAProxy', () => {
     expect((await me(b)).status).toBe(200);
     expect((await post(a, '/auth/logout/', { refresh_token: pair.refresh_token }, pair.access_token)).status).toBeLessThan(300);
     await waitFor(async () => (await me(b)).status === 401, { message: 'instance b refuses the logged-out token', timeout: 10_000 });
+  });
+
+  it('a change made through one instance reaches a change-feed stream held by the other (LISTEN/NOTIFY)', async () => {
+    const [a, b] = cluster.instances as [string, string];
+    const people = await makePeople(cluster);
+    const taskId = await createTask(cluster, people.company, { status: 'in_progress' });
+    await addDriver(cluster, taskId, people.driver.id);
+    const stream = await openSse(`${b}/api/events/`, people.driver.auth);
+    try {
+      await stream.next((e) => e.event === 'ready');
+      const edit = await fetch(`${a}/api/tasks/${taskId}/`, {
+        method: 'PUT',
+        headers: { ...people.manager.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ cargo: 'Изменено на экземпляре a' }),
+      });
+      expect(edit.status).toBe(200);
+      expect(JSON.parse((await stream.next((e) => e.event === 'message')).data)).toEqual({ path: `/tasks/${taskId}/` });
+    } finally {
+      stream.close();
+    }
   });
 
   describe('reports', () => {

@@ -78,3 +78,45 @@ describe.each(['shared', 'dedicated'] as const)('a report the server refuses fou
     }
   });
 });
+
+describe('a report the server refuses ten times (issue 10 A)', () => {
+  it('leaves the queue for «Не доставлено» with its photos and reason, and is delivered once sent again', async () => {
+    const { server, proxy, browser, url } = suite.app;
+    const cargo = 'Щебень известняковый 20–40';
+    const context = await newContext(browser, 'shared', 390, { serviceWorkers: 'block' });
+    try {
+      const page = await context.newPage();
+      await signInAsDriver(page, url);
+      await (await new AvailableTasksPage(page, url).goto()).accept(cargo);
+      const association = await associationFor(server, cargo);
+      const current = await new CurrentTasksPage(page, url).goto();
+      const clock = await engineClock(context, page, 'shared');
+      const form = await current.openReport(cargo);
+      await form.fill({ quantity: '11' });
+      await form.addPhotos(suite.photos.slice(0, 1));
+      proxy.failNext('POST', REPORTS_POST, 422, 10);
+      await form.submit();
+
+      const outbox = new OutboxView(page);
+      await outbox.open();
+      for (let attempts = 1; attempts < 10; attempts++) {
+        await expect.poll(() => outbox.attemptsShown(), { timeout: 10_000 }).toBe(attempts);
+        await clock.advance(2 ** attempts * 1000);
+      }
+      const undelivered = outbox.panel.locator('.drv-outbox-undelivered');
+      await undelivered.getByText('Не доставлено: 1').waitFor({ timeout: 10_000 });
+      await undelivered.getByText('не доставлен: Сбой сервера (тест)').waitFor();
+      expect(await outbox.pending()).toBe(0);
+      expect(await undelivered.locator('img.drv-outbox-item__thumb').count()).toBe(1);
+      expect(await reportsOn(server, association.id)).toEqual([]);
+
+      await undelivered.getByRole('button', { name: 'Отправить снова' }).click();
+      await expect.poll(() => reportsOn(server, association.id), { timeout: 15_000 }).toHaveLength(1);
+      await outbox.panel.getByText('Очередь пуста: все отчёты отправлены.').waitFor({ timeout: 15_000 });
+      expect(await undelivered.count()).toBe(0);
+      await clock.close();
+    } finally {
+      await context.close();
+    }
+  });
+});

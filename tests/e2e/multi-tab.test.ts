@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
+import { CLUSTER, DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
 import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { engineConnected, engineGet, sharedWorkersOf } from './harness/engine.ts';
 import { sleep, waitFor } from './harness/wait.ts';
@@ -18,7 +18,8 @@ const ACCESS_TOKEN_TTL_S = 2;
 const MANAGER_NAME = 'Ольга Смирнова';
 const REFRESH = /^\/api\/auth\/refresh\/?$/;
 
-const MODES: EngineMode[] = ['shared', 'dedicated'];
+/** Both engine modes; the two-instance run tests the servers, so one mode is enough there. */
+const MODES: EngineMode[] = CLUSTER ? ['shared'] : ['shared', 'dedicated'];
 
 let app: E2eApp;
 beforeAll(async () => {

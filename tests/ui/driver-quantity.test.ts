@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHours, parseQuantity, quantityBody, quantityText } from '../../src/screens/current-tasks/quantity.ts';
+import { parseHours, parseQuantity, quantitiesUnsaved, quantityBody, quantityText } from '../../src/screens/current-tasks/quantity.ts';
 
 describe('driver quantity fields', () => {
   it('sends null for an empty or blank field', () => {
@@ -46,5 +46,22 @@ describe('driver quantity fields', () => {
     expect(parseHours('0').ok).toBe(false);
     expect(parseHours('24,5').ok).toBe(false);
     expect(parseHours('').ok).toBe(false);
+  });
+});
+
+describe('unsaved quantities (issue 10 A)', () => {
+  const stored = { quantity: 24.5, loading_quantity: null, unloading_quantity: 25 };
+  const typed = (quantity: string, loading = '', unloading = '25') => ({ quantity, loading_quantity: loading, unloading_quantity: unloading });
+
+  it('are none while the fields read as what the server holds, however they are written', () => {
+    expect(quantitiesUnsaved(typed('24,5'), stored)).toBe(false);
+    expect(quantitiesUnsaved(typed(' 24.50 ', '  '), stored)).toBe(false);
+  });
+
+  it('are there when a value differs, is cleared, is added, or does not read as a number', () => {
+    expect(quantitiesUnsaved(typed('24'), stored)).toBe(true);
+    expect(quantitiesUnsaved(typed(''), stored)).toBe(true);
+    expect(quantitiesUnsaved(typed('24,5', '30'), stored)).toBe(true);
+    expect(quantitiesUnsaved(typed('24,5', '', 'двадцать'), stored)).toBe(true);
   });
 });

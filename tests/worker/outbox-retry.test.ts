@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVERED_NOTICE, MAX_ATTEMPTS, retryDelayMs } from '../../worker/outbox.ts';
-import { photo, queue, report, setup, T0, type Harness } from './outbox-doubles.ts';
+import { photo, photoTexts, queue, report, setup, T0, type Harness } from './outbox-doubles.ts';
 
 const refused = { status: 422, message: 'Количество должно быть положительным' };
 
@@ -104,7 +104,7 @@ describe('network errors', () => {
 });
 
 describe('giving up', () => {
-  it('deletes the item and its photos after 10 counted failures while online, telling the driver why', async () => {
+  it('after 10 counted failures while online: out of the queue into «Не доставлено», with its photos, the driver told why', async () => {
     const h = await setup();
     const id = await queue(h.outbox, report(41, [photo('a'), photo('b')]));
     await failTimes(h, MAX_ATTEMPTS - 1);
@@ -113,11 +113,25 @@ describe('giving up', () => {
 
     await failTimes(h, 1);
     expect(h.server.calls).toHaveLength(MAX_ATTEMPTS);
-    expect(await h.db.get('outbox', id)).toBeUndefined();
-    expect(await h.db.count('photos')).toBe(0);
+    expect(await h.db.get('outbox', id)).toMatchObject({ givenUp: true, sent: false, attempts: MAX_ATTEMPTS, lastError: refused.message });
+    expect(await photoTexts(h.db, id)).toEqual(['a', 'b']);
     expect(h.notes).toHaveLength(1);
     expect(h.notes[0]).toContain(refused.message);
-    expect(h.notes[0]).toContain('удалён');
+    expect(h.notes[0]).toContain('«Не доставлено»');
+    expect(h.outbox.snapshot()).toMatchObject({ pending: 0, undelivered: 1, items: [{ id, state: 'undelivered', lastError: refused.message }] });
+
+    // Never tried again by itself, however long it waits.
+    h.clock.now += 24 * 3600 * 1000;
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(MAX_ATTEMPTS);
+
+    // Sent again by the driver: back in the queue with its attempts from zero, and it goes.
+    await h.outbox.resend(id);
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(MAX_ATTEMPTS + 1);
+    expect(h.server.reports.size).toBe(1);
+    // Delivered (and resolved, its task having left the driver's list): no longer undelivered.
+    expect(h.outbox.snapshot().undelivered ?? 0).toBe(0);
   });
 
   it('keeps the item when the tenth failure comes while offline, and gives up on the next one online', async () => {
@@ -132,7 +146,7 @@ describe('giving up', () => {
     h.server.during = null;
     h.online.value = true;
     await failTimes(h, 1);
-    expect(await h.db.get('outbox', id)).toBeUndefined();
+    expect(await h.db.get('outbox', id)).toMatchObject({ givenUp: true });
     expect(h.notes).toHaveLength(1);
   });
 

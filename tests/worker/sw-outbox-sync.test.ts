@@ -173,9 +173,12 @@ describe('runOutboxSync', () => {
 
     await runOutboxSync(deps());
 
-    expect(await db.get('outbox', id)).toBeUndefined();
+    expect(await db.get('outbox', id)).toMatchObject({ givenUp: true, lastError: 'Задание не найдено' });
     expect(notes).toHaveLength(1);
     expect(notes[0]).toContain('Задание не найдено');
+    // A later sync leaves it alone: only the driver sends it again.
+    await runOutboxSync(deps());
+    expect(posts()).toHaveLength(1);
   });
 
   it("waits for the 'outbox-flush' lock an engine holds, then skips what that engine sent", async () => {

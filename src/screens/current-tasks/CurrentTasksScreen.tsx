@@ -35,7 +35,7 @@ function CurrentTasks({ title }: { title: string }) {
 
   const entries = ownTasksInOrder(itemsOf(query.data?.data), snapshot.auth.user?.id);
   const queuedFor = (associationId: number) =>
-    snapshot.outbox.items.filter((item) => item.association_id === associationId && item.state !== 'sent').length;
+    snapshot.outbox.items.filter((item) => item.association_id === associationId && item.state !== 'sent' && item.state !== 'undelivered').length;
 
   return (
     <section className="drv-screen" aria-labelledby="drv-current-title">

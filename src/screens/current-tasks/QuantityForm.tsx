@@ -4,7 +4,15 @@ import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { DriverAssociation } from '../../../contract/entities.ts';
 import { failureMessage, useEngineSend } from '../../engine/send.ts';
-import { quantityBody, quantityText, type QuantityBody, type QuantityFields } from './quantity.ts';
+import { ApiError } from '../../engine/queries.ts';
+import { quantitiesUnsaved, quantityBody, quantityText, type QuantityBody, type QuantityFields } from './quantity.ts';
+
+/**
+ * Issue 10 A: typed but not on the server — said beside the fields until it is saved, so a failed save (the
+ * server unreachable) never looks saved once its toast is gone. The values stay for the next try.
+ */
+const UNSAVED = 'Не сохранено';
+const UNSAVED_AFTER_FAILURE = 'Не сохранено: нет связи с сервером. Нажмите «Сохранить количество», когда связь вернётся.';
 
 const LABELS: Record<keyof QuantityFields, string> = {
   quantity: 'Моё',
@@ -19,6 +27,8 @@ export function QuantityForm({ association, unit, disabled }: { association: Dri
     unloading_quantity: quantityText(association.unloading_quantity),
   }));
   const [errors, setErrors] = useState<Partial<Record<keyof QuantityFields, string>>>({});
+  const [failedOffline, setFailedOffline] = useState(false);
+  const unsaved = quantitiesUnsaved(fields, association);
   const save = useEngineSend<QuantityBody>(
     (body) => ({ method: 'PUT', path: `/tasks/${association.task_id}/drivers/${association.driver_id}/quantity/`, body }),
     ['/tasks/assigned/'],
@@ -37,6 +47,7 @@ export function QuantityForm({ association, unit, disabled }: { association: Dri
     } catch (error) {
       // The typed values stay in the fields, so the driver can save again later.
       toast.error(failureMessage(error, 'Нет подключения к сети: количество не сохранено.'));
+      setFailedOffline(error instanceof ApiError && error.network);
     }
   }
 
@@ -66,6 +77,11 @@ export function QuantityForm({ association, unit, disabled }: { association: Dri
         </label>
       ))}
       </fieldset>
+      {unsaved ? (
+        <p className="drv-quantities__unsaved" role="status">
+          {failedOffline ? UNSAVED_AFTER_FAILURE : UNSAVED}
+        </p>
+      ) : null}
       <button
         type="submit"
         className="drv-btn drv-btn--ghost drv-quantities__save"

@@ -6,9 +6,11 @@ import '../driver.css';
 import './outbox.css';
 
 export function OutboxBadge() {
-  const { pending, flushing } = useEngineSnapshot().outbox;
+  const { pending, flushing, undelivered = 0 } = useEngineSnapshot().outbox;
   const [open, setOpen] = useState(false);
-  const label = pending > 0 ? `Очередь отчётов: не отправлено ${pending}` : 'Очередь отчётов: всё отправлено';
+  const label =
+    (pending > 0 ? `Очередь отчётов: не отправлено ${pending}` : 'Очередь отчётов: всё отправлено') +
+    (undelivered > 0 ? `; не доставлено: ${undelivered}` : '');
   return (
     <>
       <button
@@ -25,6 +27,7 @@ export function OutboxBadge() {
           />
         </svg>
         {pending > 0 ? <span className="drv-outbox-badge__count">{pending > 99 ? '99+' : pending}</span> : null}
+        {pending === 0 && undelivered > 0 ? <span className="drv-outbox-badge__count drv-outbox-badge__count--alert">!</span> : null}
       </button>
       {open ? <OutboxPanel onClose={() => setOpen(false)} /> : null}
     </>

@@ -1,6 +1,7 @@
 /**
  * The outbox, visible: every queued report with its state, 'Отправить сейчас', and removal of an item
- * (confirmed: a removed report never reaches the server).
+ * (confirmed: a removed report never reaches the server). Reports the server refused for good are listed
+ * apart under «Не доставлено», with the server's reason: send again, or delete (issue 10 A).
  */
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -20,6 +21,8 @@ import '../driver-common/dialogs.css';
 export function OutboxPanel({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
   const { outbox } = useEngineSnapshot();
+  const undelivered = outbox.items.filter((item) => item.state === 'undelivered');
+  const queued = outbox.items.filter((item) => item.state !== 'undelivered');
   const online = useOnline();
   const [confirmDialog, confirm] = useConfirm();
   // Names the task of each item; an item whose task already left the list still shows its number.
@@ -41,6 +44,16 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
     } catch (error) {
       console.error('outbox flush failed', error);
       toast.error('Не удалось запустить отправку');
+    }
+  }
+
+  async function resend(item: OutboxItemView) {
+    try {
+      await getEngine().resend(item.id);
+      toast.info('Отчёт снова в очереди отправки');
+    } catch (error) {
+      console.error('outbox resend failed', error);
+      toast.error('Не удалось вернуть отчёт в очередь');
     }
   }
 
@@ -82,23 +95,42 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
 
       <div className="drv-drawer__content">
         {!online ? <p className="drv-notice">{NEEDS_SERVER}: отчёты уйдут, когда она вернётся.</p> : null}
-        {outbox.items.length === 0 ? (
+        {undelivered.length > 0 ? (
+          <section className="drv-outbox-undelivered" aria-labelledby="drv-undelivered-title">
+            <h3 id="drv-undelivered-title" className="drv-outbox-undelivered__title">
+              Не доставлено: {undelivered.length}
+            </h3>
+            <p className="drv-muted">Сервер не принял эти отчёты. Они хранятся на устройстве с фото: исправьте причину и отправьте снова, или удалите.</p>
+            <ul className="drv-outbox-list">
+              {undelivered.map((item) => {
+                const task = taskOf(item.association_id);
+                return (
+                  <li key={item.id} className="drv-outbox-item drv-outbox-item--undelivered">
+                    <ItemSummary item={item} task={task} />
+                    <p className="drv-outbox-item__state">{outboxStateLabel(item)}</p>
+                    <div className="drv-outbox-item__actions">
+                      <button type="button" className="drv-btn drv-btn--primary drv-btn--small" onClick={() => void resend(item)}>
+                        Отправить снова
+                      </button>
+                      <button type="button" className="drv-btn drv-btn--ghost drv-btn--small" onClick={() => void discard(item)}>
+                        Удалить
+                      </button>
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          </section>
+        ) : null}
+        {queued.length === 0 ? (
           <p className="drv-muted">Очередь пуста: все отчёты отправлены.</p>
         ) : (
           <ul className="drv-outbox-list">
-            {outbox.items.map((item) => {
+            {queued.map((item) => {
               const task = taskOf(item.association_id);
               return (
                 <li key={item.id} className={`drv-outbox-item drv-outbox-item--${item.state}`}>
-                  {item.photoCount > 0 && <QueuedThumb id={item.id} />}
-                  <p className="drv-outbox-item__title">
-                    {task ? `${task.cargo}, ${formatDate(task.date)}` : `Отчёт № ${item.id}`}
-                  </p>
-                  <p className="drv-muted">
-                    {item.quantity !== null ? `${formatQuantity(item.quantity)} ${task?.unit ?? 'т'} · ` : ''}
-                    создан в {formatClock(item.createdAt)} · фото: {item.photoCount}
-                    {item.attempts > 0 ? ` · попыток: ${item.attempts}` : ''}
-                  </p>
+                  <ItemSummary item={item} task={task} />
                   <p className="drv-outbox-item__state" aria-live="polite">
                     {outboxStateLabel(item)}
                   </p>
@@ -136,6 +168,21 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
       </div>
       {confirmDialog}
     </dialog>
+  );
+}
+
+/** What a queued report is: its thumbnail, task, quantity, when it was made, photos and attempts. */
+function ItemSummary({ item, task }: { item: OutboxItemView; task: Task | undefined }) {
+  return (
+    <>
+      {item.photoCount > 0 && <QueuedThumb id={item.id} />}
+      <p className="drv-outbox-item__title">{task ? `${task.cargo}, ${formatDate(task.date)}` : `Отчёт № ${item.id}`}</p>
+      <p className="drv-muted">
+        {item.quantity !== null ? `${formatQuantity(item.quantity)} ${task?.unit ?? 'т'} · ` : ''}
+        создан в {formatClock(item.createdAt)} · фото: {item.photoCount}
+        {item.attempts > 0 ? ` · попыток: ${item.attempts}` : ''}
+      </p>
+    </>
   );
 }
 

@@ -16,6 +16,8 @@ export function outboxStateLabel(item: OutboxItemView): string {
       return 'отправлен';
     case 'failed':
       return `ошибка: ${item.lastError ?? 'сервер не принял отчёт'}`;
+    case 'undelivered':
+      return `не доставлен: ${item.lastError ?? 'сервер не принял отчёт'}`;
   }
 }
 

@@ -31,6 +31,8 @@ export interface CountedRequest {
   status: number | null;
   /** Which server instance answered, in the two-instance run (HAProxy's X-Reis-Instance). */
   instance?: string;
+  /** Still open (a stream in progress): the browser has not hung up and the answer has not ended. */
+  open: boolean;
 }
 
 export class FaultProxy {
@@ -86,6 +88,11 @@ export class FaultProxy {
     return this.requests.filter((r) => r.method === method && path.test(r.path)).length;
   }
 
+  /** How many matching requests are open right now (long-lived streams). */
+  openCount(method: string, path: RegExp): number {
+    return this.requests.filter((r) => r.open && r.method === method && path.test(r.path)).length;
+  }
+
   reset(): void {
     this.requests.length = 0;
     this.faults = [];
@@ -99,7 +106,8 @@ export class FaultProxy {
 
   private handle(req: IncomingMessage, res: ServerResponse, target: URL): void {
     const path = req.url ?? '/';
-    const entry: CountedRequest = { method: req.method ?? 'GET', path, status: null };
+    const entry: CountedRequest = { method: req.method ?? 'GET', path, status: null, open: true };
+    res.on('close', () => (entry.open = false));
     if (path.startsWith('/api/')) this.requests.push(entry);
     if (this.down) {
       req.socket.destroy();

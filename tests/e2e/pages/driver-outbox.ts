@@ -17,8 +17,8 @@ export class OutboxView {
   /** The unsent count the badge announces (its aria-label). */
   async pending(): Promise<number> {
     const label = (await this.badge.getAttribute('aria-label')) ?? '';
-    if (label === 'Очередь отчётов: всё отправлено') return 0;
-    const match = /не отправлено (\d+)$/.exec(label);
+    if (label.startsWith('Очередь отчётов: всё отправлено')) return 0;
+    const match = /не отправлено (\d+)(;|$)/.exec(label);
     if (!match) throw new Error(`unexpected outbox badge label: ${label}`);
     return Number(match[1]);
   }

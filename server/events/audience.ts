@@ -1,0 +1,200 @@
+/**
+ * Who may hear of a change (issue 10 B). A driver hears of their own tasks (and of open tasks of their
+ * company, which they may take), their reports' verdicts and announcements; staff hear of their company's
+ * tasks, reports, transfers, people and requests; a super-admin hears everything. Only an API path travels
+ * (what to refetch), never the data: the refetch goes through the usual access checks.
+ *
+ * `changeFor` maps a successful write (its route, params, body and answer) to that audience, read from the
+ * database before the write (what it was about: a deleted task's drivers) and after it (what it made).
+ */
+import type { Db } from '../db/connect.ts';
+import type { AuthUser } from '../auth/guard.ts';
+
+export interface Audience {
+  /** Every signed-in user (an announcement to all companies). */
+  everyone?: boolean;
+  /** Managers and admins of these companies. */
+  staffOf: number[];
+  /** Every driver of these companies. */
+  driversOf: number[];
+  /** These users, whatever their role. */
+  users: number[];
+}
+
+export function hears(user: Pick<AuthUser, 'id' | 'role' | 'company_id'>, audience: Audience): boolean {
+  if (user.role === 'super-admin' || audience.everyone || audience.users.includes(user.id)) return true;
+  if (user.company_id === null) return false;
+  return user.role === 'driver' ? audience.driversOf.includes(user.company_id) : audience.staffOf.includes(user.company_id);
+}
+
+const none = (): Audience => ({ staffOf: [], driversOf: [], users: [] });
+
+function merge(...parts: (Audience | null)[]): Audience {
+  const out = none();
+  for (const a of parts) {
+    if (!a) continue;
+    if (a.everyone) out.everyone = true;
+    out.staffOf.push(...a.staffOf);
+    out.driversOf.push(...a.driversOf);
+    out.users.push(...a.users);
+  }
+  const unique = (xs: number[]) => [...new Set(xs.filter((x) => Number.isInteger(x)))];
+  return { ...(out.everyone ? { everyone: true } : {}), staffOf: unique(out.staffOf), driversOf: unique(out.driversOf), users: unique(out.users) };
+}
+
+const num = (value: unknown): number | null => {
+  const n = typeof value === 'string' && /^[1-9][0-9]*$/.test(value) ? Number(value) : value;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
+};
+
+async function taskAudience(db: Db, taskId: number | null): Promise<Audience | null> {
+  if (taskId === null) return null;
+  const task = await db.kysely.selectFrom('tasks').select(['company_id', 'status']).where('id', '=', taskId).executeTakeFirst();
+  if (!task) return null;
+  const drivers = await db.kysely.selectFrom('task_drivers').select('driver_id').where('task_id', '=', taskId).execute();
+  const transfers = await db.kysely
+    .selectFrom('transfers')
+    .select(['from_company_id', 'to_company_id'])
+    .where((eb) => eb.or([eb('task_id', '=', taskId), eb('carrier_task_id', '=', taskId)]))
+    .execute();
+  return {
+    staffOf: [task.company_id, ...transfers.flatMap((t) => [t.from_company_id, t.to_company_id])],
+    // An open task is on every driver's list of available tasks.
+    driversOf: task.status === 'open' ? [task.company_id] : [],
+    users: drivers.map((d) => d.driver_id),
+  };
+}
+
+async function reportTask(db: Db, by: { reportId?: number | null; associationId?: number | null }): Promise<number | null> {
+  let associationId = by.associationId ?? null;
+  if (by.reportId) {
+    const report = await db.kysely.selectFrom('reports').select('association_id').where('id', '=', by.reportId).executeTakeFirst();
+    associationId = report?.association_id ?? null;
+  }
+  if (associationId === null) return null;
+  const association = await db.kysely.selectFrom('task_drivers').select('task_id').where('id', '=', associationId).executeTakeFirst();
+  return association?.task_id ?? null;
+}
+
+async function userAudience(db: Db, userId: number | null): Promise<Audience | null> {
+  if (userId === null) return null;
+  const user = await db.kysely.selectFrom('users').select('company_id').where('id', '=', userId).executeTakeFirst();
+  return { staffOf: user?.company_id ? [user.company_id] : [], driversOf: [], users: [userId] };
+}
+
+async function transferAudience(db: Db, transferId: number | null): Promise<Audience | null> {
+  if (transferId === null) return null;
+  const t = await db.kysely
+    .selectFrom('transfers')
+    .select(['task_id', 'carrier_task_id', 'from_company_id', 'to_company_id'])
+    .where('id', '=', transferId)
+    .executeTakeFirst();
+  if (!t) return null;
+  return merge(
+    { staffOf: [t.from_company_id, t.to_company_id], driversOf: [], users: [] },
+    await taskAudience(db, t.task_id),
+    await taskAudience(db, t.carrier_task_id),
+  );
+}
+
+async function announcementAudience(db: Db, announcementId: number | null): Promise<Audience | null> {
+  if (announcementId === null) return null;
+  const a = await db.kysely.selectFrom('announcements').select('company_id').where('id', '=', announcementId).executeTakeFirst();
+  if (!a) return null;
+  return a.company_id === null ? { everyone: true, ...none() } : { staffOf: [a.company_id], driversOf: [a.company_id], users: [] };
+}
+
+export interface WriteFacts {
+  method: string;
+  /** The route as registered, without the /api prefix: '/tasks/:id/'. */
+  route: string;
+  params: Record<string, string>;
+  body: unknown;
+  caller: AuthUser | null;
+  /** The answer's JSON, when it had one. */
+  answer: unknown;
+}
+
+type Resolver = (db: Db, facts: WriteFacts) => Promise<Audience | null>;
+
+const field = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+const callerCompany = (f: WriteFacts): Audience => ({ staffOf: f.caller?.company_id ? [f.caller.company_id] : [], driversOf: [], users: f.caller ? [f.caller.id] : [] });
+
+/** Per write route: the audience, asked before the write and again after it (the union is told). */
+const RESOLVERS: Record<string, Resolver> = {
+  'POST /tasks/': async (db, f) => taskAudience(db, num(field(f.answer, 'id'))),
+  'PUT /tasks/:id/': async (db, f) => taskAudience(db, num(f.params.id)),
+  'DELETE /tasks/:id/': async (db, f) => taskAudience(db, num(f.params.id)),
+  'PUT /tasks/:id/accept/': async (db, f) => merge(await taskAudience(db, num(f.params.id)), callerCompany(f)),
+  'PUT /tasks/:id/drivers/:driverId/': async (db, f) => merge(await taskAudience(db, num(f.params.id)), { ...none(), users: [num(f.params.driverId) ?? 0] }),
+  'DELETE /tasks/:id/drivers/:driverId/': async (db, f) => merge(await taskAudience(db, num(f.params.id)), { ...none(), users: [num(f.params.driverId) ?? 0] }),
+  'PUT /tasks/:id/drivers/:driverId/move/': async (db, f) =>
+    merge(await taskAudience(db, num(f.params.id)), { ...none(), users: [num(f.params.driverId) ?? 0, num(field(f.body, 'to_driver_id')) ?? 0] }),
+  'PUT /tasks/:id/drivers/:driverId/quantity/': async (db, f) => taskAudience(db, num(f.params.id)),
+  'PUT /tasks/drivers/:id/tasks/order': async (db, f) => userAudience(db, num(f.params.id)),
+  'POST /reports/': async (db, f) => merge(await taskAudience(db, await reportTask(db, { associationId: num(field(f.answer, 'association_id')) })), callerCompany(f)),
+  'PUT /reports/:id': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
+  'DELETE /reports/:id': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
+  'DELETE /reports/:id/photo': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
+  'POST /reports/daily_hours/': async (_db, f) => callerCompany(f),
+  'POST /transfers/': async (db, f) => transferAudience(db, num(field(f.answer, 'id'))),
+  'PUT /transfers/:id': async (db, f) => transferAudience(db, num(f.params.id)),
+  'DELETE /transfers/:id': async (db, f) => transferAudience(db, num(f.params.id)),
+  'POST /transfers/:id/accept': async (db, f) => transferAudience(db, num(f.params.id)),
+  'POST /transfers/:id/decline': async (db, f) => transferAudience(db, num(f.params.id)),
+  'POST /announcements/': async (db, f) => announcementAudience(db, num(field(f.answer, 'id'))),
+  'DELETE /announcements/:id': async (db, f) => announcementAudience(db, num(f.params.id)),
+  'POST /announcements/:id/read': async (_db, f) => ({ ...none(), users: f.caller ? [f.caller.id] : [] }),
+  'POST /announcements/:id/responses': async (db, f) => {
+    const a = await db.kysely.selectFrom('announcements').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
+    return merge(callerCompany(f), a?.company_id ? { ...none(), staffOf: [a.company_id] } : null);
+  },
+  'POST /announcements/responses/:id/confirm': async (db, f) => {
+    const r = await db.kysely.selectFrom('announcement_responses').select('user_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
+    return merge(callerCompany(f), await userAudience(db, r?.user_id ?? null));
+  },
+  'POST /registration-requests/': async (_db, f) => {
+    const company = num(field(f.body, 'company_id'));
+    return company ? { ...none(), staffOf: [company] } : null;
+  },
+  'POST /registration-requests/:id/approve': async (db, f) => {
+    const r = await db.kysely.selectFrom('registration_requests').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
+    return r ? { ...none(), staffOf: [r.company_id] } : null;
+  },
+  'POST /users/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
+  'POST /users/drivers/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
+  'POST /users/staff/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
+  'PUT /users/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
+  'PUT /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
+  'DELETE /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
+  'PUT /users/me/': async (_db, f) => callerCompany(f),
+  'PUT /users/me/transport/:id/': async (_db, f) => callerCompany(f),
+  'POST /companies/:id/users/': async (db, f) =>
+    merge(callerCompany(f), { ...none(), staffOf: [num(f.params.id) ?? 0] }, await userAudience(db, num(field(f.body, 'user_id')))),
+  'POST /companies/': async (_db, f) => ({ ...none(), staffOf: [num(field(f.answer, 'id')) ?? 0] }),
+  'PUT /companies/:id': async (_db, f) => ({ ...none(), staffOf: [num(f.params.id) ?? 0], driversOf: [num(f.params.id) ?? 0] }),
+  'DELETE /companies/:id': async (_db, f) => ({ ...none(), staffOf: [num(f.params.id) ?? 0], driversOf: [num(f.params.id) ?? 0] }),
+  'POST /progressive_rates/company/:id': async (_db, f) => ({ ...none(), staffOf: [num(f.params.id) ?? 0] }),
+  'PUT /progressive_rates/:id': async (db, f) => {
+    const r = await db.kysely.selectFrom('progressive_rates').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
+    return r ? { ...none(), staffOf: [r.company_id] } : null;
+  },
+  'DELETE /progressive_rates/:id': async (db, f) => {
+    const r = await db.kysely.selectFrom('progressive_rates').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
+    return r ? { ...none(), staffOf: [r.company_id] } : null;
+  },
+  'PUT /wages/manager/:id/rate': async (db, f) => userAudience(db, num(f.params.id)),
+};
+
+/** Whether a write route is told to the feed at all (auth, client errors and export jobs are not). */
+export function tracked(method: string, route: string): boolean {
+  return `${method} ${route}` in RESOLVERS;
+}
+
+export async function audienceOf(db: Db, facts: WriteFacts): Promise<Audience | null> {
+  const resolve = RESOLVERS[`${facts.method} ${facts.route}`];
+  if (!resolve) return null;
+  return resolve(db, facts);
+}
+
+export { merge as mergeAudiences };

@@ -1,0 +1,158 @@
+/**
+ * The live change feed (issue 10 B): GET /api/events/ is a server-sent event stream, authenticated like every
+ * call (the engine reads it with fetch, so the bearer header travels). Each successful write of a tracked route
+ * becomes one small event — `data: {"path": "/tasks/12/"}`, what to refetch — told to the streams whose user
+ * may hear of it (audience.ts), on every instance (bus.ts).
+ *
+ * - `id:` is `<instance>.<seq>`. A reconnect with Last-Event-ID gets what it missed from this instance's
+ *   memory of the last 1 000 changes; an id it cannot place (another instance, a restart, too old) gets
+ *   `event: reset` — refetch everything on screen.
+ * - A comment line every `heartbeatMs` keeps proxies from closing the stream and lets the client see that it
+ *   is alive; at each one the session is checked again, so a logout or deactivation ends the stream, and so
+ *   does the token's expiry (the client reconnects with a fresh one, losing nothing).
+ * - A graceful stop ends every stream first (it would otherwise hold the process for its 10 s).
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.ts';
+import { authenticate, type AuthUser } from '../auth/guard.ts';
+import { ALL_ROLES } from '../../contract/roles.ts';
+import { audienceOf, hears, mergeAudiences, tracked, type Audience, type WriteFacts } from './audience.ts';
+import type { Change, ChangeBus } from './bus.ts';
+
+const KEPT = 1_000;
+
+interface Pending {
+  before: Audience | null;
+  answer: string | null;
+}
+
+interface Stream {
+  user: AuthUser;
+  send(text: string): void;
+  end(): void;
+}
+
+function routeOf(request: FastifyRequest): string {
+  return (request.routeOptions.url ?? '').replace(/^\/api/, '');
+}
+
+function factsOf(request: FastifyRequest, answer: unknown): WriteFacts {
+  return {
+    method: request.method,
+    route: routeOf(request),
+    params: (request.params ?? {}) as Record<string, string>,
+    body: request.body,
+    caller: request.user ?? null,
+    answer,
+  };
+}
+
+export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: ChangeBus, heartbeatMs: number): void {
+  const instance = randomBytes(4).toString('hex');
+  let seq = 0;
+  const recent: { seq: number; change: Change }[] = [];
+  const streams = new Set<Stream>();
+  const pending = new WeakMap<FastifyRequest, Pending>();
+
+  const format = (n: number, change: Change) => `id: ${instance}.${n}\ndata: ${JSON.stringify({ path: change.path })}\n\n`;
+
+  const unsubscribe = bus.subscribe((change) => {
+    seq += 1;
+    recent.push({ seq, change });
+    if (recent.length > KEPT) recent.shift();
+    for (const stream of streams) if (hears(stream.user, change.audience)) stream.send(format(seq, change));
+  });
+
+  // The writes: what they were about before, what they made after, told once they succeeded.
+  api.addHook('preHandler', async (request) => {
+    if (!tracked(request.method, routeOf(request))) return;
+    const before = await audienceOf(ctx.db, factsOf(request, undefined)).catch(() => null);
+    pending.set(request, { before, answer: null });
+  });
+  api.addHook('onSend', async (request, reply, payload) => {
+    const entry = pending.get(request);
+    if (entry && reply.statusCode < 300 && typeof payload === 'string') entry.answer = payload;
+    return payload;
+  });
+  api.addHook('onResponse', async (request, reply) => {
+    const entry = pending.get(request);
+    if (!entry || reply.statusCode >= 300) return;
+    let answer: unknown;
+    try {
+      answer = entry.answer ? JSON.parse(entry.answer) : null;
+    } catch {
+      answer = null;
+    }
+    try {
+      const after = await audienceOf(ctx.db, factsOf(request, answer));
+      const audience = mergeAudiences(entry.before, after);
+      const path = request.url.split('?')[0]!.replace(/^\/api/, '');
+      bus.publish({ path, audience });
+    } catch (error) {
+      request.log.error({ err: error }, 'change feed: audience failed');
+    }
+  });
+
+  api.get('/events/', { preHandler: ctx.guard(ALL_ROLES) }, async (request, reply) => {
+    const user = request.user!;
+    reply.hijack();
+    const res = reply.raw;
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      'x-content-type-options': 'nosniff',
+      // Not reused after the stream: when it ends (a logout, a graceful stop) the socket goes with it, so a
+      // stopping server never waits on a kept-alive connection.
+      connection: 'close',
+    });
+    res.write('retry: 3000\n\n');
+
+    // What this stream missed since Last-Event-ID, if this instance can tell; else: refetch everything.
+    const last = request.headers['last-event-id'];
+    if (typeof last === 'string' && last !== '') {
+      const [from, n] = last.split('.');
+      const since = Number(n);
+      const oldest = recent[0]?.seq ?? seq + 1;
+      if (from === instance && Number.isInteger(since) && since >= oldest - 1 && since <= seq) {
+        for (const r of recent) if (r.seq > since && hears(user, r.change.audience)) res.write(format(r.seq, r.change));
+      } else {
+        res.write(`id: ${instance}.${seq}\nevent: reset\ndata: {}\n\n`);
+      }
+    }
+    res.write(`id: ${instance}.${seq}\nevent: ready\ndata: {}\n\n`);
+
+    let ended = false;
+    const stream: Stream = {
+      user,
+      send: (text) => void res.write(text),
+      end() {
+        if (ended) return;
+        ended = true;
+        clearInterval(beat);
+        streams.delete(stream);
+        res.end();
+      },
+    };
+    const beat = setInterval(() => {
+      res.write(': ping\n\n');
+      void authenticate(request, { db: ctx.db, tokens: ctx.tokens, sessions: ctx.refresh })
+        .then((still) => {
+          if (!still) stream.end();
+        })
+        .catch(() => undefined);
+    }, heartbeatMs);
+    streams.add(stream);
+    res.on('close', () => stream.end());
+    res.on('error', () => stream.end());
+  });
+
+  api.addHook('preClose', async () => {
+    for (const stream of [...streams]) stream.end();
+  });
+  api.addHook('onClose', async () => {
+    unsubscribe();
+    await bus.close();
+  });
+}

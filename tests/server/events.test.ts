@@ -1,0 +1,83 @@
+/**
+ * Issue 10 B, the server's half: GET /api/events/ streams a small event per successful write to those who may
+ * hear of it — a driver of their own tasks, staff of their company's, nobody of another company's — with
+ * Last-Event-ID replay, a reset when it cannot replay, heartbeats, and an end when the session does. Across
+ * two server processes on PostgreSQL (LISTEN/NOTIFY): tests/e2e/cluster.test.ts.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
+import { addDriver, createTask } from '../fixtures/tasks.ts';
+import { openSse, type SseReader } from '../fixtures/sse.ts';
+
+describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  let p: People;
+  let taskId: number;
+  const open: SseReader[] = [];
+
+  serveSuite(databaseUrl, (s) => void (server = s), { listen: true, config: { eventsHeartbeatMs: 200 } });
+  beforeEach(async () => {
+    p = await makePeople(server);
+    taskId = await createTask(server, p.company, { status: 'in_progress' });
+    await addDriver(server, taskId, p.driver.id);
+  });
+  afterEach(() => {
+    for (const s of open.splice(0)) s.close();
+  });
+
+  async function stream(user: SignedInUser, base = server.url, lastEventId?: string): Promise<SseReader> {
+    const reader = await openSse(`${base}/api/events/`, { ...user.auth, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) });
+    open.push(reader);
+    await reader.next((e) => e.event === 'ready');
+    return reader;
+  }
+
+  const edit = (user: SignedInUser, body: object, base = server.url) =>
+    fetch(`${base}/api/tasks/${taskId}/`, { method: 'PUT', headers: { ...user.auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it("tells a task's change to its driver and its company's staff, not to other drivers nor another company", async () => {
+    const [driver, manager, admin, otherDriver, stranger, superAdmin] = await Promise.all(
+      [p.driver, p.manager, p.admin, p.driver2, p.otherManager, p.superAdmin].map((u) => stream(u)),
+    );
+    expect((await edit(p.manager, { cargo: 'Песок мытый' })).status).toBe(200);
+    const path = `/tasks/${taskId}/`;
+    for (const s of [driver!, manager!, admin!, superAdmin!]) expect(JSON.parse((await s.next((e) => e.event === 'message')).data)).toEqual({ path });
+    // A second change told to all who heard the first proves the others were not merely slow.
+    expect((await edit(p.manager, { cargo: 'Щебень' })).status).toBe(200);
+    await driver!.next((e) => e.event === 'message' && e !== driver!.events.find((x) => x.event === 'message'));
+    expect(otherDriver!.events.filter((e) => e.event === 'message')).toEqual([]);
+    expect(stranger!.events.filter((e) => e.event === 'message')).toEqual([]);
+  });
+
+  it('a refused write tells nobody', async () => {
+    const manager = await stream(p.manager);
+    expect((await edit(p.otherManager, { cargo: 'Чужое' })).status).toBe(404);
+    expect((await edit(p.manager, { cargo: '' })).status).toBe(400);
+    expect((await edit(p.manager, { cargo: 'Своё' })).status).toBe(200);
+    await manager.next((e) => e.event === 'message');
+    expect(manager.events.filter((e) => e.event === 'message')).toHaveLength(1);
+  });
+
+  it('replays what a reconnect missed after its Last-Event-ID, and asks for a full refetch when it cannot', async () => {
+    const first = await stream(p.manager);
+    const seen = first.events.at(-1)!.id!;
+    first.close();
+    expect((await edit(p.manager, { cargo: 'Пока не было связи' })).status).toBe(200);
+    const again = await stream(p.manager, server.url, seen);
+    expect(again.events.map((e) => e.event)).toEqual(['message', 'ready']);
+    expect(JSON.parse(again.events[0]!.data)).toEqual({ path: `/tasks/${taskId}/` });
+
+    const foreign = await stream(p.manager, server.url, 'another-instance.5');
+    expect(foreign.events.map((e) => e.event)).toEqual(['reset', 'ready']);
+  });
+
+  it('needs a session, beats, and ends when the user is deactivated', async () => {
+    const refused = await openSse(`${server.url}/api/events/`, {});
+    expect(refused.status).toBe(401);
+    const driver = await stream(p.driver);
+    await server.db.kysely.updateTable('users').set({ is_active: 0 }).where('id', '=', p.driver.id).execute();
+    await driver.ended;
+  });
+});
