@@ -109,6 +109,7 @@ describe('a report the server refuses ten times (issue 10 A)', () => {
       expect(await outbox.pending()).toBe(0);
       expect(await undelivered.locator('img.drv-outbox-item__thumb').count()).toBe(1);
       expect(await reportsOn(server, association.id)).toEqual([]);
+      if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/undelivered-390.png` });
 
       await undelivered.getByRole('button', { name: 'Отправить снова' }).click();
       await expect.poll(() => reportsOn(server, association.id), { timeout: 15_000 }).toHaveLength(1);

@@ -123,7 +123,7 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
           </section>
         ) : null}
         {queued.length === 0 ? (
-          <p className="drv-muted">Очередь пуста: все отчёты отправлены.</p>
+          <p className="drv-muted">{undelivered.length > 0 ? 'В очереди отправки ничего нет.' : 'Очередь пуста: все отчёты отправлены.'}</p>
         ) : (
           <ul className="drv-outbox-list">
             {queued.map((item) => {
