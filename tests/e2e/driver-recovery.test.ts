@@ -11,18 +11,24 @@ import { newContext } from './harness/browser.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
 import { CurrentTasksPage } from './pages/driver-tasks.ts';
 import { NEEDS_SERVER } from '../../src/engine/use-online.ts';
+import { DEMO, DEMO_PASSWORD } from './harness/app.ts';
+import { login } from '../fixtures/accounts.ts';
 import { queueWithServerDown } from './pages/driver-queue.ts';
 
 const suite = useDriverSuite(1);
+const REPORTED = 'ПГС (песчано-гравийная смесь)';
 
 describe('delivery after an outage', () => {
-  it('an engine started while the server was down sends the queue by itself once the server answers', async () => {
+  it.each([
+    ['shared', 'Песок мытый'],
+    ['dedicated', 'Щебень гранитный 20–40'],
+  ] as const)('%s engine: an engine started while the server was down sends the queue by itself once the server answers', async (mode, cargo) => {
     const { server, proxy, browser } = suite.app;
     // The service worker serves the app shell, so the tab can reload while the server is down.
-    const context = await newContext(browser, 'shared', 390);
+    const context = await newContext(browser, mode, 390);
     try {
       // The server goes away; the browser still says it is online.
-      const { page, associationId, outbox } = await queueWithServerDown(suite.app, context, { cargo: 'Песок мытый', quantity: '9', photos: suite.photos });
+      const { page, associationId, outbox } = await queueWithServerDown(suite.app, context, { cargo, quantity: '9', photos: suite.photos });
       // The engine restarts during the outage (the only tab reloads): it starts in offline mode.
       await page.reload();
       await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(1);
@@ -30,7 +36,7 @@ describe('delivery after an outage', () => {
       const back = Date.now();
       proxy.setDown(false);
       await expect.poll(() => reportsOn(server, associationId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
-      console.info(`delivered ${((Date.now() - back) / 1000).toFixed(1)} s after the server came back`);
+      console.info(`${mode}: delivered ${((Date.now() - back) / 1000).toFixed(1)} s after the server came back`);
       await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(0);
     } finally {
       proxy.setDown(false);
@@ -42,7 +48,11 @@ describe('delivery after an outage', () => {
     const { server, proxy, browser, url } = suite.app;
     const context = await newContext(browser, 'shared', 390);
     try {
-      const { page, associationId } = await queueWithServerDown(suite.app, context, { cargo: 'Щебень гранитный 20–40', quantity: '7', photos: suite.photos });
+      // A task of the driver's own for the report (the seed's three accepted ones are used above and below).
+      const open = await server.db.kysely.selectFrom('tasks').select('id').where('cargo', '=', REPORTED).executeTakeFirstOrThrow();
+      const { access_token } = await login(server, DEMO.driver, DEMO_PASSWORD);
+      expect((await server.app.inject({ method: 'PUT', url: `/api/tasks/${open.id}/accept/`, headers: { authorization: `Bearer ${access_token}` } })).statusCode).toBe(200);
+      const { page, associationId } = await queueWithServerDown(suite.app, context, { cargo: REPORTED, quantity: '7', photos: suite.photos });
       const current = new CurrentTasksPage(page, url);
       const start = current.card('Грунт растительный').getByRole('button', { name: 'Начать рейс' });
       const banner = page.locator('.offline-banner');
