@@ -18,14 +18,18 @@ import { installErrorHandler } from './errors.ts';
 import { routeModules } from './routes/index.ts';
 import { memoryBus, postgresBus } from './events/bus.ts';
 import { installChangeFeed } from './events/feed.ts';
+import { Pusher, type PushTransport } from './push/push.ts';
+import { pushAfterWrite } from './push/triggers.ts';
 
 export interface BuildOptions {
   config: Config;
   db: Db;
   storage?: FileStorage;
+  /** How push messages travel; tests pass one that records them (default: fetch to the push service). */
+  pushTransport?: PushTransport;
 }
 
-export async function buildApp({ config, db, storage }: BuildOptions): Promise<FastifyInstance> {
+export async function buildApp({ config, db, storage, pushTransport }: BuildOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: config.logger ? { level: 'info' } : false,
     // The spec writes paths both with and without a trailing slash; accept both.
@@ -69,6 +73,7 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
     storage: storage ?? new DiskStorage(join(config.dataDir, 'files')),
   };
 
+  const pusher = new Pusher(db, config.vapid, pushTransport);
   const changes = config.databaseUrl
     ? postgresBus(config.databaseUrl, () => app.log.warn('change feed: LISTEN connection lost; streams may miss changes'))
     : memoryBus();
@@ -81,7 +86,7 @@ export async function buildApp({ config, db, storage }: BuildOptions): Promise<F
   await app.register(
     async (api) => {
       // First: its hooks see every write route registered after it.
-      installChangeFeed(api, ctx, changes, config.eventsHeartbeatMs);
+      installChangeFeed(api, ctx, changes, config.eventsHeartbeatMs, (facts, before) => pushAfterWrite(db, pusher, facts, before));
       for (const register of routeModules) await register(api, ctx);
       api.setNotFoundHandler((request, reply) =>
         reply.status(404).send({ detail: `Нет такого адреса API: ${request.method} ${request.url}` }),

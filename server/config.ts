@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import webpush from 'web-push';
 
 export interface Config {
   port: number;
@@ -23,6 +24,8 @@ export interface Config {
   distDir: string;
   /** How often the change feed's streams get a heartbeat (and their session is checked again), ms. */
   eventsHeartbeatMs: number;
+  /** Signs push messages (VAPID): the public key is served to clients, `subject` names the sender. */
+  vapid: { publicKey: string; privateKey: string; subject: string };
   /** Fill an empty database with demo data. */
   demo: boolean;
   /** Log requests (off in tests). */
@@ -42,30 +45,50 @@ function intFromEnv(value: string | undefined, fallback: number, name: string): 
   return n;
 }
 
-function loadSecret(dataDir: string, given: string | undefined): string {
-  if (given) return given;
-  const file = join(dataDir, 'secrets.json');
-  const stored = (): string | undefined =>
-    existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { jwtSecret?: string }).jwtSecret : undefined;
+/**
+ * A generated value kept in DATA_DIR/`name`, made once. Several instances may start at once on one DATA_DIR:
+ * the file appears whole (written aside, then linked) and only once (link refuses an existing name), so every
+ * instance reads the same value.
+ */
+function onceInDataDir<T>(dataDir: string, name: string, valid: (value: unknown) => value is T, make: () => T): T {
+  const file = join(dataDir, name);
+  const stored = (): T | undefined => {
+    if (!existsSync(file)) return undefined;
+    const value: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    return valid(value) ? value : undefined;
+  };
   const existing = stored();
   if (existing) return existing;
   mkdirSync(dataDir, { recursive: true });
-  // Several instances may start at once on one DATA_DIR: the file appears whole (written aside, then linked)
-  // and only once (link refuses an existing name), so every instance signs with the same secret.
-  const jwtSecret = randomBytes(48).toString('base64url');
+  const made = make();
   const tmp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
-  writeFileSync(tmp, JSON.stringify({ jwtSecret }, null, 2), { mode: 0o600 });
+  writeFileSync(tmp, JSON.stringify(made, null, 2), { mode: 0o600 });
   try {
     linkSync(tmp, file);
-    return jwtSecret;
+    return made;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const winner = stored();
-    if (!winner) throw new Error(`${file} has no jwtSecret`, { cause: error });
+    if (!winner) throw new Error(`${file} holds no valid value`, { cause: error });
     return winner;
   } finally {
     rmSync(tmp, { force: true });
   }
+}
+
+const hasString = (key: string) => (value: unknown): value is Record<string, string> =>
+  typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[key] === 'string';
+
+function loadSecret(dataDir: string, given: string | undefined): string {
+  if (given) return given;
+  return onceInDataDir(dataDir, 'secrets.json', hasString('jwtSecret'), () => ({ jwtSecret: randomBytes(48).toString('base64url') })).jwtSecret!;
+}
+
+/** The VAPID key pair push messages are signed with: given by environment, else generated once into DATA_DIR. */
+function loadVapid(dataDir: string, env: NodeJS.ProcessEnv): { publicKey: string; privateKey: string } {
+  if (env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY) return { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY };
+  const keys = onceInDataDir(dataDir, 'vapid.json', hasString('privateKey'), () => ({ ...webpush.generateVAPIDKeys() }));
+  return { publicKey: keys.publicKey!, privateKey: keys.privateKey! };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -80,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtl: intFromEnv(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     distDir: resolve(env.DIST_DIR ?? './dist'),
     eventsHeartbeatMs: intFromEnv(env.EVENTS_HEARTBEAT_MS, 25_000, 'EVENTS_HEARTBEAT_MS'),
+    vapid: overrides.vapid ?? { ...loadVapid(dataDir, env), subject: env.VAPID_SUBJECT || 'mailto:admin@reis.local' },
     demo: env.DEMO === '1',
     logger: env.LOG !== '0',
     exportRetentionDays: intFromEnv(env.EXPORT_RETENTION_DAYS, 7, 'EXPORT_RETENTION_DAYS'),

@@ -126,10 +126,11 @@ const RESOLVERS: Record<string, Resolver> = {
   'PUT /tasks/:id/': async (db, f) => taskAudience(db, num(f.params.id)),
   'DELETE /tasks/:id/': async (db, f) => taskAudience(db, num(f.params.id)),
   'PUT /tasks/:id/accept/': async (db, f) => merge(await taskAudience(db, num(f.params.id)), callerCompany(f)),
-  'PUT /tasks/:id/drivers/:driverId/': async (db, f) => merge(await taskAudience(db, num(f.params.id)), { ...none(), users: [num(f.params.driverId) ?? 0] }),
-  'DELETE /tasks/:id/drivers/:driverId/': async (db, f) => merge(await taskAudience(db, num(f.params.id)), { ...none(), users: [num(f.params.driverId) ?? 0] }),
-  'PUT /tasks/:id/drivers/:driverId/move/': async (db, f) =>
-    merge(await taskAudience(db, num(f.params.id)), { ...none(), users: [num(f.params.driverId) ?? 0, num(field(f.body, 'to_driver_id')) ?? 0] }),
+  // The task's drivers before (a removed or moved-away driver) and after (an added or moved-to one): the
+  // union covers both, and `before` alone says who was on the task (push.ts: "assigned" means new).
+  'PUT /tasks/:id/drivers/:driverId/': async (db, f) => taskAudience(db, num(f.params.id)),
+  'DELETE /tasks/:id/drivers/:driverId/': async (db, f) => taskAudience(db, num(f.params.id)),
+  'PUT /tasks/:id/drivers/:driverId/move/': async (db, f) => taskAudience(db, num(f.params.id)),
   'PUT /tasks/:id/drivers/:driverId/quantity/': async (db, f) => taskAudience(db, num(f.params.id)),
   'PUT /tasks/drivers/:id/tasks/order': async (db, f) => userAudience(db, num(f.params.id)),
   'POST /reports/': async (db, f) => merge(await taskAudience(db, await reportTask(db, { associationId: num(field(f.answer, 'association_id')) })), callerCompany(f)),

@@ -48,7 +48,10 @@ function factsOf(request: FastifyRequest, answer: unknown): WriteFacts {
   };
 }
 
-export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: ChangeBus, heartbeatMs: number): void {
+/** Also told of each successful tracked write, with what was read before it (push notifications). */
+export type AfterWrite = (facts: WriteFacts, before: Audience | null) => Promise<void>;
+
+export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: ChangeBus, heartbeatMs: number, afterWrite?: AfterWrite): void {
   const instance = randomBytes(4).toString('hex');
   let seq = 0;
   const recent: { seq: number; change: Change }[] = [];
@@ -84,8 +87,10 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
     } catch {
       answer = null;
     }
+    const facts = factsOf(request, answer);
+    if (afterWrite) void afterWrite(facts, entry.before).catch((error: unknown) => request.log.error({ err: error }, 'after a write'));
     try {
-      const after = await audienceOf(ctx.db, factsOf(request, answer));
+      const after = await audienceOf(ctx.db, facts);
       const audience = mergeAudiences(entry.before, after);
       const path = request.url.split('?')[0]!.replace(/^\/api/, '');
       bus.publish({ path, audience });

@@ -30,7 +30,7 @@ function spendVerifyTime(password: string): Promise<boolean> {
 }
 
 /** A PushSubscription (its toJSON(), or that as a JSON string); anything else is the client's mistake. */
-function pushSubscriptionJson(value: unknown): string | null {
+export function pushSubscriptionJson(value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
   let parsed: unknown = value;
   if (typeof value === 'string') {
@@ -49,7 +49,7 @@ function pushSubscriptionJson(value: unknown): string | null {
   return json;
 }
 
-async function storePushSubscription(db: Db, userId: number, deviceId: string, subscription: string): Promise<void> {
+export async function storePushSubscription(db: Db, userId: number, deviceId: string, subscription: string): Promise<void> {
   await db.kysely
     .insertInto('push_subscriptions')
     .values({ user_id: userId, device_id: deviceId, subscription, created_at: nowIso() })

@@ -15,6 +15,7 @@ import { progressiveRateRoutes } from './progressive-rates.ts';
 import { transferRoutes } from './transfers.ts';
 import { announcementRoutes } from './announcements.ts';
 import { exportRoutes } from './exports.ts';
+import { pushRoutes } from './push.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -32,4 +33,5 @@ export const routeModules: RouteModule[] = [
   transferRoutes,
   announcementRoutes,
   exportRoutes,
+  pushRoutes,
 ];

@@ -2,7 +2,7 @@
  * The frame around every page but /table: the offline banner always; header and sidebar only when
  * signed in. The sidebar is an off-canvas drawer on phones and a collapsible column on desktops.
  */
-import { useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { useEngineSnapshot } from '../engine/store.ts';
 import { useMediaQuery } from '../ui/use-media-query.ts';
@@ -11,6 +11,7 @@ import { OfflineBanner } from './OfflineBanner.tsx';
 import { Sidebar } from './Sidebar.tsx';
 import { uiState } from './ui-state.ts';
 import { useSessionEndNotice } from './use-session-end.ts';
+import { refreshPushSubscription } from './pwa/push.ts';
 
 export const DESKTOP_QUERY = '(min-width: 900px)';
 
@@ -21,6 +22,10 @@ export function Shell({ children }: { children: ReactNode }) {
   const [drawerOpen, setDrawerOpen] = useState(false);
   useSessionEndNotice(auth);
   const signedIn = auth.isAuthenticated;
+  // The browser may have renewed this device's push subscription since the server last got it.
+  useEffect(() => {
+    if (signedIn) void refreshPushSubscription().catch((error: unknown) => console.warn('push refresh failed', error));
+  }, [signedIn]);
   const expanded = desktop ? sidebarOpen : drawerOpen;
 
   function toggle(): void {

@@ -11,6 +11,7 @@ import { newContext } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
 import { demoDriverId, reportsOn } from './pages/driver-records.ts';
 import { queueWithServerDown } from './pages/driver-queue.ts';
+import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
 import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
 
 const suite = useDriverSuite(1);
@@ -101,6 +102,35 @@ describe('background sync fired with every tab closed', () => {
       await control.blank.close();
     } finally {
       proxy.setDown(false);
+      await context.close();
+    }
+  });
+});
+
+describe('push messages (issue 10 C)', () => {
+  it('a push delivered over CDP shows a Russian notification that carries the screen to open', async () => {
+    const { browser, url } = suite.app;
+    const origin = new URL(url).origin;
+    const context = await newContext(browser, 'shared', 390);
+    try {
+      await context.grantPermissions(['notifications'], { origin });
+      const page = await context.newPage();
+      await signInAsDriver(page, url);
+      await waitForServiceWorker(page);
+      const control = await serviceWorkerControl(context, origin);
+      const data = JSON.stringify({ body: 'Вам назначена задача: Песок мытый, 25.11.2026', url: '/current-tasks' });
+      await control.session.send('ServiceWorker.deliverPushMessage', { origin, registrationId: control.registrationId, data });
+      const shown = await waitFor(
+        async () => {
+          const list = await page.evaluate(async () =>
+            (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, data: n.data as unknown })),
+          );
+          return list.length > 0 ? list : null;
+        },
+        { message: 'the notification is shown' },
+      );
+      expect(shown).toEqual([{ title: 'Рейс', body: 'Вам назначена задача: Песок мытый, 25.11.2026', data: { url: '/current-tasks' } }]);
+    } finally {
       await context.close();
     }
   });

@@ -15,7 +15,8 @@ const READ_SECRET = `
 const { loadConfig } = await import('./server/config.ts');
 // All processes read the folder at the same moment, as instances started together by a supervisor would.
 while (Date.now() < Number(process.env.START_AT));
-process.stdout.write(loadConfig({ DATA_DIR: process.env.DATA_DIR }).jwtSecret);
+const config = loadConfig({ DATA_DIR: process.env.DATA_DIR });
+process.stdout.write(config.jwtSecret + ' ' + config.vapid.publicKey);
 `;
 
 function secretOfNewProcess(startAt: number): Promise<string> {
@@ -26,14 +27,16 @@ function secretOfNewProcess(startAt: number): Promise<string> {
   });
 }
 
-describe('the generated JWT secret', () => {
-  it('is one secret for six processes started at once on an empty DATA_DIR, stored once, whole', async () => {
+describe('the generated secrets', () => {
+  it('is one secret and one VAPID key pair for six processes started at once on an empty DATA_DIR, stored once, whole', async () => {
     const startAt = Date.now() + 3_000;
-    const secrets = await Promise.all(Array.from({ length: 6 }, () => secretOfNewProcess(startAt)));
-    expect(secrets[0]).toMatch(/^[\w-]{64}$/);
-    expect(new Set(secrets).size).toBe(1);
-    expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'))).toEqual({ jwtSecret: secrets[0] });
+    const answers = await Promise.all(Array.from({ length: 6 }, () => secretOfNewProcess(startAt)));
+    expect(new Set(answers).size).toBe(1);
+    const [secret, vapidPublic] = answers[0]!.split(' ');
+    expect(secret).toMatch(/^[\w-]{64}$/);
+    expect(JSON.parse(readFileSync(join(dataDir, 'secrets.json'), 'utf8'))).toEqual({ jwtSecret: secret });
+    expect(JSON.parse(readFileSync(join(dataDir, 'vapid.json'), 'utf8'))).toMatchObject({ publicKey: vapidPublic });
     // No leftover of the write-aside-then-link.
-    expect(readdirSync(dataDir)).toEqual(['secrets.json']);
+    expect(readdirSync(dataDir).sort()).toEqual(['secrets.json', 'vapid.json']);
   });
 });

@@ -742,6 +742,26 @@ export const ROWS: Row[] = [
 /** Calls the product has beyond SPEC §7's list: the same table, kept apart so the spec's count stays visible. */
 export const EXTRA_ROWS: Row[] = [
   {
+    call: 'GET /push/key/',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async () => ({ url: '/api/push/key/' }),
+  },
+  {
+    call: 'PUT /push/subscription/',
+    method: 'PUT',
+    matrix: '401 ok ok ok ok ok ok',
+    make: async () => ({ url: '/api/push/subscription/', body: { push_subscription: { endpoint: 'https://push.example/abc', keys: { p256dh: 'x', auth: 'y' } } } }),
+    bad: async () => ({ url: '/api/push/subscription/', body: { push_subscription: { endpoint: 'ftp://nope' } } }),
+    badBy: 'driver',
+  },
+  {
+    call: 'DELETE /push/subscription/',
+    method: 'DELETE',
+    matrix: '401 ok ok ok ok ok ok',
+    make: async () => ({ url: '/api/push/subscription/' }),
+  },
+  {
     call: 'GET /users/',
     method: 'GET',
     matrix: '401 403 403 403 403 403 ok',

@@ -5,6 +5,7 @@ import { getEngine } from '../../engine/engine.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { Field } from '../../ui/Field.tsx';
 import { AuthFrame } from '../../ui/AuthFrame.tsx';
+import { currentSubscription } from '../../app/pwa/push.ts';
 
 export function LoginScreen() {
   const { auth } = useEngineSnapshot();
@@ -24,7 +25,9 @@ export function LoginScreen() {
     setBusy(true);
     setError(null);
     try {
-      const result = await getEngine().login(email.trim(), password);
+      // SPEC §3: the login carries this device's push subscription, when notifications are on here.
+      const subscription = await currentSubscription().catch(() => null);
+      const result = await getEngine().login(email.trim(), password, subscription);
       if (result.ok) navigate('/profile', { replace: true });
       // The fields keep what was typed, so a typo is fixed, not retyped.
       else setError(result.message);

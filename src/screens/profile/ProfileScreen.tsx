@@ -11,6 +11,7 @@ import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { TransportsList } from './TransportsList.tsx';
+import { PushSettings } from './PushSettings.tsx';
 import { flattenUser } from './user.ts';
 
 // The form brings zod with it; most visits only read the profile.
@@ -68,6 +69,7 @@ export function ProfileScreen({ title = 'Профиль' }: { title?: string }) 
         )}
       </div>
       {user.role === 'driver' && <TransportsList />}
+      <PushSettings />
     </Page>
   );
 }
