@@ -5,7 +5,7 @@
 // On a fresh machine it finds what it needs: Chromium (installed with apt-get when run as root, else one line
 // saying what to run), and a throwaway PostgreSQL for the server suite's second run where PostgreSQL is
 // installed and TEST_DATABASE_URL is not set (.ci/run starts its own and sets it).
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -60,36 +60,54 @@ function run(label, cmd, args) {
   return r.status === 0;
 }
 
-function check(label, cmd, args) {
-  if (run(label, cmd, args)) passed += 1;
-  else {
-    failed += 1;
-    console.error(`✗ ${label} failed`);
-  }
+/** Runs a command with its output held back, so two can run at once and still print whole. */
+function runQuiet(label, cmd, args) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (status) => {
+      console.info(`\n=== ${label}: ${cmd} ${args.join(' ')}`);
+      if (output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      if (status === 0) passed += 1;
+      else {
+        failed += 1;
+        console.error(`✗ ${label} failed`);
+      }
+      resolve();
+    });
+  });
 }
 
-check('typecheck', 'npm', ['run', '-s', 'typecheck']);
-check('lint', 'npm', ['run', '-s', 'lint']);
+// The typecheck and the lint read the same files and need no build: side by side on two cores.
+await Promise.all([runQuiet('typecheck', 'npm', ['run', '-s', 'typecheck']), runQuiet('lint', 'npm', ['run', '-s', 'lint'])]);
 const built = run('build', 'npx', ['vite', 'build', '--logLevel', 'warn']);
 if (!built) failed += 1;
 
 mkdirSync('.tmp', { recursive: true });
-const report = '.tmp/vitest.json';
-rmSync(report, { force: true });
-const projects = built ? [] : ['--project', 'unit', '--project', 'server'];
-run('tests', 'npx', ['vitest', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile=${report}`]);
-try {
-  const result = JSON.parse(readFileSync(report, 'utf8'));
-  passed += result.numPassedTests;
-  failed += result.numFailedTests;
-  // A suite that fails to load has no tests to count; count it as a failure so it is never silent.
-  for (const suite of result.testResults ?? []) {
-    if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1;
+
+/** One Vitest run with a JSON report; its counts are added to the total. */
+function vitest(label, projects, report) {
+  rmSync(report, { force: true });
+  run(label, 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${report}`]);
+  try {
+    const result = JSON.parse(readFileSync(report, 'utf8'));
+    passed += result.numPassedTests;
+    failed += result.numFailedTests;
+    // A suite that fails to load has no tests to count; count it as a failure so it is never silent.
+    for (const suite of result.testResults ?? []) {
+      if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1;
+    }
+  } catch (e) {
+    console.error('no test report:', e.message);
+    failed += 1;
   }
-} catch (e) {
-  console.error('no test report:', e.message);
-  failed += 1;
 }
+
+// Unit and server files run side by side; the browser suites one file at a time, after them.
+vitest('unit and server tests', ['unit', 'server'], '.tmp/vitest-node.json');
+if (built) vitest('browser tests', ['e2e*'], '.tmp/vitest-e2e.json');
 
 if (pgDir) spawnSync('bash', ['scripts/ci-postgres.sh', 'stop', pgDir], { stdio: 'inherit' });
 if (!process.env.TEST_DATABASE_URL) {

@@ -20,6 +20,11 @@ const REFRESH = /^\/api\/auth\/refresh\/?$/;
 
 /** Both engine modes; the two-instance run tests the servers, so one mode is enough there. */
 const MODES: EngineMode[] = CLUSTER ? ['shared'] : ['shared', 'dedicated'];
+/**
+ * The tests about the browser alone (cross-tab login, logout, GET dedup): not run again in the two-instance
+ * run, which keeps this file's sign-in and shared-refresh tests.
+ */
+const browserOnly = CLUSTER ? (): void => undefined : it;
 
 let app: E2eApp;
 beforeAll(async () => {
@@ -103,7 +108,7 @@ describe.each(MODES)('two tabs (%s engine)', (mode) => {
     expect(firstErrors).toEqual([]);
   });
 
-  it('a login in one tab shows up in the other', async () => {
+  browserOnly('a login in one tab shows up in the other', async () => {
     const first = await context.newPage();
     const second = await context.newPage();
     const firstLogin = await new LoginPage(first, app.url).goto();
@@ -118,7 +123,7 @@ describe.each(MODES)('two tabs (%s engine)', (mode) => {
     await second.getByRole('heading', { level: 1, name: 'Заявки на регистрацию' }).waitFor();
   });
 
-  it('a logout in one tab logs out the other', async () => {
+  browserOnly('a logout in one tab logs out the other', async () => {
     const first = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
     const second = await secondTab('/tasks/manage');
     await second.getByRole('heading', { level: 1, name: 'Управление задачами' }).waitFor();
@@ -137,7 +142,7 @@ describe.each(MODES)('two tabs (%s engine)', (mode) => {
 });
 
 describe.each(MODES)('two tabs (%s engine): identical GETs', (mode) => {
-  it('the same GET from both tabs at once is one request on the wire', async () => {
+  browserOnly('the same GET from both tabs at once is one request on the wire', async () => {
     // Dedicated mode: each tab has its own engine, and they share the request through a Web Lock per key.
     const context = await newContext(app.browser, mode, 1440, { serviceWorkers: 'block' });
     try {

@@ -119,7 +119,9 @@ describe.each(MODES)('offline (%s engine)', (mode) => {
     expect(await profile.makeCurrentButtons.first().isDisabled()).toBe(true);
     expect(await profile.makeCurrentButtons.first().getAttribute('title')).toBe(NEEDS_SERVER);
     for (const hint of await profile.needsServerHints.allTextContents()) expect(hint.startsWith(NEEDS_SERVER)).toBe(true);
-    expect(await profile.needsServerHints.count()).toBe(2);
+    // Editing the profile, the vehicles, and turning notifications on.
+    expect(await profile.needsServerHints.count()).toBe(3);
+    expect(await page.getByRole('button', { name: 'Включить уведомления' }).isDisabled()).toBe(true);
     await screenshot(page, `${mode}-offline-profile-${mode === 'shared' ? 1440 : 360}`);
 
     const sentBefore = app.proxy.requests.length;
