@@ -56,7 +56,8 @@ function defaults(): OutboxSyncDeps {
 const SIGNED_OUT: SendResult = { ok: false, network: true, status: null, message: 'Сессия сменилась' };
 
 /** The server's detail, if the body is `{"detail": "..."}`. */
-function post(message: CrossTabMessage): void {
+/** Tells the open tabs' engines (a notice, a changed queue); nobody hears it when no tab is open. */
+export function post(message: CrossTabMessage): void {
   if (typeof BroadcastChannel === 'undefined') return;
   const channel = new BroadcastChannel(CHANNEL_NAME);
   channel.postMessage(message);

@@ -6,7 +6,7 @@
 import { cleanupOutdatedCaches, matchPrecache, precacheAndRoute, type PrecacheEntry } from 'workbox-precaching';
 import { runBackgroundSync } from './background-sync.ts';
 import { isAppNavigation, networkFirstNavigation } from './navigation.ts';
-import { runOutboxSync } from './outbox-sync.ts';
+import { post, runOutboxSync } from './outbox-sync.ts';
 import { focusOrOpen, notificationUrl, NOTIFICATION_TITLE, readPush } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: (PrecacheEntry | string)[] };
@@ -57,13 +57,20 @@ self.addEventListener('activate', (event) => {
   event.waitUntil(Promise.all([self.clients.claim(), preload]));
 });
 
-/** An outbox item given up after 10 refusals: the driver must hear why, even with the app closed. */
-function showNotice(message: string): Promise<void> {
+/**
+ * What the queue tells the driver (a report delivered after a wait, or given up after 10 refusals): the open
+ * tabs show it as a toast (their engines hear it on the channel); with no tab open it becomes a notification,
+ * so the driver hears it even with the app closed.
+ */
+async function showNotice(message: string): Promise<void> {
+  post({ type: 'notice', message });
+  const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+  if (windows.length > 0) return;
   if (Notification.permission !== 'granted') {
     console.warn(message);
-    return Promise.resolve();
+    return;
   }
-  return self.registration
+  await self.registration
     .showNotification(NOTIFICATION_TITLE, { body: message, icon: ICON, badge: ICON, lang: 'ru', data: { url: '/current-tasks' } })
     .catch(() => undefined);
 }

@@ -1,7 +1,7 @@
 /**
  * Issue 12 item 9: the service worker's background sync, fired over CDP (ServiceWorker.dispatchSyncEvent and
  * dispatchPeriodicSyncEvent) with every tab of the app closed: the one-off 'sync' delivers a report queued
- * while the server was down; the periodic 'sync-tasks' refreshes the driver's cached task list, so the app
+ * while the server was down, and a notification says so; the periodic 'sync-tasks' refreshes the driver's cached task list, so the app
  * opened later with no network shows a task assigned meanwhile.
  */
 import { describe, expect, it } from 'vitest';
@@ -53,6 +53,7 @@ describe('background sync fired with every tab closed', () => {
     const origin = new URL(url).origin;
     const context = await newContext(browser, 'shared', 390);
     try {
+      await context.grantPermissions(['notifications'], { origin });
       // A report queued with the server down; then the app's only tab is closed.
       const { page, associationId } = await queueWithServerDown(suite.app, context, { cargo: 'Песок мытый', quantity: '6', photos: suite.photos });
       const control = await serviceWorkerControl(context, origin);
@@ -61,6 +62,19 @@ describe('background sync fired with every tab closed', () => {
 
       await control.session.send('ServiceWorker.dispatchSyncEvent', { origin, registrationId: control.registrationId, tag: 'sync-tasks', lastChance: false });
       await expect.poll(() => reportsOn(server, associationId), { timeout: 30_000, interval: 250 }).toHaveLength(1);
+      // With no tab open to show a toast, the driver is told by a notification (read from a page of the origin
+      // that runs no app code).
+      const shownTo = await context.newPage();
+      await shownTo.goto(`${url}/manifest.webmanifest`);
+      await waitFor(
+        () =>
+          shownTo.evaluate(async () => {
+            const registration = await navigator.serviceWorker.getRegistration();
+            return registration ? (await registration.getNotifications()).some((n) => n.body === 'Отчёт отправлен') : false;
+          }),
+        { message: 'a notification says the report was sent' },
+      );
+      await shownTo.close();
 
       // A task assigned while no tab is open reaches the cache through the periodic sync.
       const driverId = await demoDriverId(server);
