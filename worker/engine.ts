@@ -338,7 +338,8 @@ export function createEngine(deps: EngineDeps): Engine {
     // that succeeds ends offline mode), then the queue goes.
     flushNow: async () => {
       await recovery.wake();
-      await outbox.flush();
+      // Asked for by the driver: every unsent report goes now, also one waiting out its retry delay.
+      await outbox.flush({ everything: true });
     },
     discard: (id) => outbox.discard(id),
     resend: async (id) => {

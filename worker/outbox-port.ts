@@ -42,7 +42,7 @@ export interface OutboxPorts {
 
 export interface OutboxModule {
   queueReport(report: NewReport): Promise<Result<number>>;
-  flush(): Promise<void>;
+  flush(options?: { everything?: boolean }): Promise<void>;
   discard(id: number): Promise<void>;
   resend?(id: number): Promise<void>;
   snapshot(): OutboxSnapshot | Promise<OutboxSnapshot>;

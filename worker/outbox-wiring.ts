@@ -36,7 +36,7 @@ export const reportOutbox: OutboxFactory = (ports) => {
 
   return {
     queueReport: (report) => outbox.queueReport(report),
-    flush: () => outbox.flush(),
+    flush: (options) => outbox.flush(options),
     discard: (id) => outbox.discard(id),
     resend: (id) => outbox.resend(id),
     snapshot: () => outbox.snapshot(),

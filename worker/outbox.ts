@@ -74,8 +74,11 @@ export interface OutboxScheduler {
 
 export interface Outbox {
   queueReport(report: NewReport): Promise<Result<number>>;
-  /** Sends what is due; resolves when this engine's flush (and any flush asked for meanwhile) is over. */
-  flush(): Promise<void>;
+  /**
+   * Sends what is due; resolves when this engine's flush (and any flush asked for meanwhile) is over.
+   * `everything`: the driver asked («Отправить сейчас») — every unsent item goes, whatever its retry time.
+   */
+  flush(options?: { everything?: boolean }): Promise<void>;
   /** Fire-and-forget flush for timers, 'online', 'visibilitychange', and the service worker's sync events. */
   triggerFlush(): void;
   /** Deletes the sent items whose association left /tasks/assigned/; answers them, marked resolved. */
@@ -115,6 +118,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   let sending: { id: number; progress: number } | null = null;
   let scheduler: OutboxScheduler | null = null;
   let retryTimer: unknown = null;
+  /** The next batch sends every unsent item (the driver pressed «Отправить сейчас»). */
+  let everythingNext = false;
 
   /** `announce: false` when the change came from another engine: announcing it back would ping-pong. */
   async function reload({ announce = true }: { announce?: boolean } = {}): Promise<void> {
@@ -216,11 +221,13 @@ export function createOutbox(deps: OutboxDeps): Outbox {
 
   /** One batch: what is due for the signed-in user when the lock was granted, oldest first, one by one. */
   async function runBatch(): Promise<void> {
+    const everything = deps.everythingDue === true || everythingNext;
+    everythingNext = false;
     const userId = deps.userId();
     if (userId === null || !deps.isOnline()) return;
     const now = deps.now();
     records = await db.getAll('outbox');
-    const batch = records.filter((r) => r.userId === userId && !r.sent && !r.givenUp && (deps.everythingDue || r.nextAttemptAt <= now)).sort(byAge);
+    const batch = records.filter((r) => r.userId === userId && !r.sent && !r.givenUp && (everything || r.nextAttemptAt <= now)).sort(byAge);
     for (const item of batch) {
       if (!deps.isOnline() || deps.userId() !== userId) break;
       const goOn = await sendOne(item.id as number);
@@ -229,7 +236,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     await resolve();
   }
 
-  function flush(): Promise<void> {
+  function flush(options: { everything?: boolean } = {}): Promise<void> {
+    if (options.everything) everythingNext = true;
     if (flushing) {
       // Whoever asked during a batch may have queued something the batch did not see: run once more after it.
       flushAgain = true;

@@ -10,6 +10,9 @@ import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext } from './harness/browser.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
 import { CurrentTasksPage } from './pages/driver-tasks.ts';
+import { OutboxView } from './pages/driver-outbox.ts';
+import { signInAsDriver } from './pages/driver-session.ts';
+import { engineClock } from './pages/driver-clock.ts';
 import { NEEDS_SERVER } from '../../src/engine/use-online.ts';
 import { DEMO, DEMO_PASSWORD } from './harness/app.ts';
 import { login } from '../fixtures/accounts.ts';
@@ -75,6 +78,48 @@ describe('delivery after an outage', () => {
       // Enabled again by itself.
       await start.click();
       await expect.poll(() => associationStatus(server, ground.id), { timeout: 15_000 }).toBe('in_progress');
+    } finally {
+      proxy.setDown(false);
+      await context.close();
+    }
+  });
+});
+
+describe('«Отправить сейчас» in offline mode', () => {
+  it('asks the server at once and sends the queue when it is back, before any timer of the engine would', async () => {
+    const { server, proxy, browser, url } = suite.app;
+    const cargo = 'Асфальтобетонная смесь';
+    const task = await server.db.kysely.selectFrom('tasks').select('id').where('cargo', '=', cargo).executeTakeFirstOrThrow();
+    const { access_token } = await login(server, DEMO.driver, DEMO_PASSWORD);
+    expect((await server.app.inject({ method: 'PUT', url: `/api/tasks/${task.id}/accept/`, headers: { authorization: `Bearer ${access_token}` } })).statusCode).toBe(200);
+    const associationId = (await associationFor(server, cargo)).id;
+    // No service worker: its sync would send the report by itself.
+    const context = await newContext(browser, 'shared', 390, { serviceWorkers: 'block' });
+    try {
+      const page = await context.newPage();
+      await signInAsDriver(page, url);
+      const current = await new CurrentTasksPage(page, url).goto();
+      await current.card(cargo).waitFor();
+      // The engine's timers stand still (recovery ticks, the change feed's reconnects, retries): only the click acts.
+      const clock = await engineClock(context, page, 'shared');
+      proxy.setDown(true);
+      const form = await current.openReport(cargo);
+      await form.fill({ quantity: '4' });
+      await form.addPhotos(suite.photos);
+      await form.submit();
+      const outbox = new OutboxView(page);
+      await expect.poll(() => outbox.pending(), { timeout: 15_000 }).toBe(1);
+      await page.locator('.offline-banner').getByText('Приложение работает в офлайн-режиме (данные из кэша)').waitFor({ timeout: 15_000 });
+
+      proxy.setDown(false);
+      await new Promise((resolve) => setTimeout(resolve, 2_000));
+      expect(await reportsOn(server, associationId)).toEqual([]);
+      await outbox.open();
+      // Its retry time has not come (the engine's clock stands still): the click sends it anyway.
+      await outbox.panel.getByRole('button', { name: 'Отправить сейчас' }).click();
+      await expect.poll(() => reportsOn(server, associationId), { timeout: 10_000, interval: 250 }).toHaveLength(1);
+      await page.locator('.offline-banner').waitFor({ state: 'detached', timeout: 10_000 });
+      await clock.close();
     } finally {
       proxy.setDown(false);
       await context.close();

@@ -267,11 +267,11 @@ describe('the report outbox behind a busy server (issue 10 A)', () => {
     server.on('POST reports/', () => answers.shift()!);
     const queued = await api.queueReport({ association_id: 41, quantity: 12, total_loading_quantity: null, total_unloading_quantity: null, unloadingIsBuyer: 0, loadingIsBuyer: 0, photos: [] });
     expect(queued.ok).toBe(true);
+    // Queueing tries at once (503); then each «Отправить сейчас» sends whatever the retry time (502, 429).
+    await vi.waitFor(() => expect(server.count('POST reports/')).toBe(1), WAIT);
     for (let i = 0; i < 3; i++) {
-      await api.flushNow();
-      const [record] = await db.getAll('outbox');
-      expect(record).toMatchObject({ sent: false, attempts: 0 });
-      clock.advance(record!.nextAttemptAt - clock.now());
+      await vi.waitFor(async () => expect((await db.getAll('outbox'))[0]).toMatchObject({ sent: false, attempts: 0, lastError: null }), WAIT);
+      if (i < 2) await api.flushNow();
     }
     await api.flushNow();
     expect(server.count('POST reports/')).toBe(4);

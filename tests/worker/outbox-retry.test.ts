@@ -177,3 +177,20 @@ describe('«Отчёт отправлен» (issue 10 A)', () => {
     expect(h.notes).toEqual([DELIVERED_NOTICE]);
   });
 });
+
+describe('«Отправить сейчас»', () => {
+  it('sends every unsent item at once, also one waiting out its retry delay; a plain flush waits', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    const id = await queue(h.outbox, report(41));
+    h.server.script.push(refused);
+    await h.outbox.flush();
+    expect(await h.db.get('outbox', id)).toMatchObject({ attempts: 1, nextAttemptAt: T0 + 2_000 });
+
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(1);
+    await h.outbox.flush({ everything: true });
+    expect(h.server.calls).toHaveLength(2);
+    expect(await h.db.get('outbox', id)).toMatchObject({ sent: true });
+  });
+});
