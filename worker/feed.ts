@@ -19,6 +19,19 @@ const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 30_000;
 const SILENCE_MS = 60_000;
 
+/** One server-sent event (the text between two blank lines): its id, type and data (null: a comment only). */
+export function parseEventBlock(block: string): { id: string | null; event: string; data: string | null } {
+  let id: string | null = null;
+  let event = 'message';
+  const data: string[] = [];
+  for (const line of block.split('\n')) {
+    if (line.startsWith('id:')) id = line.slice(3).trim();
+    else if (line.startsWith('event:')) event = line.slice(6).trim();
+    else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
+  }
+  return { id, event, data: data.length > 0 ? data.join('\n') : null };
+}
+
 export type FeedFetch = (url: string, init: { headers: Record<string, string>; signal: AbortSignal }) => Promise<Response>;
 
 export interface FeedDeps {
@@ -70,17 +83,12 @@ export function createFeed(deps: FeedDeps): Feed {
   }
 
   function dispatch(block: string): void {
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line.startsWith('id:')) lastId = line.slice(3).trim();
-      else if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-    }
-    if (event === 'reset') deps.onReset();
-    if (event !== 'message' || data.length === 0) return;
+    const parsed = parseEventBlock(block);
+    if (parsed.id !== null) lastId = parsed.id;
+    if (parsed.event === 'reset') deps.onReset();
+    if (parsed.event !== 'message' || parsed.data === null) return;
     try {
-      const { path } = JSON.parse(data.join('\n')) as { path?: unknown };
+      const { path } = JSON.parse(parsed.data) as { path?: unknown };
       if (typeof path === 'string') deps.onChange(path);
     } catch {
       // Not ours: ignored.

@@ -42,7 +42,8 @@ function merge(...parts: (Audience | null)[]): Audience {
   return { ...(out.everyone ? { everyone: true } : {}), staffOf: unique(out.staffOf), driversOf: unique(out.driversOf), users: unique(out.users) };
 }
 
-const num = (value: unknown): number | null => {
+/** A positive integer id, from a number or a digits-only string (a path param); else null. */
+export const num = (value: unknown): number | null => {
   const n = typeof value === 'string' && /^[1-9][0-9]*$/.test(value) ? Number(value) : value;
   return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
 };
@@ -117,7 +118,7 @@ export interface WriteFacts {
 
 type Resolver = (db: Db, facts: WriteFacts) => Promise<Audience | null>;
 
-const field = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
+export const field = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
 const callerCompany = (f: WriteFacts): Audience => ({ staffOf: f.caller?.company_id ? [f.caller.company_id] : [], driversOf: [], users: f.caller ? [f.caller.id] : [] });
 
 /** Per write route: the audience, asked before the write and again after it (the union is told). */

@@ -5,11 +5,9 @@
  * feed read before it (audience.ts): "assigned" means the driver was not on the task before.
  */
 import type { Db } from '../db/connect.ts';
-import type { Audience, WriteFacts } from '../events/audience.ts';
+import { field, num, type Audience, type WriteFacts } from '../events/audience.ts';
 import type { PushMessage, Pusher } from './push.ts';
 
-const num = (value: unknown): number | null => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : null);
-const field = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
 
 /** YYYY-MM-DD → DD.MM.YYYY, as every date the user reads. */
 function ruDate(date: string): string {
@@ -30,7 +28,7 @@ async function driversOf(db: Db, taskId: number | null): Promise<number[]> {
 
 export async function pushAfterWrite(db: Db, pusher: Pusher, facts: WriteFacts, before: Audience | null): Promise<void> {
   const key = `${facts.method} ${facts.route}`;
-  const param = (name: string) => num(Number(facts.params[name]));
+  const param = (name: string) => num(facts.params[name]);
   const callerId = facts.caller?.id ?? null;
 
   if (key === 'POST /tasks/') {
