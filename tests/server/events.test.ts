@@ -62,9 +62,12 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
 
   it('replays what a reconnect missed after its Last-Event-ID, and asks for a full refetch when it cannot', async () => {
     const first = await stream(p.manager);
+    const witness = await stream(p.admin);
     const seen = first.events.at(-1)!.id!;
     first.close();
     expect((await edit(p.manager, { cargo: 'Пока не было связи' })).status).toBe(200);
+    // The change is told after the answer: wait until it was, so the reconnect has something to replay.
+    await witness.next((e) => e.event === 'message');
     const again = await stream(p.manager, server.url, seen);
     expect(again.events.map((e) => e.event)).toEqual(['message', 'ready']);
     expect(JSON.parse(again.events[0]!.data)).toEqual({ path: `/tasks/${taskId}/` });
