@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['tests/worker/**/*.test.ts', 'tests/ui/**/*.test.{ts,tsx}'],
+          include: ['tests/worker/**/*.test.ts', 'tests/ui/**/*.test.{ts,tsx}', 'tests/scripts/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -7,6 +7,7 @@
 // installed and TEST_DATABASE_URL is not set (.ci/run starts its own and sets it).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { countVitestRun } from './vitest-report.mjs';
 
 const CHROMIUM = '/usr/bin/chromium';
 if (!existsSync(CHROMIUM)) {
@@ -87,22 +88,20 @@ if (!built) failed += 1;
 
 mkdirSync('.tmp', { recursive: true });
 
-/** One Vitest run with a JSON report; its counts are added to the total. */
+/** One Vitest run with a JSON report; its counts (countVitestRun) are added to the total. */
 function vitest(label, projects, report) {
   rmSync(report, { force: true });
-  run(label, 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${report}`]);
+  const exitedClean = run(label, 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${report}`]);
+  let result = null;
   try {
-    const result = JSON.parse(readFileSync(report, 'utf8'));
-    passed += result.numPassedTests;
-    failed += result.numFailedTests;
-    // A suite that fails to load has no tests to count; count it as a failure so it is never silent.
-    for (const suite of result.testResults ?? []) {
-      if (suite.status === 'failed' && (suite.assertionResults ?? []).length === 0) failed += 1;
-    }
+    result = JSON.parse(readFileSync(report, 'utf8'));
   } catch (e) {
     console.error('no test report:', e.message);
-    failed += 1;
   }
+  const counted = countVitestRun(result, exitedClean);
+  passed += counted.passed;
+  failed += counted.failed;
+  for (const problem of counted.problems) console.error(`✗ ${label}: ${problem}`);
 }
 
 // Unit and server files run side by side; the browser suites one file at a time, after them.
