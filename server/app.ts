@@ -21,6 +21,18 @@ import { installChangeFeed } from './events/feed.ts';
 import { Pusher, type PushTransport } from './push/push.ts';
 import { pushAfterWrite } from './push/triggers.ts';
 
+export interface RegisteredRoute {
+  method: string;
+  /** With its prefix: '/api/companies/:id'. */
+  url: string;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    registeredRoutes: RegisteredRoute[];
+  }
+}
+
 export interface BuildOptions {
   config: Config;
   db: Db;
@@ -60,6 +72,12 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
     },
   });
   app.decorateRequest('user', null);
+  // Every route as registered, for the tests that prove each one declared and covered (tests/server/contract.test.ts).
+  const routes: RegisteredRoute[] = [];
+  app.decorate('registeredRoutes', routes);
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) if (method !== 'HEAD') routes.push({ method, url: route.url });
+  });
   installErrorHandler(app);
 
   const tokens = new AccessTokens(config.jwtSecret, config.accessTokenTtl);

@@ -30,7 +30,7 @@ async function start(): Promise<void> {
   // Back online (or out of offline mode): what the screens show may be stale cache.
   onReconnected(() => void queryClient.invalidateQueries());
   // A write in any tab of this browser: every tab refetches what it touched (CONSOLE.md, "Tabs that agree").
-  onWrites((paths) => void queryClient.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, paths) }));
+  onWrites((writes) => void queryClient.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, writes) }));
   // Background work of the engine (a queued report refused for good) has something to tell the user.
   onEngineNotice((message: string) => toast.warning(message));
   const persistence = persistUiState();

@@ -79,6 +79,8 @@ export interface EngineWrite {
   seq: number;
   /** The written API path, relative to /api/ ('tasks/5/', '/reports/3'). */
   path: string;
+  /** Its method, where known: with the path it names the declared call (contract/calls), whose `invalidates` apply. */
+  method?: string;
 }
 
 export interface EngineNotice {

@@ -13,7 +13,7 @@ export type CrossTabMessage =
   /** The report queue changed in IndexedDB: the others rebuild their outbox snapshot. */
   | { type: 'outbox' }
   /** A write succeeded in another tab's engine: this engine tells its tab to refetch what it touched. */
-  | { type: 'write'; path: string }
+  | { type: 'write'; path: string; method?: string }
   /** Something the driver is told (a report delivered or given up): every tab shows it, whichever engine sent. */
   | { type: 'notice'; message: string }
   /** The change feed missed changes: every tab refetches what it shows. */

@@ -176,15 +176,15 @@ export function createEngine(deps: EngineDeps): Engine {
   }
 
   /** Every tab of this browser refetches what a successful write touched (in dedicated mode, via the channel). */
-  function recordWrite(path: string, fromChannel = false): void {
-    writes.push({ seq: (writes.at(-1)?.seq ?? 0) + 1, path });
+  function recordWrite(path: string, method: string | undefined, fromChannel = false): void {
+    writes.push({ seq: (writes.at(-1)?.seq ?? 0) + 1, path, ...(method ? { method } : {}) });
     writes.splice(0, Math.max(0, writes.length - WRITES_KEPT));
     schedulePush();
-    if (!fromChannel) channel?.postMessage({ type: 'write', path });
+    if (!fromChannel) channel?.postMessage({ type: 'write', path, ...(method ? { method } : {}) });
   }
 
-  function afterWrite<T>(path: string, result: Result<T>): Result<T> {
-    if (result.ok) recordWrite(path);
+  function afterWrite<T>(method: string, path: string, result: Result<T>): Result<T> {
+    if (result.ok) recordWrite(path, method);
     return result;
   }
 
@@ -212,7 +212,7 @@ export function createEngine(deps: EngineDeps): Engine {
       refreshAccess: (failed) => authApi.refreshAccess(failed),
       signedIn: () => state.get().isAuthenticated || state.get().user !== null,
       // As a write made elsewhere: this engine's tabs refetch, and in fallback mode the other engines hear it.
-      onChange: (path) => recordWrite(path),
+      onChange: (path, method) => recordWrite(path, method),
       onReset: () => refetchEverything(),
       // The server answers: in offline mode, ask it now rather than at the next recovery tick.
       onOpen: () => {
@@ -232,7 +232,7 @@ export function createEngine(deps: EngineDeps): Engine {
       return;
     }
     if (message.type === 'write') {
-      recordWrite(message.path, true);
+      recordWrite(message.path, message.method, true);
       return;
     }
     if (message.type === 'outbox') {
@@ -301,10 +301,10 @@ export function createEngine(deps: EngineDeps): Engine {
     return result;
   }
 
-  async function write<T>(path: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
+  async function write<T>(method: string, path: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
     const refused = await refusedBeforeWrite();
     if (refused) return refused;
-    return afterWrite(path, afterNetworkFailure(await run()));
+    return afterWrite(method, path, afterNetworkFailure(await run()));
   }
 
   const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
@@ -312,7 +312,7 @@ export function createEngine(deps: EngineDeps): Engine {
     const compressed: Blob[] = [];
     // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB.
     for (const file of files) compressed.push(await compress(file));
-    return write(path, () => http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField)));
+    return write(method, path, () => http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField)));
   }
 
   const api: WorkerApi = {
@@ -330,7 +330,7 @@ export function createEngine(deps: EngineDeps): Engine {
     logout: () => authApi.logout(),
     fetchProfile: () => authApi.fetchProfile(),
     get: (path, params) => cache.get(path, params),
-    send: (method, path, body, params) => write(path, () => http.request({ method, url: path, data: body, params })),
+    send: (method, path, body, params) => write(method, path, () => http.request({ method, url: path, data: body, params })),
     sendForm,
     download: (path, params) => http.download(path, new Date(clock.now()), params),
     queueReport: (report) => outbox.queueReport(report),

@@ -45,7 +45,7 @@ export interface FeedDeps {
   /** The shared refresh after a 401; answers the new token or null. */
   refreshAccess(failedToken: string | null): Promise<string | null>;
   signedIn(): boolean;
-  onChange(path: string): void;
+  onChange(path: string, method?: string): void;
   onReset(): void;
   onOpen(): void;
 }
@@ -88,8 +88,8 @@ export function createFeed(deps: FeedDeps): Feed {
     if (parsed.event === 'reset') deps.onReset();
     if (parsed.event !== 'message' || parsed.data === null) return;
     try {
-      const { path } = JSON.parse(parsed.data) as { path?: unknown };
-      if (typeof path === 'string') deps.onChange(path);
+      const { path, method } = JSON.parse(parsed.data) as { path?: unknown; method?: unknown };
+      if (typeof path === 'string') deps.onChange(path, typeof method === 'string' ? method : undefined);
     } catch {
       // Not ours: ignored.
     }

@@ -9,6 +9,8 @@
  */
 import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
+import type { AudienceKind, AudienceRef, CallDecl } from '../../contract/call.ts';
+import { CALLS } from '../../contract/calls/index.ts';
 
 export interface Audience {
   /** Every signed-in user (an announcement to all companies). */
@@ -171,11 +173,6 @@ const RESOLVERS: Record<string, Resolver> = {
   'DELETE /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
   'PUT /users/me/': async (_db, f) => callerCompany(f),
   'PUT /users/me/transport/:id/': async (_db, f) => callerCompany(f),
-  'POST /companies/:id/users/': async (db, f) =>
-    merge(callerCompany(f), { ...none(), staffOf: [num(f.params.id) ?? 0] }, await userAudience(db, num(field(f.body, 'user_id')))),
-  'POST /companies/': async (_db, f) => ({ ...none(), staffOf: [num(field(f.answer, 'id')) ?? 0] }),
-  'PUT /companies/:id': async (_db, f) => ({ ...none(), staffOf: [num(f.params.id) ?? 0], driversOf: [num(f.params.id) ?? 0] }),
-  'DELETE /companies/:id': async (_db, f) => ({ ...none(), staffOf: [num(f.params.id) ?? 0], driversOf: [num(f.params.id) ?? 0] }),
   'POST /progressive_rates/company/:id': async (_db, f) => ({ ...none(), staffOf: [num(f.params.id) ?? 0] }),
   'PUT /progressive_rates/:id': async (db, f) => {
     const r = await db.kysely.selectFrom('progressive_rates').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
@@ -188,15 +185,46 @@ const RESOLVERS: Record<string, Resolver> = {
   'PUT /wages/manager/:id/rate': async (db, f) => userAudience(db, num(f.params.id)),
 };
 
+/** Each audience kind of the route table (contract/call.ts `AudienceKind`), from one id. */
+const KINDS: Record<AudienceKind, (db: Db, id: number | null) => Promise<Audience | null>> = {
+  task: taskAudience,
+  'report-task': async (db, id) => taskAudience(db, await reportTask(db, { reportId: id })),
+  'association-task': async (db, id) => taskAudience(db, await reportTask(db, { associationId: id })),
+  user: userAudience,
+  'company-staff': async (_db, id) => (id === null ? null : { ...none(), staffOf: [id] }),
+  company: async (_db, id) => (id === null ? null : { ...none(), staffOf: [id], driversOf: [id] }),
+  transfer: transferAudience,
+  announcement: announcementAudience,
+};
+
+async function resolveRef(db: Db, facts: WriteFacts, ref: AudienceRef): Promise<Audience | null> {
+  if (ref === 'caller') return callerCompany(facts);
+  if (ref === 'caller-only') return { ...none(), users: facts.caller ? [facts.caller.id] : [] };
+  const [kind, where] = ref.split(':') as [AudienceKind, string];
+  const [source, name] = where.split('.') as ['param' | 'body' | 'answer', string];
+  const raw = source === 'param' ? facts.params[name] : field(source === 'body' ? facts.body : facts.answer, name);
+  return KINDS[kind](db, num(raw));
+}
+
+/** The declared call of a registered route, when it names an audience. */
+function declared(method: string, route: string): readonly AudienceRef[] | undefined {
+  return (CALLS as Record<string, CallDecl>)[`${method} ${route}`]?.audience;
+}
+
 /** Whether a write route is told to the feed at all (auth, client errors and export jobs are not). */
 export function tracked(method: string, route: string): boolean {
-  return `${method} ${route}` in RESOLVERS;
+  return declared(method, route) !== undefined || `${method} ${route}` in RESOLVERS;
 }
 
 export async function audienceOf(db: Db, facts: WriteFacts): Promise<Audience | null> {
+  const refs = declared(facts.method, facts.route);
+  if (refs) return merge(...(await Promise.all(refs.map((ref) => resolveRef(db, facts, ref)))));
   const resolve = RESOLVERS[`${facts.method} ${facts.route}`];
   if (!resolve) return null;
   return resolve(db, facts);
 }
+
+/** The routes whose audience is still written here rather than declared in the route table (to move). */
+export const UNDECLARED_AUDIENCES: readonly string[] = Object.keys(RESOLVERS);
 
 export { merge as mergeAudiences };

@@ -11,6 +11,8 @@ import type { Audience } from './audience.ts';
 /** One change as it travels between instances: what to refetch (an API path) and who may hear of it. */
 export interface Change {
   path: string;
+  /** The write's method: with the path it names the declared call, so a client refetches what that call invalidates. */
+  method?: string;
   audience: Audience;
 }
 

@@ -58,7 +58,7 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
   const streams = new Set<Stream>();
   const pending = new WeakMap<FastifyRequest, Pending>();
 
-  const format = (n: number, change: Change) => `id: ${instance}.${n}\ndata: ${JSON.stringify({ path: change.path })}\n\n`;
+  const format = (n: number, change: Change) => `id: ${instance}.${n}\ndata: ${JSON.stringify({ path: change.path, method: change.method })}\n\n`;
 
   const unsubscribe = bus.subscribe((change) => {
     seq += 1;
@@ -93,7 +93,7 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
       const after = await audienceOf(ctx.db, facts);
       const audience = mergeAudiences(entry.before, after);
       const path = request.url.split('?')[0]!.replace(/^\/api/, '');
-      bus.publish({ path, audience });
+      bus.publish({ path, method: request.method, audience });
     } catch (error) {
       request.log.error({ err: error }, 'change feed: audience failed');
     }

@@ -7,7 +7,7 @@
  */
 import * as Comlink from 'comlink';
 import { v4 as uuidv4 } from 'uuid';
-import type { ClientErrorReport, Snapshot, WorkerApi } from '../../worker/api.ts';
+import type { ClientErrorReport, EngineWrite, Snapshot, WorkerApi } from '../../worker/api.ts';
 import { setEngine } from './engine.ts';
 import { applySnapshot } from './store.ts';
 
@@ -56,18 +56,18 @@ const reconnectListeners = new Set<() => void>();
 const noticeListeners = new Set<(message: string) => void>();
 let lastReconnectedAt: number | null | undefined;
 let lastNoticeId: number | null = null;
-const writeListeners = new Set<(paths: string[]) => void>();
+const writeListeners = new Set<(writes: EngineWrite[]) => void>();
 let lastWriteSeq: number | null = null;
 
 /** Writes newer than the last one this tab saw (none on the first snapshot: nothing here is stale yet). */
-function newWrites(snapshot: Snapshot): string[] {
+function newWrites(snapshot: Snapshot): EngineWrite[] {
   const writes = snapshot.writes ?? [];
   const newest = writes.at(-1)?.seq ?? 0;
   const since = lastWriteSeq;
   lastWriteSeq = newest;
   if (since === null) return [];
   // The engine's counter starts again when the SharedWorker restarts: then every write it lists is new.
-  return writes.filter((write) => newest < since || write.seq > since).map((write) => write.path);
+  return writes.filter((write) => newest < since || write.seq > since);
 }
 
 function receive(snapshot: Snapshot): void {
@@ -96,8 +96,8 @@ export function onReconnected(listener: () => void): () => void {
   return () => reconnectListeners.delete(listener);
 }
 
-/** Called with the API paths of writes made in any tab of this browser since the last snapshot. */
-export function onWrites(listener: (paths: string[]) => void): () => void {
+/** Called with the writes made in any tab of this browser (or heard on the change feed) since the last snapshot. */
+export function onWrites(listener: (writes: EngineWrite[]) => void): () => void {
   writeListeners.add(listener);
   return () => writeListeners.delete(listener);
 }

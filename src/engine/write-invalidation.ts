@@ -1,9 +1,13 @@
 /**
- * Which cached queries a write makes stale. A query's key starts with its API path (queryKeyOf), and
- * screens ask for many paths of one area (/tasks/completed/, /tasks/bulk, /tasks/drivers/7/tasks …), so a
- * write refreshes its whole area, plus the areas that show the same facts (a report changes a task's
- * reported quantity; a transfer or a driver change shows on tasks).
+ * Which cached queries a write makes stale: the one invalidation rule of the UI, for a write made in this tab,
+ * in another tab of the browser, or elsewhere (the change feed). A query's key starts with its API path
+ * (queryKeyOf), and screens ask for many paths of one area (/tasks/completed/, /tasks/bulk, /tasks/drivers/7/tasks
+ * …), so a write refreshes its whole area, plus the areas its declaration names (contract/calls: a report changes
+ * a task's quantity; a transfer or a driver change shows on tasks). A call not yet declared uses RELATED.
  */
+import { callFor } from '../../contract/calls/index.ts';
+
+/** Writes not yet on the route table: the areas that show the same facts as theirs. */
 const RELATED: Record<string, readonly string[]> = {
   reports: ['tasks', 'wages'],
   tasks: ['reports', 'wages'],
@@ -20,16 +24,23 @@ export function areaOf(path: string): string {
   return segments[0] ?? '';
 }
 
-/** The areas whose queries a write to `path` makes stale. */
-export function staleAreas(path: string): Set<string> {
-  const area = areaOf(path);
-  return new Set([area, ...(RELATED[area] ?? [])]);
+/** A write: its path, and its method where known (then its declaration decides). */
+export interface Written {
+  path: string;
+  method?: string | undefined;
 }
 
-/** Whether a query (by its key) is stale after writes to `paths`. */
-export function isStaleAfter(queryKey: readonly unknown[], paths: readonly string[]): boolean {
+/** The areas whose queries a write makes stale. */
+export function staleAreas(write: Written): Set<string> {
+  const area = areaOf(write.path);
+  const declared = write.method ? callFor(write.method, write.path) : undefined;
+  return new Set([area, ...(declared ? (declared.invalidates ?? []) : (RELATED[area] ?? []))]);
+}
+
+/** Whether a query (by its key) is stale after `writes`. */
+export function isStaleAfter(queryKey: readonly unknown[], writes: readonly Written[]): boolean {
   const path = queryKey[0];
   if (typeof path !== 'string') return false;
   const area = areaOf(path);
-  return paths.some((written) => staleAreas(written).has(area));
+  return writes.some((written) => staleAreas(written).has(area));
 }

@@ -43,11 +43,27 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
     );
     expect((await edit(p.manager, { cargo: 'Песок мытый' })).status).toBe(200);
     const path = `/tasks/${taskId}/`;
-    for (const s of [driver!, manager!, admin!, superAdmin!]) expect(JSON.parse((await s.next((e) => e.event === 'message')).data)).toEqual({ path });
+    for (const s of [driver!, manager!, admin!, superAdmin!]) expect(JSON.parse((await s.next((e) => e.event === 'message')).data)).toEqual({ path, method: 'PUT' });
     // A second change told to all who heard the first proves the others were not merely slow.
     expect((await edit(p.manager, { cargo: 'Щебень' })).status).toBe(200);
     await driver!.next((e) => e.event === 'message' && e !== driver!.events.find((x) => x.event === 'message'));
     expect(otherDriver!.events.filter((e) => e.event === 'message')).toEqual([]);
+    expect(stranger!.events.filter((e) => e.event === 'message')).toEqual([]);
+  });
+
+  it("a company's rename, declared in the route table, reaches its staff and drivers, not another company", async () => {
+    const [driver, manager, stranger] = await Promise.all([p.driver, p.manager, p.otherManager].map((u) => stream(u)));
+    const res = await fetch(`${server.url}/api/companies/${p.company}`, {
+      method: 'PUT',
+      headers: { ...p.admin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: `Переименованная ${p.company}` }),
+    });
+    expect(res.status).toBe(200);
+    const told = { path: `/companies/${p.company}`, method: 'PUT' };
+    for (const s of [driver!, manager!]) expect(JSON.parse((await s.next((e) => e.event === 'message')).data)).toEqual(told);
+    // A task change told to both proves the stranger's silence is not mere slowness.
+    expect((await edit(p.manager, { cargo: 'Щебень' })).status).toBe(200);
+    await manager!.next((e) => e.event === 'message' && JSON.parse(e.data).path.startsWith('/tasks/'));
     expect(stranger!.events.filter((e) => e.event === 'message')).toEqual([]);
   });
 
@@ -70,7 +86,7 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
     await witness.next((e) => e.event === 'message');
     const again = await stream(p.manager, server.url, seen);
     expect(again.events.map((e) => e.event)).toEqual(['message', 'ready']);
-    expect(JSON.parse(again.events[0]!.data)).toEqual({ path: `/tasks/${taskId}/` });
+    expect(JSON.parse(again.events[0]!.data)).toEqual({ path: `/tasks/${taskId}/`, method: 'PUT' });
 
     const foreign = await stream(p.manager, server.url, 'another-instance.5');
     expect(foreign.events.map((e) => e.event)).toEqual(['reset', 'ready']);

@@ -10,17 +10,17 @@ describe('which queries a write makes stale', () => {
   });
 
   it('a task write refreshes every task list, reports and wages, not the profile', () => {
-    expect(isStaleAfter(['/tasks/completed/', { status: 'all' }], ['/tasks/5/'])).toBe(true);
-    expect(isStaleAfter(['/tasks/drivers/7/tasks', { date: '2026-11-23' }], ['/tasks/5/'])).toBe(true);
-    expect(isStaleAfter(['/reports/association/3'], ['/tasks/5/'])).toBe(true);
-    expect(isStaleAfter(['/wages/driver/7'], ['/tasks/5/'])).toBe(true);
-    expect(isStaleAfter(['/users/me/'], ['/tasks/5/'])).toBe(false);
+    expect(isStaleAfter(['/tasks/completed/', { status: 'all' }], [{ path: '/tasks/5/' }])).toBe(true);
+    expect(isStaleAfter(['/tasks/drivers/7/tasks', { date: '2026-11-23' }], [{ path: '/tasks/5/' }])).toBe(true);
+    expect(isStaleAfter(['/reports/association/3'], [{ path: '/tasks/5/' }])).toBe(true);
+    expect(isStaleAfter(['/wages/driver/7'], [{ path: '/tasks/5/' }])).toBe(true);
+    expect(isStaleAfter(['/users/me/'], [{ path: '/tasks/5/' }])).toBe(false);
   });
 
   it('a report write refreshes tasks; a profile write does not touch tasks of other areas it does not show', () => {
-    expect(isStaleAfter(['/tasks/active/'], ['/reports/3'])).toBe(true);
-    expect(isStaleAfter(['/users/me/'], ['/users/me/'])).toBe(true);
-    expect(isStaleAfter(['/companies/'], ['/users/me/'])).toBe(false);
-    expect(isStaleAfter([42], ['/tasks/'])).toBe(false);
+    expect(isStaleAfter(['/tasks/active/'], [{ path: '/reports/3' }])).toBe(true);
+    expect(isStaleAfter(['/users/me/'], [{ path: '/users/me/' }])).toBe(true);
+    expect(isStaleAfter(['/companies/'], [{ path: '/users/me/' }])).toBe(false);
+    expect(isStaleAfter([42], [{ path: '/tasks/' }])).toBe(false);
   });
 });

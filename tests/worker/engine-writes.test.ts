@@ -20,8 +20,8 @@ describe('writes reach every tab of the browser', () => {
 
     expect((await api.send('PUT', '/tasks/5/', { status: 'completed' })).ok).toBe(true);
     await settle();
-    expect(one.latest()?.writes).toEqual([{ seq: 1, path: '/tasks/5/' }]);
-    expect(two.latest()?.writes).toEqual([{ seq: 1, path: '/tasks/5/' }]);
+    expect(one.latest()?.writes).toEqual([{ seq: 1, path: '/tasks/5/', method: 'PUT' }]);
+    expect(two.latest()?.writes).toEqual([{ seq: 1, path: '/tasks/5/', method: 'PUT' }]);
   });
 
   it('dedicated mode: the write travels over the channel to the other engines, and back only once', async () => {
@@ -35,9 +35,9 @@ describe('writes reach every tab of the browser', () => {
 
     expect((await a.api.send('POST', '/tasks/', { cargo: 'Щебень' })).ok).toBe(true);
     await settle(4);
-    expect(tabB.latest()?.writes).toEqual([{ seq: 1, path: '/tasks/' }]);
+    expect(tabB.latest()?.writes).toEqual([{ seq: 1, path: '/tasks/', method: 'POST' }]);
     // Engine A heard its own write once, not again as an echo from B.
-    expect(tabA.latest()?.writes).toEqual([{ seq: 1, path: '/tasks/' }]);
+    expect(tabA.latest()?.writes).toEqual([{ seq: 1, path: '/tasks/', method: 'POST' }]);
   });
 
   it('keeps only the last writes', async () => {

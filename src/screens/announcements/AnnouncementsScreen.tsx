@@ -7,10 +7,11 @@
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import type { Company } from '../../../contract/entities.ts';
+
 import { RESPONSE_STATUS_LABELS, type Announcement, type AnnouncementList, type PendingResponse } from '../../../contract/announcements.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
 import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
@@ -43,7 +44,7 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
   const query = useApiQuery<AnnouncementList>(ANNOUNCEMENTS);
   const pending = useApiQuery<PendingResponse[]>(staff ? PENDING : null);
-  const companies = useApiQuery<Company[]>(superAdmin ? '/companies/' : null);
+  const companies = useGet(superAdmin ? 'GET /companies/' : null);
   const items = query.data?.data.items ?? [];
   const pendingList = listOf(pending.data?.data);
   const tab = staff && state.tab === 'responses' ? 'responses' : 'list';
@@ -155,7 +156,7 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
       )}
       {creating && (
         <AnnouncementDialog
-          companies={listOf(companies.data?.data)}
+          companies={companies.data?.data ?? []}
           superAdmin={superAdmin}
           onClose={() => setCreating(false)}
           onSaved={async (created) => {

@@ -8,10 +8,11 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Company } from '../../../contract/entities.ts';
+
 import { TRANSFER_STATUS_LABELS, type Transfer } from '../../../contract/transfers.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
 import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
@@ -64,7 +65,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
   const [busyId, setBusyId] = useState<number | null>(null);
   const direction = state.tab === 'incoming' || state.tab === 'outgoing' ? state.tab : undefined;
   const query = useApiQuery<Transfer[]>(TRANSFERS, { ...(direction && !superAdmin ? { direction } : {}), ...(state.status ? { status: state.status } : {}) });
-  const companies = listOf(useApiQuery<Company[]>('/companies/').data?.data);
+  const companies = useGet('GET /companies/').data?.data ?? [];
   const rows = listOf(query.data?.data);
 
   async function act(t: Transfer, run: () => Promise<void>): Promise<void> {

@@ -5,18 +5,17 @@
  * in the URL, so a tab can be reloaded or shared.
  */
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { Company, UserListPage } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
 import { useApiQuery } from '../../engine/queries.ts';
-import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { useGet, useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { Field } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
-import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { spellingsMatch } from '../../ui/search-text.ts';
@@ -28,20 +27,18 @@ import { RateLadder } from './RateLadder.tsx';
 import '../../ui/console/console.css';
 import './companies.css';
 
-const COMPANIES = '/companies/';
-
 type Dialog = { kind: 'create' } | { kind: 'rename'; company: Company } | { kind: 'add-user'; company: Company } | null;
 
 export function CompaniesManageScreen({ title }: ScreenProps) {
   const user = useEngineSnapshot().auth.user;
   const superAdmin = user?.role === 'super-admin';
   const [state, setState] = useUrlState({ search: '', company: '' });
-  const client = useQueryClient();
   const server = useNeedsServer();
   const [confirmElement, ask] = useConfirm();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const query = useApiQuery<Company[]>(COMPANIES);
-  const all = listOf(query.data?.data);
+  const query = useGet('GET /companies/');
+  const deletion = useSend('DELETE /companies/:id');
+  const all = query.data?.data ?? [];
   // An admin manages their own company; the public list holds every company.
   const mine = superAdmin ? all : all.filter((c) => c.id === user?.company_id);
   const shown = mine.filter((c) => !state.search.trim() || spellingsMatch(c.name, state.search));
@@ -56,13 +53,11 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
     });
     if (!yes) return;
     try {
-      await sendThroughEngine({ method: 'DELETE', path: `${COMPANIES}${company.id}` });
+      await deletion.mutateAsync({ params: { id: company.id } });
       toast.success(`Компания «${company.name}» удалена`);
       setState({ company: '' });
     } catch (error) {
       toast.error(failureMessage(error));
-    } finally {
-      await invalidatePaths(client, [COMPANIES]);
     }
   }
 
@@ -138,7 +133,6 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
           onSaved={async (saved) => {
             setDialog(null);
             toast.success(dialog.kind === 'create' ? `Компания «${saved.name}» создана` : `Компания переименована в «${saved.name}»`);
-            await invalidatePaths(client, [COMPANIES]);
             if (superAdmin) setState({ company: String(saved.id) });
           }}
         />
@@ -148,10 +142,9 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
           company={dialog.company}
           superAdmin={superAdmin}
           onClose={() => setDialog(null)}
-          onSaved={async (name) => {
+          onSaved={(name) => {
             setDialog(null);
             toast.success(`${name} теперь в компании «${dialog.company.name}»`);
-            await invalidatePaths(client, ['/users/']);
           }}
         />
       )}
@@ -162,20 +155,17 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
 function CompanyNameDialog({ company, onClose, onSaved }: { company: Company | null; onClose: () => void; onSaved: (saved: Company) => void | Promise<void> }) {
   const [name, setName] = useState(company?.name ?? '');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const rename = useSend('PUT /companies/:id');
+  const create = useSend('POST /companies/');
+  const busy = rename.isPending || create.isPending;
 
   async function submit(): Promise<void> {
     if (!name.trim()) return setError('Укажите название');
-    setBusy(true);
     try {
-      const saved = company
-        ? await sendThroughEngine<Company>({ method: 'PUT', path: `${COMPANIES}${company.id}`, body: { name: name.trim() } })
-        : await sendThroughEngine<Company>({ method: 'POST', path: COMPANIES, body: { name: name.trim() } });
-      await onSaved(saved);
+      const body = { name: name.trim() };
+      await onSaved(company ? await rename.mutateAsync({ params: { id: company.id }, body }) : await create.mutateAsync({ body }));
     } catch (e) {
       setError(failureMessage(e).replace(/^name:\s*/, ''));
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -194,26 +184,23 @@ function AddUserDialog({ company, superAdmin, onClose, onSaved }: { company: Com
   const [search, setSearch] = useState('');
   const [userId, setUserId] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const attach = useSend('POST /companies/:id/users/');
   const found = useApiQuery<UserListPage>(superAdmin && search.trim().length >= 2 ? '/users/' : null, { search: search.trim(), limit: 20, active: 'true' });
   const candidates = (found.data?.data.items ?? []).filter((u) => u.company_id !== company.id && roleOf(u) !== 'super-admin');
 
   async function submit(): Promise<void> {
     const id = Number(userId);
     if (!Number.isSafeInteger(id) || id <= 0) return setError(superAdmin ? 'Выберите пользователя' : 'Укажите номер пользователя');
-    setBusy(true);
     try {
-      const user = await sendThroughEngine<{ name: string }>({ method: 'POST', path: `${COMPANIES}${company.id}/users/`, body: { user_id: id } });
+      const user = await attach.mutateAsync({ params: { id: company.id }, body: { user_id: id } });
       await onSaved(user.name);
     } catch (e) {
       setError(failureMessage(e).replace(/^user_id:\s*/, ''));
-    } finally {
-      setBusy(false);
     }
   }
 
   return (
-    <FormDialog title={`Добавить пользователя в «${company.name}»`} submitLabel="Добавить" busy={busy} onSubmit={() => void submit()} onCancel={onClose}>
+    <FormDialog title={`Добавить пользователя в «${company.name}»`} submitLabel="Добавить" busy={attach.isPending} onSubmit={() => void submit()} onCancel={onClose}>
       {superAdmin ? (
         <>
           <Field label="Найти пользователя" value={search} placeholder="Имя или e-mail, от 2 букв" onChange={(event) => setSearch(event.target.value)} />

@@ -4,17 +4,16 @@
  */
 import { useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import type { Company, RegistrationReviewer } from '../../../contract/entities.ts';
+import type { RegistrationReviewer } from '../../../contract/entities.ts';
 import { getEngine } from '../../engine/engine.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { Field } from '../../ui/Field.tsx';
-import { listOf } from '../../ui/list.ts';
 import { AuthFrame } from '../../ui/AuthFrame.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { checkRegistration, emptyRegistrationForm, sentMessage, type FieldErrors, type RegistrationForm } from './registration-form.ts';
 
 export function RegisterScreen() {
-  const companies = useApiQuery<Company[] | { items: Company[] }>('/companies/');
+  const companies = useGet('GET /companies/');
   const [form, setForm] = useState<RegistrationForm>(emptyRegistrationForm);
   const [errors, setErrors] = useState<FieldErrors>({});
   const [failure, setFailure] = useState<string | null>(null);
@@ -62,7 +61,7 @@ export function RegisterScreen() {
     );
   }
 
-  const companyList = listOf(companies.data?.data);
+  const companyList = companies.data?.data ?? [];
   const companyPlaceholder = companies.isPending
     ? 'Загрузка компаний...'
     : companies.isError

@@ -2,9 +2,10 @@
 import { useEffect } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import type { Company, RegistrationRequest } from '../../../contract/entities.ts';
+import type { RegistrationRequest } from '../../../contract/entities.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery, type ApiError } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
@@ -20,7 +21,7 @@ const REQUESTS = '/registration-requests/';
 export function RegistrationRequestsScreen() {
   const query = useApiQuery<RegistrationRequest[] | { items: RegistrationRequest[] }>(REQUESTS);
   // Only for company names the request itself does not carry.
-  const companies = useApiQuery<Company[] | { items: Company[] }>('/companies/');
+  const companies = useGet('GET /companies/');
   const role = useEngineSnapshot().auth.user?.role;
   const client = useQueryClient();
   const [confirmElement, confirm] = useConfirm();
@@ -47,7 +48,7 @@ export function RegistrationRequestsScreen() {
 
   function companyName(request: RegistrationRequest): string {
     if (request.company_name) return request.company_name;
-    const company = listOf(companies.data?.data).find((candidate) => candidate.id === request.company_id);
+    const company = (companies.data?.data ?? []).find((candidate) => candidate.id === request.company_id);
     return company?.name ?? `№${request.company_id}`;
   }
 

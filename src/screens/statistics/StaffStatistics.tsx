@@ -5,13 +5,13 @@
  * breakdown by association.
  */
 import type { CompanyWages } from '../../../contract/driver.ts';
-import type { Company } from '../../../contract/entities.ts';
+
 import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
-import { listOf } from '../../ui/list.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
 import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams } from '../../ui/console/PeriodPicker.tsx';
@@ -26,7 +26,7 @@ export function StaffStatistics() {
   const user = useEngineSnapshot().auth.user;
   const superAdmin = user?.role === 'super-admin';
   const [state, setState] = useUrlState({ ...PERIOD_DEFAULTS, company: '' });
-  const companies = listOf(useApiQuery<Company[]>(superAdmin ? '/companies/' : null).data?.data);
+  const companies = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
   const companyId = superAdmin ? (state.company ? Number(state.company) : (companies[0]?.id ?? null)) : (user?.company_id ?? null);
   const params = rangeParams(rangeOf(state));
   const query = useApiQuery<CompanyWages>(companyId === null ? null : `/wages/company/${companyId}`, params);

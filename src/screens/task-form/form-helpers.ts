@@ -1,6 +1,7 @@
 /** The task form's helpers shared by create and edit. */
-import type { Company, UserWire } from '../../../contract/entities.ts';
+import type { UserWire } from '../../../contract/entities.ts';
 import { ApiError, useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { listOf } from '../../ui/list.ts';
 import { serverFieldError, type FieldErrors } from './task-form.ts';
@@ -28,13 +29,13 @@ export function applyFailure(error: unknown, setErrors: (errors: FieldErrors) =>
 
 export function useFormOptions(companyId: string) {
   const superAdmin = useEngineSnapshot().auth.user?.role === 'super-admin';
-  const companies = useApiQuery<Company[] | { items: Company[] }>(superAdmin ? '/companies/' : null);
+  const companies = useGet(superAdmin ? 'GET /companies/' : null);
   const drivers = useApiQuery<UserWire[]>('/users/drivers/', superAdmin && companyId ? { company_id: companyId } : undefined, {
     enabled: !superAdmin || companyId !== '',
   });
   return {
     superAdmin,
-    companies: superAdmin ? listOf(companies.data?.data) : null,
+    companies: superAdmin ? (companies.data?.data ?? []) : null,
     drivers: listOf(drivers.data?.data),
   };
 }

@@ -7,18 +7,18 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Company, Page as TaskPage, Task, TaskStatus } from '../../../contract/entities.ts';
+import type { Page as TaskPage, Task, TaskStatus } from '../../../contract/entities.ts';
 import type { Result } from '../../../worker/api.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState } from '../../ui/states.tsx';
@@ -57,7 +57,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
   const page = Math.max(0, Number(state.page) || 0);
   const params = listParams(state, page);
   const query = useApiQuery<TaskPage<Task>>('/tasks/completed/', params, { placeholderData: (previous) => previous });
-  const companies = useApiQuery<Company[] | { items: Company[] }>(superAdmin ? '/companies/' : null);
+  const companies = useGet(superAdmin ? 'GET /companies/' : null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulk, setBulk] = useState<BulkRun | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
@@ -244,7 +244,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
             label="Компания"
             value={state.company}
             onChange={(company) => update({ company })}
-            options={companyOptions(listOf(companies.data?.data))}
+            options={companyOptions(companies.data?.data ?? [])}
             allLabel="Все компании"
           />
         )}

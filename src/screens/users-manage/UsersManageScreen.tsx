@@ -10,18 +10,18 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Company, UserListPage, UserWire } from '../../../contract/entities.ts';
+import type { UserListPage, UserWire } from '../../../contract/entities.ts';
 import { STAFF_ROLES } from '../../../contract/payloads.ts';
 import { ROLE_LABELS, ROLES, type Role } from '../../../contract/roles.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
 import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../../ui/format.ts';
-import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState } from '../../ui/states.tsx';
@@ -87,8 +87,7 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
   const server = useNeedsServer();
   const [confirmElement, ask] = useConfirm();
   const me = useEngineSnapshot().auth.user;
-  const companies = useApiQuery<Company[]>('/companies/');
-  const companyList: Company[] = listOf(companies.data?.data);
+  const companyList = useGet('GET /companies/').data?.data ?? [];
   const page = Math.max(0, Number(state.page) || 0);
   const params = {
     limit: PAGE_SIZE,

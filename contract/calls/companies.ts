@@ -1,0 +1,36 @@
+/**
+ * /companies: the public list (the registration form picks from it) and management for admins. An admin may
+ * create companies and rename their own; deleting belongs to the super-admin; an admin may attach users to
+ * their own company.
+ */
+import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import type { Company, UserWire } from '../entities.ts';
+import { companySchema, companyUserSchema } from '../payloads.ts';
+import { ADMINS, SUPER_ONLY } from '../roles.ts';
+
+export const companyCalls = area(
+  GET('/companies/', { roles: null, answer: answer<Company[]>() }),
+  POST('/companies/', {
+    roles: ADMINS,
+    body: companySchema,
+    status: 201,
+    answer: answer<Company>(),
+    invalidates: ['users'],
+    audience: ['company-staff:answer.id'],
+  }),
+  PUT('/companies/:id', {
+    roles: ADMINS,
+    body: companySchema,
+    answer: answer<Company>(),
+    invalidates: ['users'],
+    audience: ['company:param.id'],
+  }),
+  DELETE('/companies/:id', { roles: SUPER_ONLY, status: 204, answer: answer<null>(), invalidates: ['users'], audience: ['company:param.id'] }),
+  POST('/companies/:id/users/', {
+    roles: ADMINS,
+    body: companyUserSchema,
+    answer: answer<UserWire>(),
+    invalidates: ['users'],
+    audience: ['caller', 'company-staff:param.id', 'user:body.user_id'],
+  }),
+);

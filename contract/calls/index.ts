@@ -1,0 +1,33 @@
+/**
+ * The route table: every declared HTTP call, joined from one table per area (contract/call.ts). The server
+ * registers these, the UI calls them by key, the engine, the change feed and the RBAC test read them.
+ */
+import type { AnswerOf, BodyOf, CallDecl, Method, PathParams, QueryOf } from '../call.ts';
+import { keyOf, pathMatches } from '../call.ts';
+import { companyCalls } from './companies.ts';
+
+export const CALLS = {
+  ...companyCalls,
+};
+
+export type Calls = typeof CALLS;
+export type CallKey = keyof Calls;
+export type GetKey = { [K in CallKey]: Calls[K]['method'] extends 'GET' ? K : never }[CallKey];
+export type SendKey = Exclude<CallKey, GetKey>;
+
+export type CallAnswer<K extends CallKey> = AnswerOf<Calls[K]>;
+export type CallParams<K extends CallKey> = PathParams<Calls[K]['path']>;
+export type CallQuery<K extends CallKey> = QueryOf<Calls[K]>;
+export type CallBody<K extends CallKey> = BodyOf<Calls[K]>;
+
+export const ALL_CALLS: readonly CallDecl[] = Object.values(CALLS);
+
+/** The declaration a request (method and concrete path, without /api) is an instance of, if any. */
+export function callFor(method: Method | string, path: string): CallDecl | undefined {
+  const clean = path.replace(/^\/?(api\/)?/, '/');
+  // A literal segment beats a parameter: '/tasks/active/' before '/tasks/:id/'.
+  const candidates = ALL_CALLS.filter((c) => c.method === method && pathMatches(c.path, clean));
+  return candidates.sort((a, b) => (a.path.match(/:/g)?.length ?? 0) - (b.path.match(/:/g)?.length ?? 0))[0];
+}
+
+export { keyOf };

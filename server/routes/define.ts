@@ -1,0 +1,60 @@
+/**
+ * Registers declared calls (contract/call.ts) around their handlers: the guard from the declaration's roles,
+ * path ids parsed (400 naming the parameter), query and body validated by its schemas (400 naming the field),
+ * the declared success status. A handler gets what it needs, typed from the declaration, and answers the
+ * declared type; it stays in its area's module beside the queries it uses.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AnswerOf, CallDecl, Keyed, ParsedBodyOf, PathParams, QueryOf } from '../../contract/call.ts';
+import type { AuthUser } from '../auth/guard.ts';
+import type { AppContext } from '../context.ts';
+import { idParam, parse } from '../errors.ts';
+
+export interface HandlerInput<C extends CallDecl> {
+  /** The caller; null only on a public call (roles: null) made without signing in. */
+  user: C['roles'] extends null ? AuthUser | null : AuthUser;
+  params: PathParams<C['path']>;
+  query: QueryOf<C>;
+  body: ParsedBodyOf<C>;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+export type Handler<C extends CallDecl> = (input: HandlerInput<C>) => Promise<AnswerOf<C>> | AnswerOf<C>;
+
+/** One handler per declared call of an area: a call left without one is a type error. */
+export type Handlers<T extends Record<string, CallDecl>> = { [K in keyof T]: Handler<T[K]> };
+
+const paramNames = (path: string): string[] => [...path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1] as string);
+
+export function registerCall<C extends CallDecl>(app: FastifyInstance, ctx: AppContext, call: C, handler: Handler<C>): void {
+  const names = paramNames(call.path);
+  app.route({
+    method: call.method,
+    url: call.path,
+    ...(call.roles ? { preHandler: ctx.guard(call.roles) } : {}),
+    handler: async (request, reply) => {
+      const params = Object.fromEntries(names.map((name) => [name, idParam(request.params, name)])) as PathParams<C['path']>;
+      const input = {
+        user: request.user ?? null,
+        params,
+        query: call.query ? parse(call.query, request.query) : {},
+        body: call.body ? parse(call.body, request.body) : undefined,
+        request,
+        reply,
+      } as HandlerInput<C>;
+      const result = await handler(input);
+      if (reply.sent) return reply;
+      const status = call.status ?? 200;
+      if (status === 204) return reply.status(204).send();
+      return reply.status(status).send(result);
+    },
+  });
+}
+
+/** Registers every call of an area's table with its handler. */
+export function registerArea<T extends Keyed<readonly CallDecl[]>>(app: FastifyInstance, ctx: AppContext, calls: T, handlers: Handlers<T>): void {
+  for (const key of Object.keys(calls) as (keyof T & string)[]) {
+    registerCall(app, ctx, calls[key] as T[keyof T] & CallDecl, handlers[key] as Handler<CallDecl>);
+  }
+}

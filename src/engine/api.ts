@@ -1,0 +1,84 @@
+/**
+ * The UI's calls to the server, typed from the route table (contract/calls): the key picks the path
+ * parameters, the query, the body and the answer, so no caller writes a type argument or a cast. Reads go
+ * through the engine's cached GET (`useGet`, `getOnce`); writes through the engine (`useSend`, `sendOnce`),
+ * after which the declared areas are refetched here, and in every other tab through the engine's write log
+ * (write-invalidation.ts: one rule for both).
+ */
+import { useMutation, useQuery, useQueryClient, type QueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import type { CachedResult, Params, Result } from '../../worker/api.ts';
+import type { CallAnswer, CallBody, CallKey, CallParams, CallQuery, GetKey, SendKey } from '../../contract/calls/index.ts';
+import { CALLS } from '../../contract/calls/index.ts';
+import { fillPath, type WriteMethod } from '../../contract/call.ts';
+import { getEngine } from './engine.ts';
+import type { ApiError} from './queries.ts';
+import { queryKeyOf, unwrap } from './queries.ts';
+import { isStaleAfter } from './write-invalidation.ts';
+
+type NoParams = Record<string, never>;
+type HasKeys<T> = keyof T extends never ? false : true;
+
+/** What a GET takes: its path parameters and its query in one object (both optional when it has none). */
+export type GetInput<K extends GetKey> = CallParams<K> & Partial<CallQuery<K>>;
+type GetArgs<K extends GetKey> = HasKeys<CallParams<K>> extends true ? [input: GetInput<K>] : [input?: Partial<CallQuery<K>>];
+
+/** What a write takes: `params` for the path, `body` and `query` where the call has them. */
+export type SendInput<K extends SendKey> = (HasKeys<CallParams<K>> extends true ? { params: CallParams<K> } : { params?: NoParams }) &
+  (CallBody<K> extends undefined ? { body?: undefined } : { body: CallBody<K> }) & { query?: Params };
+
+function splitInput(key: CallKey, input: Record<string, unknown> | undefined): { path: string; query: Params | undefined } {
+  const call = CALLS[key];
+  const names = new Set([...call.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]));
+  const path = fillPath(call.path, input);
+  const rest = Object.entries(input ?? {}).filter(([name, value]) => !names.has(name) && value !== undefined && value !== '');
+  return { path, query: rest.length > 0 ? (Object.fromEntries(rest) as Params) : undefined };
+}
+
+/** A declared GET through the engine's cache, once (outside React, or in an event handler). */
+export async function getOnce<K extends GetKey>(key: K, ...[input]: GetArgs<K>): Promise<CachedResult<CallAnswer<K>>> {
+  const { path, query } = splitInput(key, input);
+  // Comlink's Remote drops method generics; the route table says what this path answers.
+  return unwrap((await getEngine().get(path, query)) as Result<CachedResult<CallAnswer<K>>>);
+}
+
+type GetOptions<K extends GetKey> = Omit<UseQueryOptions<CachedResult<CallAnswer<K>>, ApiError>, 'queryKey' | 'queryFn'>;
+
+/**
+ * A declared GET as a React Query: `data.data` is the answer, `data.fromCache`/`data.storedAt` say where it came
+ * from. `key` null: not asked yet (a screen waiting for a choice).
+ */
+export function useGet<K extends GetKey>(key: K | null, input?: GetArgs<K>[0], options: GetOptions<K> = {}) {
+  const { path, query } = key ? splitInput(key, input) : { path: '', query: undefined };
+  return useQuery<CachedResult<CallAnswer<K>>, ApiError>({
+    queryKey: queryKeyOf(path, query),
+    queryFn: async () => unwrap((await getEngine().get(path, query)) as Result<CachedResult<CallAnswer<K>>>),
+    ...options,
+    enabled: key !== null && (options.enabled ?? true),
+  });
+}
+
+/** A declared write through the engine, once; the answer, or an ApiError with the message the user reads. */
+export async function sendOnce<K extends SendKey>(key: K, input: SendInput<K>): Promise<CallAnswer<K>> {
+  const call = CALLS[key];
+  const path = fillPath(call.path, input.params);
+  const result = await getEngine().send(call.method as WriteMethod, path, input.body, input.query);
+  return unwrap(result as Result<CallAnswer<K>>);
+}
+
+/** Refetches the queries a write made stale, by the one rule (write-invalidation.ts). */
+export function invalidateAfter(client: QueryClient, method: string, path: string): Promise<void> {
+  return client.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, [{ method, path }]) });
+}
+
+/**
+ * A declared write as a React Query mutation. Once it settles (also after a failure: a 409 usually means the
+ * screen is stale), the areas it invalidates are refetched before the mutation resolves.
+ */
+export function useSend<K extends SendKey>(key: K) {
+  const client = useQueryClient();
+  const call = CALLS[key];
+  return useMutation<CallAnswer<K>, ApiError, SendInput<K>>({
+    mutationFn: (input) => sendOnce(key, input),
+    onSettled: (_data, _error, input) => invalidateAfter(client, call.method, fillPath(call.path, input.params)),
+  });
+}
