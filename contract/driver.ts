@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { DRIVER_STATUSES, TASK_STATUSES } from './entities.ts';
+import { REPORT_MAX_TRIPS } from './report-limits.ts';
 
 /** YYYY-MM-DD that is a real calendar date. */
 export const isoDate = z
@@ -61,6 +62,8 @@ export const quantityUpdateSchema = z.object({
   unloading_quantity: quantity.nullable().optional(),
   transport_rate: quantity.nullable().optional(),
   status: z.enum(DRIVER_STATUSES).optional(),
+  /** The driver's planned share of the task (staff); null: the plan split evenly. */
+  planned_quantity: quantity.nullable().optional(),
 });
 export type QuantityUpdate = z.infer<typeof quantityUpdateSchema>;
 
@@ -96,13 +99,33 @@ const formFlag = z.preprocess(
   (v) => (v === true || v === 'true' || v === '1' || v === 1 ? 1 : v === undefined || v === '' || v === false || v === 'false' || v === '0' || v === 0 ? 0 : v),
   z.union([z.literal(0), z.literal(1)], { message: 'ожидается 0 или 1' }),
 );
+/** A positive whole number from a form: digits only (no sign, exponent, hex or spaces). */
+const formCount = (max: number, message: string) =>
+  z.preprocess(
+    (v) => (typeof v === 'string' && /^[1-9][0-9]{0,8}$/.test(v) ? Number(v) : typeof v === 'number' ? v : v === undefined || v === '' ? undefined : NaN),
+    z.number({ message }).int(message).min(1, message).max(max, `не больше ${max}`),
+  );
+/** A weighbridge ticket's number as printed: letters, digits and separators; empty means none. */
+const ticketNumber = z.preprocess(
+  (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
+  z
+    .string({ message: 'ожидается текст' })
+    .max(40, 'не длиннее 40 символов')
+    .regex(/^[\p{L}\p{N}№][\p{L}\p{N} ./№#-]*$/u, 'буквы, цифры, пробел, точка, дефис, «/» и «№»')
+    .nullable(),
+);
+
 const formDateTime = z.preprocess(
   (v) => (v === '' ? undefined : v),
   z.iso.datetime({ offset: true, message: 'ожидается время ISO 8601' }).optional(),
 );
 
 export const reportCreateSchema = z.object({
-  association_id: z.coerce.number({ message: 'ожидается число' }).int().positive(),
+  association_id: formCount(Number.MAX_SAFE_INTEGER, 'ожидается номер задания водителя'),
+  trips: formCount(REPORT_MAX_TRIPS, 'ожидается число рейсов от 1').optional().default(1),
+  ticket_number: ticketNumber.optional().default(null),
+  /** 1: the driver's last trip — the report finishes their part of the task. */
+  final: formFlag.optional().default(0),
   quantity: formNumber.optional().default(null),
   total_loading_quantity: formNumber.optional().default(null),
   total_unloading_quantity: formNumber.optional().default(null),
@@ -114,6 +137,8 @@ export type ReportCreate = z.infer<typeof reportCreateSchema>;
 
 /** PUT /reports/{id}: every field optional; an absent field stays. */
 export const reportUpdateSchema = z.object({
+  trips: formCount(REPORT_MAX_TRIPS, 'ожидается число рейсов от 1').optional(),
+  ticket_number: ticketNumber.optional(),
   quantity: formNumber.optional(),
   total_loading_quantity: formNumber.optional(),
   total_unloading_quantity: formNumber.optional(),

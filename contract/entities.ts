@@ -3,6 +3,7 @@
  * Both `server/` and `worker/` import these; nothing here touches a realm's globals.
  */
 import type { Role } from './roles.ts';
+import type { ReportFlag } from './report-checks.ts';
 
 export interface Company {
   id: number;
@@ -111,6 +112,27 @@ export interface DriverAssociation {
   last_report_at: string | null;
   /** The sum of the reports' quantities (what the driver reported as carried). */
   reported_quantity: number | null;
+  /** The planned share staff set; null: the plan split evenly (`share` says what that is). */
+  planned_quantity: number | null;
+  /** The driver's share of the task's plan (docs/loads.md). */
+  share: number;
+  /** Trips reported (Σ reports' trips). */
+  trips: number;
+  /** Delivered: Σ per report of the unloading total where given, else its quantity. */
+  delivered: number;
+  /** When the driver's part was finished; null while it goes on. */
+  finished_at: string | null;
+}
+
+/** A task's one progress figure (docs/loads.md): every screen and export reads it. */
+export interface TaskProgress {
+  delivered: number;
+  plan: number;
+  /** Live drivers (not cancelled), and how many of them finished their part. */
+  drivers: number;
+  drivers_finished: number;
+  /** A completed task's undelivered quantity (plan − delivered) when it fell short; else null. */
+  shortfall: number | null;
 }
 
 export interface Task {
@@ -129,6 +151,7 @@ export interface Task {
   driver_associations: DriverAssociation[];
   /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */
   taken_places: number;
+  progress: TaskProgress;
   created_at: string;
   /** Changes with every edit of the task's own fields (a stale tab's save is refused with 409). */
   updated_at: string;
@@ -163,7 +186,21 @@ export interface Report {
   created_at: string;
   updated_at: string;
   photos: ReportPhoto[];
+  /** Trips this report counts (usually 1) and the weighbridge ticket's number, if given. */
+  trips: number;
+  ticket_number: string | null;
+  /** 1: the driver's last trip on the task (it finished their part). */
+  final: 0 | 1;
+  review_status: ReviewStatus;
+  /** The reviewer's comment (required to dispute). */
+  review_comment: string | null;
+  reviewed_at: string | null;
+  /** What the automatic checks found (contract/report-checks.ts). */
+  flags: ReportFlag[];
 }
+
+export const REVIEW_STATUSES = ['pending', 'approved', 'disputed'] as const;
+export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
 /** GET /reports/{id}: a report with what staff need to judge it (the driver, the task, the association). */
 export interface ReportView extends Report {

@@ -13,3 +13,6 @@ export const REPORT_MAX_BYTES = 40 * 1024 * 1024;
 /** The photo formats the server stores; anything else must have been compressed to JPEG on the device. */
 export const REPORT_PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/webp'] as const;
 export type ReportPhotoType = (typeof REPORT_PHOTO_TYPES)[number];
+
+/** Trips one report may count (a driver who files once for several trips). */
+export const REPORT_MAX_TRIPS = 50;

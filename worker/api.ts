@@ -165,6 +165,11 @@ export interface HttpApi {
 
 export interface NewReport {
   association_id: number;
+  /** Trips this report counts (1 by default), the weighbridge ticket's number, and whether it is the last trip. */
+  trips?: number;
+  ticketNumber?: string | null;
+  /** The driver's last trip (it finishes their part); true when not said — one report, one task. */
+  final?: boolean;
   quantity: number | null;
   total_loading_quantity: number | null;
   total_unloading_quantity: number | null;

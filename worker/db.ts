@@ -39,6 +39,14 @@ export interface OutboxRecord {
   lastError: string | null;
   /** The user who queued it: a flush sends only the signed-in user's own reports. */
   userId: number | null;
+  /** Trips the report counts (1 when absent: queued before trips existed). */
+  trips?: number;
+  ticketNumber?: string | null;
+  /**
+   * The driver's last trip: the report finishes their part. Absent on a record queued before a task could take
+   * several reports — then every report finished its task, so absent sends as final.
+   */
+  final?: boolean;
   /**
    * Refused 10 times while online (SPEC §4): out of the queue, not thrown away (issue 10 A) — kept with its
    * photos in «Не доставлено» until the driver sends it again or deletes it.

@@ -9,7 +9,7 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 type FormRecord = Pick<
   OutboxRecord,
-  'association_id' | 'quantity' | 'total_loading_quantity' | 'total_unloading_quantity' | 'flags' | 'completedAt'
+  'association_id' | 'quantity' | 'total_loading_quantity' | 'total_unloading_quantity' | 'flags' | 'completedAt' | 'trips' | 'ticketNumber' | 'final'
 >;
 
 const EXTENSIONS: Record<string, string> = {
@@ -42,6 +42,10 @@ export function buildReportForm(record: FormRecord, photos: readonly Blob[]): Fo
   form.append('unloading_is_buyer', String(record.flags.unloadingIsBuyer));
   form.append('loading_is_buyer', String(record.flags.loadingIsBuyer));
   form.append('completed_at', record.completedAt);
+  form.append('trips', String(record.trips ?? 1));
+  if (record.ticketNumber) form.append('ticket_number', record.ticketNumber);
+  // A record queued before trips existed finished its task with its one report.
+  form.append('final', record.final === false ? '0' : '1');
   photos.forEach((photo, index) => form.append('photos', photo, photoName(photo, index)));
   return form;
 }

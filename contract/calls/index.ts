@@ -5,9 +5,11 @@
 import type { AnswerOf, BodyOf, CallDecl, Method, PathParams, QueryOf } from '../call.ts';
 import { keyOf, pathMatches } from '../call.ts';
 import { companyCalls } from './companies.ts';
+import { reportCalls } from './reports.ts';
 
 export const CALLS = {
   ...companyCalls,
+  ...reportCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -2,7 +2,7 @@
  * One migration set for SQLite and PostgreSQL. Migrations run at start-up (see connect.ts).
  * Each migration is append-only: never edit one that has shipped, add the next.
  */
-import { type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
+import { sql, type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -349,6 +349,36 @@ function migration004(): Migration {
   };
 }
 
+/**
+ * Loads (docs/loads.md): a report is one trip's load ticket (trips, ticket number, whether it was the last
+ * trip), reviewed by staff (state, comment, who, when) after automatic checks (flags, a JSON list); a photo
+ * keeps its perceptual hash; an association has a planned share and the time the driver's part was finished;
+ * a company may tune the checks' thresholds. Associations already completed count as finished.
+ */
+function migration005(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      const real = 'double precision' as const;
+      await db.schema.alterTable('task_drivers').addColumn('planned_quantity', real).execute();
+      await db.schema.alterTable('task_drivers').addColumn('finished_at', 'text').execute();
+      await db.schema.alterTable('reports').addColumn('trips', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema.alterTable('reports').addColumn('ticket_number', 'text').execute();
+      await db.schema.alterTable('reports').addColumn('final', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+      await db.schema.alterTable('reports').addColumn('review_status', 'text', (c) => c.notNull().defaultTo('pending')).execute();
+      await db.schema.alterTable('reports').addColumn('review_comment', 'text').execute();
+      await db.schema.alterTable('reports').addColumn('reviewed_by', 'integer').execute();
+      await db.schema.alterTable('reports').addColumn('reviewed_at', 'text').execute();
+      await db.schema.alterTable('reports').addColumn('flags', 'text', (c) => c.notNull().defaultTo('[]')).execute();
+      await db.schema.alterTable('report_photos').addColumn('phash', 'text').execute();
+      await db.schema.alterTable('companies').addColumn('check_thresholds', 'text').execute();
+      await db.schema.createIndex('reports_created_idx').on('reports').columns(['created_at']).execute();
+      await db.schema.createIndex('reports_ticket_idx').on('reports').columns(['ticket_number']).execute();
+      await sql`update task_drivers set finished_at = coalesce((select max(r.created_at) from reports r where r.association_id = task_drivers.id), created_at) where status = 'completed'`.execute(db);
+      await sql`update reports set final = 1 where id in (select max(r.id) from reports r join task_drivers td on td.id = r.association_id where td.status = 'completed' group by r.association_id)`.execute(db);
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -357,6 +387,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '002_export_progress': migration002(),
         '003_console_part2': migration003(dialect),
         '004_export_heartbeat': migration004(),
+        '005_loads': migration005(),
       };
     },
   };

@@ -11,6 +11,8 @@ export interface CompaniesTable {
   id: Id;
   name: string;
   created_at: string;
+  /** JSON of contract/report-checks.ts CheckThresholds, or null for the defaults. */
+  check_thresholds: string | null;
 }
 
 export interface UsersTable {
@@ -104,6 +106,10 @@ export interface TaskDriversTable {
   order_index: number;
   accepted_at: string | null;
   created_at: string;
+  /** The driver's planned share; null: the task's plan split evenly among its live drivers. */
+  planned_quantity: number | null;
+  /** When the driver's part was finished (their last trip, or staff); null while it goes on. */
+  finished_at: string | null;
 }
 
 export interface ReportsTable {
@@ -119,6 +125,16 @@ export interface ReportsTable {
   completed_at: string | null;
   created_at: string;
   updated_at: string;
+  trips: Generated<number>;
+  ticket_number: string | null;
+  /** 1: the driver's last trip on the association (it finished their part). */
+  final: Generated<Bool>;
+  review_status: Generated<'pending' | 'approved' | 'disputed'>;
+  review_comment: string | null;
+  reviewed_by: number | null;
+  reviewed_at: string | null;
+  /** JSON list of contract/report-checks.ts ReportFlag. */
+  flags: Generated<string>;
 }
 
 export interface ReportPhotosTable {
@@ -130,6 +146,8 @@ export interface ReportPhotosTable {
   width: number | null;
   height: number | null;
   created_at: string;
+  /** 64-bit perceptual hash, 16 hex digits (server/reports/phash.ts); null for photos stored before it. */
+  phash: string | null;
 }
 
 export interface DailyHoursTable {

@@ -1,8 +1,9 @@
 /** Reads reports with their photos, shaped as the contract's Report, and answers who may see them. */
 import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { ReportFlag } from '../../contract/report-checks.ts';
+import type { Database, ReportRow } from '../db/schema.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import { notFound } from '../errors.ts';
+import { conflict, notFound } from '../errors.ts';
 import type { Report, ReportPhoto } from '../../contract/entities.ts';
 import { seesAssociation } from '../tasks/scope.ts';
 
@@ -52,7 +53,14 @@ export async function loadReports(db: Q, filter: { ids?: number[]; associationId
   if (filter.associationId !== undefined) query = query.where('association_id', '=', filter.associationId);
   const rows = await query.orderBy('created_at').orderBy('id').execute();
   const photos = await photosOf(db, rows.map((r) => r.id));
-  return rows.map((r) => ({
+  return rows.map((r) => ({ ...reportFields(r), idempotency_key: r.idempotency_key, photos: photos.get(r.id) ?? [] }));
+}
+
+type ReportRowFields = Omit<ReportRow, 'idempotency_key' | 'reviewed_by'>;
+
+/** A report row's own fields as the wire carries them (booleans 0/1, flags parsed). */
+export function reportFields(r: ReportRowFields): Omit<Report, 'photos' | 'idempotency_key'> {
+  return {
     id: r.id,
     association_id: r.association_id,
     driver_id: r.driver_id,
@@ -61,12 +69,27 @@ export async function loadReports(db: Q, filter: { ids?: number[]; associationId
     total_unloading_quantity: r.total_unloading_quantity,
     loading_is_buyer: r.loading_is_buyer ? 1 : 0,
     unloading_is_buyer: r.unloading_is_buyer ? 1 : 0,
-    idempotency_key: r.idempotency_key,
     completed_at: r.completed_at,
     created_at: r.created_at,
     updated_at: r.updated_at,
-    photos: photos.get(r.id) ?? [],
-  }));
+    trips: r.trips,
+    ticket_number: r.ticket_number,
+    final: r.final ? 1 : 0,
+    review_status: r.review_status,
+    review_comment: r.review_comment,
+    reviewed_at: r.reviewed_at,
+    flags: parseFlags(r.flags),
+  };
+}
+
+/** The stored flags (JSON); a row written before the checks, or damaged, has none. */
+export function parseFlags(text: string): ReportFlag[] {
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as ReportFlag[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 export async function loadReport(db: Q, id: number): Promise<Report> {
@@ -98,10 +121,17 @@ export async function reportFor(db: Q, user: AuthUser, reportId: number) {
     .selectFrom('reports as r')
     .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
     .innerJoin('tasks as t', 't.id', 'td.task_id')
-    .select(['r.id', 'r.association_id', 'r.driver_id', 't.company_id'])
+    .select(['r.id', 'r.association_id', 'r.driver_id', 't.company_id', 'r.review_status'])
     .where('r.id', '=', reportId)
     .executeTakeFirst();
   if (!row) throw notFound('Отчёт не найден');
   assertSeesAssociation(user, row, 'Отчёт не найден');
   return row;
+}
+
+/** A driver may not change a report the company approved: staff reopen it first (docs/reports-review.md). */
+export function assertDriverMayChange(user: AuthUser, report: { review_status: string }): void {
+  if (user.role === 'driver' && report.review_status === 'approved') {
+    throw conflict('Отчёт подтверждён диспетчером: изменить его нельзя. Попросите диспетчера вернуть его на проверку');
+  }
 }

@@ -10,7 +10,6 @@
  * each bit is whether a coefficient is above the block's median. Bits are row-major, most significant first.
  */
 import sharp from 'sharp';
-import { PHOTO_MAX_PIXELS } from './photos.ts';
 
 const SIZE = 32;
 /** The kept block: frequencies FIRST … FIRST + BLOCK - 1 on both axes. */
@@ -81,8 +80,9 @@ function keptFrequencies(pixels: Uint8Array): Float64Array {
 }
 
 /** The photo's perceptual hash: 16 lowercase hex digits. Throws for anything sharp cannot decode. */
-export async function perceptualHash(input: Buffer): Promise<string> {
-  const { data, info } = await sharp(input, { limitInputPixels: PHOTO_MAX_PIXELS })
+/** `maxPixels`: a larger image is refused by sharp before decoding (photos.ts checks it first anyway). */
+export async function perceptualHash(input: Buffer, maxPixels = 50_000_000): Promise<string> {
+  const { data, info } = await sharp(input, { limitInputPixels: maxPixels })
     .rotate()
     .flatten({ background: '#ffffff' })
     .grayscale()

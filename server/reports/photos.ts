@@ -4,6 +4,7 @@
  * valid header over a garbage body, a polyglot or a decompression bomb (more than 50 megapixels) is refused.
  */
 import { imageSize } from 'image-size';
+import { perceptualHash } from './phash.ts';
 import sharp from 'sharp';
 import type { ReportPhotoType } from '../../contract/report-limits.ts';
 import type { FileStorage } from '../files/storage.ts';
@@ -24,6 +25,8 @@ export interface Photo {
   ext: string;
   width: number;
   height: number;
+  /** Perceptual hash (phash.ts), for telling a re-used photo. */
+  phash: string | null;
 }
 
 export interface StoredPhoto extends Omit<Photo, 'data'> {
@@ -61,7 +64,9 @@ export async function inspectPhoto(data: Buffer, filename: string): Promise<Phot
   } catch {
     throw unsupported(filename);
   }
-  return { data, mime: format.mime, ext: format.ext, width: info.width, height: info.height };
+  // Its perceptual hash, to catch a photo re-used for another trip; a photo it cannot hash is still a photo.
+  const phash = await perceptualHash(data, PHOTO_MAX_PIXELS).catch(() => null);
+  return { data, mime: format.mime, ext: format.ext, width: info.width, height: info.height, phash };
 }
 
 /** Writes the photos under 'photos/'; on any failure removes what it wrote, so nothing is orphaned. */

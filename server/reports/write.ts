@@ -1,7 +1,8 @@
 /**
- * Creating, editing and deleting reports. A report completes its association (so it leaves
- * /tasks/assigned/, which is how the client's outbox learns the report arrived); deleting the last one
- * returns the association to 'accepted'. See server/routes/REPORTS.md.
+ * Creating, editing and deleting reports. A report is one trip's load ticket (or several trips'); the driver's
+ * last one (`final`) finishes their part of the task, so the association leaves /tasks/assigned/ — which is how
+ * the client's outbox learns its reports arrived. Deleting the last trip's report reopens the part. See
+ * server/routes/REPORTS.md and docs/loads.md.
  */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
@@ -13,15 +14,20 @@ import { conflict, HttpError } from '../errors.ts';
 import type { Report } from '../../contract/entities.ts';
 import type { ReportCreate, ReportUpdate } from '../../contract/driver.ts';
 import { associationScope, assertSeesAssociation, loadReport } from './load.ts';
+import { settleTask } from '../tasks/progress.ts';
+import { scoreReport } from './score.ts';
 import { removeFiles, storePhotos, type Photo, type StoredPhoto } from './photos.ts';
 
 type Q = Kysely<Database>;
 
+/** A report on a part the driver (or staff) already finished. */
+export const FINISHED = 'Задача уже завершена';
+
 /**
- * The association mirrors its reports: quantities are the sums of its reports' (a field no report
- * filled keeps what the driver typed), status 'completed' while it has a report, 'accepted' once it has none.
+ * The association mirrors its reports: quantities are the sums of its reports' (a field no report filled keeps
+ * what the driver typed); `finish` completes the driver's part. Then the task is settled (progress.ts).
  */
-export async function syncAssociation(trx: Q, associationId: number): Promise<void> {
+export async function syncAssociation(trx: Q, associationId: number, finish: 'finish' | 'reopen' | null = null): Promise<void> {
   const agg = await trx
     .selectFrom('reports')
     .select((eb) => [
@@ -32,19 +38,23 @@ export async function syncAssociation(trx: Q, associationId: number): Promise<vo
     ])
     .where('association_id', '=', associationId)
     .executeTakeFirstOrThrow();
-  if (Number(agg.n) === 0) {
-    await trx.updateTable('task_drivers').set({ status: 'accepted' }).where('id', '=', associationId).where('status', '=', 'completed').execute();
-    return;
-  }
   const sums: Partial<Record<'quantity' | 'loading_quantity' | 'unloading_quantity', number>> = {};
-  if (agg.quantity !== null) sums.quantity = Number(agg.quantity);
-  if (agg.loading !== null) sums.loading_quantity = Number(agg.loading);
-  if (agg.unloading !== null) sums.unloading_quantity = Number(agg.unloading);
-  await trx
-    .updateTable('task_drivers')
-    .set({ ...sums, status: 'completed' })
-    .where('id', '=', associationId)
-    .execute();
+  if (Number(agg.n) > 0) {
+    if (agg.quantity !== null) sums.quantity = Number(agg.quantity);
+    if (agg.loading !== null) sums.loading_quantity = Number(agg.loading);
+    if (agg.unloading !== null) sums.unloading_quantity = Number(agg.unloading);
+  }
+  const status = finish === 'finish' ? { status: 'completed' } : finish === 'reopen' ? { status: 'in_progress' } : {};
+  if (Object.keys(sums).length > 0 || finish) {
+    await trx
+      .updateTable('task_drivers')
+      .set({ ...sums, ...status })
+      .where('id', '=', associationId)
+      .where('status', '<>', 'cancelled')
+      .execute();
+  }
+  const association = await trx.selectFrom('task_drivers').select('task_id').where('id', '=', associationId).executeTakeFirst();
+  if (association) await settleTask(trx, association.task_id);
 }
 
 async function findByKey(db: Q, driverId: number, key: string) {
@@ -81,6 +91,7 @@ export async function createReport(
   const scope = await associationScope(db, input.association_id);
   assertSeesAssociation(user, scope);
   if (scope.status === 'cancelled' || scope.task_status === 'cancelled') throw conflict('Задание отменено: отчёт не принят');
+  if (scope.status === 'completed') throw conflict(FINISHED);
 
   const stored = await storePhotos(ctx.storage, photos);
   try {
@@ -100,13 +111,17 @@ export async function createReport(
           completed_at: input.completed_at ?? now,
           created_at: now,
           updated_at: now,
+          trips: input.trips,
+          ticket_number: input.ticket_number,
+          final: input.final,
         })
         .returning('id')
         .executeTakeFirstOrThrow();
       await insertPhotos(trx, id, stored, now);
-      await syncAssociation(trx, input.association_id);
+      await syncAssociation(trx, input.association_id, input.final === 1 ? 'finish' : null);
       return id;
     });
+    await scoreReport(db, id);
     return { report: await loadReport(db, id), created: true };
   } catch (error) {
     await removeFiles(ctx.storage, stored.map((s) => s.key));
@@ -130,6 +145,7 @@ async function insertPhotos(trx: Q, reportId: number, stored: readonly StoredPho
         size: p.size,
         width: p.width,
         height: p.height,
+        phash: p.phash,
         created_at: now,
       })),
     )
@@ -142,13 +158,16 @@ export async function updateReport(
   report: { id: number; association_id: number },
   input: ReportUpdate,
   photos: readonly Photo[],
+  /** A driver's correction of a disputed report: it goes back to review. */
+  backToReview = false,
 ): Promise<Report> {
   const stored = await storePhotos(ctx.storage, photos);
   try {
     await ctx.db.kysely.transaction().execute(async (trx) => {
       const now = nowIso();
       const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
-      await trx.updateTable('reports').set({ ...changes, updated_at: now }).where('id', '=', report.id).execute();
+      const review = backToReview ? { review_status: 'pending' as const, reviewed_at: null, reviewed_by: null } : {};
+      await trx.updateTable('reports').set({ ...changes, ...review, updated_at: now }).where('id', '=', report.id).execute();
       await insertPhotos(trx, report.id, stored, now);
       await syncAssociation(trx, report.association_id);
     });
@@ -156,6 +175,7 @@ export async function updateReport(
     await removeFiles(ctx.storage, stored.map((s) => s.key));
     throw error;
   }
+  await scoreReport(ctx.db.kysely, report.id);
   return loadReport(ctx.db.kysely, report.id);
 }
 
@@ -172,9 +192,11 @@ export async function photoTotals(db: Q, reportId: number): Promise<{ count: num
 export async function deleteReport(ctx: AppContext, report: { id: number; association_id: number }): Promise<void> {
   const keys = await ctx.db.kysely.transaction().execute(async (trx) => {
     const photos = await trx.selectFrom('report_photos').select('storage_key').where('report_id', '=', report.id).execute();
+    const { final } = await trx.selectFrom('reports').select('final').where('id', '=', report.id).executeTakeFirstOrThrow();
     await trx.deleteFrom('report_photos').where('report_id', '=', report.id).execute();
     await trx.deleteFrom('reports').where('id', '=', report.id).execute();
-    await syncAssociation(trx, report.association_id);
+    // The last trip taken back: the driver's part goes on.
+    await syncAssociation(trx, report.association_id, final === 1 ? 'reopen' : null);
     return photos.map((p) => p.storage_key);
   });
   // Files go after the commit: a failed transaction must not leave rows pointing at deleted files.

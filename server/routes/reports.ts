@@ -9,7 +9,10 @@ import { ALL_ROLES, DRIVER_ONLY } from '../../contract/roles.ts';
 import { dailyHoursSchema, reportCreateSchema, reportUpdateSchema, wagesQuerySchema } from '../../contract/driver.ts';
 import { badRequest, idParam, notFound, parse } from '../errors.ts';
 import { readReportForm, multipartLimits } from '../reports/form.ts';
-import { assertSeesAssociation, associationScope, loadReport, loadReports, reportFor } from '../reports/load.ts';
+import { assertDriverMayChange, assertSeesAssociation, associationScope, loadReport, loadReports, reportFor } from '../reports/load.ts';
+import { approveClean, listReports, reviewReport } from '../reports/review.ts';
+import { reportCalls } from '../../contract/calls/reports.ts';
+import { registerArea } from './define.ts';
 import { createReport, deletePhoto, deleteReport, photoTotals, updateReport } from '../reports/write.ts';
 import { listDailyHours, upsertDailyHours } from '../reports/daily-hours.ts';
 import { photoFor } from '../reports/photo-file.ts';
@@ -28,6 +31,12 @@ function idempotencyKey(headers: Record<string, string | string[] | undefined>):
 }
 
 export const reportRoutes: RouteModule = async (app, ctx) => {
+  registerArea(app, ctx, reportCalls, {
+    'GET /reports/': ({ user, query }) => listReports(ctx.db, user, query),
+    'POST /reports/:id/review': ({ user, params, body }) => reviewReport(ctx.db, user, params.id, body),
+    'POST /reports/review/approve-clean': ({ user, body }) => approveClean(ctx.db, user, body),
+  });
+
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart, { limits: multipartLimits });
     const driver = { preHandler: ctx.guard(DRIVER_ONLY) };
@@ -43,21 +52,29 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
     });
 
     scope.put('/reports/:id', anyone, async (request) => {
-      const report = await reportFor(ctx.db.kysely, currentUser(request), idParam(request.params));
+      const user = currentUser(request);
+      const report = await reportFor(ctx.db.kysely, user, idParam(request.params));
+      assertDriverMayChange(user, report);
+      // A driver's correction answers a dispute: the report waits for review again.
+      const corrected = user.role === 'driver' && report.review_status === 'disputed';
       // JSON edits quantities only; multipart may also add photos.
-      if (!request.isMultipart()) return updateReport(ctx, report, parse(reportUpdateSchema, request.body), []);
+      if (!request.isMultipart()) return updateReport(ctx, report, parse(reportUpdateSchema, request.body), [], corrected);
       const form = await readReportForm(request, await photoTotals(ctx.db.kysely, report.id));
-      return updateReport(ctx, report, parse(reportUpdateSchema, form.fields), form.photos);
+      return updateReport(ctx, report, parse(reportUpdateSchema, form.fields), form.photos, corrected);
     });
 
     scope.delete('/reports/:id', anyone, async (request, reply) => {
-      const report = await reportFor(ctx.db.kysely, currentUser(request), idParam(request.params));
+      const user = currentUser(request);
+      const report = await reportFor(ctx.db.kysely, user, idParam(request.params));
+      assertDriverMayChange(user, report);
       await deleteReport(ctx, report);
       return reply.status(204).send();
     });
 
     scope.delete('/reports/:id/photo', anyone, async (request, reply) => {
-      const report = await reportFor(ctx.db.kysely, currentUser(request), idParam(request.params));
+      const user = currentUser(request);
+      const report = await reportFor(ctx.db.kysely, user, idParam(request.params));
+      assertDriverMayChange(user, report);
       const { photo_id } = parse(photoIdQuerySchema, request.query);
       if (!(await deletePhoto(ctx, report.id, photo_id))) throw notFound('Фото не найдено в этом отчёте');
       return reply.status(204).send();

@@ -32,6 +32,7 @@ const assignQuerySchema = z.object({
   loading_quantity: queryNumber.optional(),
   transport_rate: queryNumber.optional(),
   unloading_quantity: queryNumber.optional(),
+  planned_quantity: queryNumber.optional(),
 });
 const dateQuerySchema = z.object({ date: isoDate.optional() });
 const activeQuerySchema = z.object({

@@ -9,6 +9,7 @@ import { loadAssociation, loadTask, loadTasks, toPage } from './load.ts';
 import { assertStaffSeesCompany, isSuperAdmin } from './scope.ts';
 import { taskCompany } from './staff-actions.ts';
 import { addAssociation, companyDriverIds, joinTask, removeAssociations } from './associations.ts';
+import { settleTask } from './progress.ts';
 
 /** A driver staff may manage: a driver of a company the caller sees. */
 export async function manageableDriver(db: Db, user: AuthUser, driverId: number): Promise<{ id: number; company_id: number }> {
@@ -65,6 +66,7 @@ export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Pro
         await trx.updateTable('task_drivers').set(changes).where('task_id', '=', id).where('driver_id', '=', driverId).execute();
       }
     }
+    await settleTask(trx, id);
     return id;
   });
   return (await loadTask(db.kysely, id)) as Task;
@@ -89,6 +91,7 @@ export interface AssignFields {
   loading_quantity?: number | null | undefined;
   transport_rate?: number | null | undefined;
   unloading_quantity?: number | null | undefined;
+  planned_quantity?: number | null | undefined;
 }
 
 /** PUT /tasks/{id}/drivers/{driverId}/: puts the driver on the task if needed, then sets the given fields. */
@@ -108,6 +111,7 @@ export async function assignDriver(db: Db, user: AuthUser, taskId: number, drive
     const { status_param, ...rest } = fields;
     const changes = { ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)), ...(status_param ? { status: status_param } : {}) };
     if (Object.keys(changes).length > 0) await trx.updateTable('task_drivers').set(changes).where('id', '=', assoc.id).execute();
+    await settleTask(trx, taskId);
     return assoc.id;
   });
   return (await loadAssociation(db.kysely, id)) as DriverAssociation;
@@ -145,10 +149,11 @@ export async function moveDriver(db: Db, user: AuthUser, taskId: number, driverI
       .executeTakeFirstOrThrow();
     await trx
       .updateTable('task_drivers')
-      .set({ driver_id: toDriverId, order_index: (top ?? 0) + 1, status: 'accepted' })
+      .set({ driver_id: toDriverId, order_index: (top ?? 0) + 1, status: 'accepted', finished_at: null })
       .where('id', '=', assoc.id)
       .execute();
     await trx.updateTable('tasks').set({ updated_at: nowIso() }).where('id', '=', taskId).execute();
+    await settleTask(trx, taskId);
     return assoc.id;
   });
   return (await loadAssociation(db.kysely, id)) as DriverAssociation;

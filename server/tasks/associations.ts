@@ -4,6 +4,7 @@
  */
 import type { Db } from '../db/connect.ts';
 import { badRequest } from '../errors.ts';
+import { settleTask } from './progress.ts';
 
 /** `driverIds` without repeats, once every one is a driver of the company; 400 naming driver_ids otherwise. */
 export async function companyDriverIds(db: Db['kysely'], companyId: number, driverIds: readonly number[]): Promise<number[]> {
@@ -20,7 +21,7 @@ export async function companyDriverIds(db: Db['kysely'], companyId: number, driv
   return wanted;
 }
 
-/** A driver who joins a task starts it: an 'open' task becomes 'in_progress' (domain notes, accept). */
+/** A driver who joins a task starts it: an 'open' task becomes 'in_progress' (the status rule, progress.ts). */
 export async function joinTask(
   trx: Db['kysely'],
   task: { id: number; rate: number | null; status: string },
@@ -28,7 +29,7 @@ export async function joinTask(
   now: string,
 ): Promise<void> {
   await addAssociation(trx, task.id, driverId, task.rate, now);
-  if (task.status === 'open') await trx.updateTable('tasks').set({ status: 'in_progress', updated_at: now }).where('id', '=', task.id).execute();
+  await settleTask(trx, task.id);
 }
 
 /** The association goes last in the driver's order and carries the task's rate at this moment. */
@@ -63,10 +64,13 @@ export async function addAssociation(
  * instead, so its report and wages stay.
  */
 export async function removeAssociations(trx: Db['kysely'], ids: number[]): Promise<void> {
+  if (ids.length === 0) return;
+  const tasks = await trx.selectFrom('task_drivers').select('task_id').distinct().where('id', 'in', ids).execute();
   const reported = await trx.selectFrom('reports').select('association_id').distinct().where('association_id', 'in', ids).execute();
   const keep = new Set(reported.map((r) => r.association_id));
   const cancel = ids.filter((id) => keep.has(id));
   const remove = ids.filter((id) => !keep.has(id));
   if (cancel.length > 0) await trx.updateTable('task_drivers').set({ status: 'cancelled' }).where('id', 'in', cancel).execute();
   if (remove.length > 0) await trx.deleteFrom('task_drivers').where('id', 'in', remove).execute();
+  for (const { task_id } of tasks) await settleTask(trx, task_id);
 }

@@ -8,11 +8,16 @@ import type { DriverAssociation, DriverStatus, Task } from '../../contract/entit
 import type { QuantityUpdate } from '../../contract/driver.ts';
 import { loadAssociation, loadTask } from './load.ts';
 import { joinTask } from './associations.ts';
+import { settleTask } from './progress.ts';
 import { isDriver, localToday, staffSeesCompany, statusLabel } from './scope.ts';
 
-/** The only status moves a driver makes by hand; 'completed' comes from a report. */
+/**
+ * The status moves a driver makes by hand: start, and finish their part without another report («Завершить
+ * задачу»); their last trip's report finishes it too (`final`). Reopening is staff's.
+ */
 const DRIVER_MOVES: Readonly<Record<string, readonly DriverStatus[]>> = {
-  accepted: ['in_progress'],
+  accepted: ['in_progress', 'completed'],
+  in_progress: ['completed'],
 };
 
 function assertDriverMove(from: string, to: string): void {
@@ -96,17 +101,21 @@ export async function updateQuantities(
   } else if (!staffSeesCompany(user, assoc.company_id)) {
     throw notFound('Задание водителя не найдено');
   }
-  const changes: Partial<Record<'quantity' | 'loading_quantity' | 'unloading_quantity' | 'transport_rate', number | null>> = {};
-  for (const key of ['quantity', 'loading_quantity', 'unloading_quantity', 'transport_rate'] as const) {
+  if (isDriver(user) && body.planned_quantity !== undefined) throw forbidden('Долю водителя задаёт менеджер');
+  const changes: Partial<Record<'quantity' | 'loading_quantity' | 'unloading_quantity' | 'transport_rate' | 'planned_quantity', number | null>> = {};
+  for (const key of ['quantity', 'loading_quantity', 'unloading_quantity', 'transport_rate', 'planned_quantity'] as const) {
     if (body[key] !== undefined) changes[key] = body[key];
   }
   const status = body.status !== undefined && body.status !== assoc.status ? { status: body.status } : {};
   if (Object.keys(changes).length > 0 || 'status' in status) {
-    await db.kysely
-      .updateTable('task_drivers')
-      .set({ ...changes, ...status })
-      .where('id', '=', assoc.id)
-      .execute();
+    await db.kysely.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('task_drivers')
+        .set({ ...changes, ...status })
+        .where('id', '=', assoc.id)
+        .execute();
+      await settleTask(trx, taskId);
+    });
   }
   return (await loadAssociation(db.kysely, assoc.id)) as DriverAssociation;
 }
@@ -122,7 +131,10 @@ export async function changeOwnStatus(db: Db, user: AuthUser, taskId: number, st
   if (!assoc) throw notFound('Вы не брали это задание');
   assertDriverMove(assoc.status, status);
   if (assoc.status !== status) {
-    await db.kysely.updateTable('task_drivers').set({ status }).where('id', '=', assoc.id).execute();
+    await db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('task_drivers').set({ status }).where('id', '=', assoc.id).execute();
+      await settleTask(trx, taskId);
+    });
   }
   return (await loadTask(db.kysely, taskId, user.id)) as Task;
 }

@@ -2,6 +2,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '../db/schema.ts';
 import type { DriverAssociation, DriverStatus, Page, Task, TaskStatus } from '../../contract/entities.ts';
+import { DELIVERED_SQL, roundQuantity, shareOf } from './progress.ts';
 
 type Q = Kysely<Database>;
 
@@ -20,11 +21,16 @@ export interface AssociationRow {
   last_report_id: number | null;
   last_report_at: string | null;
   reported_quantity: number | string | null;
+  planned_quantity: number | null;
+  finished_at: string | null;
+  trips: number | string | null;
+  delivered: number | string | null;
 }
 
 const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
 
-export function toAssociation(row: AssociationRow): DriverAssociation {
+/** `plan` and `liveDrivers` of the association's task give the share when staff set none. */
+export function toAssociation(row: AssociationRow, plan: number, liveDrivers: number): DriverAssociation {
   return {
     id: row.id,
     task_id: row.task_id,
@@ -40,10 +46,22 @@ export function toAssociation(row: AssociationRow): DriverAssociation {
     last_report_id: row.last_report_id,
     last_report_at: row.last_report_at,
     reported_quantity: numberOrNull(row.reported_quantity),
+    planned_quantity: row.planned_quantity,
+    share: shareOf(plan, row.planned_quantity, liveDrivers),
+    trips: Number(row.trips ?? 0),
+    delivered: roundQuantity(Number(row.delivered ?? 0)),
+    finished_at: row.finished_at,
   };
 }
 
-export function toTask(row: TaskRow, associations: DriverAssociation[], takenPlaces = associations.filter((a) => a.status !== 'cancelled').length): Task {
+/** What a task's progress needs of all its associations (a driver's view carries only their own). */
+export interface TaskTotals {
+  live: number;
+  finished: number;
+  delivered: number;
+}
+
+export function toTask(row: TaskRow, associations: DriverAssociation[], totals: TaskTotals): Task {
   return {
     id: row.id,
     company_id: row.company_id,
@@ -58,7 +76,14 @@ export function toTask(row: TaskRow, associations: DriverAssociation[], takenPla
     comment: row.comment,
     max_drivers: row.max_drivers,
     driver_associations: associations,
-    taken_places: takenPlaces,
+    taken_places: totals.live,
+    progress: {
+      delivered: roundQuantity(totals.delivered),
+      plan: row.planned_quantity,
+      drivers: totals.live,
+      drivers_finished: totals.finished,
+      shortfall: row.status === 'completed' && totals.delivered < row.planned_quantity ? roundQuantity(row.planned_quantity - totals.delivered) : null,
+    },
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -85,12 +110,35 @@ export function selectAssociations(db: Q) {
       sql<number | null>`(select max(r.id) from reports r where r.association_id = td.id)`.as('last_report_id'),
       sql<string | null>`(select max(r.created_at) from reports r where r.association_id = td.id)`.as('last_report_at'),
       sql<number | null>`(select sum(r.quantity) from reports r where r.association_id = td.id)`.as('reported_quantity'),
+      'td.planned_quantity',
+      'td.finished_at',
+      sql<number>`(select coalesce(sum(r.trips), 0) from reports r where r.association_id = td.id)`.as('trips'),
+      sql<number>`(select coalesce(sum(${sql.raw(DELIVERED_SQL)}), 0) from reports r where r.association_id = td.id)`.as('delivered'),
     ]);
 }
 
 export async function loadAssociation(db: Q, id: number): Promise<DriverAssociation | null> {
   const row = await selectAssociations(db).where('td.id', '=', id).executeTakeFirst();
-  return row ? toAssociation(row) : null;
+  if (!row) return null;
+  const [totals] = await taskTotals(db, [row.task_id]);
+  const task = await db.selectFrom('tasks').select('planned_quantity').where('id', '=', row.task_id).executeTakeFirstOrThrow();
+  return toAssociation(row, task.planned_quantity, totals?.live ?? 0);
+}
+
+/** Per task: live drivers, how many finished, and what every report on it delivered. */
+function taskTotals(db: Q, taskIds: readonly number[]) {
+  return db
+    .selectFrom('task_drivers as td')
+    .select([
+      'td.task_id',
+      sql<number>`count(case when td.status <> 'cancelled' then 1 end)`.as('live'),
+      sql<number>`count(case when td.status <> 'cancelled' and td.finished_at is not null then 1 end)`.as('finished'),
+      sql<number>`coalesce(sum((select coalesce(sum(${sql.raw(DELIVERED_SQL)}), 0) from reports r where r.association_id = td.id)), 0)`.as('delivered'),
+    ])
+    .where('td.task_id', 'in', taskIds)
+    .groupBy('td.task_id')
+    .execute()
+    .then((rows) => rows.map((r) => ({ task_id: r.task_id, live: Number(r.live), finished: Number(r.finished), delivered: Number(r.delivered) })));
 }
 
 /**
@@ -108,26 +156,20 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
       .orderBy('td.order_index')
       .orderBy('td.id')
       .execute(),
-    // A driver sees only their own association, but the places taken count everyone's.
-    db
-      .selectFrom('task_drivers')
-      .select(['task_id', (eb) => eb.fn.countAll<number>().as('n')])
-      .where('task_id', 'in', unique)
-      .where('status', '<>', 'cancelled')
-      .groupBy('task_id')
-      .execute(),
+    // A driver sees only their own association, but the places taken and the progress count everyone's.
+    taskTotals(db, unique),
   ]);
-  const takenBy = new Map(taken.map((t) => [t.task_id, Number(t.n)]));
+  const totalsBy = new Map(taken.map((t) => [t.task_id, t]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
   const byTask = new Map<number, DriverAssociation[]>();
   for (const a of assocRows) {
     const list = byTask.get(a.task_id) ?? [];
-    list.push(toAssociation(a));
+    list.push(toAssociation(a, byId.get(a.task_id)?.planned_quantity ?? 0, totalsBy.get(a.task_id)?.live ?? 0));
     byTask.set(a.task_id, list);
   }
-  const byId = new Map(rows.map((r) => [r.id, r]));
   return unique.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toTask(row, byTask.get(id) ?? [], takenBy.get(id) ?? 0)] : [];
+    return row ? [toTask(row, byTask.get(id) ?? [], totalsBy.get(id) ?? { live: 0, finished: 0, delivered: 0 })] : [];
   });
 }
 

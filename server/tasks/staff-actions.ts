@@ -9,6 +9,7 @@ import { quantityUpdateSchema, taskCreateSchema } from '../../contract/driver.ts
 import { loadTask } from './load.ts';
 import { addAssociation, companyDriverIds, removeAssociations } from './associations.ts';
 import { assertStaffSeesCompany } from './scope.ts';
+import { settleTask } from './progress.ts';
 
 export async function taskCompany(db: Db, taskId: number): Promise<number> {
   const task = await db.kysely.selectFrom('tasks').select('company_id').where('id', '=', taskId).executeTakeFirst();
@@ -65,8 +66,23 @@ export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, 
       if (Object.keys(changes).length === 0) continue;
       await trx.updateTable('task_drivers').set(changes).where('task_id', '=', taskId).where('driver_id', '=', id).execute();
     }
+    if (input.status === 'in_progress' || input.status === 'open') {
+      // The status rule (progress.ts): «в работе» means someone is on the task, «открыта» that nobody is.
+      const live = await trx.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('status', '<>', 'cancelled').executeTakeFirst();
+      if (input.status === 'in_progress' && !live) throw conflict('На задаче нет водителей: назначьте водителя, и она будет в работе');
+      if (input.status === 'open' && live) throw conflict('На задаче есть водители: уберите их, чтобы задача снова была открыта');
+    }
     if (input.status !== undefined) {
       await trx.updateTable('tasks').set({ status: input.status, updated_at: now }).where('id', '=', taskId).execute();
+      // Staff finish a task by finishing every driver's part, and reopen it by reopening them (progress.ts).
+      if (input.status === 'completed' || input.status === 'in_progress') {
+        await trx
+          .updateTable('task_drivers')
+          .set({ status: input.status === 'completed' ? 'completed' : 'in_progress' })
+          .where('task_id', '=', taskId)
+          .where('status', 'in', input.status === 'completed' ? ['accepted', 'in_progress'] : ['completed'])
+          .execute();
+      }
       if (input.status === 'cancelled') {
         // A cancelled task leaves every driver's current list, which also resolves their outboxes.
         await trx
@@ -77,6 +93,7 @@ export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, 
           .execute();
       }
     }
+    await settleTask(trx, taskId);
   });
   return (await loadTask(db.kysely, taskId)) as Task;
 }

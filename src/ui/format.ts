@@ -56,3 +56,11 @@ export function formatDateTime(iso: string | null | undefined): string {
 export function apiPathOf(url: string): string {
   return url.replace(/^\/api(?=\/)/, '');
 }
+
+/** '1 рейс', '3 рейса', '5 рейсов'. */
+export function formatTrips(n: number): string {
+  const mod10 = n % 10;
+  const mod100 = n % 100;
+  const word = mod10 === 1 && mod100 !== 11 ? 'рейс' : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? 'рейса' : 'рейсов';
+  return `${n} ${word}`;
+}

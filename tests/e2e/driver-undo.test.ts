@@ -35,7 +35,7 @@ describe('undoing a report just filed', () => {
       await page.locator('.Toastify').getByRole('button', { name: 'Отменить' }).click();
       await page.getByText('Отчёт отменён: задача снова в текущих').waitFor();
       expect(await reportsOn(server, association.id)).toHaveLength(0);
-      expect(await associationStatus(server, association.id)).toBe('accepted');
+      expect(await associationStatus(server, association.id)).toBe('in_progress');
       await current.card(cargo).waitFor();
       expect(errors).toEqual([]);
     } finally {

@@ -93,8 +93,9 @@ describe.each<EngineMode>(['shared', 'dedicated'])('two tabs (%s engine)', (mode
       const pageB = await context.newPage();
       const listB = await new TasksManagePage(pageB, app.url).goto('?status=all');
       const [taskId] = await listA.rowIds();
-      const target = (await listA.statusOf(taskId as number).textContent()) === 'Выполнена' ? 'in_progress' : 'completed';
-      const label = target === 'completed' ? 'Выполнена' : 'В работе';
+      // Completed ↔ cancelled: both are staff's to set whoever is on the task (docs/loads.md, the status rule).
+      const target = (await listA.statusOf(taskId as number).textContent()) === 'Выполнена' ? 'cancelled' : 'completed';
+      const label = target === 'completed' ? 'Выполнена' : 'Отменена';
       await pageA.bringToFront();
       await listA.row(taskId as number).getByLabel(`Статус задачи №${taskId}`).selectOption(target);
       await waitFor(async () => (await listB.statusOf(taskId as number).textContent()) === label, {

@@ -844,6 +844,37 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'anon',
   },
   {
+    call: 'GET /reports/',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok',
+    make: async (c) => {
+      const { task } = await reportOfA(c);
+      return { url: `/api/reports/?task_id=${task}` };
+    },
+    showsA: (body, _c, req) => {
+      const task = Number(new URL(req.url, 'http://x').searchParams.get('task_id'));
+      return ((body as { items: { task: { id: number } }[] }).items ?? []).some((i) => i.task.id === task);
+    },
+    bad: async () => ({ url: '/api/reports/?flag=weird' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /reports/{id}/review',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/review`, body: { action: 'approve' } }),
+    bad: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/review`, body: { action: 'dispute', comment: '  ' } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /reports/review/approve-clean',
+    method: 'POST',
+    matrix: '401 403 ok ok ok ok ok',
+    make: async () => ({ url: '/api/reports/review/approve-clean', body: { date_from: dayFromToday(-1), date_to: dayFromToday(1) } }),
+    bad: async () => ({ url: '/api/reports/review/approve-clean', body: { date_from: dayFromToday(1), date_to: dayFromToday(-1) } }),
+    badBy: 'manager',
+  },
+  {
     call: 'GET /reports/{id}',
     method: 'GET',
     matrix: '401 ok ok 404 ok 404 ok',

@@ -56,9 +56,9 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
   const get = (url: string, user?: SignedInUser) => server.app.inject({ method: 'GET', url: `/api${url}`, headers: user?.auth ?? {} });
   const jpeg = (filename = 'camera.jpg'): FormFile => ({ data: JPEG_8x6, filename });
 
-  it('stores a report with photos, completes the association and takes it out of /tasks/assigned/', async () => {
+  it("stores a report with photos; the last trip's report completes the association and takes it out of /tasks/assigned/", async () => {
     const before = photoFiles().length;
-    const res = await post(p.driver, reportForm(fields(), [jpeg(), { data: PNG_8x6, type: 'image/png', filename: 'a.png' }]));
+    const res = await post(p.driver, reportForm(fields({ final: '1' }), [jpeg(), { data: PNG_8x6, type: 'image/png', filename: 'a.png' }]));
     expect(res.statusCode).toBe(201);
     const report = res.json() as Report;
     expect(report).toMatchObject({
@@ -100,7 +100,8 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
         id: created.id,
         driver_name: 'Иван Петров',
         task: { id: taskId, company_id: p.company },
-        association: { id: association, status: 'completed', quantity: 24.5 },
+        // One trip reported, not the last: the driver's part goes on.
+        association: { id: association, status: 'in_progress', quantity: 24.5 },
       });
       expect(res.json().photos).toHaveLength(2);
     }
@@ -294,7 +295,7 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     const json = await server.app.inject({ method: 'PUT', url: `/api/reports/${report.id}`, headers: p.manager.auth, payload: { quantity: 31 } });
     expect(json.statusCode).toBe(200);
     const assoc = await server.db.kysely.selectFrom('task_drivers').selectAll().where('id', '=', association).executeTakeFirstOrThrow();
-    expect(assoc).toMatchObject({ quantity: 31, unloading_quantity: 29, status: 'completed' });
+    expect(assoc).toMatchObject({ quantity: 31, unloading_quantity: 29, status: 'in_progress' });
 
     const single = (await get(`/reports/${report.id}/photos`, p.driver)).json() as { photos: ReportPhoto[] };
     expect(single.photos).toHaveLength(1);
@@ -314,7 +315,8 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     expect(gone.statusCode).toBe(204);
     expect(photoFiles().length - before).toBe(-1);
     const back = await server.db.kysely.selectFrom('task_drivers').select('status').where('id', '=', association).executeTakeFirstOrThrow();
-    expect(back.status).toBe('accepted');
+    // Started and still going: a deleted trip does not undo the start.
+    expect(back.status).toBe('in_progress');
     const assigned = (await get('/tasks/assigned/', p.driver)).json() as Page<Task>;
     expect(assigned.items.map((t) => t.id)).toContain(taskId);
     expect((await get(`/reports/association/${association}`, p.driver)).json()).toEqual([]);

@@ -18,7 +18,7 @@ describe('driver report payload', () => {
   it('sends the totals only when their buyer flag is on', () => {
     const result = buildReport(
       7,
-      { quantity: '20', totalLoading: '100', totalUnloading: '98', loadingIsBuyer: true, unloadingIsBuyer: false },
+      { ...emptyDraft, quantity: '20', totalLoading: '100', totalUnloading: '98', loadingIsBuyer: true, unloadingIsBuyer: false },
       [photo],
     );
     expect(result).toEqual({
@@ -30,6 +30,9 @@ describe('driver report payload', () => {
         total_unloading_quantity: null,
         loadingIsBuyer: 1,
         unloadingIsBuyer: 0,
+        trips: 1,
+        ticketNumber: null,
+        final: false,
         photos: [photo],
       },
     });
@@ -38,7 +41,7 @@ describe('driver report payload', () => {
   it('sends both totals with both flags on, and an empty total as null', () => {
     const result = buildReport(
       3,
-      { quantity: '5', totalLoading: '', totalUnloading: '4,5', loadingIsBuyer: true, unloadingIsBuyer: true },
+      { ...emptyDraft, quantity: '5', totalLoading: '', totalUnloading: '4,5', loadingIsBuyer: true, unloadingIsBuyer: true },
       [],
     );
     expect(result.ok && result.report).toMatchObject({
@@ -76,9 +79,21 @@ describe('driver report payload', () => {
   it('turns a stored report back into a draft that rebuilds the same numbers', () => {
     const stored = { quantity: 12.5, total_loading_quantity: 40, total_unloading_quantity: null };
     const draft = draftFromReport(stored);
-    expect(draft).toEqual({ quantity: '12,5', totalLoading: '40', totalUnloading: '', loadingIsBuyer: true, unloadingIsBuyer: false });
+    expect(draft).toEqual({ ...emptyDraft, quantity: '12,5', totalLoading: '40', totalUnloading: '', loadingIsBuyer: true, unloadingIsBuyer: false });
     const rebuilt = buildReport(1, draft, []);
     expect(rebuilt.ok && rebuilt.report).toMatchObject({ ...stored, loadingIsBuyer: 1, unloadingIsBuyer: 0 });
+  });
+
+  it('sends the trips, the ticket number and the last-trip mark; refuses a bad count or ticket, naming the field', () => {
+    const ok = buildReport(3, { ...emptyDraft, quantity: '40', trips: '2', ticketNumber: ' № 4711/2 ', final: true }, []);
+    expect(ok.ok && ok.report).toMatchObject({ trips: 2, ticketNumber: '№ 4711/2', final: true });
+    expect(buildReport(3, { ...emptyDraft, quantity: '1', trips: '0' }, [])).toEqual({ ok: false, errors: { trips: 'Число рейсов — от 1 до 50' } });
+    expect(buildReport(3, { ...emptyDraft, quantity: '1', trips: '2,5' }, []).ok).toBe(false);
+    const bad = buildReport(3, { ...emptyDraft, quantity: '1', ticketNumber: '<b>' }, []);
+    expect(bad.ok ? null : bad.errors.ticketNumber).toMatch(/номере талона/);
+    // An edit sends a changed ticket number and trip count only.
+    const edit = buildReportEdit({ ...emptyDraft, quantity: '20' }, { ...emptyDraft, quantity: '20', ticketNumber: 'Б-7', trips: '2' }, 1);
+    expect(edit).toEqual({ ok: true, fields: { trips: 2, ticket_number: 'Б-7' } });
   });
 
   it("prefers the server's stored flags over guessing from the totals", () => {

@@ -28,9 +28,18 @@ describe('the task form conversions', () => {
     expect(fixed.ok && fixed.body).toMatchObject({ planned_quantity: 22.5, rate: 410.5, comment: null, driver_ids: [] });
   });
 
+  it('sends each driver’s share, and refuses shares that add up to more than the plan', () => {
+    const row = (id: number, share: string) => ({ driver_id: id, planned_quantity: share, quantity: '', transport_rate: '', loading_quantity: '', unloading_quantity: '', status: 'accepted' as const });
+    const base = { ...emptyValues('2026-11-25'), cargo: 'Щебень', loading_place: 'А', unloading_place: 'Б', planned_quantity: '150' };
+    const ok = buildBody({ ...base, drivers: [row(3, '75'), row(4, '')] }, false);
+    expect(ok.ok && ok.body.drivers.map((d) => d.planned_quantity)).toEqual([75, null]);
+    const over = buildBody({ ...base, drivers: [row(3, '100'), row(4, '60,5')] }, false);
+    expect(over.ok ? null : over.errors['drivers.3.planned_quantity']).toBe('Доли вместе (160,5) больше плана (150)');
+  });
+
   it('requires a company from a super-admin, the places, and seats for every assigned driver', () => {
     const values = { ...emptyValues('2026-11-25'), planned_quantity: '10', max_drivers: '1' };
-    values.drivers = [3, 4].map((id) => ({ driver_id: id, quantity: '', transport_rate: '', loading_quantity: '', unloading_quantity: '', status: 'accepted' as const }));
+    values.drivers = [3, 4].map((id) => ({ driver_id: id, planned_quantity: '', quantity: '', transport_rate: '', loading_quantity: '', unloading_quantity: '', status: 'accepted' as const }));
     const result = buildBody(values, true);
     expect(result.ok).toBe(false);
     if (result.ok) return;

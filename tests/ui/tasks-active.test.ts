@@ -11,8 +11,8 @@ const task = (id: number, planned: number, associations: DriverAssociation[]): T
 describe('active tasks by driver', () => {
   it('sums planned and reported per driver, shares a task without own quantities, and puts untaken tasks last', () => {
     const groups = groupByDriver([
-      task(1, 100, [assoc(2, 'Борис', { reported_quantity: 30, last_report_at: '2026-11-24T08:00:00Z' }), assoc(1, 'Анна', { quantity: 70 })]),
-      task(2, 40, [assoc(2, 'Борис', { reported_quantity: 40, last_report_at: '2026-11-24T10:00:00Z' })]),
+      task(1, 100, [assoc(2, 'Борис', { share: 20, delivered: 30, last_report_at: '2026-11-24T08:00:00Z', order_index: 2 }), assoc(1, 'Анна', { share: 70 })]),
+      task(2, 40, [assoc(2, 'Борис', { share: 70, delivered: 40, last_report_at: '2026-11-24T10:00:00Z', order_index: 1 })]),
       task(3, 25, []),
       task(4, 10, [assoc(1, 'Анна', { status: 'cancelled' })]),
     ]);
@@ -20,6 +20,8 @@ describe('active tasks by driver', () => {
     expect(groups[0]).toMatchObject({ planned: 70, reported: 0, lastReportAt: null });
     expect(groups[1]).toMatchObject({ planned: 90, reported: 70, lastReportAt: '2026-11-24T10:00:00Z' });
     expect(groups[2]?.lines.map((l) => l.task.id)).toEqual([3, 4]);
+    // The dispatcher's saved order within the day, not the order the server listed the tasks.
+    expect(groups[1]?.lines.map((l) => l.task.id)).toEqual([2, 1]);
   });
 
   it('caps progress at 100 %', () => {

@@ -40,7 +40,17 @@ describe('buildReportForm', () => {
       unloading_is_buyer: '0',
       loading_is_buyer: '0',
       completed_at: '2026-11-21T09:00:00.000Z',
+      trips: '1',
+      // A record queued before trips existed: its one report finished the task.
+      final: '1',
     });
+  });
+
+  it('sends the trips, the ticket number and whether it is the last trip', () => {
+    const form = buildReportForm(record({ trips: 2, ticketNumber: 'А-17', final: false }), []);
+    expect([form.get('trips'), form.get('ticket_number'), form.get('final')]).toEqual(['2', 'А-17', '0']);
+    expect(buildReportForm(record({ final: true }), []).get('final')).toBe('1');
+    expect(buildReportForm(record({ ticketNumber: null }), []).has('ticket_number')).toBe(false);
   });
 
   it('sends the unloading total only when its flag is 1', () => {

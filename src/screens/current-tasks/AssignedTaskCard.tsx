@@ -4,6 +4,9 @@ import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { OwnTask } from '../driver-common/format.ts';
 import { DRIVER_STATUS_LABELS } from '../driver-common/format.ts';
 import { failureMessage, useEngineSend } from '../../engine/send.ts';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { LoadProgress } from '../../ui/LoadProgress.tsx';
+import { formatQuantity, formatTrips } from '../../ui/format.ts';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import { AssociationReports } from '../report/AssociationReports.tsx';
 import { useOpenReportForm } from '../report/ReportFormHost.tsx';
@@ -22,6 +25,30 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
     ['/tasks/assigned/'],
   );
 
+  const finish = useEngineSend<null>(
+    () => ({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status: 'completed' } }),
+    ['/tasks/'],
+  );
+  const [confirmElement, ask] = useConfirm();
+
+  async function finishTask() {
+    const yes = await ask({
+      title: 'Завершить задачу?',
+      message:
+        queued > 0
+          ? 'В очереди есть неотправленные отчёты по этой задаче: они уйдут, когда появится связь. Дальше задача будет в «Статистике»; снова открыть её может только диспетчер.'
+          : `Сделано: ${formatTrips(association.trips)}, ${formatQuantity(association.delivered, task.unit)} из ${formatQuantity(association.share, task.unit)}. Задача уйдёт в «Статистику»; снова открыть её может только диспетчер.`,
+      confirmLabel: 'Завершить',
+    });
+    if (!yes) return;
+    try {
+      await finish.mutateAsync(null);
+      toast.success('Задача завершена');
+    } catch (error) {
+      toast.error(failureMessage(error, 'Нет подключения к сети: задача не завершена.'));
+    }
+  }
+
   async function startTrip() {
     try {
       await start.mutateAsync(null);
@@ -37,10 +64,12 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
 
   return (
     <li className="drv-card">
+      {confirmElement}
       <TaskSummary
         task={task}
         badge={<span className={`drv-badge drv-badge--${association.status}`}>{DRIVER_STATUS_LABELS[association.status]}</span>}
       />
+      <LoadProgress label="Ваша доля" delivered={association.delivered} of={association.share} unit={task.unit} trips={association.trips} />
       {queued > 0 ? <p className="drv-notice drv-notice--info">Отчёт в очереди отправки</p> : null}
       <QuantityForm key={quantityKey} association={association} unit={task.unit} disabled={!online} />
       <AssociationReports associationId={association.id} task={task} />
@@ -54,6 +83,17 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
             onClick={() => void startTrip()}
           >
             {start.isPending ? 'Начинаем...' : 'Начать рейс'}
+          </button>
+        ) : null}
+        {association.trips > 0 ? (
+          <button
+            type="button"
+            className="drv-btn drv-btn--ghost"
+            disabled={!online || finish.isPending}
+            title={online ? undefined : NEEDS_SERVER}
+            onClick={() => void finishTask()}
+          >
+            {finish.isPending ? 'Завершаем...' : 'Завершить задачу'}
           </button>
         ) : null}
         <button type="button" className="drv-btn drv-btn--primary" onClick={() => openReportForm({ associationId: association.id, task })}>

@@ -113,10 +113,13 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
     if (!result.ok) return fail(result.message);
     const queuedId = result.data;
     const client = queryClient;
+    const final = built.report.final === true;
     toast.success(
       ({ closeToast }) => (
         <span className="drv-undo">
-          Отчёт поставлен в очередь отправки. Задача отмечена выполненной: она теперь в разделе «Статистика».
+          {final
+            ? 'Отчёт поставлен в очередь отправки. Задача отмечена выполненной: она теперь в разделе «Статистика».'
+            : 'Отчёт поставлен в очередь отправки. Рейс записан; задача остаётся в текущих до последнего рейса.'}
           <button
             type="button"
             className="drv-undo__button"
@@ -124,7 +127,9 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
               closeToast();
               void undoFiledReport(queuedId, associationId)
                 .then((outcome) =>
-                  outcome === 'gone' ? toast.info('Отчёт уже не найти: отменять нечего') : toast.success('Отчёт отменён: задача снова в текущих'),
+                  outcome === 'gone'
+                    ? toast.info('Отчёт уже не найти: отменять нечего')
+                    : toast.success(final ? 'Отчёт отменён: задача снова в текущих' : 'Отчёт отменён'),
                 )
                 .catch((error: unknown) => toast.error(`Отчёт не отменён: ${failureMessage(error)}`))
                 .finally(() => void invalidatePaths(client, REPORT_QUERIES));
@@ -220,6 +225,38 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
             {shown.quantity ? <span className="drv-field__error">{shown.quantity}</span> : null}
           </label>
 
+          <div className="drv-row">
+            <label className="drv-field drv-field--narrow">
+              <span className="drv-field__label">Рейсов</span>
+              <input
+                className="drv-input"
+                inputMode="numeric"
+                autoComplete="off"
+                value={draft.trips}
+                aria-invalid={Boolean(shown.trips)}
+                aria-describedby="drv-trips-hint"
+                onChange={(event) => set({ trips: event.target.value })}
+              />
+              {shown.trips ? <span className="drv-field__error">{shown.trips}</span> : null}
+            </label>
+            <label className="drv-field">
+              <span className="drv-field__label">Номер талона</span>
+              <input
+                className="drv-input"
+                autoComplete="off"
+                maxLength={40}
+                placeholder="необязательно"
+                value={draft.ticketNumber}
+                aria-invalid={Boolean(shown.ticketNumber)}
+                onChange={(event) => set({ ticketNumber: event.target.value })}
+              />
+              {shown.ticketNumber ? <span className="drv-field__error">{shown.ticketNumber}</span> : null}
+            </label>
+          </div>
+          <p className="drv-field__hint" id="drv-trips-hint">
+            Обычно один отчёт — один рейс с талоном. Несколько рейсов одним отчётом: укажите их число и общее количество.
+          </p>
+
           <p className="drv-field__hint" id="drv-buyer-hint">
             Общее количество — по весам покупателя: отметьте «покупатель», чтобы указать его. Без отметки поле не заполняется и в
             отчёт не попадает.
@@ -267,6 +304,16 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
               ))}
             </ul>
           </fieldset>
+
+          {editing ? null : (
+            <label className="drv-final">
+              <input type="checkbox" checked={draft.final} onChange={(event) => set({ final: event.target.checked })} />
+              <span>
+                <strong>Последний рейс — завершить задачу</strong>
+                <span className="drv-field__hint">Задача уйдёт из текущих в «Статистику». Без отметки она останется для следующих рейсов.</span>
+              </span>
+            </label>
+          )}
 
           {shown.form ? (
             <p className="drv-form-error" role="alert" ref={formErrorRef}>

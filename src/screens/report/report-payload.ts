@@ -1,5 +1,5 @@
 /** Builds the outbox's NewReport from what the driver typed (SPEC.md section 5: totals only with flag 1). */
-import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, REPORT_PHOTO_TYPES } from '../../../contract/report-limits.ts';
+import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, REPORT_MAX_TRIPS, REPORT_PHOTO_TYPES } from '../../../contract/report-limits.ts';
 import type { FormFields, NewReport } from '../../../worker/api.ts';
 import { parseQuantity, quantityText as text } from '../current-tasks/quantity.ts';
 
@@ -9,9 +9,14 @@ export interface ReportDraft {
   totalUnloading: string;
   loadingIsBuyer: boolean;
   unloadingIsBuyer: boolean;
+  /** Trips this report counts, as typed ('1' by default). */
+  trips: string;
+  ticketNumber: string;
+  /** «Последний рейс — завершить задачу». */
+  final: boolean;
 }
 
-export type ReportDraftErrors = Partial<Record<'quantity' | 'totalLoading' | 'totalUnloading' | 'form', string>>;
+export type ReportDraftErrors = Partial<Record<'quantity' | 'totalLoading' | 'totalUnloading' | 'trips' | 'ticketNumber' | 'form', string>>;
 
 export type ReportBuild = { ok: true; report: NewReport } | { ok: false; errors: ReportDraftErrors };
 
@@ -21,6 +26,9 @@ export const emptyDraft: ReportDraft = {
   totalUnloading: '',
   loadingIsBuyer: false,
   unloadingIsBuyer: false,
+  trips: '1',
+  ticketNumber: '',
+  final: false,
 };
 
 /** The numbers a draft stands for, or the errors of the fields that do not parse. */
@@ -30,7 +38,12 @@ interface DraftValues {
   total_unloading_quantity: number | null;
   loading_is_buyer: 0 | 1;
   unloading_is_buyer: 0 | 1;
+  trips: number;
+  ticket_number: string | null;
 }
+
+/** The server's rule (contract/driver.ts): letters, digits and a few separators, up to 40. */
+const TICKET = /^[\p{L}\p{N}№][\p{L}\p{N} ./№#-]*$/u;
 
 function draftValues(draft: ReportDraft): { ok: true; values: DraftValues } | { ok: false; errors: ReportDraftErrors } {
   const errors: ReportDraftErrors = {};
@@ -41,6 +54,11 @@ function draftValues(draft: ReportDraft): { ok: true; values: DraftValues } | { 
   if (loading && !loading.ok) errors.totalLoading = loading.error;
   const unloading = draft.unloadingIsBuyer ? parseQuantity(draft.totalUnloading) : null;
   if (unloading && !unloading.ok) errors.totalUnloading = unloading.error;
+  const trips = draft.trips.trim() === '' ? 1 : /^[1-9][0-9]?$/.test(draft.trips.trim()) ? Number(draft.trips.trim()) : null;
+  if (trips === null || trips > REPORT_MAX_TRIPS) errors.trips = `Число рейсов — от 1 до ${REPORT_MAX_TRIPS}`;
+  const ticket = draft.ticketNumber.trim();
+  if (ticket.length > 40) errors.ticketNumber = 'Номер талона — не длиннее 40 символов';
+  else if (ticket !== '' && !TICKET.test(ticket)) errors.ticketNumber = 'В номере талона — буквы, цифры, пробел, точка, дефис, «/» и «№»';
   if (Object.keys(errors).length > 0) return { ok: false, errors };
   return {
     ok: true,
@@ -50,6 +68,8 @@ function draftValues(draft: ReportDraft): { ok: true; values: DraftValues } | { 
       total_unloading_quantity: unloading?.ok ? unloading.value : null,
       loading_is_buyer: draft.loadingIsBuyer ? 1 : 0,
       unloading_is_buyer: draft.unloadingIsBuyer ? 1 : 0,
+      trips: trips ?? 1,
+      ticket_number: ticket === '' ? null : ticket,
     },
   };
 }
@@ -66,7 +86,7 @@ export function resolvedErrors(errors: ReportDraftErrors, draft: ReportDraft, ph
   const now = draftValues(draft);
   const fieldErrors = now.ok ? {} : now.errors;
   const next: ReportDraftErrors = {};
-  for (const key of ['quantity', 'totalLoading', 'totalUnloading'] as const) {
+  for (const key of ['quantity', 'totalLoading', 'totalUnloading', 'trips', 'ticketNumber'] as const) {
     if (errors[key] && fieldErrors[key]) next[key] = fieldErrors[key];
   }
   if (errors.form) {
@@ -91,6 +111,9 @@ export function buildReport(associationId: number, draft: ReportDraft, photos: B
       total_unloading_quantity: values.total_unloading_quantity,
       loadingIsBuyer: values.loading_is_buyer,
       unloadingIsBuyer: values.unloading_is_buyer,
+      trips: values.trips,
+      ticketNumber: values.ticket_number,
+      final: draft.final,
       photos,
     },
   };
@@ -109,7 +132,7 @@ export function buildReportEdit(original: ReportDraft, draft: ReportDraft, photo
   const before = draftValues(original);
   if (parsed.values.quantity === null && photoCount === 0) return { ok: false, errors: NOTHING_TO_REPORT };
   const fields: FormFields = {};
-  for (const [key, value] of Object.entries(parsed.values) as Array<[keyof DraftValues, number | null]>) {
+  for (const [key, value] of Object.entries(parsed.values) as Array<[keyof DraftValues, number | string | null]>) {
     if (!before.ok || before.values[key] !== value) fields[key] = value;
   }
   return { ok: true, fields };
@@ -122,8 +145,13 @@ export function draftFromReport(report: {
   total_unloading_quantity: number | null;
   loading_is_buyer?: number | boolean | null;
   unloading_is_buyer?: number | boolean | null;
+  trips?: number;
+  ticket_number?: string | null;
 }): ReportDraft {
   return {
+    trips: String(report.trips ?? 1),
+    ticketNumber: report.ticket_number ?? '',
+    final: false,
     quantity: text(report.quantity),
     totalLoading: text(report.total_loading_quantity),
     totalUnloading: text(report.total_unloading_quantity),

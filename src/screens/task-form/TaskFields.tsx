@@ -8,6 +8,7 @@ import { DriverPicker, vehicleOf, type DriverOption } from './DriverPicker.tsx';
 import type { DriverNumberField, DriverRowValues, FieldErrors, TaskFormValues } from './task-form.ts';
 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
+  planned_quantity: 'Доля (пусто — поровну)',
   quantity: 'Количество',
   transport_rate: 'Ставка, ₽',
   loading_quantity: 'Погружено',
@@ -147,7 +148,7 @@ export function TaskFields({ values, errors, onChange, companies, drivers, editi
             onChange({
               drivers: [
                 ...values.drivers,
-                { driver_id: driverId, quantity: '', transport_rate: '', loading_quantity: '', unloading_quantity: '', status: 'accepted' },
+                { driver_id: driverId, planned_quantity: '', quantity: '', transport_rate: '', loading_quantity: '', unloading_quantity: '', status: 'accepted' },
               ],
             })
           }

@@ -9,6 +9,8 @@ import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 
 export interface DriverRowValues {
   driver_id: number;
+  /** The driver's planned share; empty: the plan split evenly. */
+  planned_quantity: string;
   quantity: string;
   transport_rate: string;
   loading_quantity: string;
@@ -32,7 +34,7 @@ export interface TaskFormValues {
 
 export type FieldErrors = Partial<Record<string, string>>;
 
-export const DRIVER_NUMBER_FIELDS = ['quantity', 'transport_rate', 'loading_quantity', 'unloading_quantity'] as const;
+export const DRIVER_NUMBER_FIELDS = ['planned_quantity', 'quantity', 'transport_rate', 'loading_quantity', 'unloading_quantity'] as const;
 export type DriverNumberField = (typeof DRIVER_NUMBER_FIELDS)[number];
 
 /** Field order on screen: the first wrong one gets the focus. */
@@ -70,6 +72,7 @@ export function valuesFromTask(task: Task): TaskFormValues {
       .filter((a) => a.status !== 'cancelled')
       .map((a) => ({
         driver_id: a.driver_id,
+        planned_quantity: quantityText(a.planned_quantity),
         quantity: quantityText(a.quantity),
         transport_rate: quantityText(a.transport_rate),
         loading_quantity: quantityText(a.loading_quantity),
@@ -86,6 +89,7 @@ export function nextValues(values: TaskFormValues): TaskFormValues {
 
 export interface DriverBody {
   id: number;
+  planned_quantity: number | null;
   quantity: number | null;
   transport_rate: number | null;
   loading_quantity: number | null;
@@ -149,10 +153,16 @@ export function buildBody(values: TaskFormValues, needsCompany: boolean): { ok: 
     else companyId = Number(values.company_id);
   }
   const drivers: DriverBody[] = values.drivers.map((row) => {
-    const body: DriverBody = { id: row.driver_id, quantity: null, transport_rate: null, loading_quantity: null, unloading_quantity: null, status: row.status };
+    const body: DriverBody = { id: row.driver_id, planned_quantity: null, quantity: null, transport_rate: null, loading_quantity: null, unloading_quantity: null, status: row.status };
     for (const key of DRIVER_NUMBER_FIELDS) body[key] = numberField(row[key], errors, `drivers.${row.driver_id}.${key}`, false);
     return body;
   });
+  // Shares that add up to more than the plan are a typing slip, not a plan.
+  const shares = drivers.reduce((sum, d) => sum + (d.planned_quantity ?? 0), 0);
+  if (planned !== null && shares > planned * 1.0001) {
+    const first = drivers.find((d) => d.planned_quantity !== null);
+    if (first) errors[`drivers.${first.id}.planned_quantity`] = `Доли вместе (${quantityText(shares)}) больше плана (${quantityText(planned)})`;
+  }
   const candidate = {
     ...(companyId !== undefined ? { company_id: companyId } : {}),
     date: values.date,

@@ -15,6 +15,7 @@ import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { isoDate } from '../driver-common/format.ts';
 import { groupByDriver, progressOf, type DriverGroup } from './group.ts';
+import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import './tasks-active.css';
 import { DateInput } from '../../ui/DateInput.tsx';
 
@@ -68,7 +69,7 @@ export function TasksActiveScreen({ title }: ScreenProps) {
             Сегодня
           </button>
         )}
-        <span className="muted">Задачи дня и все ещё не завершённые. Обновляется каждую минуту.</span>
+        <span className="muted">Задачи дня и все ещё не завершённые, у каждого водителя — в сохранённом порядке.</span>
       </div>
       {body}
     </Page>
@@ -107,10 +108,13 @@ function DriverCard({ group, unit }: { group: DriverGroup; unit: string }) {
               </span>
             </div>
             <div className="active-line-figures">
-              <span>
-                {formatQuantity(reported, task.unit)} / {formatQuantity(planned, task.unit)}
+              {association ? (
+                <LoadProgress compact label={`${task.cargo}: доля водителя`} delivered={reported} of={planned} unit={task.unit} trips={association.trips} />
+              ) : null}
+              <span className="muted">
+                задача: {formatQuantity(task.progress.delivered)} из {formatQuantity(task.progress.plan, task.unit)}
+                {task.progress.drivers > 1 ? ` · завершили ${task.progress.drivers_finished} из ${task.progress.drivers}` : ''}
               </span>
-              <Progress planned={planned} reported={reported} label={`${task.cargo}: выполнено`} />
             </div>
             <div className="active-line-status">
               {association ? <StatusBadge status={association.status} kind="driver" /> : <StatusBadge status={task.status} />}

@@ -36,12 +36,15 @@ export function groupByDriver(tasks: readonly Task[]): DriverGroup[] {
     }
     for (const association of live) {
       const group = groupOf(association.driver_id, association.driver_name ?? `Водитель №${association.driver_id}`);
-      // A driver's own planned quantity when set, else an equal share of the task's.
-      const planned = association.quantity ?? task.planned_quantity / live.length;
-      group.lines.push({ task, association, planned, reported: association.reported_quantity ?? 0 });
+      // The server's figures (docs/loads.md): the driver's share and what they delivered.
+      group.lines.push({ task, association, planned: association.share, reported: association.delivered });
     }
   }
   for (const group of groups.values()) {
+    // Each driver's tasks by day, and within a day in the order the dispatcher saved.
+    group.lines.sort(
+      (a, b) => a.task.date.localeCompare(b.task.date) || (a.association?.order_index ?? 0) - (b.association?.order_index ?? 0) || a.task.id - b.task.id,
+    );
     group.planned = group.lines.reduce((sum, line) => sum + line.planned, 0);
     group.reported = group.lines.reduce((sum, line) => sum + line.reported, 0);
     group.lastReportAt = group.lines.map((line) => line.association?.last_report_at ?? null).filter((at): at is string => at !== null).sort().at(-1) ?? null;

@@ -2,7 +2,8 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'wouter';
 import type { Task } from '../../../contract/entities.ts';
-import { formatDate, formatQuantity, formatRate } from '../../ui/format.ts';
+import { formatDate, formatQuantity, formatRate, formatTrips } from '../../ui/format.ts';
+import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 
 const column = createColumnHelper<Task>();
@@ -15,7 +16,12 @@ function Drivers({ task }: { task: Task }) {
       {live.map((a) => (
         <li key={a.id}>
           {a.driver_name ?? `Водитель №${a.driver_id}`}
-          {a.reported_quantity !== null && <span className="muted"> · {formatQuantity(a.reported_quantity, task.unit)}</span>}
+          <span className="muted">
+            {' · '}
+            {formatQuantity(a.delivered)} из {formatQuantity(a.share, task.unit)}
+            {a.trips > 0 ? ` · ${formatTrips(a.trips)}` : ''}
+            {a.finished_at !== null ? ' · завершил' : ''}
+          </span>
           {a.last_report_id !== null && (
             <>
               {' · '}
@@ -26,6 +32,12 @@ function Drivers({ task }: { task: Task }) {
       ))}
     </ul>
   );
+}
+
+/** The task's one progress figure (server-computed): delivered of plan, a shortfall said in words. */
+function TaskProgress({ task }: { task: Task }) {
+  const { delivered, plan, shortfall } = task.progress;
+  return <LoadProgress compact label={`Задача №${task.id}`} delivered={delivered} of={plan} unit={task.unit} shortfall={shortfall} />;
 }
 
 export function taskColumns(actions: (task: Task) => React.ReactNode) {
@@ -51,9 +63,8 @@ export function taskColumns(actions: (task: Task) => React.ReactNode) {
       ),
     }),
     column.accessor('planned_quantity', {
-      header: 'План',
-      meta: { align: 'right' },
-      cell: (c) => formatQuantity(c.getValue(), c.row.original.unit),
+      header: 'Выполнение',
+      cell: (c) => <TaskProgress task={c.row.original} />,
     }),
     column.display({ id: 'drivers', header: 'Водители', cell: (c) => <Drivers task={c.row.original} /> }),
     column.accessor('rate', {
@@ -74,9 +85,10 @@ export function TaskCard({ task, actions }: { task: Task; actions: React.ReactNo
         <StatusBadge status={task.status} />
       </div>
       <div className="muted">
-        №{task.id} · {formatDate(task.date)} · {formatQuantity(task.planned_quantity, task.unit)}
+        №{task.id} · {formatDate(task.date)}
         {task.rate !== null && ` · ${formatRate(task.rate, task.unit)}`}
       </div>
+      <TaskProgress task={task} />
       <div>
         {task.loading_place} → {task.unloading_place}
       </div>

@@ -71,8 +71,11 @@ export class ReportForm {
     this.dialog = page.getByRole('dialog', { name: 'Отчёт по рейсу' });
   }
 
-  async fill(fields: { quantity: string; totalLoading?: string; totalUnloading?: string }): Promise<void> {
+  /** `final` (default true: these tasks are carried in one trip) ticks «Последний рейс — завершить задачу». */
+  async fill(fields: { quantity: string; totalLoading?: string; totalUnloading?: string; final?: boolean; ticket?: string }): Promise<void> {
     await this.dialog.getByLabel(/^Количество/).fill(fields.quantity);
+    if (fields.ticket !== undefined) await this.dialog.getByLabel('Номер талона').fill(fields.ticket);
+    if (fields.final !== false) await this.dialog.getByRole('checkbox', { name: /Последний рейс/ }).check();
     if (fields.totalLoading !== undefined) await this.fillTotal('Общее количество на погрузке', fields.totalLoading);
     if (fields.totalUnloading !== undefined) await this.fillTotal('Общее количество на выгрузке', fields.totalUnloading);
   }

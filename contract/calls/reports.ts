@@ -1,0 +1,83 @@
+/**
+ * The review of loads (docs/reports-review.md): the company's reports as a paged list with filters, a
+ * reviewer's decision on one report, and «approve every clean one» in one action.
+ */
+import { z } from 'zod';
+import { answer, area, GET, POST } from '../call.ts';
+import type { Page, Report, ReportPhoto, ReviewStatus } from '../entities.ts';
+import { REVIEW_STATUSES } from '../entities.ts';
+import { FLAG_CODES } from '../report-checks.ts';
+import { isoDate } from '../driver.ts';
+import { STAFF } from '../roles.ts';
+
+const id = (message: string) => z.coerce.number({ message }).int(message).positive(message);
+
+/** GET /reports/: filters in the URL; dates are the tasks' dates. */
+export const reportListQuerySchema = z.object({
+  date_from: isoDate.optional(),
+  date_to: isoDate.optional(),
+  driver_id: id('ожидается номер водителя').optional(),
+  task_id: id('ожидается номер задачи').optional(),
+  company_id: id('ожидается номер компании').optional(),
+  review: z.enum(REVIEW_STATUSES, { message: 'ожидается pending, approved или disputed' }).optional(),
+  /** A flag's code, or `any` (some fault flag) / `none` (no fault flag). */
+  flag: z.enum([...FLAG_CODES, 'any', 'none'], { message: 'неизвестная отметка проверки' }).optional(),
+  search: z.string().trim().max(200).optional(),
+  limit: z.coerce.number({ message: 'ожидается число' }).int().min(1).max(200).default(50),
+  offset: z.coerce.number({ message: 'ожидается число' }).int().min(0).default(0),
+});
+export type ReportListQuery = z.infer<typeof reportListQuerySchema>;
+
+/** A report in the review list: with its driver, its task and its first photo. */
+export interface ReportListItem extends Omit<Report, 'photos' | 'idempotency_key'> {
+  driver_name: string | null;
+  task: { id: number; company_id: number; date: string; cargo: string; loading_place: string; unloading_place: string; unit: string };
+  /** Its delivered quantity (docs/loads.md). */
+  delivered: number;
+  photo_count: number;
+  first_photo: ReportPhoto | null;
+}
+
+export const reviewSchema = z
+  .object({
+    action: z.enum(['approve', 'dispute', 'reopen'], { message: 'ожидается approve, dispute или reopen' }),
+    comment: z.string().trim().max(1000, 'не длиннее 1000 символов').nullish(),
+  })
+  .strict()
+  .refine((v) => v.action !== 'dispute' || (v.comment ?? '').length > 0, { message: 'укажите, что не так с отчётом', path: ['comment'] });
+export type ReviewPayload = z.infer<typeof reviewSchema>;
+
+export const approveCleanSchema = z
+  .object({
+    date_from: isoDate,
+    date_to: isoDate,
+    driver_id: z.number({ message: 'ожидается номер водителя' }).int().positive().nullish(),
+    /** A super-admin names the company; staff approve their own. */
+    company_id: z.number({ message: 'ожидается номер компании' }).int().positive().nullish(),
+  })
+  .strict()
+  .refine((v) => v.date_from <= v.date_to, { message: 'начало периода позже конца', path: ['date_to'] });
+
+export interface ReviewCount {
+  approved: number;
+}
+
+export const reportCalls = area(
+  GET('/reports/', { roles: STAFF, query: reportListQuerySchema, answer: answer<Page<ReportListItem> & { pending: number }>() }),
+  POST('/reports/:id/review', {
+    roles: STAFF,
+    body: reviewSchema,
+    answer: answer<Report>(),
+    invalidates: ['tasks', 'wages'],
+    audience: ['report-task:param.id'],
+  }),
+  POST('/reports/review/approve-clean', {
+    roles: STAFF,
+    body: approveCleanSchema,
+    answer: answer<ReviewCount>(),
+    invalidates: ['tasks', 'wages'],
+    audience: ['caller'],
+  }),
+);
+
+export type { ReviewStatus };

@@ -1,0 +1,140 @@
+/**
+ * Scores a stored report (docs/reports-review.md): gathers its facts from the database — the vehicle, the
+ * driver's share and what they delivered before it, their previous trip, photos and ticket numbers of the
+ * company's other reports in the last 60 days — runs the pure checks (contract/report-checks.ts) with the
+ * company's thresholds and stores the flags on the report. Run after a report is stored or edited.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { checkReport, checkThresholdsSchema, DEFAULT_CHECK_THRESHOLDS, type CheckThresholds, type ReportFlag } from '../../contract/report-checks.ts';
+import { DUPLICATE_PHOTO_MAX_DISTANCE, hammingDistance } from './phash.ts';
+import { DELIVERED_SQL, shareOf } from '../tasks/progress.ts';
+
+type Q = Kysely<Database>;
+
+/** How far back a photo or a ticket counts as a repeat. */
+export const DUPLICATE_WINDOW_DAYS = 60;
+
+/** The company's thresholds: its stored ones over the defaults (a damaged value falls back to the defaults). */
+export async function companyThresholds(db: Q, companyId: number): Promise<CheckThresholds> {
+  const row = await db.selectFrom('companies').select('check_thresholds').where('id', '=', companyId).executeTakeFirst();
+  if (!row?.check_thresholds) return { ...DEFAULT_CHECK_THRESHOLDS };
+  try {
+    const stored = checkThresholdsSchema.partial().safeParse(JSON.parse(row.check_thresholds));
+    return stored.success ? { ...DEFAULT_CHECK_THRESHOLDS, ...stored.data } : { ...DEFAULT_CHECK_THRESHOLDS };
+  } catch {
+    return { ...DEFAULT_CHECK_THRESHOLDS };
+  }
+}
+
+/** The nearest photo of another report of the company within the window, if one is the same picture. */
+async function duplicatePhoto(db: Q, reportId: number, companyId: number, since: string): Promise<{ report_id: number; distance: number } | null> {
+  const mine = await db.selectFrom('report_photos').select('phash').where('report_id', '=', reportId).where('phash', 'is not', null).execute();
+  if (mine.length === 0) return null;
+  const others = await db
+    .selectFrom('report_photos as p')
+    .innerJoin('reports as r', 'r.id', 'p.report_id')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select(['p.phash', 'r.id as report_id'])
+    .where('t.company_id', '=', companyId)
+    .where('r.id', '<>', reportId)
+    .where('r.created_at', '>=', since)
+    .where('p.phash', 'is not', null)
+    .execute();
+  let best: { report_id: number; distance: number } | null = null;
+  for (const own of mine) {
+    for (const other of others) {
+      const distance = hammingDistance(own.phash as string, other.phash as string);
+      if (distance <= DUPLICATE_PHOTO_MAX_DISTANCE && (!best || distance < best.distance || (distance === best.distance && other.report_id < best.report_id))) {
+        best = { report_id: other.report_id, distance };
+      }
+    }
+  }
+  return best;
+}
+
+export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]> {
+  const r = await db
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select([
+      'r.id',
+      'r.driver_id',
+      'r.association_id',
+      'r.quantity',
+      'r.trips',
+      'r.total_loading_quantity',
+      'r.total_unloading_quantity',
+      'r.completed_at',
+      'r.created_at',
+      'r.ticket_number',
+      't.id as task_id',
+      't.unit',
+      't.date',
+      't.company_id',
+      't.planned_quantity',
+      'td.planned_quantity as share',
+    ])
+    .where('r.id', '=', reportId)
+    .executeTakeFirst();
+  if (!r) return [];
+  const since = new Date(Date.parse(r.created_at) - DUPLICATE_WINDOW_DAYS * 86_400_000).toISOString();
+  const [vehicle, before, previous, live, ticket, photo, thresholds] = await Promise.all([
+    db.selectFrom('transports').select('vehicle_capacity').where('user_id', '=', r.driver_id).where('is_current', '=', 1).executeTakeFirst(),
+    db
+      .selectFrom('reports as r')
+      .select(sql<number>`coalesce(sum(${sql.raw(DELIVERED_SQL)}), 0)`.as('delivered'))
+      .where('r.association_id', '=', r.association_id)
+      .where('r.id', '<', r.id)
+      .executeTakeFirstOrThrow(),
+    r.completed_at
+      ? db
+          .selectFrom('reports')
+          .select((eb) => eb.fn.max('completed_at').as('at'))
+          .where('driver_id', '=', r.driver_id)
+          .where('id', '<>', r.id)
+          .where('completed_at', '<', r.completed_at)
+          .executeTakeFirst()
+      : Promise.resolve(undefined),
+    db.selectFrom('task_drivers').select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', r.task_id).where('status', '<>', 'cancelled').executeTakeFirstOrThrow(),
+    r.ticket_number
+      ? db
+          .selectFrom('reports as o')
+          .innerJoin('task_drivers as td', 'td.id', 'o.association_id')
+          .innerJoin('tasks as t', 't.id', 'td.task_id')
+          .select('o.id')
+          .where('t.company_id', '=', r.company_id)
+          .where('o.id', '<>', r.id)
+          .where(sql<string>`upper(trim(o.ticket_number))`, '=', r.ticket_number.trim().toUpperCase())
+          .where('o.created_at', '>=', since)
+          .orderBy('o.id')
+          .executeTakeFirst()
+      : Promise.resolve(undefined),
+    duplicatePhoto(db, r.id, r.company_id, since),
+    companyThresholds(db, r.company_id),
+  ]);
+  const flags = checkReport(
+    {
+      quantity: r.quantity,
+      trips: r.trips,
+      unit: r.unit,
+      vehicle_capacity: vehicle?.vehicle_capacity ?? null,
+      total_loading_quantity: r.total_loading_quantity,
+      total_unloading_quantity: r.total_unloading_quantity,
+      completed_at: r.completed_at,
+      received_at: r.created_at,
+      task_date: r.date,
+      previous_completed_at: (previous?.at as string | null | undefined) ?? null,
+      share: shareOf(r.planned_quantity, r.share, Number(live.n)),
+      delivered_before: Number(before.delivered),
+      duplicate_photo_of: photo,
+      duplicate_ticket_of: ticket ? { report_id: ticket.id } : null,
+      ticket_number: r.ticket_number,
+    },
+    thresholds,
+  );
+  await db.updateTable('reports').set({ flags: JSON.stringify(flags) }).where('id', '=', r.id).execute();
+  return flags;
+}
