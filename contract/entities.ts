@@ -122,6 +122,8 @@ export interface DriverAssociation {
   delivered: number;
   /** When the driver's part was finished; null while it goes on. */
   finished_at: string | null;
+  /** Reports on it that staff disputed and the driver has not corrected yet. */
+  disputed: number;
 }
 
 /** A task's one progress figure (docs/loads.md): every screen and export reads it. */

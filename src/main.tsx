@@ -13,7 +13,7 @@ import { registerServiceWorker } from './app/pwa/register.ts';
 import { createQueryClient } from './app/query-client.ts';
 import { persistUiState, restoreUiState } from './app/ui-state.ts';
 import { connectEngine, onEngineNotice, onReconnected, onWrites, reportClientErrors } from './engine/connect.ts';
-import { isStaleAfter } from './engine/write-invalidation.ts';
+import { isStaleAfter, routeTableLoaded } from './engine/write-invalidation.ts';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -30,7 +30,7 @@ async function start(): Promise<void> {
   // Back online (or out of offline mode): what the screens show may be stale cache.
   onReconnected(() => void queryClient.invalidateQueries());
   // A write in any tab of this browser: every tab refetches what it touched (CONSOLE.md, "Tabs that agree").
-  onWrites((writes) => void queryClient.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, writes) }));
+  onWrites((writes) => void routeTableLoaded().then(() => queryClient.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, writes) })));
   // Background work of the engine (a queued report refused for good) has something to tell the user.
   onEngineNotice((message: string) => toast.warning(message));
   const persistence = persistUiState();

@@ -20,8 +20,11 @@ export const reportListQuerySchema = z.object({
   task_id: id('ожидается номер задачи').optional(),
   company_id: id('ожидается номер компании').optional(),
   review: z.enum(REVIEW_STATUSES, { message: 'ожидается pending, approved или disputed' }).optional(),
-  /** A flag's code, or `any` (some fault flag) / `none` (no fault flag). */
-  flag: z.enum([...FLAG_CODES, 'any', 'none'], { message: 'неизвестная отметка проверки' }).optional(),
+  /**
+   * A flag's code; `any`: some flag; `none`: no flag at all; `clean`: no fault flag (information such as a late
+   * filing allowed) — what «approve all clean» approves.
+   */
+  flag: z.enum([...FLAG_CODES, 'any', 'none', 'clean'], { message: 'неизвестная отметка проверки' }).optional(),
   search: z.string().trim().max(200).optional(),
   limit: z.coerce.number({ message: 'ожидается число' }).int().min(1).max(200).default(50),
   offset: z.coerce.number({ message: 'ожидается число' }).int().min(0).default(0),

@@ -7,6 +7,7 @@
 import type { Db } from '../db/connect.ts';
 import { field, num, type Audience, type WriteFacts } from '../events/audience.ts';
 import type { PushMessage, Pusher } from './push.ts';
+import type { CallKey } from '../../contract/calls/index.ts';
 
 
 /** YYYY-MM-DD → DD.MM.YYYY, as every date the user reads. */
@@ -77,5 +78,17 @@ export async function pushAfterWrite(db: Db, pusher: Pusher, facts: WriteFacts, 
       staff.map((u) => u.id),
       { body: `Входящая передача от «${t.name}»: ${t.cargo}`, url: '/carrier-transfers' },
     );
+  }
+  if (key === 'POST /reports/:id/review' satisfies CallKey && field(facts.body, 'action') === 'dispute') {
+    const r = await db.kysely
+      .selectFrom('reports as r')
+      .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+      .innerJoin('tasks as t', 't.id', 'td.task_id')
+      .select(['r.driver_id', 'r.review_comment', 't.cargo', 't.date'])
+      .where('r.id', '=', param('id') ?? 0)
+      .executeTakeFirst();
+    if (!r) return;
+    const reason = r.review_comment ? `: ${r.review_comment}` : '';
+    await pusher.toUsers([r.driver_id], { body: `Отчёт оспорен (${r.cargo}, ${ruDate(r.date)})${reason}`, url: '/current-tasks' });
   }
 }

@@ -10,7 +10,7 @@ import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import type { Page, Report, ReviewStatus } from '../../contract/entities.ts';
-import { INFO_FLAGS, type ReportFlag } from '../../contract/report-checks.ts';
+import { FLAG_CODES, INFO_FLAGS, type ReportFlag } from '../../contract/report-checks.ts';
 import type { ReportListItem, ReportListQuery, ReviewPayload } from '../../contract/calls/reports.ts';
 import { loadReport, parseFlags, photosOf, reportFields } from './load.ts';
 import { searchCondition } from '../tasks/search.ts';
@@ -18,6 +18,9 @@ import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { assertStaffSeesCompany } from '../tasks/scope.ts';
 
 type Q = Kysely<Database>;
+
+/** The flags that keep a report out of «approve all clean»: all but information (late filing). */
+const FAULT_CODES = FLAG_CODES.filter((code) => !INFO_FLAGS.includes(code));
 
 /** A flag that keeps a report out of «approve all clean»: any but information (late filing). */
 export const hasFault = (flags: readonly ReportFlag[]): boolean => flags.some((f) => !INFO_FLAGS.includes(f.code));
@@ -51,7 +54,8 @@ export async function listReports(db: Db, user: AuthUser, q: ReportListQuery): P
     .$if(q.review !== undefined, (qb) => qb.where('r.review_status', '=', q.review as ReviewStatus))
     .$if(q.flag === 'none', (qb) => qb.where('r.flags', '=', '[]'))
     .$if(q.flag === 'any', (qb) => qb.where('r.flags', '<>', '[]'))
-    .$if(q.flag !== undefined && q.flag !== 'any' && q.flag !== 'none', (qb) => qb.where(flagLike(q.flag as string)))
+    .$if(q.flag === 'clean', (qb) => qb.where((eb) => eb.and(FAULT_CODES.map((code) => eb.not(flagLike(code))))))
+    .$if(q.flag !== undefined && !['any', 'none', 'clean'].includes(q.flag), (qb) => qb.where(flagLike(q.flag as string)))
     .$if(Boolean(search), (qb) =>
       qb.where((eb) => {
         const text = searchCondition(db.dialect, search as string, ['r.ticket_number', 't.cargo', 't.loading_place', 't.unloading_place', 'u.name']);

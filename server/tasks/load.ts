@@ -25,6 +25,7 @@ export interface AssociationRow {
   finished_at: string | null;
   trips: number | string | null;
   delivered: number | string | null;
+  disputed: number | string | null;
 }
 
 const numberOrNull = (value: number | string | null): number | null => (value === null ? null : Number(value));
@@ -51,6 +52,7 @@ export function toAssociation(row: AssociationRow, plan: number, liveDrivers: nu
     trips: Number(row.trips ?? 0),
     delivered: roundQuantity(Number(row.delivered ?? 0)),
     finished_at: row.finished_at,
+    disputed: Number(row.disputed ?? 0),
   };
 }
 
@@ -114,6 +116,7 @@ export function selectAssociations(db: Q) {
       'td.finished_at',
       sql<number>`(select coalesce(sum(r.trips), 0) from reports r where r.association_id = td.id)`.as('trips'),
       sql<number>`(select coalesce(sum(${sql.raw(DELIVERED_SQL)}), 0) from reports r where r.association_id = td.id)`.as('delivered'),
+      sql<number>`(select count(*) from reports r where r.association_id = td.id and r.review_status = 'disputed')`.as('disputed'),
     ]);
 }
 

@@ -4,6 +4,7 @@ import type { Role } from '../../contract/roles.ts';
 import { sidebarFor } from './nav.ts';
 import { BUILDING } from './routes.tsx';
 import { useUnreadAnnouncements } from './use-unread-announcements.ts';
+import { usePendingReports } from './use-pending-reports.ts';
 
 interface SidebarProps {
   role: Role | null;
@@ -16,6 +17,7 @@ interface SidebarProps {
 export function Sidebar({ role, variant, open, onNavigate }: SidebarProps) {
   const [location] = useLocation();
   const unread = useUnreadAnnouncements(role !== null);
+  const pending = usePendingReports(role);
   return (
     <nav
       id="sidebar"
@@ -39,6 +41,11 @@ export function Sidebar({ role, variant, open, onNavigate }: SidebarProps) {
                 {entry.path === '/announcements' && unread > 0 && (
                   <span className="nav-count" aria-label={`непрочитанных: ${unread}`}>
                     {unread}
+                  </span>
+                )}
+                {entry.path === '/reports' && pending > 0 && (
+                  <span className="nav-count" aria-label={`ждут проверки: ${pending}`}>
+                    {pending}
                   </span>
                 )}
                 {BUILDING.has(entry.path) && (

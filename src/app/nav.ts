@@ -21,6 +21,7 @@ export const NAV = [
   { path: '/tasks/create', label: 'Создать задачу', roles: STAFF, inSidebar: true },
   { path: '/tasks/manage', label: 'Управление задачами', roles: STAFF, inSidebar: true },
   { path: '/tasks/active', label: 'Активные задачи', roles: STAFF, inSidebar: true },
+  { path: '/reports', label: 'Отчёты', roles: STAFF, inSidebar: true },
   { path: '/tasks/driverTaskOrder', label: 'Порядок задач водителей', roles: STAFF, inSidebar: true },
   { path: '/drivers/manage', label: 'Управление водителями', roles: STAFF, inSidebar: true },
   { path: '/user-registration-requests', label: 'Заявки на регистрацию', roles: STAFF, inSidebar: true },

@@ -36,6 +36,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/tasks/driverTaskOrder': lazyNamed(() => import('../screens/driver-order/DriverOrderScreen.tsx'), 'DriverOrderScreen'),
   '/tasks/active': lazyNamed(() => import('../screens/tasks-active/TasksActiveScreen.tsx'), 'TasksActiveScreen'),
   '/drivers/manage': lazyNamed(() => import('../screens/drivers-manage/DriversManageScreen.tsx'), 'DriversManageScreen'),
+  '/reports': lazyNamed(() => import('../screens/reports/ReportsScreen.tsx'), 'ReportsScreen'),
   '/reports/:id': lazyNamed(() => import('../screens/report-view/ReportViewScreen.tsx'), 'ReportViewScreen'),
   '/companies/manage': lazyNamed(() => import('../screens/companies-manage/CompaniesManageScreen.tsx'), 'CompaniesManageScreen'),
   '/support': lazyNamed(() => import('../screens/support/SupportScreen.tsx'), 'SupportScreen'),

@@ -7,13 +7,13 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import type { CachedResult, Params, Result } from '../../worker/api.ts';
+// Types only: the table's zod schemas stay out of the UI's bundles; a key carries its method and path.
 import type { CallAnswer, CallBody, CallKey, CallParams, CallQuery, GetKey, SendKey } from '../../contract/calls/index.ts';
-import { CALLS } from '../../contract/calls/index.ts';
 import { fillPath, type WriteMethod } from '../../contract/call.ts';
 import { getEngine } from './engine.ts';
 import type { ApiError} from './queries.ts';
 import { queryKeyOf, unwrap } from './queries.ts';
-import { isStaleAfter } from './write-invalidation.ts';
+import { isStaleAfter, routeTableLoaded } from './write-invalidation.ts';
 
 type NoParams = Record<string, never>;
 type HasKeys<T> = keyof T extends never ? false : true;
@@ -26,8 +26,14 @@ type GetArgs<K extends GetKey> = HasKeys<CallParams<K>> extends true ? [input: G
 export type SendInput<K extends SendKey> = (HasKeys<CallParams<K>> extends true ? { params: CallParams<K> } : { params?: NoParams }) &
   (CallBody<K> extends undefined ? { body?: undefined } : { body: CallBody<K> }) & { query?: Params };
 
+/** 'PUT /companies/:id' → its method and path. */
+function callOf(key: CallKey): { method: string; path: string } {
+  const [method = 'GET', path = '/'] = key.split(' ');
+  return { method, path };
+}
+
 function splitInput(key: CallKey, input: Record<string, unknown> | undefined): { path: string; query: Params | undefined } {
-  const call = CALLS[key];
+  const call = callOf(key);
   const names = new Set([...call.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]));
   const path = fillPath(call.path, input);
   const rest = Object.entries(input ?? {}).filter(([name, value]) => !names.has(name) && value !== undefined && value !== '');
@@ -59,15 +65,16 @@ export function useGet<K extends GetKey>(key: K | null, input?: GetArgs<K>[0], o
 
 /** A declared write through the engine, once; the answer, or an ApiError with the message the user reads. */
 export async function sendOnce<K extends SendKey>(key: K, input: SendInput<K>): Promise<CallAnswer<K>> {
-  const call = CALLS[key];
+  const call = callOf(key);
   const path = fillPath(call.path, input.params);
   const result = await getEngine().send(call.method as WriteMethod, path, input.body, input.query);
   return unwrap(result as Result<CallAnswer<K>>);
 }
 
 /** Refetches the queries a write made stale, by the one rule (write-invalidation.ts). */
-export function invalidateAfter(client: QueryClient, method: string, path: string): Promise<void> {
-  return client.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, [{ method, path }]) });
+export async function invalidateAfter(client: QueryClient, method: string, path: string): Promise<void> {
+  await routeTableLoaded();
+  await client.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, [{ method, path }]) });
 }
 
 /**
@@ -76,7 +83,7 @@ export function invalidateAfter(client: QueryClient, method: string, path: strin
  */
 export function useSend<K extends SendKey>(key: K) {
   const client = useQueryClient();
-  const call = CALLS[key];
+  const call = callOf(key);
   return useMutation<CallAnswer<K>, ApiError, SendInput<K>>({
     mutationFn: (input) => sendOnce(key, input),
     onSettled: (_data, _error, input) => invalidateAfter(client, call.method, fillPath(call.path, input.params)),

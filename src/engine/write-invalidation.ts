@@ -5,7 +5,20 @@
  * …), so a write refreshes its whole area, plus the areas its declaration names (contract/calls: a report changes
  * a task's quantity; a transfer or a driver change shows on tasks). A call not yet declared uses RELATED.
  */
-import { callFor } from '../../contract/calls/index.ts';
+import type { CallDecl } from '../../contract/call.ts';
+
+/**
+ * The route table, loaded on the first write rather than with the app: it carries every call's zod schemas,
+ * which /login and the driver's screens do not need. Until it is here, a write uses RELATED.
+ */
+let findCall: ((method: string, path: string) => CallDecl | undefined) | null = null;
+let loading: Promise<void> | null = null;
+export function routeTableLoaded(): Promise<void> {
+  loading ??= import('../../contract/calls/index.ts').then((table) => {
+    findCall = table.callFor;
+  });
+  return loading;
+}
 
 /** Writes not yet on the route table: the areas that show the same facts as theirs. */
 const RELATED: Record<string, readonly string[]> = {
@@ -33,7 +46,7 @@ export interface Written {
 /** The areas whose queries a write makes stale. */
 export function staleAreas(write: Written): Set<string> {
   const area = areaOf(write.path);
-  const declared = write.method ? callFor(write.method, write.path) : undefined;
+  const declared = write.method && findCall ? findCall(write.method, write.path) : undefined;
   return new Set([area, ...(declared ? (declared.invalidates ?? []) : (RELATED[area] ?? []))]);
 }
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
-import { createTask } from '../fixtures/tasks.ts';
+import { addDriver, createTask } from '../fixtures/tasks.ts';
 import { waitFor } from '../e2e/harness/wait.ts';
 
 const ece = createRequire(import.meta.url)('http_ece') as {
@@ -120,6 +120,20 @@ describe.each(backends)('push notifications ($name)', ({ databaseUrl }) => {
       body: `Входящая передача от «${company.name}»: Щебень гранитный 20–40`,
       url: '/carrier-transfers',
     });
+  });
+
+  it('tells a driver their report was disputed, with the reason', async () => {
+    const sub = await subscribe(p.driver, 'disputed');
+    const taskId = await createTask(server, p.company, { cargo: 'Щебень 20–40', date: '2026-11-24', status: 'in_progress' });
+    const association = await addDriver(server, taskId, p.driver.id);
+    const report = await server.db.kysely
+      .insertInto('reports')
+      .values({ association_id: association, driver_id: p.driver.id, quantity: 24, total_loading_quantity: null, total_unloading_quantity: null, loading_is_buyer: 0, unloading_is_buyer: 0, idempotency_key: null, completed_at: null, created_at: new Date().toISOString(), updated_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const res = await call('POST', `/reports/${report.id}/review`, p.manager, { action: 'dispute', comment: 'На талоне 21 т' });
+    expect(res.statusCode).toBe(200);
+    expect(decrypt(await arrived('/push/disputed'), sub)).toEqual({ body: 'Отчёт оспорен (Щебень 20–40, 24.11.2026): На талоне 21 т', url: '/current-tasks' });
   });
 
   it('sends nothing to a device that turned notifications off', async () => {

@@ -130,6 +130,8 @@ describe.each(backends)('review of loads ($name)', ({ databaseUrl }) => {
     expect((await call('GET', '/reports/', p.driver)).statusCode).toBe(403);
 
     const range = { date_from: today(), date_to: today() };
+    // What the button will approve, counted the same way.
+    expect((await list(`?task_id=${task}&review=pending&flag=clean`)).total).toBe(2);
     const approved = await call('POST', '/reports/review/approve-clean', p.manager, range);
     expect(approved.json()).toEqual({ approved: 2 });
     expect((await call('POST', '/reports/review/approve-clean', p.manager, range)).json()).toEqual({ approved: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { areaOf, isStaleAfter } from '../../src/engine/write-invalidation.ts';
+import { areaOf, isStaleAfter, routeTableLoaded } from '../../src/engine/write-invalidation.ts';
 
 describe('which queries a write makes stale', () => {
   it('reads the area from every path form', () => {
@@ -22,5 +22,16 @@ describe('which queries a write makes stale', () => {
     expect(isStaleAfter(['/users/me/'], [{ path: '/users/me/' }])).toBe(true);
     expect(isStaleAfter(['/companies/'], [{ path: '/users/me/' }])).toBe(false);
     expect(isStaleAfter([42], [{ path: '/tasks/' }])).toBe(false);
+  });
+
+  it('a declared write refreshes its own area and the areas its declaration names, whatever the path form', async () => {
+    await routeTableLoaded();
+    const rename = { method: 'PUT', path: '/companies/5' };
+    expect(isStaleAfter(['/companies/'], [rename])).toBe(true);
+    expect(isStaleAfter(['/users/drivers/'], [rename])).toBe(true);
+    expect(isStaleAfter(['/tasks/completed/'], [rename])).toBe(false);
+    const review = { method: 'POST', path: 'reports/7/review' };
+    expect(isStaleAfter(['/tasks/active/'], [review])).toBe(true);
+    expect(isStaleAfter(['/users/me/'], [review])).toBe(false);
   });
 });

@@ -1,5 +1,4 @@
-/** Small pieces the account screens share: the activity tag, the person cell, a client-side pager. */
-import type { ReactNode } from 'react';
+/** Small pieces the account screens share: the activity tag and the person cell. */
 import '../../ui/status-badge.css';
 
 export function ActiveBadge({ active }: { active: boolean }) {
@@ -13,28 +12,5 @@ export function PersonCell({ name, email, phone }: { name: string; email: string
       <span className="muted">{email}</span>
       {phone ? <span className="muted">{phone}</span> : null}
     </span>
-  );
-}
-
-export const PAGE_SIZE = 50;
-
-/** Prev / next over pages of PAGE_SIZE with "1–50 из 120"; nothing when everything fits on one page. */
-export function Pager({ page, total, onPage, extra }: { page: number; total: number; onPage: (page: number) => void; extra?: ReactNode }) {
-  if (total <= PAGE_SIZE && page === 0) return extra ? <div className="pager">{extra}</div> : null;
-  const from = total === 0 ? 0 : page * PAGE_SIZE + 1;
-  const to = Math.min(total, (page + 1) * PAGE_SIZE);
-  return (
-    <div className="pager">
-      <button type="button" className="button button-small" disabled={page === 0} onClick={() => onPage(page - 1)}>
-        ← Назад
-      </button>
-      <span>
-        {from}–{to} из {total}
-      </span>
-      <button type="button" className="button button-small" disabled={to >= total} onClick={() => onPage(page + 1)}>
-        Вперёд →
-      </button>
-      {extra}
-    </div>
   );
 }

@@ -71,8 +71,13 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
       />
       <LoadProgress label="Ваша доля" delivered={association.delivered} of={association.share} unit={task.unit} trips={association.trips} />
       {queued > 0 ? <p className="drv-notice drv-notice--info">Отчёт в очереди отправки</p> : null}
+      {association.disputed > 0 ? (
+        <p className="drv-notice drv-notice--danger" role="status">
+          Диспетчер оспорил {association.disputed === 1 ? 'отчёт' : `отчёты (${association.disputed})`}: откройте «Мои отчёты», прочитайте причину и исправьте.
+        </p>
+      ) : null}
       <QuantityForm key={quantityKey} association={association} unit={task.unit} disabled={!online} />
-      <AssociationReports associationId={association.id} task={task} />
+      <AssociationReports associationId={association.id} task={task} openAtStart={association.disputed > 0} />
       <div className="drv-card__actions drv-card__actions--sticky">
         {association.status === 'accepted' ? (
           <button

@@ -29,7 +29,8 @@ import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx'
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { AccountDialog } from '../accounts/AccountDialog.tsx';
 import { valuesOf } from '../accounts/account-form.ts';
-import { ActiveBadge, PAGE_SIZE, Pager, PersonCell } from '../accounts/parts.tsx';
+import { ActiveBadge, PersonCell } from '../accounts/parts.tsx';
+import { PAGE_SIZE, Pager } from '../../ui/console/Pager.tsx';
 import { DRIVER_DEFAULTS, filterDrivers, nextSort, STATUS_OPTIONS } from './driver-list.ts';
 import '../accounts/accounts.css';
 

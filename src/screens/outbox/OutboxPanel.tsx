@@ -14,7 +14,7 @@ import { engineState, useEngineSnapshot } from '../../engine/store.ts';
 import { isServerReachable, NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatClock, formatDate, formatQuantity, itemsOf } from '../driver-common/format.ts';
-import { useObjectUrl } from '../driver-common/hooks.ts';
+import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
 import '../driver-common/dialogs.css';
 

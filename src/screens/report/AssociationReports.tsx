@@ -10,6 +10,7 @@ import type { Report, ReportPhoto } from '../../../contract/entities.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatQuantity } from '../driver-common/format.ts';
+import { REVIEW_LABELS } from '../../ui/statuses.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { failureMessage, useEngineSend } from '../../engine/send.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
@@ -19,10 +20,10 @@ import { REPORT_QUERIES, type ReportTask } from './ReportForm.tsx';
 import { useOpenReportForm } from './ReportFormHost.tsx';
 import './reports.css';
 
-export function AssociationReports({ associationId, task }: { associationId: number; task: ReportTask | null }) {
-  const [open, setOpen] = useState(false);
+export function AssociationReports({ associationId, task, openAtStart = false }: { associationId: number; task: ReportTask | null; openAtStart?: boolean }) {
+  const [open, setOpen] = useState(openAtStart);
   return (
-    <details className="drv-reports" onToggle={(event) => setOpen(event.currentTarget.open)}>
+    <details className="drv-reports" open={openAtStart || undefined} onToggle={(event) => setOpen(event.currentTarget.open)}>
       <summary className="drv-reports__summary">Мои отчёты</summary>
       {open ? <ReportList associationId={associationId} task={task} /> : null}
     </details>
@@ -82,7 +83,17 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
   const unit = task?.unit ?? '';
   return (
     <li className="drv-report">
-      <p className="drv-report__when">Отчёт от {new Date(report.completed_at ?? report.created_at).toLocaleString('ru-RU')}</p>
+      <p className="drv-report__when">
+        Отчёт от {new Date(report.completed_at ?? report.created_at).toLocaleString('ru-RU')}
+        {report.trips > 1 ? ` · ${report.trips} рейса` : ''}
+        {report.ticket_number ? ` · талон ${report.ticket_number}` : ''}{' '}
+        <span className={`drv-badge drv-review drv-review--${report.review_status}`}>{REVIEW_LABELS[report.review_status]}</span>
+      </p>
+      {report.review_status === 'disputed' ? (
+        <p className="drv-notice drv-notice--danger">
+          Диспетчер оспорил отчёт{report.review_comment ? `: «${report.review_comment}»` : ''}. Нажмите «Исправить» и поправьте данные или фото — отчёт снова уйдёт на проверку.
+        </p>
+      ) : null}
       <dl className="drv-facts">
         <div>
           <dt>Количество</dt>
@@ -106,15 +117,19 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
       ) : (
         <p className="drv-muted">Без фото.</p>
       )}
-      <div className="drv-card__actions">
-        <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} title={online ? undefined : NEEDS_SERVER} onClick={() => openReportForm({ associationId: report.association_id, task, editing: { report, photos } })}>
-          Исправить
-        </button>
-        {/* 'Удалить' fits beside 'Исправить' in a 360 px report block; the name says what goes. */}
-        <button type="button" className="drv-btn drv-btn--danger" aria-label="Удалить отчёт" disabled={!online || removeReport.isPending} title={online ? undefined : NEEDS_SERVER} onClick={() => void onRemoveReport()}>
-          Удалить
-        </button>
-      </div>
+      {report.review_status === 'approved' ? (
+        <p className="drv-muted">Подтверждён диспетчером: изменить его может только диспетчер.</p>
+      ) : (
+        <div className="drv-card__actions">
+          <button type="button" className="drv-btn drv-btn--ghost" disabled={!online || photosQuery.isPending} title={online ? undefined : NEEDS_SERVER} onClick={() => openReportForm({ associationId: report.association_id, task, editing: { report, photos } })}>
+            Исправить
+          </button>
+          {/* 'Удалить' fits beside 'Исправить' in a 360 px report block; the name says what goes. */}
+          <button type="button" className="drv-btn drv-btn--danger" aria-label="Удалить отчёт" disabled={!online || removeReport.isPending} title={online ? undefined : NEEDS_SERVER} onClick={() => void onRemoveReport()}>
+            Удалить
+          </button>
+        </div>
+      )}
       {confirmDialog}
     </li>
   );

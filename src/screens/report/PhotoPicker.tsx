@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { getEngine } from '../../engine/engine.ts';
 import { formatBytes } from '../driver-common/format.ts';
-import { useObjectUrl } from '../driver-common/hooks.ts';
+import { useObjectUrl } from '../../ui/use-object-url.ts';
 import './photos.css';
 
 export interface NewPhoto {
