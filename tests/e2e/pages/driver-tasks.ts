@@ -99,7 +99,8 @@ export class ReportForm {
   /** 'Отправить отчёт': the report goes to the outbox; waits for the form to close. */
   async submit(): Promise<void> {
     await this.dialog.getByRole('button', { name: 'Отправить отчёт' }).click();
-    await this.page.getByText('Отчёт поставлен в очередь отправки').waitFor({ timeout: 30_000 });
+    // The newest toast: an earlier trip's may still be showing.
+    await this.page.getByText('Отчёт поставлен в очередь отправки').last().waitFor({ timeout: 30_000 });
     await this.dialog.waitFor({ state: 'detached' });
   }
 }
