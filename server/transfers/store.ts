@@ -1,4 +1,5 @@
 /** Transfers as the API shows them: one query for the rows, one for the carrier tasks' progress. */
+import { loadTasks } from '../tasks/load.ts';
 import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import type { CarrierTaskView, Transfer, TransferProgress, TransferStatus } from '../../contract/transfers.ts';
@@ -48,17 +49,14 @@ function baseQuery(db: Db) {
 async function progressOf(db: Db, carrierTaskIds: readonly number[]): Promise<Map<number, TransferProgress>> {
   const result = new Map<number, TransferProgress>();
   if (carrierTaskIds.length === 0) return result;
-  const tasks = await db.kysely.selectFrom('tasks').select(['id', 'status', 'planned_quantity']).where('id', 'in', carrierTaskIds).execute();
-  const assocs = await db.kysely.selectFrom('task_drivers').select(['task_id', 'status', 'quantity']).where('task_id', 'in', carrierTaskIds).execute();
-  for (const task of tasks) {
-    const mine = assocs.filter((a) => a.task_id === task.id && a.status !== 'cancelled');
-    const done = mine.filter((a) => a.status === 'completed');
+  // The carrier task's one progress figure (docs/loads.md): what was delivered, of plan.
+  for (const task of await loadTasks(db.kysely, carrierTaskIds)) {
     result.set(task.id, {
       task_status: task.status,
       planned_quantity: task.planned_quantity,
-      completed_quantity: Math.round(done.reduce((sum, a) => sum + (a.quantity ?? 0), 0) * 1000) / 1000,
-      drivers: mine.length,
-      drivers_completed: done.length,
+      completed_quantity: task.progress.delivered,
+      drivers: task.progress.drivers,
+      drivers_completed: task.progress.drivers_finished,
     });
   }
   return result;

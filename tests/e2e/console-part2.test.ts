@@ -78,7 +78,7 @@ describe('console part 2', () => {
     expect((await call(app.server, 'PUT', `/api/tasks/${carrierTask}/drivers/${driverB.id}/`, { token: tokenB })).status).toBe(200);
     const association = await db.selectFrom('task_drivers').select('id').where('task_id', '=', carrierTask).executeTakeFirstOrThrow();
     const driverToken = (await login(app.server, 'karpov@demo.local', DEMO_PASSWORD)).access_token;
-    const { payload, headers } = await encodeForm(reportForm({ association_id: association.id, quantity: '20' }));
+    const { payload, headers } = await encodeForm(reportForm({ association_id: association.id, quantity: '20', final: '1' }));
     const report = await app.server.app.inject({
       method: 'POST',
       url: '/api/reports/',

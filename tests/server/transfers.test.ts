@@ -88,7 +88,14 @@ describe.each(backends)('carrier transfers ($name)', ({ databaseUrl }) => {
     // B puts its own driver on it (the usual task calls); A may not touch B's task.
     expect((await call(s, 'PUT', `/api/tasks/${carrier}/drivers/${w.users.driverB.id}/?quantity=20`, { token: w.tokens.managerB })).status).toBe(200);
     expect((await call(s, 'PUT', `/api/tasks/${carrier}/drivers/${w.users.driver.id}/`, { token: w.tokens.manager })).status).toBe(404);
-    await s.db.kysely.updateTable('task_drivers').set({ status: 'completed', quantity: 20 }).where('task_id', '=', carrier).execute();
+    // B's driver carries 20 т in one trip, the last: a report, and the part finished.
+    const assoc = await s.db.kysely.selectFrom('task_drivers').select('id').where('task_id', '=', carrier).executeTakeFirstOrThrow();
+    const at = new Date().toISOString();
+    await s.db.kysely
+      .insertInto('reports')
+      .values({ association_id: assoc.id, driver_id: w.users.driverB.id, quantity: 20, total_loading_quantity: null, total_unloading_quantity: null, loading_is_buyer: 0, unloading_is_buyer: 0, idempotency_key: null, completed_at: at, created_at: at, updated_at: at, final: 1 })
+      .execute();
+    await s.db.kysely.updateTable('task_drivers').set({ status: 'completed', quantity: 20, finished_at: at }).where('task_id', '=', carrier).execute();
 
     for (const token of [w.tokens.manager, w.tokens.managerB, w.tokens.super]) {
       const view = await call<CarrierTaskView>(s, 'GET', `/api/transfers/carrier-task/${t.id}`, { token });

@@ -7,12 +7,12 @@ import { JPEG_8x6, PNG_8x6 } from '../../fixtures/images.ts';
 import { DEMO, DEMO_PASSWORD, type E2eApp } from '../harness/app.ts';
 import { associationFor } from './driver-records.ts';
 
-/** The demo driver files a report with two photos, as the outbox would. */
+/** The demo driver files a report with two photos, as the outbox would: one trip, the last (it finishes their part). */
 export async function fileReport(e2e: E2eApp, cargo: string, quantity: string): Promise<Report> {
   const association = await associationFor(e2e.server, cargo);
   const tokens = await login(e2e.server, DEMO.driver, DEMO_PASSWORD);
   const form = reportForm(
-    { association_id: association.id, quantity, loading_is_buyer: '0', unloading_is_buyer: '0', completed_at: '2026-11-23T09:30:00.000Z' },
+    { association_id: association.id, quantity, loading_is_buyer: '0', unloading_is_buyer: '0', completed_at: '2026-11-23T09:30:00.000Z', final: '1' },
     [
       { data: JPEG_8x6, filename: 'a.jpg' },
       { data: PNG_8x6, filename: 'b.png', type: 'image/png' },
