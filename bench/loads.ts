@@ -5,6 +5,7 @@
  * perceptual hash costs a photo upload (`POST /reports/` with it against the same upload without it).
  */
 import { randomUUID } from 'node:crypto';
+import { seededRandom } from '../tests/fixtures/random.ts';
 import SQLite from 'better-sqlite3';
 import sharp from 'sharp';
 import { startTestServer } from '../tests/fixtures/server.ts';
@@ -22,17 +23,6 @@ const PLANTED_SHARE = 0.05;
 const RUNS = 30;
 const WORK_DAYS = 25;
 
-/** A small deterministic generator, so every run plants the same month. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const DAY = 86_400_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -83,7 +73,7 @@ function plant(code: FlagCode, f: ReportFacts, at: number): ReportFacts {
 }
 
 function checksFigures(): { figures: SectionResult['figures']; details: Record<string, unknown> } {
-  const random = rng(20261125);
+  const random = seededRandom(20261125);
   const start = Date.UTC(2026, 10, 1, 6);
   let planted = 0;
   let caught = 0;
@@ -128,7 +118,7 @@ function checksFigures(): { figures: SectionResult['figures']; details: Record<s
 /** A month (25 working days, 400 trips a day) of reports straight into SQLite for one company, 10 tasks and 50 drivers a day, 5 % flagged, all pending. */
 function seedMonth(file: string, company: number, drivers: number[]): void {
   const db = new SQLite(file);
-  const random = rng(7);
+  const random = seededRandom(7);
   const start = Date.UTC(2026, 10, 1, 6);
   const insertTask = db.prepare(
     `insert into tasks (company_id, created_by, date, cargo, loading_place, unloading_place, planned_quantity, unit, status, rate, comment, max_drivers, created_at, updated_at)

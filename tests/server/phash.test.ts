@@ -4,6 +4,7 @@
  * with the same layout) above it by MARGIN.
  */
 import sharp from 'sharp';
+import { seededRandom } from '../fixtures/random.ts';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DUPLICATE_PHOTO_MAX_DISTANCE, hammingDistance, perceptualHash } from '../../server/reports/phash.ts';
 
@@ -12,17 +13,6 @@ const H = 1200;
 /** A distinct photo must be at least this many bits beyond the threshold (the measured gap; see the threshold). */
 const MARGIN = 2;
 
-/** A small seeded PRNG (mulberry32), so every photo is the same on every run. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rgb = readonly [number, number, number];
 
@@ -122,7 +112,7 @@ const SAME_SHOT: Shot = { dx: 0, dy: 0, scale: 1 };
  * `shot` moves the paper in the frame as a separate hand-held photo would.
  */
 function ticket(layout: Layout, seed: number, shot: Shot = SAME_SHOT): Buffer {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const c = new Canvas();
   // The table: a wood-like gradient with grain.
   const [tr, tg, tb] = layout.table;
@@ -192,7 +182,7 @@ function ticket(layout: Layout, seed: number, shot: Shot = SAME_SHOT): Buffer {
 
 /** Not a ticket: a lorry's side under the sky, for a photo of another kind. */
 function lorry(seed: number): Buffer {
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const c = new Canvas();
   for (let j = 0; j < H; j++) {
     const s = j / H;

@@ -4,6 +4,7 @@
  * seeded sweep of clean reports inside the bounds that must raise nothing.
  */
 import { describe, expect, it } from 'vitest';
+import { seededRandom } from '../fixtures/random.ts';
 import {
   checkReport,
   checkThresholdsSchema,
@@ -334,21 +335,10 @@ describe('checkThresholdsSchema', () => {
 });
 
 describe('property: seeded clean reports raise nothing', () => {
-  /** mulberry32, so every run sees the same reports. */
-  function rng(seed: number) {
-    let a = seed >>> 0;
-    return () => {
-      a = (a + 0x6d2b79f5) >>> 0;
-      let t = a;
-      t = Math.imul(t ^ (t >>> 15), t | 1);
-      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-    };
-  }
   const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
   it('for 500 reports inside every bound', () => {
-    const r = rng(20250305);
+    const r = seededRandom(20250305);
     const between = (lo: number, hi: number) => lo + (hi - lo) * r();
     for (let i = 0; i < 500; i++) {
       const capacity = round3(between(5, 40));
