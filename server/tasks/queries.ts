@@ -110,7 +110,18 @@ export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
     .$if(q.status !== 'all', (qb) => qb.where('t.status', '=', q.status))
     .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))
-    .$if(!!q.search, (qb) => qb.where(searchCondition(db.dialect, q.search as string, SEARCH_COLUMNS)));
+    .$if(!!q.search, (qb) => qb.where(staffSearch(db, q.search as string)));
+}
+
+/**
+ * Staff search a task by its cargo or places, by a driver on it (by name), or by its number («123», «№123»).
+ */
+function staffSearch(db: Db, search: string) {
+  const byText = searchCondition(db.dialect, search, SEARCH_COLUMNS);
+  const byDriver = sql<SqlBool>`exists (select 1 from task_drivers sd join users su on su.id = sd.driver_id where sd.task_id = t.id and ${searchCondition(db.dialect, search, ['su.name'])})`;
+  const number = /^№?\s*(\d{1,9})$/.exec(search.trim())?.[1];
+  const parts = [byText, byDriver, ...(number ? [sql<SqlBool>`t.id = ${Number(number)}`] : [])];
+  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
 
 /** `-date` → date descending, then id the same way, so pages never overlap. */

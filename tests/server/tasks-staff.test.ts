@@ -42,6 +42,11 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect(ids(await list())).toEqual([recent, old]);
     expect(ids(await list('?ordering=date'))).toEqual([old, recent]);
     expect(ids(await list(`?search=${encodeURIComponent('щебень')}`))).toEqual([recent]);
+    // A driver's name and a task's number find it too.
+    await addDriver(server, old, p.driver.id, { status: 'completed' });
+    expect(ids(await list(`?search=${encodeURIComponent('петров')}`))).toEqual([old]);
+    expect(ids(await list(`?search=${encodeURIComponent(`№${recent}`)}`))).toEqual([recent]);
+    expect(ids(await list(`?search=${old}`))).toEqual([old]);
     expect(ids(await list('?date_from=2026-10-15&date_to=2026-11-30'))).toEqual([recent]);
     expect(ids(await list('?status=all'))).toEqual([open, recent, old]);
     expect(await list('?limit=1')).toMatchObject({ total: 2, next_offset: 1 });

@@ -128,7 +128,14 @@ export function DriversManageScreen({ title }: ScreenProps) {
   function actions(driver: DriverListItem) {
     const disabled = server.offline || busyId === driver.id;
     return (
-      <div className="row-actions">
+      <div className="row-actions" onClick={(event) => event.stopPropagation()}>
+        {/* The driver's day: their tasks and today's reports, one click from the list. */}
+        <Link className="button button-small button-quiet" href={`/tasks/manage?status=all&search=${encodeURIComponent(driver.name)}`}>
+          Задачи
+        </Link>
+        <Link className="button button-small button-quiet" href={`/reports?period=today&review=&driver=${driver.id}`}>
+          Отчёты
+        </Link>
         <button type="button" className="button button-small" disabled={disabled} title={server.reason} onClick={() => setEditing({ kind: 'edit', driver })}>
           Изменить
         </button>
