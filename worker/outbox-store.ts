@@ -69,6 +69,14 @@ export async function removeWithPhotos(tx: OutboxTx, id: number): Promise<void> 
   await tx.objectStore('outbox').delete(id);
 }
 
+/** Deletes every photo of a delivered record but its first (the thumbnail); `record.photos` is trimmed to match. */
+export async function dropPhotosButFirst(tx: OutboxTx, record: OutboxRecord): Promise<void> {
+  const [first, ...rest] = record.photos;
+  const photos = tx.objectStore('photos');
+  for (const key of rest) await photos.delete(key);
+  record.photos = first === undefined ? [] : [first];
+}
+
 /** The first photo of a record (the queue's thumbnail), or null. */
 export async function firstPhotoOf(db: EngineDb, id: number): Promise<Blob | null> {
   const tx = db.transaction(STORES, 'readonly');

@@ -12,7 +12,7 @@
  */
 import type { EngineDb, OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
-import { addWithPhotos, newOutboxRecord, readWithPhotos, removeWithPhotos, writeOutbox } from './outbox-store.ts';
+import { addWithPhotos, newOutboxRecord, readWithPhotos, removeWithPhotos, writeOutbox, dropPhotosButFirst } from './outbox-store.ts';
 import { byAge, outboxSnapshot } from './outbox-view.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
@@ -162,6 +162,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const stored = await tx.objectStore('outbox').get(id);
       if (!stored) return null;
       const next = change(stored);
+      if (next?.sent && !stored.sent) {
+        // Delivered: the server holds the photos now. A task carried in many trips keeps its sent items until the
+        // driver finishes it (docs/loads.md), so only the first photo stays, as the queue's thumbnail.
+        await dropPhotosButFirst(tx, next);
+      }
       await (next ? tx.objectStore('outbox').put(next) : removeWithPhotos(tx, id));
       return next;
     });

@@ -7,7 +7,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { FLUSH_INTERVAL_MS, FLUSH_LOCK, retryDelayMs, type LockManagerLike } from '../../worker/outbox.ts';
 import { OUTBOX_PUSH_INTERVAL_MS, throttlePushes } from '../../worker/outbox-view.ts';
 import { createManualClock } from './doubles.ts';
-import { deferred, noLocks, photo, queue, report, setup } from './outbox-doubles.ts';
+import { deferred, noLocks, photo, photoTexts, queue, report, setup } from './outbox-doubles.ts';
 
 async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
@@ -215,5 +215,22 @@ describe('snapshot pushes while flushing', () => {
     await h.outbox.flush();
     // flush start, sending, progress: view only; the sent mark and the resolve: stored; flush end: view only.
     expect(kinds).toEqual([false, false, false, true, true, false]);
+  });
+});
+
+describe('a delivered report on the device', () => {
+  it('keeps only its first photo (the thumbnail) once the server has it, while its task goes on', async () => {
+    const h = await setup({ locks: noLocks });
+    // The association stays assigned: a trip of a task carried in many trips.
+    h.server.assigned = [41];
+    const id = await queue(h.outbox, report(41, [photo('a'), photo('b'), photo('c')], { final: false }));
+    expect(await photoTexts(h.db, id)).toHaveLength(3);
+    await h.outbox.flush();
+    expect(h.server.calls).toHaveLength(1);
+    expect(await photoTexts(h.db, id)).toHaveLength(1);
+    const stored = await h.db.get('outbox', id);
+    expect(stored).toMatchObject({ sent: true, photos: [expect.any(Number)] });
+    // Every photo went to the server first.
+    expect(h.server.calls[0]?.photos).toHaveLength(3);
   });
 });
