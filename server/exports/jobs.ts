@@ -13,7 +13,7 @@ import type { ExportJob, ExportRequest, ExportStatus } from '../../contract/expo
 import { loadTasks } from '../tasks/load.ts';
 import { orderingOf, staffTaskQuery } from '../tasks/queries.ts';
 import { isSuperAdmin } from '../tasks/scope.ts';
-import { createExportWriter } from './workbook.ts';
+import { createExportWriter, type ReviewSummary } from './workbook.ts';
 
 export const INTERRUPTED = 'Выгрузка прервана перезапуском сервера, запустите её снова';
 const FAILED = 'Не удалось сформировать файл, попробуйте ещё раз';
@@ -154,7 +154,8 @@ export async function runJob(db: Db, storage: FileStorage, id: number, signal: A
     for (let i = 0; i < ids.length; i += CHUNK) {
       if (signal.aborted) throw new Error('stopped');
       const tasks = await loadTasks(db.kysely, ids.slice(i, i + CHUNK));
-      for (const task of tasks) written += await writer.add(task);
+      const reviews = await reviewSummaries(db, tasks.flatMap((t) => t.driver_associations.map((a) => a.id)));
+      for (const task of tasks) written += await writer.add(task, reviews);
       await db.kysely.updateTable('export_jobs').set({ rows_written: written }).where('id', '=', id).execute();
       // Let requests in between chunks: an export never starves the API.
       await new Promise((resolve) => setImmediate(resolve));
@@ -185,4 +186,23 @@ export async function sweepExpired(db: Db, storage: FileStorage, days: number, n
     await db.kysely.deleteFrom('export_jobs').where('id', '=', job.id).execute();
   }
   return old.length;
+}
+
+/** Per association: its reports' ticket numbers and review states, for the export's «Номер талона» and «Проверка». */
+async function reviewSummaries(db: Db, associationIds: readonly number[]): Promise<Map<number, ReviewSummary>> {
+  const result = new Map<number, ReviewSummary>();
+  if (associationIds.length === 0) return result;
+  const rows = await db.kysely
+    .selectFrom('reports')
+    .select(['association_id', 'ticket_number', 'review_status'])
+    .where('association_id', 'in', [...associationIds])
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    const summary = result.get(row.association_id) ?? { tickets: [], approved: 0, pending: 0, disputed: 0 };
+    if (row.ticket_number) summary.tickets.push(row.ticket_number);
+    summary[row.review_status] += 1;
+    result.set(row.association_id, summary);
+  }
+  return result;
 }

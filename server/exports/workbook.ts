@@ -29,6 +29,11 @@ export const EXPORT_COLUMNS = [
   { header: 'Ставка водителя, ₽', key: 'transport_rate', width: 12 },
   { header: 'Отчётов', key: 'report_count', width: 9 },
   { header: 'Перевезено по отчётам', key: 'reported_quantity', width: 14 },
+  { header: 'Доля', key: 'share', width: 9 },
+  { header: 'Рейсов', key: 'trips', width: 8 },
+  { header: 'Доставлено', key: 'delivered', width: 12 },
+  { header: 'Номер талона', key: 'tickets', width: 24 },
+  { header: 'Проверка', key: 'review', width: 30 },
   { header: 'Комментарий', key: 'comment', width: 40 },
 ] as const;
 
@@ -42,8 +47,23 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
+/** What an association's reports say beyond the task: their ticket numbers and where their review stands. */
+export interface ReviewSummary {
+  tickets: string[];
+  approved: number;
+  pending: number;
+  disputed: number;
+}
+
+/** «подтверждено 3, ждёт проверки 1, оспорено 1», only the non-zero parts; «—» without reports. */
+export function reviewText(r: ReviewSummary | undefined): string {
+  if (!r) return '—';
+  const parts = [r.approved ? `подтверждено ${r.approved}` : '', r.pending ? `ждёт проверки ${r.pending}` : '', r.disputed ? `оспорено ${r.disputed}` : ''].filter(Boolean);
+  return parts.length ? parts.join(', ') : '—';
+}
+
 /** The rows of one task, as cells in EXPORT_COLUMNS order. Ids are text: a spreadsheet must not sum them. */
-export function rowsOfTask(task: Task): ExportCell[][] {
+export function rowsOfTask(task: Task, reviews: ReadonlyMap<number, ReviewSummary> = new Map()): ExportCell[][] {
   const base: ExportCell[] = [
     String(task.id),
     new Date(`${task.date}T00:00:00Z`),
@@ -56,7 +76,7 @@ export function rowsOfTask(task: Task): ExportCell[][] {
     TASK_STATUS[task.status] ?? task.status,
   ];
   const associations = task.driver_associations;
-  if (associations.length === 0) return [[...base, null, null, null, null, null, null, null, null, null, task.comment]];
+  if (associations.length === 0) return [[...base, null, null, null, null, null, null, null, null, null, null, null, null, null, null, task.comment]];
   return associations.map((a) => [
     ...base,
     String(a.id),
@@ -68,12 +88,17 @@ export function rowsOfTask(task: Task): ExportCell[][] {
     a.transport_rate,
     a.report_count,
     a.reported_quantity,
+    a.share,
+    a.trips,
+    a.delivered,
+    reviews.get(a.id)?.tickets.join(', ') || null,
+    reviewText(reviews.get(a.id)),
     task.comment,
   ]);
 }
 
 export interface ExportWriter {
-  add(task: Task): Promise<number>;
+  add(task: Task, reviews?: ReadonlyMap<number, ReviewSummary>): Promise<number>;
   finish(): Promise<void>;
 }
 
@@ -123,8 +148,8 @@ export function createExportWriter(stream: Writable, sheetName: string): ExportW
     EXPORT_COLUMNS.map((c) => ({ ...c, ...(c.key === 'date' ? { numFmt: 'dd.mm.yyyy' } : {}) })),
   );
   return {
-    async add(task) {
-      const rows = rowsOfTask(task);
+    async add(task, reviews) {
+      const rows = rowsOfTask(task, reviews);
       for (const cells of rows) await sheet.addRow(cells);
       return rows.length;
     },

@@ -37,8 +37,12 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
   async function seedTasks() {
     const a = await createTask(server, p.company, { status: 'completed', date: '2026-11-02', cargo: 'Щебень 20–40' });
     const b = await createTask(server, p.company, { status: 'completed', date: '2026-11-01', cargo: 'Песок' });
-    await addDriver(server, a, p.driver.id, { quantity: 22.5, status: 'completed' });
+    const first = await addDriver(server, a, p.driver.id, { quantity: 22.5, status: 'completed' });
     await addDriver(server, a, p.driver2.id, { quantity: 10, status: 'completed' });
+    // The first driver's two trips: ticket numbers and review states reach the export.
+    const at = new Date().toISOString();
+    const trip = (ticket: string, quantity: number, review: 'approved' | 'pending') => ({ association_id: first, driver_id: p.driver.id, quantity, total_loading_quantity: null, total_unloading_quantity: null, loading_is_buyer: 0, unloading_is_buyer: 0, idempotency_key: null, completed_at: at, created_at: at, updated_at: at, ticket_number: ticket, review_status: review });
+    await server.db.kysely.insertInto('reports').values([trip('Т-1', 12.5, 'approved'), trip('Т-2', 10, 'pending')]).execute();
     await createTask(server, p.otherCompany, { status: 'completed', date: '2026-11-03', cargo: 'Чужой груз' });
     return { a, b };
   }
@@ -66,6 +70,12 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     expect(rows[0]!.getCell(2).value).toEqual(new Date('2026-11-02T00:00:00Z'));
     expect(rows.map((r) => r.getCell(13).value)).toEqual([22.5, 10, null]);
     expect(typeof rows[0]!.getCell(10).value).toBe('string');
+    const column = (header: string) => (sheet.getRow(1).values as unknown[]).indexOf(header);
+    expect(rows[0]!.getCell(column('Рейсов')).value).toBe(2);
+    expect(rows[0]!.getCell(column('Доставлено')).value).toBe(22.5);
+    expect(rows[0]!.getCell(column('Номер талона')).value).toBe('Т-1, Т-2');
+    expect(rows[0]!.getCell(column('Проверка')).value).toBe('подтверждено 1, ждёт проверки 1');
+    expect(rows[1]!.getCell(column('Проверка')).value).toBe('—');
     const list = (await call('GET', '/tasks/completed/?date_from=2026-11-01&date_to=2026-11-30', p.manager)).json() as Page<Task>;
     expect([...new Set(rows.map((r) => Number(r.getCell(1).value)))]).toEqual(list.items.map((t) => t.id));
   });
