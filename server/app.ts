@@ -20,6 +20,7 @@ import { memoryBus, postgresBus } from './events/bus.ts';
 import { installChangeFeed } from './events/feed.ts';
 import { Pusher, type PushTransport } from './push/push.ts';
 import { pushAfterWrite } from './push/triggers.ts';
+import { installHistory } from './audit/history.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -105,6 +106,7 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
     async (api) => {
       // First: its hooks see every write route registered after it.
       installChangeFeed(api, ctx, changes, config.eventsHeartbeatMs, (facts, before) => pushAfterWrite(db, pusher, facts, before));
+      installHistory(api, db);
       for (const register of routeModules) await register(api, ctx);
       api.setNotFoundHandler((request, reply) =>
         reply.status(404).send({ detail: `Нет такого адреса API: ${request.method} ${request.url}` }),

@@ -6,10 +6,12 @@ import type { AnswerOf, BodyOf, CallDecl, Method, PathParams, QueryOf } from '..
 import { keyOf, pathMatches } from '../call.ts';
 import { companyCalls } from './companies.ts';
 import { reportCalls } from './reports.ts';
+import { auditCalls } from './audit.ts';
 
 export const CALLS = {
   ...companyCalls,
   ...reportCalls,
+  ...auditCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -379,6 +379,31 @@ function migration005(): Migration {
   };
 }
 
+/** The history of tasks, drivers' parts and reports (server/audit/history.ts). */
+function migration006(dialect: Dialect): Migration {
+  const id = (c: ColumnDefinitionBuilder) =>
+    dialect === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', 'integer', id)
+        .addColumn('company_id', 'integer', (c) => c.notNull())
+        .addColumn('task_id', 'integer', (c) => c.notNull())
+        .addColumn('entity', 'text', (c) => c.notNull())
+        .addColumn('entity_id', 'integer', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('changes', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'integer')
+        .addColumn('device_id', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('audit_log_task_idx').on('audit_log').columns(['task_id', 'id']).execute();
+      await db.schema.createIndex('audit_log_entity_idx').on('audit_log').columns(['entity', 'entity_id']).execute();
+    },
+  };
+}
+
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return {
     async getMigrations() {
@@ -388,6 +413,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '003_console_part2': migration003(dialect),
         '004_export_heartbeat': migration004(),
         '005_loads': migration005(),
+        '006_audit': migration006(dialect),
       };
     },
   };

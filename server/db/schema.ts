@@ -7,6 +7,20 @@ import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 type Id = Generated<number>;
 type Bool = number; // 0 | 1, portable across SQLite and PostgreSQL
 
+export interface AuditLogTable {
+  id: Id;
+  company_id: number;
+  task_id: number;
+  entity: 'task' | 'association' | 'report';
+  entity_id: number;
+  action: 'create' | 'update' | 'delete';
+  /** JSON list of {field, from, to}. */
+  changes: string;
+  user_id: number | null;
+  device_id: string | null;
+  created_at: string;
+}
+
 export interface CompaniesTable {
   id: Id;
   name: string;
@@ -257,6 +271,7 @@ export interface ClientErrorsTable {
 
 export interface Database {
   companies: CompaniesTable;
+  audit_log: AuditLogTable;
   users: UsersTable;
   transports: TransportsTable;
   registration_requests: RegistrationRequestsTable;

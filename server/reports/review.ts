@@ -16,6 +16,7 @@ import { loadReport, parseFlags, photosOf, reportFields } from './load.ts';
 import { searchCondition } from '../tasks/search.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { assertStaffSeesCompany } from '../tasks/scope.ts';
+import { recordApprovals } from '../audit/history.ts';
 
 type Q = Kysely<Database>;
 
@@ -169,7 +170,7 @@ export async function approveClean(
       .$if(input.driver_id != null, (qb) => qb.where('r.driver_id', '=', input.driver_id as number))
       .execute();
     const clean = candidates.filter((c) => !hasFault(parseFlags(c.flags))).map((c) => c.id);
-    let approved = 0;
+    const done: number[] = [];
     const now = nowIso();
     // In chunks: a month's worth of ids stays under every database's parameter limit.
     for (let i = 0; i < clean.length; i += 500) {
@@ -179,9 +180,13 @@ export async function approveClean(
         .set({ review_status: 'approved', review_comment: null, reviewed_by: user.id, reviewed_at: now })
         .where('id', 'in', chunk)
         .where('review_status', '=', 'pending')
-        .executeTakeFirst();
-      approved += Number(result.numUpdatedRows);
+        .returning('id')
+        .execute();
+      done.push(...result.map((r) => r.id));
     }
-    return { approved };
+    return done;
+  }).then(async (done) => {
+    await recordApprovals(db, done, user);
+    return { approved: done.length };
   });
 }

@@ -16,6 +16,7 @@ import { transferRoutes } from './transfers.ts';
 import { announcementRoutes } from './announcements.ts';
 import { exportRoutes } from './exports.ts';
 import { pushRoutes } from './push.ts';
+import { auditRoutes } from './audit.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -34,4 +35,5 @@ export const routeModules: RouteModule[] = [
   announcementRoutes,
   exportRoutes,
   pushRoutes,
+  auditRoutes,
 ];

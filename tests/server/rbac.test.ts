@@ -875,6 +875,14 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'manager',
   },
   {
+    call: 'GET /audit/',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/audit/?entity=task&id=${(await taskWithDriver(c)).task}` }),
+    bad: async () => ({ url: '/api/audit/?entity=task&id=abc' }),
+    badBy: 'manager',
+  },
+  {
     call: 'GET /reports/{id}',
     method: 'GET',
     matrix: '401 ok ok 404 ok 404 ok',

@@ -3,6 +3,9 @@
  * (the device's and the server's), the photos as a gallery, and the other reports of the same assignment.
  */
 import { useQueryClient } from '@tanstack/react-query';
+import { REVIEW_LABELS } from '../../ui/statuses.ts';
+import '../../ui/status-badge.css';
+import { History } from '../../ui/console/History.tsx';
 import { Link, useLocation, useParams } from 'wouter';
 import { toast } from 'react-toastify';
 import type { Report, ReportPhoto, ReportView } from '../../../contract/entities.ts';
@@ -39,6 +42,7 @@ export function ReportViewScreen({ title }: ScreenProps) {
   return (
     <Page title={pageTitle} wide aside={<CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
       <ReportDetails report={query.data.data} />
+      <History entity="report" id={query.data.data.id} />
     </Page>
   );
 }
@@ -109,7 +113,27 @@ function ReportDetails({ report }: { report: ReportView }) {
             №{association.id} · <StatusBadge status={association.status} kind="driver" /> · ставка {formatRate(association.transport_rate, unit)}
           </dd>
           <dt>Перевезено по отчёту</dt>
-          <dd className="report-quantity">{formatQuantity(report.quantity, unit)}</dd>
+          <dd className="report-quantity">
+            {formatQuantity(report.quantity, unit)}
+            {report.trips > 1 ? ` за ${report.trips} рейса` : ''}
+            {report.final ? ' · последний рейс' : ''}
+          </dd>
+          <dt>Талон</dt>
+          <dd>{report.ticket_number ?? '—'}</dd>
+          <dt>Проверка</dt>
+          <dd>
+            <span className={`status-badge review-${report.review_status}`}>{REVIEW_LABELS[report.review_status]}</span>
+            {report.review_comment ? ` · «${report.review_comment}»` : ''}
+            {report.flags.length === 0 ? (
+              <span className="muted"> · автоматическая проверка ничего не нашла</span>
+            ) : (
+              <ul className="report-view-flags">
+                {report.flags.map((flag) => (
+                  <li key={flag.code}>{flag.detail}</li>
+                ))}
+              </ul>
+            )}
+          </dd>
           <dt>Погрузка</dt>
           <dd>
             {report.loading_is_buyer

@@ -13,6 +13,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { TaskFields } from './TaskFields.tsx';
+import { History } from '../../ui/console/History.tsx';
 import { applyFailure, focusField, useFormOptions } from './form-helpers.ts';
 import { buildBody, draftKey, DRIVER_NUMBER_FIELDS, editBody, firstErrorField, valuesFromTask, type DriverRowValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
 import { parseQuantity } from '../../ui/decimal.ts';
@@ -272,6 +273,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
         </button>
         <NeedsServerHint offline={server.offline} what="сохранить задачу (правки сохраняются в черновике)" />
       </div>
+      <History entity="task" id={loaded.id} />
     </form>
   );
 }

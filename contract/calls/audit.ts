@@ -1,0 +1,32 @@
+/**
+ * The history of a task, a driver's part or a report (docs/loads.md, «История изменений»): who changed what,
+ * when, from which device (a driver's), field by field.
+ */
+import { z } from 'zod';
+import { answer, area, GET } from '../call.ts';
+import { STAFF } from '../roles.ts';
+
+export const AUDIT_ENTITIES = ['task', 'association', 'report'] as const;
+export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
+
+export interface AuditEntry {
+  id: number;
+  entity: AuditEntity;
+  entity_id: number;
+  action: 'create' | 'update' | 'delete';
+  changes: { field: string; from: string | number | null; to: string | number | null }[];
+  user_id: number | null;
+  user_name: string | null;
+  device_id: string | null;
+  created_at: string;
+}
+
+export const auditQuerySchema = z.object({
+  entity: z.enum(AUDIT_ENTITIES, { message: 'ожидается task, association или report' }),
+  id: z.coerce.number({ message: 'ожидается номер' }).int('ожидается номер').positive('ожидается номер'),
+});
+
+export const auditCalls = area(
+  /** A task's history holds its parts' and reports' too; a part's or a report's, only its own. Newest first. */
+  GET('/audit/', { roles: STAFF, query: auditQuerySchema, answer: answer<AuditEntry[]>() }),
+);
