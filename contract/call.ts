@@ -93,7 +93,7 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 export type PathParams<P extends string> = { [K in ParamNames<P>]: number };
 
 export type AnswerOf<C extends CallDecl> = C['answer'] extends Answer<infer T> ? T : never;
-export type QueryOf<C extends CallDecl> = C['query'] extends z.ZodType ? z.output<C['query']> : Record<string, never>;
+export type QueryOf<C extends CallDecl> = C['query'] extends z.ZodType ? z.output<C['query']> : Record<never, never>;
 /** A body as the client sends it (the schema's input: what JSON carries). */
 export type BodyOf<C extends CallDecl> = C['body'] extends z.ZodType ? z.input<C['body']> : undefined;
 /** A body as the server's handler gets it, validated. */

@@ -6,7 +6,8 @@
 import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
 import type { Company, UserWire } from '../entities.ts';
 import { companySchema, companyUserSchema } from '../payloads.ts';
-import { ADMINS, SUPER_ONLY } from '../roles.ts';
+import { ADMINS, STAFF, SUPER_ONLY } from '../roles.ts';
+import { checkThresholdsSchema, type CheckThresholds } from '../report-checks.ts';
 
 export const companyCalls = area(
   GET('/companies/', { roles: null, answer: answer<Company[]>() }),
@@ -32,5 +33,14 @@ export const companyCalls = area(
     answer: answer<UserWire>(),
     invalidates: ['users'],
     audience: ['caller', 'company-staff:param.id', 'user:body.user_id'],
+  }),
+  /** The thresholds of the automatic checks of loads (docs/reports-review.md): staff read them, admins change them. */
+  GET('/companies/:id/checks', { roles: STAFF, answer: answer<CheckThresholds>() }),
+  PUT('/companies/:id/checks', {
+    roles: ADMINS,
+    body: checkThresholdsSchema,
+    answer: answer<CheckThresholds>(),
+    invalidates: ['reports'],
+    audience: ['company-staff:param.id'],
   }),
 );

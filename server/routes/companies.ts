@@ -7,6 +7,8 @@ import { nowIso } from '../db/connect.ts';
 import { conflict, forbidden, notFound } from '../errors.ts';
 import { loadUserWire } from '../users/wire.ts';
 import { registerArea } from './define.ts';
+import { companyThresholds } from '../reports/score.ts';
+import { assertStaffSeesCompany } from '../tasks/scope.ts';
 
 const NAME_TAKEN = 'Компания с таким названием уже есть';
 
@@ -67,6 +69,20 @@ export const companyRoutes: RouteModule = (app, ctx) => {
       if (user.role === 'super-admin') throw conflict('Суперадминистратор не привязывается к компании');
       await db.kysely.updateTable('users').set({ company_id: company.id }).where('id', '=', user.id).execute();
       return loadUserWire(db, user.id);
+    },
+
+    'GET /companies/:id/checks': async ({ user, params }) => {
+      const company = await companyOrNotFound(params.id);
+      assertStaffSeesCompany(user, company.id, 'Компания не найдена');
+      return companyThresholds(db.kysely, company.id);
+    },
+
+    'PUT /companies/:id/checks': async ({ user, params, body }) => {
+      const company = await companyOrNotFound(params.id);
+      if (!inScope(user, company.id)) throw forbidden('Можно изменять только свою компанию');
+      // Reports already stored keep their findings; the new thresholds apply from the next report or edit.
+      await db.kysely.updateTable('companies').set({ check_thresholds: JSON.stringify(body) }).where('id', '=', company.id).execute();
+      return companyThresholds(db.kysely, company.id);
     },
   });
 };

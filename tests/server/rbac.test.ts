@@ -883,6 +883,23 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'manager',
   },
   {
+    call: 'GET /companies/{id}/checks',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/companies/${c.w.companyA}/checks` }),
+  },
+  {
+    call: 'PUT /companies/{id}/checks',
+    method: 'PUT',
+    matrix: '401 403 403 403 ok 403 ok',
+    make: async (c) => ({
+      url: `/api/companies/${c.w.companyA}/checks`,
+      body: { capacity_tolerance_pct: 5, mismatch_tolerance_pct: 2, over_share_tolerance_pct: 10, min_cycle_minutes: 15, late_filing_hours: 24 },
+    }),
+    bad: async (c) => ({ url: `/api/companies/${c.w.companyA}/checks`, body: { capacity_tolerance_pct: -1, mismatch_tolerance_pct: 2, over_share_tolerance_pct: 10, min_cycle_minutes: 15, late_filing_hours: 24 } }),
+    badBy: 'admin',
+  },
+  {
     call: 'GET /reports/{id}',
     method: 'GET',
     matrix: '401 ok ok 404 ok 404 ok',

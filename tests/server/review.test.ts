@@ -100,6 +100,20 @@ describe.each(backends)('review of loads ($name)', ({ databaseUrl }) => {
     expect(codes(await trip(a, { quantity: '20', completed_at: minutesAgo(100) }))).toEqual([]);
   });
 
+  it("an admin tunes the company's thresholds; the next report is checked with them", async () => {
+    const { association: a } = await newTask();
+    const defaults = (await call('GET', `/companies/${p.company}/checks`, p.manager)).json();
+    expect(defaults).toEqual({ capacity_tolerance_pct: 5, mismatch_tolerance_pct: 2, over_share_tolerance_pct: 10, min_cycle_minutes: 15, late_filing_hours: 24 });
+    expect(codes(await trip(a, { quantity: '22', completed_at: minutesAgo(300) }))).toEqual(['over_capacity']);
+    const tuned = { ...defaults, capacity_tolerance_pct: 15 };
+    expect((await call('PUT', `/companies/${p.company}/checks`, p.manager, tuned)).statusCode).toBe(403);
+    expect((await call('PUT', `/companies/${p.company}/checks`, p.admin, tuned)).json()).toEqual(tuned);
+    expect(codes(await trip(a, { quantity: '22', completed_at: minutesAgo(200) }))).toEqual([]);
+    const bad = await call('PUT', `/companies/${p.company}/checks`, p.admin, { ...tuned, late_filing_hours: 0 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().detail).toMatch(/^late_filing_hours: не меньше 1/);
+  });
+
   it('flags a driver past their share by more than 10 %', async () => {
     const { association: a } = await newTask(40);
     expect(codes(await trip(a, { quantity: '20', completed_at: minutesAgo(300) }))).toEqual([]);

@@ -24,6 +24,7 @@ import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { ROLE_LABELS } from '../../../contract/roles.ts';
 import { roleOf } from '../accounts/account-form.ts';
 import { RateLadder } from './RateLadder.tsx';
+import { CheckThresholdsCard } from './CheckThresholds.tsx';
 import '../../ui/console/console.css';
 import './companies.css';
 
@@ -122,6 +123,7 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
                 </div>
               </div>
               <RateLadder companyId={selected.id} canEdit offline={server.offline} reason={server.reason} />
+              <CheckThresholdsCard companyId={selected.id} canEdit offline={server.offline} reason={server.reason} />
             </div>
           )}
         </section>

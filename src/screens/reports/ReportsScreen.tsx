@@ -214,8 +214,15 @@ export function ReportsScreen({ title }: ScreenProps) {
           <button
             type="button"
             className="button button-primary"
-            disabled={server.offline || cleanCount === 0 || approveAll.isPending}
-            title={server.reason ?? (cleanCount === 0 ? 'В выбранном периоде нет ожидающих отчётов без замечаний' : undefined)}
+            disabled={server.offline || cleanCount === 0 || approveAll.isPending || !range.start || !range.end}
+            title={
+              server.reason ??
+              (!range.start || !range.end
+                ? 'Выберите период с началом и концом'
+                : cleanCount === 0
+                  ? 'В выбранном периоде нет ожидающих отчётов без замечаний'
+                  : undefined)
+            }
             onClick={() => void approveClean()}
           >
             Подтвердить все без замечаний ({cleanCount})
@@ -232,7 +239,7 @@ export function ReportsScreen({ title }: ScreenProps) {
       </FilterBar>
       <NeedsServerHint offline={server.offline} what="проверять отчёты" />
       <p className="muted reports-keys">
-        Ожидают проверки: {data?.pending ?? '…'}. Клавиши: j/k — вниз/вверх, a — подтвердить, d — оспорить, Enter — открыть.
+        Ожидают проверки: {data?.pending ?? '…'}.<span className="reports-keys__desk"> Клавиши: j/k — вниз/вверх, a — подтвердить, d — оспорить, Enter — открыть.</span>
       </p>
       {query.isError && !data ? (
         <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
