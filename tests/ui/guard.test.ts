@@ -64,6 +64,7 @@ describe('sidebar table', () => {
       '/tasks/create',
       '/tasks/manage',
       '/tasks/active',
+      '/reports',
       '/tasks/driverTaskOrder',
       '/drivers/manage',
       '/user-registration-requests',
