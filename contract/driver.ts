@@ -182,6 +182,8 @@ export interface WageItem {
   /** Where the rate came from: the association's transport_rate or the company's progressive band. */
   rate_source: 'transport_rate' | 'progressive' | null;
   amount: number;
+  /** The part of `amount` for loads staff approved; the rest waits for review (docs/reports-review.md). */
+  approved_amount: number;
 }
 
 export interface DriverWages {
@@ -190,6 +192,8 @@ export interface DriverWages {
   end_date: string | null;
   total_quantity: number;
   total_amount: number;
+  /** Σ items' approved_amount: total_amount − approved_amount waits for review. */
+  approved_amount: number;
   items: WageItem[];
 }
 
@@ -211,6 +215,8 @@ export interface CompanyWages {
   /** Completed volume and the drivers' pay for it (Σ items). */
   total_quantity: number;
   total_amount: number;
+  /** Σ items' approved_amount: total_amount − approved_amount waits for review. */
+  approved_amount: number;
   /** Σ items' revenue. */
   revenue: number;
   drivers: { driver_id: number; driver_name: string; total_quantity: number; total_amount: number }[];

@@ -8,6 +8,7 @@
  * - a manager earns their rate × the completed quantity of the tasks they created, task date in the period.
  * Every total comes with the items that make it, so a user can check the sum.
  */
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { CompanyWages, DriverWages, WageItem } from '../../contract/driver.ts';
 import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../contract/wages.ts';
@@ -44,6 +45,8 @@ interface CompletedRow {
   quantity: number | null;
   transport_rate: number | null;
   task_rate: number | null;
+  /** Σ quantity of the association's reports staff approved (docs/reports-review.md). */
+  approved_quantity: number | string | null;
 }
 
 /** Completed associations in the period, oldest first. */
@@ -63,6 +66,7 @@ async function completedRows(db: Db, filter: { driverId?: number; companyId?: nu
       'td.quantity',
       'td.transport_rate',
       't.rate as task_rate',
+      sql<number>`(select coalesce(sum(r.quantity), 0) from reports r where r.association_id = td.id and r.review_status = 'approved')`.as('approved_quantity'),
     ])
     .where('td.status', '=', 'completed')
     .$if(filter.driverId !== undefined, (qb) => qb.where('td.driver_id', '=', filter.driverId as number))
@@ -90,6 +94,9 @@ async function priced(db: Db, rows: readonly CompletedRow[]): Promise<(WageItem 
     const quantity = r.quantity ?? 0;
     const progressive = r.transport_rate === null ? bandRate(bands, r.company_id, volume.get(`${r.driver_id}:${r.company_id}`) ?? 0) : null;
     const rate = r.transport_rate ?? progressive;
+    const amount = rate === null ? 0 : round2(quantity * rate);
+    // What staff approved of it, at the same rate; the rest waits for review.
+    const approvedAmount = rate === null ? 0 : Math.min(amount, round2(Math.min(quantity, Number(r.approved_quantity ?? 0)) * rate));
     return {
       association_id: r.association_id,
       task_id: r.task_id,
@@ -98,7 +105,8 @@ async function priced(db: Db, rows: readonly CompletedRow[]): Promise<(WageItem 
       quantity,
       rate,
       rate_source: r.transport_rate !== null ? 'transport_rate' : progressive !== null ? 'progressive' : null,
-      amount: rate === null ? 0 : round2(quantity * rate),
+      amount,
+      approved_amount: approvedAmount,
       driver_id: r.driver_id,
       driver_name: r.driver_name,
       company_id: r.company_id,
@@ -109,7 +117,7 @@ async function priced(db: Db, rows: readonly CompletedRow[]): Promise<(WageItem 
 
 export async function driverWages(db: Db, driverId: number, period: Period): Promise<DriverWages> {
   const items = (await priced(db, await completedRows(db, { driverId }, period))).map(
-    ({ association_id, task_id, date, cargo, quantity, rate, rate_source, amount }): WageItem => ({
+    ({ association_id, task_id, date, cargo, quantity, rate, rate_source, amount, approved_amount }): WageItem => ({
       association_id,
       task_id,
       date,
@@ -118,6 +126,7 @@ export async function driverWages(db: Db, driverId: number, period: Period): Pro
       rate,
       rate_source,
       amount,
+      approved_amount,
     }),
   );
   return {
@@ -126,6 +135,7 @@ export async function driverWages(db: Db, driverId: number, period: Period): Pro
     end_date: period.end_date ?? null,
     total_quantity: sum(items, (i) => i.quantity),
     total_amount: sum(items, (i) => i.amount),
+    approved_amount: sum(items, (i) => i.approved_amount),
     items,
   };
 }
@@ -178,6 +188,7 @@ export async function companyWages(db: Db, companyId: number, period: Period): P
     end_date: period.end_date ?? null,
     total_quantity: sum(items, (i) => i.quantity),
     total_amount: sum(items, (i) => i.amount),
+    approved_amount: sum(items, (i) => i.approved_amount),
     revenue: sum(items, (i) => i.quantity * (i.task_rate ?? 0)),
     drivers,
     items: items.map((i) => ({
@@ -191,6 +202,7 @@ export async function companyWages(db: Db, companyId: number, period: Period): P
       rate: i.rate,
       rate_source: i.rate_source,
       amount: i.amount,
+      approved_amount: i.approved_amount,
       task_rate: i.task_rate,
       revenue: round2(i.quantity * (i.task_rate ?? 0)),
       transfer_id: incoming.find((t) => t.carrier_task_id === i.task_id)?.transfer_id ?? null,

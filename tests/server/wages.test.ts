@@ -63,6 +63,25 @@ describe.each(backends)('wages ($name)', ({ databaseUrl }) => {
     expect(all).toMatchObject({ start_date: null, total_quantity: 160 });
   });
 
+  it('says how much of the pay rests on approved loads and how much waits for review', async () => {
+    const association = await server.db.kysely
+      .selectFrom('task_drivers as td')
+      .innerJoin('tasks as t', 't.id', 'td.task_id')
+      .select('td.id')
+      .where('t.date', '=', '2026-11-03')
+      .where('td.driver_id', '=', p.driver.id)
+      .executeTakeFirstOrThrow();
+    const at = nowIso();
+    const trip = (quantity: number, review: 'approved' | 'pending') => ({ association_id: association.id, driver_id: p.driver.id, quantity, total_loading_quantity: null, total_unloading_quantity: null, loading_is_buyer: 0, unloading_is_buyer: 0, idempotency_key: null, completed_at: at, created_at: at, updated_at: at, review_status: review });
+    // The 20 т at 300 ₽: 12 т approved, 8 т waiting.
+    await server.db.kysely.insertInto('reports').values([trip(12, 'approved'), trip(8, 'pending')]).execute();
+    const wages = (await get(`/wages/driver/${p.driver.id}?${november}`, p.driver)).json() as DriverWages;
+    expect(wages.approved_amount).toBe(12 * 300);
+    expect(wages.items.find((i) => i.date === '2026-11-03')).toMatchObject({ amount: 6000, approved_amount: 3600 });
+    const company = (await get(`/wages/company/${p.company}?${november}`, p.manager)).json() as CompanyWages;
+    expect(company.approved_amount).toBe(3600);
+  });
+
   it('lets a driver see only their own wages and staff only their company drivers', async () => {
     const url = `/wages/driver/${p.driver.id}?${november}`;
     expect((await get(url)).statusCode).toBe(401);

@@ -25,6 +25,7 @@ interface WageItem {
 interface DriverWages {
   total_quantity: number;
   total_amount: number;
+  approved_amount: number;
   items: WageItem[];
 }
 
@@ -48,6 +49,14 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
             <div>
               <dt>Начислено</dt>
               <dd>{formatMoney(query.data.data.total_amount)}</dd>
+            </div>
+            <div>
+              <dt>Подтверждено диспетчером</dt>
+              <dd>{formatMoney(query.data.data.approved_amount)}</dd>
+            </div>
+            <div>
+              <dt>Ждёт проверки</dt>
+              <dd>{formatMoney(Math.round((query.data.data.total_amount - query.data.data.approved_amount) * 100) / 100)}</dd>
             </div>
             <div>
               <dt>Перевезено</dt>

@@ -4,6 +4,7 @@
  * other companies through transfers. The super-admin picks the company. Everything in the URL; xlsx of the
  * breakdown by association.
  */
+import { Link } from 'wouter';
 import type { CompanyWages } from '../../../contract/driver.ts';
 
 import { useApiQuery } from '../../engine/queries.ts';
@@ -66,6 +67,13 @@ export function StaffStatistics() {
             <div>
               <dt>Начислено водителям</dt>
               <dd>{formatMoney(w.total_amount)}</dd>
+            </div>
+            <div>
+              <dt>Из них подтверждено / ждёт проверки</dt>
+              <dd>
+                {formatMoney(w.approved_amount)} / {formatMoney(Math.round((w.total_amount - w.approved_amount) * 100) / 100)}{' '}
+                <Link href="/reports?review=pending">к проверке</Link>
+              </dd>
             </div>
             <div>
               <dt>Выручка по ставкам задач</dt>
