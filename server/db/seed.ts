@@ -105,6 +105,8 @@ async function insertAssociation(trx: Kysely<Database>, a: AssociationSeed): Pro
       order_index: a.order,
       accepted_at: timeOn(a.day - 1, 18),
       created_at: timeOn(a.day - 1, 18),
+      // Finished work was finished when its last trip was reported (docs/loads.md).
+      finished_at: a.status === 'completed' ? timeOn(a.day, 17) : null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
@@ -123,6 +125,10 @@ async function insertAssociation(trx: Kysely<Database>, a: AssociationSeed): Pro
       completed_at: timeOn(a.day, 17),
       created_at: timeOn(a.day, 17),
       updated_at: timeOn(a.day, 17),
+      // A day's work in one report: as many trips as a 15–20 т truck needs, the last of them.
+      trips: Math.max(1, Math.ceil(a.done.quantity / 15)),
+      final: 1,
+      ticket_number: `Т-${id}`,
     })
     .execute();
 }
