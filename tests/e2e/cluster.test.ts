@@ -97,7 +97,7 @@ describe('two server instances behind HAProxy', () => {
         body: JSON.stringify({ cargo: 'Изменено на экземпляре a' }),
       });
       expect(edit.status).toBe(200);
-      expect(JSON.parse((await stream.next((e) => e.event === 'message')).data)).toEqual({ path: `/tasks/${taskId}/` });
+      expect(JSON.parse((await stream.next((e) => e.event === 'message')).data)).toEqual({ path: `/tasks/${taskId}/`, method: 'PUT' });
     } finally {
       stream.close();
     }
