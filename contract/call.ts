@@ -56,7 +56,9 @@ export type AudienceKind =
   /** Both companies of a transfer and its tasks. */
   | 'transfer'
   /** Whom an announcement is for. */
-  | 'announcement';
+  | 'announcement'
+  /** Staff of the company whose progressive-rate band (by id) it is. */
+  | 'rate-band';
 export type AudienceRef = 'caller' | 'caller-only' | `${AudienceKind}:${'param' | 'body' | 'answer'}.${string}`;
 
 /** Carries an answer type in a declaration without a runtime value. */

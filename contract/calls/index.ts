@@ -7,11 +7,13 @@ import { keyOf, pathMatches } from '../call.ts';
 import { companyCalls } from './companies.ts';
 import { reportCalls } from './reports.ts';
 import { auditCalls } from './audit.ts';
+import { progressiveRateCalls } from './progressive-rates.ts';
 
 export const CALLS = {
   ...companyCalls,
   ...reportCalls,
   ...auditCalls,
+  ...progressiveRateCalls,
 };
 
 export type Calls = typeof CALLS;

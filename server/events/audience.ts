@@ -173,15 +173,6 @@ const RESOLVERS: Record<string, Resolver> = {
   'DELETE /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
   'PUT /users/me/': async (_db, f) => callerCompany(f),
   'PUT /users/me/transport/:id/': async (_db, f) => callerCompany(f),
-  'POST /progressive_rates/company/:id': async (_db, f) => ({ ...none(), staffOf: [num(f.params.id) ?? 0] }),
-  'PUT /progressive_rates/:id': async (db, f) => {
-    const r = await db.kysely.selectFrom('progressive_rates').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
-    return r ? { ...none(), staffOf: [r.company_id] } : null;
-  },
-  'DELETE /progressive_rates/:id': async (db, f) => {
-    const r = await db.kysely.selectFrom('progressive_rates').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
-    return r ? { ...none(), staffOf: [r.company_id] } : null;
-  },
   'PUT /wages/manager/:id/rate': async (db, f) => userAudience(db, num(f.params.id)),
 };
 
@@ -195,6 +186,11 @@ const KINDS: Record<AudienceKind, (db: Db, id: number | null) => Promise<Audienc
   company: async (_db, id) => (id === null ? null : { ...none(), staffOf: [id], driversOf: [id] }),
   transfer: transferAudience,
   announcement: announcementAudience,
+  'rate-band': async (db, id) => {
+    if (id === null) return null;
+    const r = await db.kysely.selectFrom('progressive_rates').select('company_id').where('id', '=', id).executeTakeFirst();
+    return r ? { ...none(), staffOf: [r.company_id] } : null;
+  },
 };
 
 async function resolveRef(db: Db, facts: WriteFacts, ref: AudienceRef): Promise<Audience | null> {

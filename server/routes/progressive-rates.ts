@@ -1,15 +1,12 @@
-/**
- * Progressive rates (SPEC §7): a company's ladder of volume bands. Staff of the company read it; its admins (and
- * the super-admin) change it. Every change is checked against the whole ladder as it would be after it
- * (server/wages/ladder.ts); a refusal is a 400 naming the band. Another company's ladder or band is 404.
- */
+/** The handlers of the progressive-rate calls (contract/calls/progressive-rates.ts). Another company's ladder or band is 404. */
 import type { RouteModule } from '../context.ts';
-import { ADMINS, STAFF } from '../../contract/roles.ts';
-import { rateBandSchema, rateBandUpdateSchema, type RateBand } from '../../contract/wages.ts';
-import { currentUser, type AuthUser } from '../auth/guard.ts';
+import type { RateBand } from '../../contract/wages.ts';
+import { progressiveRateCalls } from '../../contract/calls/progressive-rates.ts';
+import type { AuthUser } from '../auth/guard.ts';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
-import { badRequest, idParam, notFound, parse } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
+import { registerArea } from './define.ts';
 import { assertStaffSeesCompany } from '../tasks/scope.ts';
 import { bandLabel, byMin, ladderProblem, withEdit, type LadderBand } from '../../contract/ladder.ts';
 
@@ -42,58 +39,53 @@ function assertLadder(bands: readonly LadderBand[]): void {
 export const progressiveRateRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
 
-  app.get('/progressive_rates/company/:id', { preHandler: ctx.guard(STAFF) }, async (request): Promise<RateBand[]> => {
-    const companyId = await companyInScope(db, currentUser(request), idParam(request.params));
-    return companyLadder(db, companyId);
-  });
+  registerArea(app, ctx, progressiveRateCalls, {
+    'GET /progressive_rates/company/:id': async ({ user, params }) => companyLadder(db, await companyInScope(db, user, params.id)),
 
-  app.post('/progressive_rates/company/:id', { preHandler: ctx.guard(ADMINS) }, async (request, reply) => {
-    const companyId = await companyInScope(db, currentUser(request), idParam(request.params));
-    const band = parse(rateBandSchema, request.body);
-    const created = await db.kysely.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('progressive_rates').select(COLUMNS).where('company_id', '=', companyId).execute();
-      assertLadder([...current, band]);
-      return trx
-        .insertInto('progressive_rates')
-        .values({ company_id: companyId, ...band, created_at: nowIso() })
-        .returning(COLUMNS)
-        .executeTakeFirstOrThrow();
-    });
-    return reply.status(201).send(created);
-  });
+    'POST /progressive_rates/company/:id': async ({ user, params, body: band }) => {
+      const companyId = await companyInScope(db, user, params.id);
+      return db.kysely.transaction().execute(async (trx) => {
+        const current = await trx.selectFrom('progressive_rates').select(COLUMNS).where('company_id', '=', companyId).execute();
+        assertLadder([...current, band]);
+        return trx
+          .insertInto('progressive_rates')
+          .values({ company_id: companyId, ...band, created_at: nowIso() })
+          .returning(COLUMNS)
+          .executeTakeFirstOrThrow();
+      });
+    },
 
-  app.put('/progressive_rates/:id', { preHandler: ctx.guard(ADMINS) }, async (request): Promise<RateBand[]> => {
-    const band = await bandInScope(db, currentUser(request), idParam(request.params));
-    const change = parse(rateBandUpdateSchema, request.body);
-    // The answer is the whole ladder: a moved boundary changes the neighbour too.
-    return db.kysely.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('progressive_rates').select(COLUMNS).where('company_id', '=', band.company_id).execute();
-      const next = withEdit(current, band.id, change);
-      assertLadder(next);
-      for (const after of next) {
-        const before = current.find((b) => b.id === after.id);
-        if (!before || (before.min_quantity === after.min_quantity && before.max_quantity === after.max_quantity && before.rate === after.rate)) continue;
-        await trx
-          .updateTable('progressive_rates')
-          .set({ min_quantity: after.min_quantity, max_quantity: after.max_quantity, rate: after.rate })
-          .where('id', '=', after.id as number)
-          .execute();
-      }
-      const rows = await trx.selectFrom('progressive_rates').select(COLUMNS).where('company_id', '=', band.company_id).execute();
-      return rows.sort(byMin);
-    });
-  });
+    'PUT /progressive_rates/:id': async ({ user, params, body: change }) => {
+      const band = await bandInScope(db, user, params.id);
+      return db.kysely.transaction().execute(async (trx) => {
+        const current = await trx.selectFrom('progressive_rates').select(COLUMNS).where('company_id', '=', band.company_id).execute();
+        const next = withEdit(current, band.id, change);
+        assertLadder(next);
+        for (const after of next) {
+          const before = current.find((b) => b.id === after.id);
+          if (!before || (before.min_quantity === after.min_quantity && before.max_quantity === after.max_quantity && before.rate === after.rate)) continue;
+          await trx
+            .updateTable('progressive_rates')
+            .set({ min_quantity: after.min_quantity, max_quantity: after.max_quantity, rate: after.rate })
+            .where('id', '=', after.id as number)
+            .execute();
+        }
+        const rows = await trx.selectFrom('progressive_rates').select(COLUMNS).where('company_id', '=', band.company_id).execute();
+        return rows.sort(byMin);
+      });
+    },
 
-  app.delete('/progressive_rates/:id', { preHandler: ctx.guard(ADMINS) }, async (request, reply) => {
-    const band = await bandInScope(db, currentUser(request), idParam(request.params));
-    await db.kysely.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('progressive_rates').select(COLUMNS).where('company_id', '=', band.company_id).execute();
-      const rest = current.filter((b) => b.id !== band.id);
-      const problem = ladderProblem(rest);
-      if (problem) throw badRequest(`Полосу ${bandLabel(band)} удалить нельзя: ${lowerFirst(problem)}. Удаляйте полосы сверху или сдвиньте границу соседней`);
-      await trx.deleteFrom('progressive_rates').where('id', '=', band.id).execute();
-    });
-    return reply.status(204).send();
+    'DELETE /progressive_rates/:id': async ({ user, params }) => {
+      const band = await bandInScope(db, user, params.id);
+      await db.kysely.transaction().execute(async (trx) => {
+        const current = await trx.selectFrom('progressive_rates').select(COLUMNS).where('company_id', '=', band.company_id).execute();
+        const rest = current.filter((b) => b.id !== band.id);
+        const problem = ladderProblem(rest);
+        if (problem) throw badRequest(`Полосу ${bandLabel(band)} удалить нельзя: ${lowerFirst(problem)}. Удаляйте полосы сверху или сдвиньте границу соседней`);
+        await trx.deleteFrom('progressive_rates').where('id', '=', band.id).execute();
+      });
+      return null;
+    },
   });
 };
 

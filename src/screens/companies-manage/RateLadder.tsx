@@ -4,12 +4,11 @@
  * the whole ladder after each change and names the band it refuses; the message is shown as it came.
  */
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { bandLabel, ladderRate } from '../../../contract/ladder.ts';
 import type { RateBand } from '../../../contract/wages.ts';
-import { useApiQuery } from '../../engine/queries.ts';
-import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { useGet, useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field } from '../../ui/Field.tsx';
@@ -24,9 +23,8 @@ function rangeText(b: RateBand): string {
 }
 
 export function RateLadder({ companyId, canEdit, offline, reason }: { companyId: number; canEdit: boolean; offline: boolean; reason: string | undefined }) {
-  const path = `/progressive_rates/company/${companyId}`;
-  const query = useApiQuery<RateBand[]>(path);
-  const client = useQueryClient();
+  const query = useGet('GET /progressive_rates/company/:id', { id: companyId });
+  const removal = useSend('DELETE /progressive_rates/:id');
   const [confirmElement, ask] = useConfirm();
   const [editing, setEditing] = useState<Editing>(null);
   const [volume, setVolume] = useState('1200');
@@ -40,12 +38,10 @@ export function RateLadder({ companyId, canEdit, offline, reason }: { companyId:
     const yes = await ask({ title: `Удалить полосу ${bandLabel(band)}?`, message: `Ставка ${formatRate(band.rate)} перестанет действовать.`, confirmLabel: 'Удалить', danger: true });
     if (!yes) return;
     try {
-      await sendThroughEngine({ method: 'DELETE', path: `/progressive_rates/${band.id}` });
+      await removal.mutateAsync({ params: { id: band.id } });
       toast.success(`Полоса ${bandLabel(band)} удалена`);
     } catch (error) {
       toast.error(failureMessage(error));
-    } finally {
-      await invalidatePaths(client, [path]);
     }
   }
 
@@ -112,10 +108,9 @@ export function RateLadder({ companyId, canEdit, offline, reason }: { companyId:
           editing={editing}
           companyId={companyId}
           onClose={() => setEditing(null)}
-          onSaved={async () => {
+          onSaved={() => {
             setEditing(null);
             toast.success(editing.kind === 'add' ? 'Полоса добавлена' : 'Полоса изменена');
-            await invalidatePaths(client, [path]);
           }}
         />
       )}
@@ -130,7 +125,9 @@ function BandDialog({ editing, companyId, onClose, onSaved }: { editing: NonNull
   const [rate, setRate] = useState(band ? quantityText(band.rate) : '');
   const [errors, setErrors] = useState<Partial<Record<'min_quantity' | 'max_quantity' | 'rate', string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const change = useSend('PUT /progressive_rates/:id');
+  const add = useSend('POST /progressive_rates/company/:id');
+  const busy = change.isPending || add.isPending;
 
   async function submit(): Promise<void> {
     const pMin = parseQuantity(min);
@@ -145,19 +142,17 @@ function BandDialog({ editing, companyId, onClose, onSaved }: { editing: NonNull
     setErrors(found);
     setFormError(null);
     if (Object.keys(found).length > 0 || !pMin.ok || !pMax.ok || !pRate.ok) return;
+    if (pMin.value === null || pRate.value === null) return;
     const body = { min_quantity: pMin.value, max_quantity: pMax.value, rate: pRate.value };
-    setBusy(true);
     try {
-      if (band) await sendThroughEngine({ method: 'PUT', path: `/progressive_rates/${band.id}`, body });
-      else await sendThroughEngine({ method: 'POST', path: `/progressive_rates/company/${companyId}`, body });
+      if (band) await change.mutateAsync({ params: { id: band.id }, body });
+      else await add.mutateAsync({ params: { id: companyId }, body });
       await onSaved();
     } catch (error) {
       const message = failureMessage(error);
       const match = /^(min_quantity|max_quantity|rate):\s*(.+)$/.exec(message);
       if (match) setErrors({ [match[1] as 'rate']: match[2] });
       else setFormError(message);
-    } finally {
-      setBusy(false);
     }
   }
 
