@@ -1,14 +1,19 @@
-/** The facts of a task every driver card shows: date, cargo, route, planned quantity and rate. */
+/**
+ * The facts of a task every driver card shows: date, number, cargo, route, the planned quantity — the driver's own
+ * share where they are on the task (`share`), the whole plan where they are not yet — and the rate.
+ */
 import type { ReactNode } from 'react';
 import type { Task } from '../../../contract/entities.ts';
 import { formatDate, formatMoney, formatQuantity } from './format.ts';
 import './task-summary.css';
 
-export function TaskSummary({ task, badge }: { task: Task; badge?: ReactNode }) {
+export function TaskSummary({ task, badge, share }: { task: Task; badge?: ReactNode; share?: number }) {
   return (
     <div className="drv-summary">
       <div className="drv-summary__top">
-        <span className="drv-summary__date">{formatDate(task.date)}</span>
+        <span className="drv-summary__date">
+          {formatDate(task.date)} · №{task.id}
+        </span>
         {badge}
       </div>
       <h3 className="drv-summary__cargo">{task.cargo}</h3>
@@ -20,8 +25,11 @@ export function TaskSummary({ task, badge }: { task: Task; badge?: ReactNode }) 
       </p>
       <dl className="drv-facts">
         <div>
-          <dt>План</dt>
-          <dd>{formatQuantity(task.planned_quantity, task.unit)}</dd>
+          <dt>{share === undefined ? 'План' : 'Ваша доля'}</dt>
+          <dd>
+            {formatQuantity(share ?? task.planned_quantity, task.unit)}
+            {share !== undefined && share !== task.planned_quantity ? <span className="drv-muted"> из {formatQuantity(task.planned_quantity, task.unit)}</span> : null}
+          </dd>
         </div>
         <div>
           <dt>Ставка</dt>
