@@ -5,6 +5,7 @@
  * POSTs 200 other reports one after another with fetch, no queue, no IndexedDB.
  */
 import { existsSync } from 'node:fs';
+import { waitQuiet } from '../tests/e2e/harness/wait.ts';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { CachedResult, Result } from '../worker/api.ts';
@@ -17,7 +18,6 @@ import {
   openDriverTab,
   round,
   sleep,
-  waitQuiet,
   withApp,
   type BenchWindow,
   type Benchmark,

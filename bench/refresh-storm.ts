@@ -6,6 +6,7 @@
  * the tab, tokens in localStorage.
  */
 import { resolve } from 'node:path';
+import { waitQuiet } from '../tests/e2e/harness/wait.ts';
 import type { Page } from 'playwright-core';
 import type { AxiosError, AxiosInstance, AxiosStatic, InternalAxiosRequestConfig } from 'axios';
 import { DEMO, type E2eApp } from '../tests/e2e/harness/app.ts';
@@ -17,7 +18,6 @@ import {
   openDriverTab,
   openTab,
   sleep,
-  waitQuiet,
   withApp,
   type BenchWindow,
   type Benchmark,

@@ -8,7 +8,6 @@ import type { User } from '../contract/entities.ts';
 import type { Result, WorkerApi } from '../worker/api.ts';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from '../tests/e2e/harness/app.ts';
 import { newContext, type EngineMode } from '../tests/e2e/harness/browser.ts';
-import type { FaultProxy } from '../tests/e2e/harness/proxy.ts';
 
 /** One measured figure. `ratio` is always ours ÷ baseline, both measured in this run. */
 export interface Figure {
@@ -133,20 +132,5 @@ export async function loginDirect(baseUrl: string, email: string): Promise<{ acc
   return (await response.json()) as { access_token: string; refresh_token: string };
 }
 
-/** Waits until the proxy has seen no new request for `quietMs` (at most `maxMs`). */
-export async function waitQuiet(proxy: FaultProxy, quietMs = 500, maxMs = 15_000): Promise<void> {
-  const deadline = Date.now() + maxMs;
-  let seen = proxy.requests.length;
-  let quietSince = Date.now();
-  while (Date.now() < deadline) {
-    await sleep(50);
-    if (proxy.requests.length !== seen) {
-      seen = proxy.requests.length;
-      quietSince = Date.now();
-    } else if (Date.now() - quietSince >= quietMs) {
-      return;
-    }
-  }
-}
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;

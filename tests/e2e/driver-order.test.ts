@@ -8,7 +8,7 @@ import { login } from '../fixtures/accounts.ts';
 import { dayFromToday } from '../fixtures/tasks.ts';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
 import { newContext, trackErrors } from './harness/browser.ts';
-import { waitFor } from './harness/wait.ts';
+import { waitFor, waitQuiet } from './harness/wait.ts';
 import { CurrentTasksPage } from './pages/current-tasks-page.ts';
 import { demoDriverId } from './pages/driver-records.ts';
 import { signIn } from './pages/login-page.ts';
@@ -46,7 +46,9 @@ describe('a driver\'s task order', () => {
     const items = page.locator('.order-item strong');
     await waitFor(async () => (await items.allTextContents()).join('|') === CARGOS.join('|'), { message: 'the day in creation order' });
 
-    // Keyboard: lift the third, move it up twice, drop it.
+    // Keyboard: lift the third, move it up twice, drop it — once the page has settled (the change feed's refetches
+    // of the tasks made above can arrive late on a loaded machine).
+    await waitQuiet(app.proxy, 1000, 15_000);
     await page.getByRole('button', { name: /Переместить задачу «Порядок: третий»/ }).focus();
     // Each step waits for dnd-kit's Russian announcement, as a screen-reader user would hear it.
     const said = (text: string) => waitFor(async () => (await page.locator('[role="status"][aria-live]').allTextContents()).some((t) => t.includes(text)), { message: `announced: ${text}` });

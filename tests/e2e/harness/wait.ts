@@ -1,3 +1,4 @@
+import type { FaultProxy } from './proxy.ts';
 /**
  * Polling for the end-to-end suite: no fixed sleeps. `waitFor` retries a check until it answers something
  * truthy (a thrown error counts as "not yet"), and on time-out fails with the last reason it saw.
@@ -46,4 +47,20 @@ export async function waitForValue<T>(read: () => T | Promise<T>, expected: T, o
 /** Real time passing, for the one thing the suite must wait out: an access token's lifetime. */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits until the proxy has seen no new request for `quietMs` (at most `maxMs`). */
+export async function waitQuiet(proxy: Pick<FaultProxy, 'requests'>, quietMs = 500, maxMs = 15_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  let seen = proxy.requests.length;
+  let quietSince = Date.now();
+  while (Date.now() < deadline) {
+    await sleep(50);
+    if (proxy.requests.length !== seen) {
+      seen = proxy.requests.length;
+      quietSince = Date.now();
+    } else if (Date.now() - quietSince >= quietMs) {
+      return;
+    }
+  }
 }
