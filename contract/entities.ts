@@ -4,6 +4,7 @@
  */
 import type { Role } from './roles.ts';
 import type { ReportFlag } from './report-checks.ts';
+import type { DriverPay } from './money.ts';
 
 export interface Company {
   id: number;
@@ -147,10 +148,13 @@ export interface Task {
   planned_quantity: number;
   unit: string;
   status: TaskStatus;
+  /** The customer's price per unit (what the company is paid). Null in a driver's view: it is not their pay. */
   rate: number | null;
   comment: string | null;
   max_drivers: number | null;
   driver_associations: DriverAssociation[];
+  /** A driver's view only: what they are paid per unit on it (server/wages/pay.ts, the one rate rule). */
+  driver_pay?: DriverPay;
   /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */
   taken_places: number;
   progress: TaskProgress;

@@ -3,6 +3,13 @@
  * The rules are written in server/routes/WAGES.md.
  */
 import { z } from 'zod';
+import { isoDate } from './driver.ts';
+
+/**
+ * The date a scale change is in force from (a version of the scale). Default: the first day of the current open
+ * month; never inside a closed month (server/routes/WAGES.md).
+ */
+const validFrom = isoDate.optional();
 
 const amount = z.number({ message: 'ожидается число' }).finite().min(0, 'не может быть отрицательным').max(1e9, 'слишком большое число');
 
@@ -13,6 +20,7 @@ export const rateBandSchema = z
     /** null: the open top band ("and more"). */
     max_quantity: amount.nullable().default(null),
     rate: amount,
+    valid_from: validFrom,
   })
   .strict()
   .refine((b) => b.max_quantity === null || b.max_quantity > b.min_quantity, {
@@ -27,6 +35,7 @@ export const rateBandUpdateSchema = z
     min_quantity: amount.optional(),
     max_quantity: amount.nullable().optional(),
     rate: amount.optional(),
+    valid_from: validFrom,
   })
   .strict()
   .refine((b) => b.min_quantity !== undefined || b.max_quantity !== undefined || b.rate !== undefined, {
@@ -41,6 +50,27 @@ export interface RateBand {
   max_quantity: number | null;
   rate: number;
   created_at: string;
+  /** The scale's version this band belongs to: in force from this date until the next version's. */
+  valid_from: string;
+}
+
+/** DELETE /progressive_rates/{id}?valid_from=: the version to remove the band from (a copy is made if needed). */
+export const rateBandDeleteQuery = z.object({ valid_from: validFrom });
+
+/** GET /progressive_rates/company/{id}/impact?valid_from=: what a change from that date would reprice. */
+export const scaleImpactQuery = z.object({ valid_from: validFrom });
+
+export interface ScaleImpact {
+  /** The date the change would take effect from (the default when none was given). */
+  valid_from: string;
+  /** Until the next version starts (exclusive), or null: open-ended. */
+  until: string | null;
+  /** Approved loads on the scale (no own rate) from that date: they would be repriced. */
+  loads: number;
+  quantity: number;
+  drivers: number;
+  /** The first day a change may start from (the day after the latest closed month), or null. */
+  first_open_day: string | null;
 }
 
 /** PUT /wages/manager/{id}/rate: money per unit of completed volume of the manager's tasks; null removes it. */

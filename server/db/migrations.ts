@@ -4,6 +4,7 @@
  */
 import { type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
 import { migration005, migration006 } from './migrations-loads.ts';
+import { migration007 } from './migrations-money.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -360,6 +361,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '004_export_heartbeat': migration004(),
         '005_loads': migration005(),
         '006_audit': migration006(dialect),
+        '007_money': migration007(dialect),
       };
     },
   };

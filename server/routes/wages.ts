@@ -7,7 +7,8 @@ import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { RouteModule } from '../context.ts';
 import { ADMINS, ALL_ROLES, STAFF } from '../../contract/roles.ts';
-import { wagesQuerySchema, type CompanyWages, type DriverWages } from '../../contract/driver.ts';
+import { wagesQuerySchema } from '../../contract/driver.ts';
+import type { CompanyWages, DriverWages, WageItem } from '../../contract/money.ts';
 import { managerRateSchema, type ManagerWages } from '../../contract/wages.ts';
 import { currentUser, type AuthUser } from '../auth/guard.ts';
 import type { Db } from '../db/connect.ts';
@@ -17,7 +18,11 @@ import { XLSX, contentDisposition, createSheetWriter, type ExportCell, type Shee
 import { companyWages, driverWages, managerWageRows, managerWages, type Period, type StaffRow } from '../wages/compute.ts';
 import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
 
-const RATE_SOURCE: Record<string, string> = { transport_rate: 'ставка водителя', progressive: 'прогрессивная шкала' };
+/** «ставка водителя» or «шкала при 130 т за месяц»; «месяц закрыт» when the figures are the stored ones. */
+function rateSourceText(i: WageItem): string {
+  const source = i.rate_source === 'transport_rate' ? 'ставка водителя' : i.rate_source === 'progressive' ? `шкала при ${i.month_volume} ${i.unit} за месяц` : 'нет ставки';
+  return i.frozen ? `${source}, месяц закрыт` : source;
+}
 
 interface WageQuery extends Period {
   xlsx: boolean;
@@ -108,16 +113,19 @@ export const wageRoutes: RouteModule = (app, ctx) => {
       [
         { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
         { header: '№ задачи', key: 'task', width: 10 },
-        { header: '№ назначения', key: 'association', width: 13 },
+        { header: '№ отчёта', key: 'report', width: 10 },
         { header: 'Груз', key: 'cargo', width: 30 },
-        { header: 'Количество', key: 'quantity', width: 12 },
+        { header: 'Талон', key: 'ticket', width: 14 },
+        { header: 'Рейсов', key: 'trips', width: 8 },
+        { header: 'Доставлено', key: 'quantity', width: 12 },
         { header: 'Ставка, ₽', key: 'rate', width: 11, numFmt: money },
-        { header: 'Откуда ставка', key: 'source', width: 20 },
+        { header: 'Откуда ставка', key: 'source', width: 30 },
         { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
       ],
       [
-        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.association_id, i.cargo, i.quantity, i.rate, i.rate_source ? RATE_SOURCE[i.rate_source] ?? null : 'нет ставки', i.amount]),
-        [null, null, null, 'Итого', wages.total_quantity, null, null, wages.total_amount],
+        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.report_id, i.cargo, i.ticket_number, i.trips, i.quantity, i.rate, rateSourceText(i), i.amount]),
+        ...wages.adjustments.map((a) => [dateCell(a.date), null, a.report_id, `Корректировка: ${a.reason}`, null, null, null, null, null, a.amount]),
+        [null, null, null, 'Итого', null, null, wages.total_quantity, null, null, wages.total_amount],
       ],
     );
   });
@@ -137,19 +145,22 @@ export const wageRoutes: RouteModule = (app, ctx) => {
       [
         { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
         { header: '№ задачи', key: 'task', width: 10 },
-        { header: '№ назначения', key: 'association', width: 13 },
+        { header: '№ отчёта', key: 'report', width: 10 },
         { header: 'Груз', key: 'cargo', width: 28 },
         { header: 'Водитель', key: 'driver', width: 24 },
-        { header: 'Количество', key: 'quantity', width: 12 },
+        { header: 'Талон', key: 'ticket', width: 14 },
+        { header: 'Доставлено', key: 'quantity', width: 12 },
         { header: 'Ставка водителя, ₽', key: 'rate', width: 14, numFmt: money },
         { header: 'Водителю, ₽', key: 'amount', width: 13, numFmt: money },
-        { header: 'Ставка задачи, ₽', key: 'task_rate', width: 14, numFmt: money },
+        { header: 'Цена задачи, ₽', key: 'task_rate', width: 14, numFmt: money },
         { header: 'Выручка, ₽', key: 'revenue', width: 13, numFmt: money },
+        { header: 'Маржа, ₽', key: 'margin', width: 13, numFmt: money },
         { header: 'По передаче №', key: 'transfer', width: 13 },
       ],
       [
-        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.association_id, i.cargo, i.driver_name, i.quantity, i.rate, i.amount, i.task_rate, i.revenue, i.transfer_id]),
-        [null, null, null, 'Итого', null, wages.total_quantity, null, wages.total_amount, null, wages.revenue, null],
+        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.report_id, i.cargo, i.driver_name, i.ticket_number, i.quantity, i.rate, i.amount, i.task_rate, i.revenue, i.margin, i.transfer_id]),
+        ...wages.adjustments.map((a) => [dateCell(a.date), null, a.report_id, `Корректировка: ${a.reason}`, a.driver_name, null, null, null, a.amount, null, null, -a.amount, null]),
+        [null, null, null, 'Итого', null, null, wages.total_quantity, null, wages.total_amount, null, wages.revenue, wages.margin, null],
       ],
     );
   });

@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '../db/schema.ts';
 import type { DriverAssociation, DriverStatus, Page, Task, TaskStatus } from '../../contract/entities.ts';
 import { DELIVERED_SQL, roundQuantity, shareOf } from './progress.ts';
+import { driverPayFor } from '../wages/pay.ts';
 
 type Q = Kysely<Database>;
 
@@ -170,9 +171,21 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
     list.push(toAssociation(a, byId.get(a.task_id)?.planned_quantity ?? 0, totalsBy.get(a.task_id)?.live ?? 0));
     byTask.set(a.task_id, list);
   }
+  // A driver sees what they are paid, never the customer's price (server/wages/pay.ts).
+  const pay =
+    onlyDriverId === undefined
+      ? null
+      : await driverPayFor(
+          db,
+          onlyDriverId,
+          rows.map((r) => ({ id: r.id, company_id: r.company_id, date: r.date, transport_rate: byTask.get(r.id)?.[0]?.transport_rate ?? null })),
+        );
   return unique.flatMap((id) => {
     const row = byId.get(id);
-    return row ? [toTask(row, byTask.get(id) ?? [], totalsBy.get(id) ?? { live: 0, finished: 0, delivered: 0 })] : [];
+    if (!row) return [];
+    const task = toTask(row, byTask.get(id) ?? [], totalsBy.get(id) ?? { live: 0, finished: 0, delivered: 0 });
+    const driverPay = pay?.get(id);
+    return [driverPay ? { ...task, rate: null, driver_pay: driverPay } : task];
   });
 }
 

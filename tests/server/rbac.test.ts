@@ -700,6 +700,14 @@ export const ROWS: Row[] = [
     badBy: 'manager',
   },
   {
+    call: 'GET /progressive_rates/company/{id}/impact',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/progressive_rates/company/${c.w.companyA}/impact?valid_from=2026-12-01` }),
+    bad: async (c) => ({ url: `/api/progressive_rates/company/${c.w.companyA}/impact?valid_from=2026-13-01` }),
+    badBy: 'manager',
+  },
+  {
     call: 'POST /progressive_rates/company/{id}',
     method: 'POST',
     matrix: '401 403 403 403 ok 404 ok',

@@ -8,9 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeUser, makeWorld, type World } from '../fixtures/accounts.ts';
-import { addDriver, createTask } from '../fixtures/tasks.ts';
+import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
-import type { CompanyWages, DriverWages } from '../../contract/driver.ts';
+import type { CompanyWages, DriverWages } from '../../contract/money.ts';
 import type { ManagerWageRow, ManagerWages } from '../../contract/wages.ts';
 
 describe.each(backends)('wages figures ($name)', ({ databaseUrl }) => {
@@ -39,8 +39,12 @@ describe.each(backends)('wages figures ($name)', ({ databaseUrl }) => {
       await db.updateTable('tasks').set({ created_by: createdBy }).where('id', '=', id).execute();
       return id;
     };
-    const done = (taskId: number, driverId: number, quantity: number, transportRate: number | null) =>
-      addDriver(s, taskId, driverId, { status: 'completed', quantity, transport_rate: transportRate });
+    // Each part done is one approved load (the money counts approved loads).
+    const done = async (taskId: number, driverId: number, quantity: number, transportRate: number | null) => {
+      const association = await addDriver(s, taskId, driverId, { status: 'completed', quantity, transport_rate: transportRate });
+      await addLoad(s, association, quantity);
+      return association;
+    };
 
     // A's driver: 60 + 70 = 130 т in November at the ladder rate → band 100–300 → 480 ₽.
     await done(await task(w.companyA, '2026-11-03', 600, w.users.manager.id), w.users.driver.id, 60, null);
@@ -49,7 +53,7 @@ describe.each(backends)('wages figures ($name)', ({ databaseUrl }) => {
     await done(await task(w.companyA, '2026-10-20', 600, w.users.manager.id), w.users.driver.id, 1000, null);
     // A's second driver: 25 т at their own transport rate 400 ₽, on a task the admin created.
     await done(await task(w.companyA, '2026-11-12', 500, w.users.admin.id), driver2, 25, 400);
-    // Taken but not finished: counts nowhere.
+    // Taken, no load yet: counts nowhere.
     await addDriver(s, await task(w.companyA, '2026-11-20', 600, w.users.manager.id), w.users.driver.id, { status: 'accepted', quantity: 40 });
 
     // A hands 50 т of a task to B; B accepted; B's driver did the 50 т at 350 ₽ on B's carrier task (rate 550 ₽).
@@ -165,11 +169,11 @@ describe.each(backends)('wages figures ($name)', ({ databaseUrl }) => {
     expect(sheet.getRow(1).getCell(5).value).toBe('Водитель');
     const amounts: number[] = [];
     sheet.eachRow((row, n) => {
-      if (n > 1 && row.getCell(4).value !== 'Итого') amounts.push(Number(row.getCell(8).value));
+      if (n > 1 && row.getCell(4).value !== 'Итого') amounts.push(Number(row.getCell(9).value));
     });
     expect(amounts.reduce((a, b) => a + b, 0)).toBe(72400);
     const total = sheet.getRow(sheet.rowCount);
-    expect([total.getCell(4).value, total.getCell(8).value, total.getCell(10).value]).toEqual(['Итого', 72400, 90500]);
+    expect([total.getCell(4).value, total.getCell(9).value, total.getCell(11).value, total.getCell(12).value]).toEqual(['Итого', 72400, 90500, 90500 - 72400]);
 
     for (const url of [`/api/wages/driver/${w.users.driver.id}`, `/api/wages/manager/${w.users.manager.id}`]) {
       const file = await s.app.inject({ method: 'GET', url: `${url}?${november}&format=xlsx`, headers: { authorization: `Bearer ${w.tokens.admin}` } });

@@ -1,10 +1,12 @@
 /**
  * The facts of a task every driver card shows: date, number, cargo, route, the planned quantity — the driver's own
- * share where they are on the task (`share`), the whole plan where they are not yet — and the rate.
+ * share where they are on the task (`share`), the whole plan where they are not yet — and what they are paid per
+ * unit (`driver_pay`, the server's one rate rule; the task's own rate is the customer's price and never shown here).
  */
 import type { ReactNode } from 'react';
 import type { Task } from '../../../contract/entities.ts';
-import { formatDate, formatMoney, formatQuantity } from './format.ts';
+import { formatDate, formatQuantity } from './format.ts';
+import { formatRate } from '../../ui/format.ts';
 import './task-summary.css';
 
 export function TaskSummary({ task, badge, share }: { task: Task; badge?: ReactNode; share?: number }) {
@@ -32,11 +34,24 @@ export function TaskSummary({ task, badge, share }: { task: Task; badge?: ReactN
           </dd>
         </div>
         <div>
-          <dt>Ставка</dt>
-          <dd>{task.rate === null ? '—' : `${formatMoney(task.rate)} за ${task.unit}`}</dd>
+          <dt>{payLabel(task)}</dt>
+          <dd>{payText(task)}</dd>
         </div>
       </dl>
       {task.comment ? <p className="drv-summary__comment">{task.comment}</p> : null}
     </div>
   );
+}
+
+/** «Ваша ставка» for an assignment's own rate; «По шкале» for the company's scale. */
+function payLabel(task: Task): string {
+  return task.driver_pay?.source === 'progressive' ? 'По шкале' : 'Ваша ставка';
+}
+
+/** «460 ₽/т»; on the scale «сейчас 490 ₽/т при 200 т за месяц»; «не задана» without either. */
+function payText(task: Task): string {
+  const pay = task.driver_pay;
+  if (!pay || pay.rate === null) return 'не задана';
+  const rate = formatRate(pay.rate, task.unit);
+  return pay.source === 'progressive' ? `сейчас ${rate} при ${formatQuantity(pay.month_volume, task.unit)} за месяц` : rate;
 }

@@ -1,8 +1,10 @@
 /**
- * The driver's earnings for a period (GET /wages/driver/{id}): totals and one line per task — a table on
- * wider screens, a list of small cards on a phone, where five columns do not fit in 360 px.
+ * The driver's earnings for a period (GET /wages/driver/{id}): what the period pays (approved loads + adjustments),
+ * what still waits for review, and one line per load — a table on wider screens, a list of small cards on a
+ * phone, where six columns do not fit in 360 px. The rule is said in one sentence under the totals.
  */
 import type { Params } from '../../../worker/api.ts';
+import type { DriverWages, WageItem } from '../../../contract/money.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { formatDate, formatMoney, formatQuantity } from '../driver-common/format.ts';
 import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
@@ -11,28 +13,15 @@ import type { DateRange } from '../../ui/period.ts';
 import { rangeParams } from '../../ui/console/PeriodPicker.tsx';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import { useNeedsServer } from '../../engine/use-online.ts';
+import { formatRate } from '../../ui/format.ts';
+import { PAY_RULE, rateNote } from '../../ui/money.ts';
 import './statistics.css';
-
-interface WageItem {
-  task_id: number;
-  date: string;
-  cargo: string;
-  quantity: number | null;
-  rate: number | null;
-  amount: number | null;
-}
-
-interface DriverWages {
-  total_quantity: number;
-  total_amount: number;
-  approved_amount: number;
-  items: WageItem[];
-}
 
 export function Earnings({ userId, range }: { userId: number; range: DateRange }) {
   const params: Params = rangeParams(range);
   const query = useApiQuery<DriverWages>(`/wages/driver/${userId}`, params);
   const server = useNeedsServer();
+  const w = query.data?.data;
 
   return (
     <section className="drv-card drv-earnings" aria-labelledby="drv-earnings-title">
@@ -43,35 +32,52 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
         <LoadingState text="Загрузка заработка..." />
       ) : query.isError ? (
         <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : (
+      ) : !w ? null : (
         <>
           <dl className="drv-facts drv-facts--large">
             <div>
-              <dt>Начислено</dt>
-              <dd>{formatMoney(query.data.data.total_amount)}</dd>
+              <dt>К выплате</dt>
+              <dd>{formatMoney(w.total_amount)}</dd>
             </div>
             <div>
-              <dt>Подтверждено диспетчером</dt>
-              <dd>{formatMoney(query.data.data.approved_amount)}</dd>
+              <dt>Перевезено (принято)</dt>
+              <dd>{formatQuantity(w.total_quantity, 'т')}</dd>
             </div>
+            {w.adjustments_amount !== 0 && (
+              <div>
+                <dt>Из них корректировки</dt>
+                <dd>{formatMoney(w.adjustments_amount)}</dd>
+              </div>
+            )}
             <div>
               <dt>Ждёт проверки</dt>
-              <dd>{formatMoney(Math.round((query.data.data.total_amount - query.data.data.approved_amount) * 100) / 100)}</dd>
-            </div>
-            <div>
-              <dt>Перевезено</dt>
-              <dd>{formatQuantity(query.data.data.total_quantity, 'т')}</dd>
+              <dd>{w.pending.loads === 0 ? 'нет' : `${w.pending.loads} рейс. · ${formatQuantity(w.pending.quantity, 'т')}`}</dd>
             </div>
           </dl>
-          {query.data.data.items.length === 0 ? (
-            <p className="drv-muted">За этот период начислений нет.</p>
+          <p className="drv-muted drv-earnings__rule">{PAY_RULE}</p>
+          {w.items.length === 0 && w.adjustments.length === 0 ? (
+            <p className="drv-muted">За этот период принятых рейсов нет.</p>
           ) : (
-            <WageItems items={query.data.data.items} />
+            <WageItems items={w.items} />
+          )}
+          {w.adjustments.length > 0 && (
+            <>
+              <h3 className="drv-earnings__sub">Корректировки</h3>
+              <ul className="drv-wages" aria-label="Корректировки">
+                {w.adjustments.map((a) => (
+                  <li key={a.id} className="drv-wage">
+                    <div className="drv-wage__head">
+                      <span className="drv-wage__date">{formatDate(a.date)}</span>
+                      <strong className="drv-wage__amount">{formatMoney(a.amount)}</strong>
+                    </div>
+                    <p className="drv-wage__cargo">{a.reason}</p>
+                  </li>
+                ))}
+              </ul>
+            </>
           )}
           <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />
-          {query.data.data.items.length > 0 && (
-            <XlsxButton path={`/wages/driver/${userId}`} params={params} disabled={server.offline} title={server.reason} />
-          )}
+          {w.items.length > 0 && <XlsxButton path={`/wages/driver/${userId}`} params={params} disabled={server.offline} title={server.reason} />}
         </>
       )}
     </section>
@@ -84,16 +90,21 @@ function WageItems({ items }: { items: WageItem[] }) {
   const phone = useMediaQuery(PHONE);
   if (phone) {
     return (
-      <ul className="drv-wages" aria-label="Начисления по задачам">
-        {items.map((item, index) => (
-          <li key={`${item.task_id}-${index}`} className="drv-wage">
+      <ul className="drv-wages" aria-label="Начисления по рейсам">
+        {items.map((item) => (
+          <li key={item.report_id} className="drv-wage">
             <div className="drv-wage__head">
-              <span className="drv-wage__date">{formatDate(item.date)}</span>
+              <span className="drv-wage__date">
+                {formatDate(item.date)} · №{item.task_id}
+              </span>
               <strong className="drv-wage__amount">{formatMoney(item.amount)}</strong>
             </div>
-            <p className="drv-wage__cargo">{item.cargo}</p>
+            <p className="drv-wage__cargo">
+              {item.cargo}
+              {item.ticket_number ? ` · талон ${item.ticket_number}` : ''}
+            </p>
             <p className="drv-muted">
-              {formatQuantity(item.quantity)} × {formatMoney(item.rate)}
+              {formatQuantity(item.quantity, item.unit)} × {formatRate(item.rate, item.unit)} · {rateNote(item)}
             </p>
           </li>
         ))}
@@ -106,19 +117,24 @@ function WageItems({ items }: { items: WageItem[] }) {
         <thead>
           <tr>
             <th scope="col">Дата</th>
-            <th scope="col">Груз</th>
+            <th scope="col">Груз, талон</th>
             <th scope="col">Кол-во</th>
             <th scope="col">Ставка</th>
+            <th scope="col">Откуда ставка</th>
             <th scope="col">Сумма</th>
           </tr>
         </thead>
         <tbody>
-          {items.map((item, index) => (
-            <tr key={`${item.task_id}-${index}`}>
+          {items.map((item) => (
+            <tr key={item.report_id}>
               <td>{formatDate(item.date)}</td>
-              <td>{item.cargo}</td>
-              <td>{formatQuantity(item.quantity)}</td>
-              <td>{formatMoney(item.rate)}</td>
+              <td>
+                {item.cargo}
+                {item.ticket_number ? <span className="drv-muted"> · талон {item.ticket_number}</span> : null}
+              </td>
+              <td>{formatQuantity(item.quantity, item.unit)}</td>
+              <td>{formatRate(item.rate, item.unit)}</td>
+              <td>{rateNote(item)}</td>
               <td>{formatMoney(item.amount)}</td>
             </tr>
           ))}

@@ -1,6 +1,6 @@
 /**
  * /statistics for staff: the company's figures for a period (this month by default): completed volume, tasks,
- * drivers' pay and revenue, earnings by driver as a bar chart and a table, and the work done for or handed to
+ * drivers' pay, revenue and margin (a loss explained load by load), earnings by driver as a bar chart and a table, and the work done for or handed to
  * other companies through transfers. The super-admin picks the company. Everything in the URL; xlsx of the
  * breakdown by association.
  */
@@ -12,7 +12,8 @@ import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
-import { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
+import { formatDate, formatMoney, formatQuantity, formatRate } from '../../ui/format.ts';
+import { rateNote } from '../../ui/money.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
 import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams } from '../../ui/console/PeriodPicker.tsx';
@@ -69,19 +70,27 @@ export function StaffStatistics() {
               <dd>{formatMoney(w.total_amount)}</dd>
             </div>
             <div>
-              <dt>Из них подтверждено / ждёт проверки</dt>
+              <dt>Ждёт проверки (не оплачивается)</dt>
               <dd>
-                {formatMoney(w.approved_amount)} / {formatMoney(Math.round((w.total_amount - w.approved_amount) * 100) / 100)}{' '}
-                <Link href="/reports?review=pending">к проверке</Link>
+                {w.pending.loads === 0 ? 'нет' : `${w.pending.loads} рейс. · ${formatQuantity(w.pending.quantity, 'т')}`}{' '}
+                {w.pending.loads > 0 && <Link href="/reports?review=pending">к проверке</Link>}
               </dd>
             </div>
             <div>
-              <dt>Выручка по ставкам задач</dt>
-              <dd className="salary-total">{formatMoney(w.revenue)}</dd>
+              <dt>Выручка по ценам задач</dt>
+              <dd>{formatMoney(w.revenue)}</dd>
+            </div>
+            <div>
+              <dt>Маржа</dt>
+              <dd className={w.margin < 0 ? 'salary-total money-negative' : 'salary-total'}>{formatMoney(w.margin)}</dd>
             </div>
           </dl>
+          <p className="staff-rule">
+            Считаются только принятые рейсы; выручка — доставлено × цена задачи; маржа — выручка минус начисленное водителям (с корректировками).
+          </p>
+          <Losses items={w.items} />
           {w.drivers.length === 0 ? (
-            <Empty>В этом периоде выполненных работ нет.</Empty>
+            <Empty>В этом периоде принятых рейсов нет.</Empty>
           ) : (
             <section className="card" aria-labelledby="by-driver">
               <h2 id="by-driver" className="staff-h2">
@@ -100,6 +109,12 @@ export function StaffStatistics() {
                       Перевезено
                     </th>
                     <th scope="col" className="num">
+                      За рейсы
+                    </th>
+                    <th scope="col" className="num">
+                      Корректировки
+                    </th>
+                    <th scope="col" className="num">
                       Начислено
                     </th>
                   </tr>
@@ -109,6 +124,8 @@ export function StaffStatistics() {
                     <tr key={d.driver_id}>
                       <td>{d.driver_name}</td>
                       <td className="num">{formatQuantity(d.total_quantity, 'т')}</td>
+                      <td className="num">{formatMoney(d.loads_amount)}</td>
+                      <td className="num">{d.adjustments_amount === 0 ? '—' : formatMoney(d.adjustments_amount)}</td>
                       <td className="num">{formatMoney(d.total_amount)}</td>
                     </tr>
                   ))}
@@ -149,5 +166,29 @@ export function StaffStatistics() {
         </>
       ) : null}
     </>
+  );
+}
+
+/** Loads that cost more than they brought: which load, which rate, which price — so a loss is explained, not just red. */
+function Losses({ items }: { items: CompanyWages['items'] }) {
+  const losses = items.filter((i) => i.margin < 0);
+  if (losses.length === 0) return null;
+  return (
+    <section className="card money-losses" aria-labelledby="losses">
+      <h2 id="losses" className="staff-h2">
+        Убыточные рейсы: {losses.length}
+      </h2>
+      <p className="staff-rule">Водителю начислено больше, чем выручка по цене задачи (или цена задачи не задана).</p>
+      <ul className="staff-transfers">
+        {losses.slice(0, 20).map((i) => (
+          <li key={i.report_id}>
+            <Link href={`/reports/${i.report_id}`}>Рейс {formatDate(i.date)}</Link>, задача №{i.task_id}, {i.driver_name}: {formatQuantity(i.quantity, i.unit)} × ставка{' '}
+            {formatRate(i.rate, i.unit)} ({rateNote(i)}) = {formatMoney(i.amount)}; цена задачи {i.task_rate === null ? 'не задана' : formatRate(i.task_rate, i.unit)} → выручка{' '}
+            {formatMoney(i.revenue)}, маржа <span className="money-negative">{formatMoney(i.margin)}</span>
+          </li>
+        ))}
+      </ul>
+      {losses.length > 20 && <p className="staff-rule">…и ещё {losses.length - 20}; все — в выгрузке xlsx.</p>}
+    </section>
   );
 }

@@ -1,0 +1,242 @@
+/**
+ * Money (server/routes/WAGES.md): one priced load, a driver's and a company's figures, the pay rate a driver
+ * sees on a task, the payroll month and its adjustments, and the month helpers both sides use. Amounts are
+ * rubles with kopecks (2 decimals); the server sums them in kopecks.
+ */
+import { z } from 'zod';
+import { isoDate } from './driver.ts';
+
+export type RateSource = 'transport_rate' | 'progressive';
+
+/** 'YYYY-MM' of an ISO date. */
+export const monthOf = (date: string): string => date.slice(0, 7);
+/** The first and the last day of a 'YYYY-MM' month. */
+export function monthRange(month: string): { start: string; end: string } {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  const last = new Date(Date.UTC(y, m, 0)).getUTCDate();
+  return { start: `${month}-01`, end: `${month}-${String(last).padStart(2, '0')}` };
+}
+/** The month after a 'YYYY-MM' month. */
+export function nextMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+}
+const MONTHS = ['январь', 'февраль', 'март', 'апрель', 'май', 'июнь', 'июль', 'август', 'сентябрь', 'октябрь', 'ноябрь', 'декабрь'];
+/** «ноябрь 2026». */
+export function monthLabel(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return `${MONTHS[m - 1] ?? month} ${y}`;
+}
+export const monthSchema = z.string().regex(/^\d{4}-(0[1-9]|1[0-2])$/, 'месяц в формате ГГГГ-ММ');
+
+/** Money to the kopeck: rubles × 100, rounded half away from zero. */
+export const toKop = (rubles: number): number => Math.round(rubles * 100 + (rubles >= 0 ? 1e-9 : -1e-9));
+export const fromKop = (kop: number): number => kop / 100;
+
+/** One approved load (a report) priced by the one rate rule. */
+export interface WageItem {
+  report_id: number;
+  association_id: number;
+  task_id: number;
+  date: string;
+  cargo: string;
+  unit: string;
+  trips: number;
+  ticket_number: string | null;
+  /** Delivered: the unloading total where given, else the report's quantity (docs/loads.md). */
+  quantity: number;
+  rate: number | null;
+  rate_source: RateSource | null;
+  /** The driver's approved volume in the company that month: the scale's band is read at it. */
+  month_volume: number;
+  amount: number;
+  /** Its month is closed: the figures are the stored ones. */
+  frozen: boolean;
+}
+
+/** Loads filed but not yet approved: not paid until staff approve them. */
+export interface PendingLoads {
+  loads: number;
+  quantity: number;
+}
+
+export interface Adjustment {
+  id: number;
+  company_id: number;
+  driver_id: number;
+  driver_name: string;
+  /** The day it counts on; its month is the month it is paid in. */
+  date: string;
+  amount: number;
+  reason: string;
+  /** The load it concerns, if any, and that load's month. */
+  report_id: number | null;
+  concerns_month: string | null;
+  created_by_name: string | null;
+  created_at: string;
+}
+
+export interface DriverWages {
+  driver_id: number;
+  start_date: string | null;
+  end_date: string | null;
+  total_quantity: number;
+  /** Σ items' amount. */
+  loads_amount: number;
+  /** Σ adjustments' amount dated in the period. */
+  adjustments_amount: number;
+  /** loads_amount + adjustments_amount: what the period pays. */
+  total_amount: number;
+  pending: PendingLoads;
+  items: WageItem[];
+  adjustments: Adjustment[];
+}
+
+export interface CompanyWageItem extends WageItem {
+  driver_id: number;
+  driver_name: string;
+  /** The customer's price per unit (the task's rate); revenue = quantity × task_rate. */
+  task_rate: number | null;
+  revenue: number;
+  /** revenue − amount. */
+  margin: number;
+  /** Set when the task is a carrier task done for another company. */
+  transfer_id: number | null;
+}
+
+export interface CompanyDriverTotals {
+  driver_id: number;
+  driver_name: string;
+  total_quantity: number;
+  loads_amount: number;
+  adjustments_amount: number;
+  total_amount: number;
+}
+
+export interface CompanyWages {
+  company_id: number;
+  start_date: string | null;
+  end_date: string | null;
+  total_quantity: number;
+  loads_amount: number;
+  adjustments_amount: number;
+  /** Drivers' pay: loads_amount + adjustments_amount. */
+  total_amount: number;
+  /** Σ items' revenue. */
+  revenue: number;
+  /** revenue − total_amount. */
+  margin: number;
+  pending: PendingLoads;
+  drivers: CompanyDriverTotals[];
+  items: CompanyWageItem[];
+  adjustments: Adjustment[];
+  /** Work done for other companies through accepted transfers (our carrier tasks dated in the period). */
+  for_other_companies: {
+    transfer_id: number;
+    company_id: number;
+    company_name: string;
+    carrier_task_id: number;
+    date: string;
+    cargo: string;
+    quantity: number | null;
+    completed_quantity: number;
+    drivers_amount: number;
+    revenue: number;
+  }[];
+  /** Work handed to other companies through accepted transfers, with their progress. */
+  transferred_out: {
+    transfer_id: number;
+    company_id: number;
+    company_name: string;
+    task_id: number;
+    carrier_task_id: number;
+    date: string;
+    cargo: string;
+    quantity: number | null;
+    completed_quantity: number;
+  }[];
+}
+
+/**
+ * What a driver is paid per unit on a task (a driver's view of a task carries this, never the customer's
+ * price): the assignment's own rate, else the scale's band at the driver's approved volume this month.
+ */
+export interface DriverPay {
+  rate: number | null;
+  source: RateSource | null;
+  /** The driver's approved volume in the company in the task's month (the scale's V). */
+  month_volume: number;
+}
+
+export interface PayrollDriver {
+  driver_id: number;
+  driver_name: string;
+  loads: number;
+  quantity: number;
+  loads_amount: number;
+  adjustments_amount: number;
+  total_amount: number;
+}
+
+export interface PayrollMonth {
+  company_id: number;
+  company_name: string;
+  month: string;
+  status: 'open' | 'closed';
+  closed_at: string | null;
+  closed_by_name: string | null;
+  drivers: PayrollDriver[];
+  items: (WageItem & { driver_id: number; driver_name: string })[];
+  /** Dated in this month (they count here) … */
+  adjustments: Adjustment[];
+  /** … and made in later months about this month's loads (shown, not counted here). */
+  later_adjustments: Adjustment[];
+  pending: PendingLoads & { items: { report_id: number; driver_name: string; task_id: number; date: string; quantity: number }[] };
+  total_quantity: number;
+  loads_amount: number;
+  adjustments_amount: number;
+  total_amount: number;
+  /** Closing and reopening, newest first. */
+  history: { action: 'close' | 'reopen'; reason: string | null; user_name: string | null; created_at: string }[];
+}
+
+/** A driver's closed months (their own statistics). */
+export interface DriverPayrollMonth {
+  company_id: number;
+  month: string;
+  closed_at: string;
+  loads: number;
+  quantity: number;
+  loads_amount: number;
+  adjustments_amount: number;
+  total_amount: number;
+  items: WageItem[];
+  adjustments: Adjustment[];
+}
+
+export const payrollQuerySchema = z.object({ company_id: z.coerce.number().int().positive().optional(), month: monthSchema });
+export const payrollCloseSchema = z.object({ company_id: z.number().int().positive().optional(), month: monthSchema }).strict();
+export const payrollReopenSchema = z
+  .object({ company_id: z.number().int().positive(), month: monthSchema, reason: z.string().trim().min(3, 'укажите причину').max(500) })
+  .strict();
+export const adjustmentSchema = z
+  .object({
+    company_id: z.number().int().positive().optional(),
+    driver_id: z.number().int().positive(),
+    date: isoDate.optional(),
+    amount: z
+      .number({ message: 'ожидается число' })
+      .finite()
+      .refine((n) => n !== 0, 'сумма не может быть нулевой')
+      .refine((n) => Math.abs(n) <= 1e7, 'слишком большая сумма')
+      .refine((n) => Math.abs(toKop(n) - n * 100) < 1e-6, 'не больше двух знаков после запятой'),
+    reason: z.string().trim().min(3, 'укажите причину').max(500),
+    report_id: z.number().int().positive().nullable().optional(),
+  })
+  .strict();
+export type AdjustmentPayload = z.infer<typeof adjustmentSchema>;
+export const adjustmentsQuerySchema = z.object({
+  company_id: z.coerce.number().int().positive().optional(),
+  month: monthSchema.optional(),
+  driver_id: z.coerce.number().int().positive().optional(),
+});

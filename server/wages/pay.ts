@@ -1,0 +1,243 @@
+/**
+ * The one rate rule (server/routes/WAGES.md). A load is one approved report; its quantity is what it delivered
+ * (docs/loads.md); its date and month are its task's. Its driver's rate:
+ *   1. the assignment's own rate (`task_drivers.transport_rate`), else
+ *   2. the company's scale — the version in force on the load's date — at the band reached by the driver's whole
+ *      approved volume in that company in that month.
+ * A load in a closed month is read as stored at close (payroll_lines), never recomputed. Every figure that shows a
+ * driver's rate or pay — statistics, /payroll, the sheets, the exports, the driver's own task card — comes from
+ * here; the task's own `rate` is the customer's price and is never a driver's pay.
+ */
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
+import { ladderRate, type LadderBand } from '../../contract/ladder.ts';
+import { fromKop, monthOf, monthRange, toKop, type DriverPay, type RateSource, type WageItem } from '../../contract/money.ts';
+
+type Q = Kysely<Database>;
+
+export interface Period {
+  start_date?: string | undefined;
+  end_date?: string | undefined;
+}
+
+export interface LoadRow {
+  report_id: number;
+  association_id: number;
+  task_id: number;
+  company_id: number;
+  created_by: number | null;
+  driver_id: number;
+  driver_name: string;
+  date: string;
+  cargo: string;
+  unit: string;
+  trips: number;
+  ticket_number: string | null;
+  quantity: number;
+  transport_rate: number | null;
+  task_rate: number | null;
+  review_status: string;
+}
+
+export interface LoadFilter extends Period {
+  driverId?: number;
+  companyId?: number;
+  createdBy?: number;
+  /** approved: the loads that are paid; unapproved: pending or disputed (not paid yet). */
+  review: 'approved' | 'unapproved';
+}
+
+/** Loads (reports) with their task and assignment, oldest first. */
+export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
+  const rows = await db
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .innerJoin('users as u', 'u.id', 'td.driver_id')
+    .select([
+      'r.id as report_id',
+      'td.id as association_id',
+      't.id as task_id',
+      't.company_id',
+      't.created_by',
+      'td.driver_id',
+      'u.name as driver_name',
+      't.date',
+      't.cargo',
+      't.unit',
+      'r.trips',
+      'r.ticket_number',
+      sql<number>`${sql.raw(DELIVERED_SQL)}`.as('quantity'),
+      'td.transport_rate',
+      't.rate as task_rate',
+      'r.review_status',
+    ])
+    .$if(f.review === 'approved', (qb) => qb.where('r.review_status', '=', 'approved'))
+    .$if(f.review === 'unapproved', (qb) => qb.where('r.review_status', '<>', 'approved'))
+    .$if(f.driverId !== undefined, (qb) => qb.where('td.driver_id', '=', f.driverId as number))
+    .$if(f.companyId !== undefined, (qb) => qb.where('t.company_id', '=', f.companyId as number))
+    .$if(f.createdBy !== undefined, (qb) => qb.where('t.created_by', '=', f.createdBy as number))
+    .$if(f.start_date !== undefined, (qb) => qb.where('t.date', '>=', f.start_date as string))
+    .$if(f.end_date !== undefined, (qb) => qb.where('t.date', '<=', f.end_date as string))
+    .orderBy('t.date')
+    .orderBy('r.id')
+    .execute();
+  return rows.map((r) => ({ ...r, quantity: roundQuantity(Number(r.quantity ?? 0)), trips: Number(r.trips) }));
+}
+
+export interface ScaleBand extends LadderBand {
+  company_id: number;
+  valid_from: string;
+}
+
+/** The scale's version in force on `date`: the bands of the latest version starting on or before it. */
+export function versionAt(bands: readonly ScaleBand[], date: string): ScaleBand[] {
+  let from: string | null = null;
+  for (const b of bands) if (b.valid_from <= date && (from === null || b.valid_from > from)) from = b.valid_from;
+  return from === null ? [] : bands.filter((b) => b.valid_from === from);
+}
+
+/** The rule itself, pure: the assignment's rate, else the scale's version on `date` at `monthVolume`. */
+export function resolveRate(input: { transport_rate: number | null; bands: readonly ScaleBand[]; date: string; month_volume: number }): { rate: number | null; source: RateSource | null } {
+  if (input.transport_rate !== null) return { rate: input.transport_rate, source: 'transport_rate' };
+  const rate = ladderRate(versionAt(input.bands, input.date), input.month_volume);
+  return rate === null ? { rate: null, source: null } : { rate, source: 'progressive' };
+}
+
+export const amountKop = (quantity: number, rate: number | null): number => (rate === null ? 0 : toKop(quantity * rate));
+
+/** A load priced; amounts also in kopecks for exact sums. */
+export interface PricedLoad extends LoadRow {
+  rate: number | null;
+  rate_source: RateSource | null;
+  month_volume: number;
+  amount_kop: number;
+  frozen: boolean;
+}
+
+const volumeKey = (driverId: number, companyId: number, month: string) => `${driverId}:${companyId}:${month}`;
+
+async function scaleBands(db: Q, companyIds: readonly number[]): Promise<Map<number, ScaleBand[]>> {
+  const rows = companyIds.length
+    ? await db.selectFrom('progressive_rates').select(['id', 'company_id', 'valid_from', 'min_quantity', 'max_quantity', 'rate']).where('company_id', 'in', [...companyIds]).execute()
+    : [];
+  const by = new Map<number, ScaleBand[]>();
+  for (const r of rows) by.set(r.company_id, [...(by.get(r.company_id) ?? []), r]);
+  return by;
+}
+
+/** Σ approved delivered per driver, company and month, for the months the keys name. */
+async function monthVolumes(db: Q, keys: readonly { driver_id: number; company_id: number; month: string }[]): Promise<Map<string, number>> {
+  const volumes = new Map<string, number>();
+  if (keys.length === 0) return volumes;
+  const months = [...new Set(keys.map((k) => k.month))].sort();
+  const rows = await db
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select(['td.driver_id', 't.company_id', sql<string>`substr(t.date, 1, 7)`.as('month'), sql<number>`sum(${sql.raw(DELIVERED_SQL)})`.as('volume')])
+    .where('r.review_status', '=', 'approved')
+    .where('td.driver_id', 'in', [...new Set(keys.map((k) => k.driver_id))])
+    .where('t.company_id', 'in', [...new Set(keys.map((k) => k.company_id))])
+    .where('t.date', '>=', monthRange(months[0] as string).start)
+    .where('t.date', '<=', monthRange(months.at(-1) as string).end)
+    .groupBy(['td.driver_id', 't.company_id', sql`substr(t.date, 1, 7)`])
+    .execute();
+  for (const r of rows) volumes.set(volumeKey(r.driver_id, r.company_id, r.month), roundQuantity(Number(r.volume ?? 0)));
+  return volumes;
+}
+
+/** The (company, month) pairs among `keys` that are closed. */
+export async function closedMonths(db: Q, keys: readonly { company_id: number; month: string }[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('payroll_months')
+    .select(['company_id', 'month'])
+    .where('status', '=', 'closed')
+    .where('company_id', 'in', [...new Set(keys.map((k) => k.company_id))])
+    .where('month', 'in', [...new Set(keys.map((k) => k.month))])
+    .execute();
+  return new Set(rows.map((r) => `${r.company_id}:${r.month}`));
+}
+
+/**
+ * Prices approved loads by the one rule; loads of a closed month come as stored at close (a load of a closed
+ * month that has no stored line — approved after close cannot happen; one pending at close — is left out: it is
+ * paid, if at all, by an adjustment).
+ */
+export async function priceLoads(db: Q, loads: readonly LoadRow[]): Promise<PricedLoad[]> {
+  if (loads.length === 0) return [];
+  const closed = await closedMonths(db, loads.map((l) => ({ company_id: l.company_id, month: monthOf(l.date) })));
+  const frozen = new Map<number, { quantity: number; rate: number | null; rate_source: string | null; month_volume: number; amount_kop: number }>();
+  for (const key of closed) {
+    const [companyId, month] = key.split(':') as [string, string];
+    const lines = await db
+      .selectFrom('payroll_lines')
+      .select(['report_id', 'quantity', 'rate', 'rate_source', 'month_volume', 'amount_kop'])
+      .where('company_id', '=', Number(companyId))
+      .where('month', '=', month)
+      .execute();
+    for (const l of lines) frozen.set(l.report_id, { ...l, amount_kop: Number(l.amount_kop) });
+  }
+  const open = loads.filter((l) => !closed.has(`${l.company_id}:${monthOf(l.date)}`));
+  const bands = await scaleBands(db, [...new Set(open.filter((l) => l.transport_rate === null).map((l) => l.company_id))]);
+  const volumes = await monthVolumes(
+    db,
+    [...new Map(open.map((l) => [volumeKey(l.driver_id, l.company_id, monthOf(l.date)), { driver_id: l.driver_id, company_id: l.company_id, month: monthOf(l.date) }])).values()],
+  );
+  const priced: PricedLoad[] = [];
+  for (const l of loads) {
+    if (closed.has(`${l.company_id}:${monthOf(l.date)}`)) {
+      const line = frozen.get(l.report_id);
+      if (!line) continue;
+      priced.push({ ...l, quantity: line.quantity, rate: line.rate, rate_source: line.rate_source as RateSource | null, month_volume: line.month_volume, amount_kop: line.amount_kop, frozen: true });
+      continue;
+    }
+    const month_volume = volumes.get(volumeKey(l.driver_id, l.company_id, monthOf(l.date))) ?? 0;
+    const { rate, source } = resolveRate({ transport_rate: l.transport_rate, bands: bands.get(l.company_id) ?? [], date: l.date, month_volume });
+    priced.push({ ...l, rate, rate_source: source, month_volume, amount_kop: amountKop(l.quantity, rate), frozen: false });
+  }
+  return priced;
+}
+
+/** A priced load as the wire's WageItem. */
+export function toWageItem(l: PricedLoad): WageItem {
+  return {
+    report_id: l.report_id,
+    association_id: l.association_id,
+    task_id: l.task_id,
+    date: l.date,
+    cargo: l.cargo,
+    unit: l.unit,
+    trips: l.trips,
+    ticket_number: l.ticket_number,
+    quantity: l.quantity,
+    rate: l.rate,
+    rate_source: l.rate_source,
+    month_volume: l.month_volume,
+    amount: fromKop(l.amount_kop),
+    frozen: l.frozen,
+  };
+}
+
+/**
+ * What a driver is paid per unit on tasks (their task cards): the assignment's own rate where it has one, else
+ * the scale's band for the task's date at the driver's approved volume in the task's company that month.
+ */
+export async function driverPayFor(
+  db: Q,
+  driverId: number,
+  tasks: readonly { id: number; company_id: number; date: string; transport_rate: number | null }[],
+): Promise<Map<number, DriverPay>> {
+  const pay = new Map<number, DriverPay>();
+  if (tasks.length === 0) return pay;
+  const keys = [...new Map(tasks.map((t) => [volumeKey(driverId, t.company_id, monthOf(t.date)), { driver_id: driverId, company_id: t.company_id, month: monthOf(t.date) }])).values()];
+  const [volumes, bands] = await Promise.all([monthVolumes(db, keys), scaleBands(db, [...new Set(tasks.map((t) => t.company_id))])]);
+  for (const t of tasks) {
+    const month_volume = volumes.get(volumeKey(driverId, t.company_id, monthOf(t.date))) ?? 0;
+    const { rate, source } = resolveRate({ transport_rate: t.transport_rate, bands: bands.get(t.company_id) ?? [], date: t.date, month_volume });
+    pay.set(t.id, { rate, source, month_volume });
+  }
+  return pay;
+}

@@ -1,0 +1,18 @@
+/** The words every money screen uses for the one rate rule (server/routes/WAGES.md), so they say it the same way. */
+import type { WageItem } from '../../contract/money.ts';
+import { formatQuantity } from './format.ts';
+
+/** The rule in one sentence, under every driver-pay total. */
+export const PAY_RULE =
+  'Оплачиваются рейсы, принятые диспетчером. Ставка — ваша ставка в задаче, а если её нет — по шкале компании: весь объём месяца оплачивается по ставке полосы, до которой он дорос.';
+
+/** Where a load's rate came from: «ставка водителя», «по шкале при 200 т за месяц», and «месяц закрыт» when frozen. */
+export function rateNote(item: Pick<WageItem, 'rate_source' | 'month_volume' | 'unit' | 'frozen'>): string {
+  const source =
+    item.rate_source === 'transport_rate'
+      ? 'ставка водителя'
+      : item.rate_source === 'progressive'
+        ? `по шкале при ${formatQuantity(item.month_volume, item.unit)} за месяц`
+        : 'ставка не задана';
+  return item.frozen ? `${source}, месяц закрыт` : source;
+}
