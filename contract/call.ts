@@ -74,6 +74,8 @@ export interface CallDecl {
   method: Method;
   path: string;
   roles: Roles;
+  /** Path parameters that are not all ids (e.g. a month): their schema; left out, every `:name` is an id. */
+  params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
   /** The success status; 200 by default. A 204 answers no body. */
@@ -93,6 +95,11 @@ type ParamNames<P extends string> = P extends `${string}:${infer Name}/${infer R
 
 /** The path parameters of a path: every `:name` is a positive integer id. */
 export type PathParams<P extends string> = { [K in ParamNames<P>]: number };
+
+/** A call's path parameters as its handler gets them: its `params` schema's output, else ids. */
+export type ParamsOf<C extends CallDecl> = C['params'] extends z.ZodType ? z.output<C['params']> : PathParams<C['path']>;
+/** A call's path parameters as a client fills them in. */
+export type ParamsIn<C extends CallDecl> = C['params'] extends z.ZodType ? z.input<C['params']> & Record<string, unknown> : PathParams<C['path']>;
 
 export type AnswerOf<C extends CallDecl> = C['answer'] extends Answer<infer T> ? T : never;
 export type QueryOf<C extends CallDecl> = C['query'] extends z.ZodType ? z.output<C['query']> : Record<never, never>;

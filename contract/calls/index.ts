@@ -2,18 +2,20 @@
  * The route table: every declared HTTP call, joined from one table per area (contract/call.ts). The server
  * registers these, the UI calls them by key, the engine, the change feed and the RBAC test read them.
  */
-import type { AnswerOf, BodyOf, CallDecl, Method, PathParams, QueryOf } from '../call.ts';
+import type { AnswerOf, BodyOf, CallDecl, Method, ParamsIn, QueryOf } from '../call.ts';
 import { keyOf, pathMatches } from '../call.ts';
 import { companyCalls } from './companies.ts';
 import { reportCalls } from './reports.ts';
 import { auditCalls } from './audit.ts';
 import { progressiveRateCalls } from './progressive-rates.ts';
+import { payrollCalls } from './payroll.ts';
 
 export const CALLS = {
   ...companyCalls,
   ...reportCalls,
   ...auditCalls,
   ...progressiveRateCalls,
+  ...payrollCalls,
 };
 
 export type Calls = typeof CALLS;
@@ -22,7 +24,7 @@ export type GetKey = { [K in CallKey]: Calls[K]['method'] extends 'GET' ? K : ne
 export type SendKey = Exclude<CallKey, GetKey>;
 
 export type CallAnswer<K extends CallKey> = AnswerOf<Calls[K]>;
-export type CallParams<K extends CallKey> = PathParams<Calls[K]['path']>;
+export type CallParams<K extends CallKey> = ParamsIn<Calls[K]>;
 export type CallQuery<K extends CallKey> = QueryOf<Calls[K]>;
 export type CallBody<K extends CallKey> = BodyOf<Calls[K]>;
 

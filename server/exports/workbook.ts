@@ -37,7 +37,8 @@ export const EXPORT_COLUMNS = [
   { header: 'Комментарий', key: 'comment', width: 40 },
 ] as const;
 
-export type ExportCell = string | number | Date | null;
+/** A cell: a value, or a formula with the result it had when written (what a reader without Excel sees). */
+export type ExportCell = string | number | Date | null | { formula: string; result?: number };
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -120,23 +121,46 @@ export interface SheetWriter {
   finish(): Promise<void>;
 }
 
-export function createSheetWriter(stream: Writable, sheetName: string, columns: readonly SheetColumn[]): SheetWriter {
+/** A streamed workbook of several sheets written one after another (a sheet is committed before the next starts). */
+export interface WorkbookWriter {
+  sheet(sheetName: string, columns: readonly SheetColumn[], options?: { autoFilter?: boolean }): SheetWriter;
+  finish(): Promise<void>;
+}
+
+export function createWorkbookWriter(stream: Writable): WorkbookWriter {
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
   workbook.creator = 'Рейс';
-  // Excel refuses sheet names over 31 characters or with []:*?/\ in them.
-  const sheet = workbook.addWorksheet(sheetName.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
-  sheet.getRow(1).font = { bold: true };
-  for (const c of columns) if (c.numFmt) sheet.getColumn(c.key).numFmt = c.numFmt;
-  sheet.getRow(1).commit();
   return {
-    async addRow(cells) {
-      sheet.addRow([...cells]).commit();
-      await drained(stream);
+    sheet(sheetName, columns, options = {}) {
+      // Excel refuses sheet names over 31 characters or with []:*?/\ in them.
+      const sheet = workbook.addWorksheet(sheetName.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
+      sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
+      sheet.getRow(1).font = { bold: true };
+      for (const c of columns) if (c.numFmt) sheet.getColumn(c.key).numFmt = c.numFmt;
+      if (options.autoFilter) sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
+      sheet.getRow(1).commit();
+      return {
+        async addRow(cells) {
+          sheet.addRow([...cells]).commit();
+          await drained(stream);
+        },
+        async finish() {
+          sheet.commit();
+        },
+      };
     },
+    finish: () => workbook.commit(),
+  };
+}
+
+export function createSheetWriter(stream: Writable, sheetName: string, columns: readonly SheetColumn[]): SheetWriter {
+  const workbook = createWorkbookWriter(stream);
+  const sheet = workbook.sheet(sheetName, columns);
+  return {
+    addRow: (cells) => sheet.addRow(cells),
     async finish() {
-      sheet.commit();
-      await workbook.commit();
+      await sheet.finish();
+      await workbook.finish();
     },
   };
 }

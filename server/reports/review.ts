@@ -17,6 +17,7 @@ import { searchCondition } from '../tasks/search.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { assertStaffSeesCompany } from '../tasks/scope.ts';
 import { recordApprovals } from '../audit/history.ts';
+import { assertReportMonthOpen } from '../payroll/months.ts';
 
 type Q = Kysely<Database>;
 
@@ -137,6 +138,7 @@ export async function reviewReport(db: Db, user: AuthUser, reportId: number, inp
   assertStaffSeesCompany(user, row.company_id, 'Отчёт не найден');
   const to = TO[input.action];
   if (row.review_status === to) throw conflict(ALREADY[to]);
+  await assertReportMonthOpen(db.kysely, reportId, 'Рейс нельзя перепроверить');
   if (!FROM[input.action].includes(row.review_status)) throw conflict(`Нельзя: отчёт ${row.review_status === 'approved' ? 'подтверждён' : 'оспорен'}`);
   const updated = await db.kysely
     .updateTable('reports')
@@ -168,6 +170,10 @@ export async function approveClean(
       .where('t.date', '>=', input.date_from)
       .where('t.date', '<=', input.date_to)
       .$if(input.driver_id != null, (qb) => qb.where('r.driver_id', '=', input.driver_id as number))
+      // A closed month's loads stay as they were at close (they are paid by adjustments).
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('payroll_months as pm').select('pm.id').whereRef('pm.company_id', '=', 't.company_id').where('pm.status', '=', 'closed').where('pm.month', '=', sql<string>`substr(t.date, 1, 7)`))),
+      )
       .execute();
     const clean = candidates.filter((c) => !hasFault(parseFlags(c.flags))).map((c) => c.id);
     const done: number[] = [];

@@ -17,6 +17,7 @@ import { associationScope, assertSeesAssociation, loadReport } from './load.ts';
 import { settleTask } from '../tasks/progress.ts';
 import { scoreReport } from './score.ts';
 import { removeFiles, storePhotos, type Photo, type StoredPhoto } from './photos.ts';
+import { assertReportMonthOpen } from '../payroll/months.ts';
 
 type Q = Kysely<Database>;
 
@@ -161,6 +162,7 @@ export async function updateReport(
   /** A driver's correction of a disputed report: it goes back to review. */
   backToReview = false,
 ): Promise<Report> {
+  await assertReportMonthOpen(ctx.db.kysely, report.id, 'Отчёт нельзя изменить');
   const stored = await storePhotos(ctx.storage, photos);
   try {
     await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -190,6 +192,7 @@ export async function photoTotals(db: Q, reportId: number): Promise<{ count: num
 }
 
 export async function deleteReport(ctx: AppContext, report: { id: number; association_id: number }): Promise<void> {
+  await assertReportMonthOpen(ctx.db.kysely, report.id, 'Отчёт нельзя удалить');
   const keys = await ctx.db.kysely.transaction().execute(async (trx) => {
     const photos = await trx.selectFrom('report_photos').select('storage_key').where('report_id', '=', report.id).execute();
     const { final } = await trx.selectFrom('reports').select('final').where('id', '=', report.id).executeTakeFirstOrThrow();

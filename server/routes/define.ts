@@ -1,11 +1,11 @@
 /**
  * Registers declared calls (contract/call.ts) around their handlers: the guard from the declaration's roles,
- * path ids parsed (400 naming the parameter), query and body validated by its schemas (400 naming the field),
+ * path ids parsed (400 naming the parameter; a declaration with a `params` schema is parsed by it), query and body validated by its schemas (400 naming the field),
  * the declared success status. A handler gets what it needs, typed from the declaration, and answers the
  * declared type; it stays in its area's module beside the queries it uses.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AnswerOf, CallDecl, Keyed, ParsedBodyOf, PathParams, QueryOf } from '../../contract/call.ts';
+import type { AnswerOf, CallDecl, Keyed, ParamsOf, ParsedBodyOf, QueryOf } from '../../contract/call.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import type { AppContext } from '../context.ts';
 import { idParam, parse } from '../errors.ts';
@@ -13,7 +13,7 @@ import { idParam, parse } from '../errors.ts';
 export interface HandlerInput<C extends CallDecl> {
   /** The caller; null only on a public call (roles: null) made without signing in. */
   user: C['roles'] extends null ? AuthUser | null : AuthUser;
-  params: PathParams<C['path']>;
+  params: ParamsOf<C>;
   query: QueryOf<C>;
   body: ParsedBodyOf<C>;
   request: FastifyRequest;
@@ -34,7 +34,7 @@ export function registerCall<C extends CallDecl>(app: FastifyInstance, ctx: AppC
     url: call.path,
     ...(call.roles ? { preHandler: ctx.guard(call.roles) } : {}),
     handler: async (request, reply) => {
-      const params = Object.fromEntries(names.map((name) => [name, idParam(request.params, name)])) as PathParams<C['path']>;
+      const params = (call.params ? parse(call.params, request.params) : Object.fromEntries(names.map((name) => [name, idParam(request.params, name)]))) as ParamsOf<C>;
       const input = {
         user: request.user ?? null,
         params,

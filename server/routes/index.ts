@@ -17,6 +17,7 @@ import { announcementRoutes } from './announcements.ts';
 import { exportRoutes } from './exports.ts';
 import { pushRoutes } from './push.ts';
 import { auditRoutes } from './audit.ts';
+import { payrollRoutes } from './payroll.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -36,4 +37,5 @@ export const routeModules: RouteModule[] = [
   exportRoutes,
   pushRoutes,
   auditRoutes,
+  payrollRoutes,
 ];

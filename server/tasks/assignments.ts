@@ -10,6 +10,7 @@ import { assertStaffSeesCompany, isSuperAdmin } from './scope.ts';
 import { taskCompany } from './staff-actions.ts';
 import { addAssociation, companyDriverIds, joinTask, removeAssociations } from './associations.ts';
 import { settleTask } from './progress.ts';
+import { assertTaskMonthOpen } from '../payroll/months.ts';
 
 /** A driver staff may manage: a driver of a company the caller sees. */
 export async function manageableDriver(db: Db, user: AuthUser, driverId: number): Promise<{ id: number; company_id: number }> {
@@ -100,6 +101,7 @@ export async function assignDriver(db: Db, user: AuthUser, taskId: number, drive
   assertStaffSeesCompany(user, companyId, 'Задача не найдена');
   const driver = await manageableDriver(db, user, driverId);
   if (driver.company_id !== companyId) throw badRequest('driverId: водитель из другой компании');
+  if (fields.transport_rate !== undefined || fields.quantity !== undefined) await assertTaskMonthOpen(db.kysely, taskId, 'Ставку и количество водителя нельзя изменить');
   const id = await db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     let assoc = await trx.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirst();
@@ -121,6 +123,7 @@ export async function unassignDriver(db: Db, user: AuthUser, taskId: number, dri
   assertStaffSeesCompany(user, await taskCompany(db, taskId), 'Задача не найдена');
   const assoc = await db.kysely.selectFrom('task_drivers').select('id').where('task_id', '=', taskId).where('driver_id', '=', driverId).executeTakeFirst();
   if (!assoc) throw notFound('Водитель не назначен на это задание');
+  await assertTaskMonthOpen(db.kysely, taskId, 'Водителя нельзя снять с задачи');
   await db.kysely.transaction().execute((trx) => removeAssociations(trx, [assoc.id]));
 }
 

@@ -10,6 +10,7 @@ import { loadAssociation, loadTask } from './load.ts';
 import { joinTask } from './associations.ts';
 import { settleTask } from './progress.ts';
 import { isDriver, localToday, staffSeesCompany, statusLabel } from './scope.ts';
+import { assertTaskMonthOpen } from '../payroll/months.ts';
 
 /**
  * The status moves a driver makes by hand: start, and finish their part without another report («Завершить
@@ -107,6 +108,7 @@ export async function updateQuantities(
     if (body[key] !== undefined) changes[key] = body[key];
   }
   const status = body.status !== undefined && body.status !== assoc.status ? { status: body.status } : {};
+  if (changes.transport_rate !== undefined || changes.quantity !== undefined) await assertTaskMonthOpen(db.kysely, taskId, 'Ставку и количество водителя нельзя изменить');
   if (Object.keys(changes).length > 0 || 'status' in status) {
     await db.kysely.transaction().execute(async (trx) => {
       await trx

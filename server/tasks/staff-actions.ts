@@ -10,6 +10,7 @@ import { loadTask } from './load.ts';
 import { addAssociation, companyDriverIds, removeAssociations } from './associations.ts';
 import { assertStaffSeesCompany } from './scope.ts';
 import { settleTask } from './progress.ts';
+import { assertMonthOpen } from '../payroll/months.ts';
 
 export async function taskCompany(db: Db, taskId: number): Promise<number> {
   const task = await db.kysely.selectFrom('tasks').select('company_id').where('id', '=', taskId).executeTakeFirst();
@@ -46,6 +47,7 @@ export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, 
   }
   const companyId = await taskCompany(db, taskId);
   assertStaffSeesCompany(user, companyId, 'Задача не найдена');
+  await assertMoneyOpen(db, taskId, input);
   await db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     if (input.updated_at !== undefined) {
@@ -115,4 +117,21 @@ async function syncDrivers(
   }
   const drop = current.filter((c) => !wanted.includes(c.driver_id)).map((c) => c.id);
   if (drop.length > 0) await removeAssociations(trx, drop);
+}
+
+/**
+ * A closed month's figures do not move (server/routes/WAGES.md): its task's price, date, drivers' rates and
+ * quantities, and its drivers cannot change; moving a task into a closed month is refused too.
+ */
+async function assertMoneyOpen(db: Db, taskId: number, input: z.infer<typeof staffTaskUpdateSchema>): Promise<void> {
+  const task = await db.kysely.selectFrom('tasks').select(['company_id', 'date', 'rate']).where('id', '=', taskId).executeTakeFirstOrThrow();
+  const money =
+    (input.rate !== undefined && input.rate !== task.rate) ||
+    (input.date !== undefined && input.date !== task.date) ||
+    input.driver_ids !== undefined ||
+    (input.drivers ?? []).some((d) => d.transport_rate !== undefined || d.quantity !== undefined);
+  if (!money) return;
+  const what = input.rate !== undefined && input.rate !== task.rate ? 'Цену задачи нельзя изменить' : input.date !== undefined && input.date !== task.date ? 'Дату задачи нельзя изменить' : 'Водителей и их ставки нельзя изменить';
+  await assertMonthOpen(db.kysely, task.company_id, task.date, what);
+  if (input.date !== undefined) await assertMonthOpen(db.kysely, task.company_id, input.date, 'Задачу нельзя перенести в закрытый месяц');
 }

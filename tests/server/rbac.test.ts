@@ -105,6 +105,23 @@ async function bandOfA(c: Ctx): Promise<number> {
   return row.id;
 }
 
+/** Company A with no closed month (each caller closes afresh). */
+async function openPayrollOfA(c: Ctx): Promise<number> {
+  await c.s.db.kysely.deleteFrom('payroll_lines').where('company_id', '=', c.w.companyA).execute();
+  await c.s.db.kysely.deleteFrom('payroll_months').where('company_id', '=', c.w.companyA).execute();
+  return c.w.companyA;
+}
+
+/** Company A with September 2026 closed. */
+async function closedSeptemberOfA(c: Ctx): Promise<number> {
+  await openPayrollOfA(c);
+  await c.s.db.kysely
+    .insertInto('payroll_months')
+    .values({ company_id: c.w.companyA, month: '2026-09', status: 'closed', closed_at: nowIso(), closed_by: null, loads: 0, quantity: 0, amount_kop: 0, adjustments_kop: 0 })
+    .execute();
+  return c.w.companyA;
+}
+
 /** A finished export of company A with a real file, and the query string of its /table link. */
 async function tableLinkOfA(c: Ctx): Promise<string> {
   const job = await exportJobOfA(c);
@@ -734,6 +751,64 @@ export const ROWS: Row[] = [
     make: async (c) => ({ url: `/api/progressive_rates/${await bandOfA(c)}` }),
     bad: async () => ({ url: '/api/progressive_rates/0' }),
     badBy: 'admin',
+  },
+
+  // ── Payroll ──
+  {
+    call: 'GET /payroll/',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/payroll/?month=2026-10&company_id=${c.w.companyA}` }),
+    bad: async (c) => ({ url: `/api/payroll/?month=2026-13&company_id=${c.w.companyA}` }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /payroll/close',
+    method: 'POST',
+    matrix: '401 403 403 403 ok 404 ok',
+    make: async (c) => ({ url: '/api/payroll/close', body: { company_id: await openPayrollOfA(c), month: '2026-09' } }),
+    bad: async (c) => ({ url: '/api/payroll/close', body: { company_id: c.w.companyA, month: '2026-9' } }),
+    badBy: 'admin',
+  },
+  {
+    call: 'POST /payroll/reopen',
+    method: 'POST',
+    matrix: '401 403 403 403 403 403 ok',
+    make: async (c) => ({ url: '/api/payroll/reopen', body: { company_id: await closedSeptemberOfA(c), month: '2026-09', reason: 'ошибка в ставке' } }),
+    bad: async (c) => ({ url: '/api/payroll/reopen', body: { company_id: c.w.companyA, month: '2026-09', reason: '' } }),
+    badBy: 'super',
+  },
+  {
+    call: 'GET /payroll/{company_id}/{month}/sheet',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/payroll/${c.w.companyA}/2026-10/sheet` }),
+    bad: async (c) => ({ url: `/api/payroll/${c.w.companyA}/октябрь/sheet` }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /payroll/adjustments',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/payroll/adjustments?company_id=${c.w.companyA}` }),
+    bad: async (c) => ({ url: `/api/payroll/adjustments?company_id=${c.w.companyA}&month=2026-13` }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /payroll/adjustments',
+    method: 'POST',
+    matrix: '401 403 403 403 ok 404 ok',
+    make: async (c) => ({ url: '/api/payroll/adjustments', body: { company_id: await openPayrollOfA(c), driver_id: c.w.users.driver.id, amount: 10, reason: 'премия' } }),
+    bad: async (c) => ({ url: '/api/payroll/adjustments', body: { company_id: c.w.companyA, driver_id: c.w.users.driver.id, amount: 0, reason: 'ноль' } }),
+    badBy: 'admin',
+  },
+  {
+    call: 'GET /payroll/driver/{id}',
+    method: 'GET',
+    matrix: '401 ok ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/payroll/driver/${c.w.users.driver.id}` }),
+    bad: async () => ({ url: '/api/payroll/driver/abc' }),
+    badBy: 'manager',
   },
 
   // ── Other ──

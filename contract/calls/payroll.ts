@@ -1,0 +1,47 @@
+/**
+ * The payroll (server/routes/WAGES.md «Расчёт с водителями»): a company's month — each driver's approved loads,
+ * pay and adjustments, the loads still waiting for review — closed by an admin (a super-admin: any company), which
+ * stores its figures and freezes them; reopened only by the super-admin with a reason; its sheet as xlsx; the
+ * adjustments after close; a driver's own closed months.
+ */
+import { z } from 'zod';
+import { answer, area, GET, POST } from '../call.ts';
+import { ADMINS, ALL_ROLES, STAFF } from '../roles.ts';
+import {
+  adjustmentSchema,
+  adjustmentsQuerySchema,
+  monthSchema,
+  payrollCloseSchema,
+  payrollQuerySchema,
+  payrollReopenSchema,
+  type Adjustment,
+  type DriverPayrollMonth,
+  type PayrollMonth,
+} from '../money.ts';
+
+const sheetParams = z.object({
+  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int('ожидается номер компании').positive('ожидается номер компании'),
+  month: monthSchema,
+});
+
+/** What a month's close or reopen makes stale: every money figure, and the review queue (a closed month's loads stop there). */
+const MONEY = ['wages', 'progressive_rates', 'reports', 'tasks'] as const;
+
+export const payrollCalls = area(
+  GET('/payroll/', { roles: STAFF, query: payrollQuerySchema, answer: answer<PayrollMonth>() }),
+  POST('/payroll/close', { roles: ADMINS, body: payrollCloseSchema, answer: answer<PayrollMonth>(), invalidates: MONEY, audience: ['company:answer.company_id'] }),
+  POST('/payroll/reopen', { roles: ['super-admin'], body: payrollReopenSchema, answer: answer<PayrollMonth>(), invalidates: MONEY, audience: ['company:answer.company_id'] }),
+  /** The month's sheet («Ведомость»): one row per driver, then a sheet of every load; an attachment. */
+  GET('/payroll/:company_id/:month/sheet', { roles: STAFF, params: sheetParams, answer: answer<unknown>() }),
+  GET('/payroll/adjustments', { roles: STAFF, query: adjustmentsQuerySchema, answer: answer<Adjustment[]>() }),
+  POST('/payroll/adjustments', {
+    roles: ADMINS,
+    body: adjustmentSchema,
+    status: 201,
+    answer: answer<Adjustment>(),
+    invalidates: ['wages'],
+    audience: ['company-staff:answer.company_id', 'user:answer.driver_id'],
+  }),
+  /** A driver's closed months with their lines (a driver: their own; staff: their company's drivers). */
+  GET('/payroll/driver/:id', { roles: ALL_ROLES, answer: answer<DriverPayrollMonth[]>() }),
+);

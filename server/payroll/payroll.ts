@@ -1,0 +1,235 @@
+/**
+ * A company's payroll month (server/routes/WAGES.md «Расчёт с водителями»). The month's figures are the wages'
+ * figures (wages/pay.ts): its approved loads priced by the one rule, the adjustments dated in it, the loads still
+ * waiting apart. Closing stores every load's line and the totals and freezes the month (payroll/months.ts guards
+ * every change); reopening, a super-admin's, deletes the lines with a reason kept in the month's history.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../db/connect.ts';
+import type { AuthUser } from '../auth/guard.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import { localToday } from '../tasks/scope.ts';
+import { roundQuantity } from '../tasks/progress.ts';
+import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollDriver, type PayrollMonth } from '../../contract/money.ts';
+import { priceLoads, selectLoads, toWageItem, type PricedLoad } from '../wages/pay.ts';
+import { listAdjustments } from './adjustments.ts';
+import { assertMonthOpen, closedText, isClosed } from './months.ts';
+
+type Q = Kysely<Database>;
+
+/** The company a staff member's payroll call is about: their own; the super-admin must name one. */
+export async function payrollCompany(db: Db, user: AuthUser, companyId: number | undefined | null): Promise<{ id: number; name: string }> {
+  let id: number;
+  if (user.role === 'super-admin') {
+    if (companyId == null) throw badRequest('company_id: укажите компанию');
+    id = companyId;
+  } else {
+    if (user.company_id === null) throw notFound('Компания не найдена');
+    if (companyId != null && companyId !== user.company_id) throw notFound('Компания не найдена');
+    id = user.company_id;
+  }
+  const company = await db.kysely.selectFrom('companies').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
+  if (!company) throw notFound('Компания не найдена');
+  return company;
+}
+
+const sumKop = <T>(list: readonly T[], of: (item: T) => number): number => list.reduce((s, item) => s + of(item), 0);
+
+/** The month's approved loads, priced (as stored when closed). */
+async function monthLoads(db: Q, companyId: number, month: string): Promise<PricedLoad[]> {
+  const { start, end } = monthRange(month);
+  return priceLoads(db, await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'approved' }));
+}
+
+function driverTotals(loads: readonly PricedLoad[], adjustments: readonly Adjustment[]): PayrollDriver[] {
+  const by = new Map<number, PayrollDriver & { loadsKop: number; adjKop: number }>();
+  const row = (driver_id: number, driver_name: string) => {
+    const r = by.get(driver_id) ?? { driver_id, driver_name, loads: 0, quantity: 0, loads_amount: 0, adjustments_amount: 0, total_amount: 0, loadsKop: 0, adjKop: 0 };
+    by.set(driver_id, r);
+    return r;
+  };
+  for (const l of loads) {
+    const r = row(l.driver_id, l.driver_name);
+    r.loads += 1;
+    r.quantity = roundQuantity(r.quantity + l.quantity);
+    r.loadsKop += l.amount_kop;
+  }
+  for (const a of adjustments) row(a.driver_id, a.driver_name).adjKop += toKop(a.amount);
+  return [...by.values()]
+    .map(({ loadsKop, adjKop, ...r }) => ({ ...r, loads_amount: fromKop(loadsKop), adjustments_amount: fromKop(adjKop), total_amount: fromKop(loadsKop + adjKop) }))
+    .sort((a, b) => a.driver_name.localeCompare(b.driver_name, 'ru') || a.driver_id - b.driver_id);
+}
+
+export async function payrollMonth(db: Db, company: { id: number; name: string }, month: string): Promise<PayrollMonth> {
+  const q = db.kysely;
+  const { start, end } = monthRange(month);
+  const [loads, adjustments, later, pendingRows, row, history] = await Promise.all([
+    monthLoads(q, company.id, month),
+    listAdjustments(q, { companyId: company.id, start_date: start, end_date: end }),
+    listAdjustments(q, { companyId: company.id, concernsMonth: month }),
+    selectLoads(q, { companyId: company.id, start_date: start, end_date: end, review: 'unapproved' }),
+    q.selectFrom('payroll_months as m').leftJoin('users as u', 'u.id', 'm.closed_by').select(['m.status', 'm.closed_at', 'u.name as closed_by_name']).where('m.company_id', '=', company.id).where('m.month', '=', month).executeTakeFirst(),
+    q
+      .selectFrom('payroll_events as e')
+      .leftJoin('users as u', 'u.id', 'e.user_id')
+      .select(['e.action', 'e.reason', 'u.name as user_name', 'e.created_at'])
+      .where('e.company_id', '=', company.id)
+      .where('e.month', '=', month)
+      .orderBy('e.id', 'desc')
+      .execute(),
+  ]);
+  const closed = row?.status === 'closed';
+  const loadsKop = sumKop(loads, (l) => l.amount_kop);
+  const adjustmentsKop = sumKop(adjustments, (a) => toKop(a.amount));
+  return {
+    company_id: company.id,
+    company_name: company.name,
+    month,
+    status: closed ? 'closed' : 'open',
+    closed_at: closed ? (row?.closed_at ?? null) : null,
+    closed_by_name: closed ? (row?.closed_by_name ?? null) : null,
+    drivers: driverTotals(loads, adjustments),
+    items: loads.map((l) => ({ ...toWageItem(l), driver_id: l.driver_id, driver_name: l.driver_name })),
+    adjustments,
+    later_adjustments: later.filter((a) => monthOf(a.date) !== month),
+    pending: {
+      loads: pendingRows.length,
+      quantity: roundQuantity(pendingRows.reduce((s, r) => s + r.quantity, 0)),
+      items: pendingRows.slice(0, 200).map((r) => ({ report_id: r.report_id, driver_name: r.driver_name, task_id: r.task_id, date: r.date, quantity: r.quantity })),
+    },
+    total_quantity: roundQuantity(loads.reduce((s, l) => s + l.quantity, 0)),
+    loads_amount: fromKop(loadsKop),
+    adjustments_amount: fromKop(adjustmentsKop),
+    total_amount: fromKop(loadsKop + adjustmentsKop),
+    history: history.map((h) => ({ action: h.action, reason: h.reason, user_name: h.user_name, created_at: h.created_at })),
+  };
+}
+
+/** Closes a month: stores every approved load's line and the totals in one transaction; answers the closed month. */
+export async function closeMonth(db: Db, user: AuthUser, company: { id: number; name: string }, month: string): Promise<PayrollMonth> {
+  if (month > monthOf(localToday())) throw badRequest(`month: ${closedText(month).replace(/ закрыт$/, '')} ещё не наступил`);
+  await db.kysely.transaction().execute(async (trx) => {
+    if (await isClosed(trx, company.id, month)) throw conflict(`${closedText(month)} уже`);
+    const loads = await monthLoads(trx, company.id, month);
+    const { start, end } = monthRange(month);
+    const adjustments = await listAdjustments(trx, { companyId: company.id, start_date: start, end_date: end });
+    const now = nowIso();
+    const lines = loads.map((l) => ({
+      company_id: company.id,
+      month,
+      report_id: l.report_id,
+      driver_id: l.driver_id,
+      association_id: l.association_id,
+      task_id: l.task_id,
+      date: l.date,
+      quantity: l.quantity,
+      rate: l.rate,
+      rate_source: l.rate_source,
+      month_volume: l.month_volume,
+      amount_kop: l.amount_kop,
+      task_rate: l.task_rate,
+    }));
+    // In chunks: a month of ten thousand loads stays under every database's parameter limit.
+    for (let i = 0; i < lines.length; i += 500) await trx.insertInto('payroll_lines').values(lines.slice(i, i + 500)).execute();
+    const totals = {
+      status: 'closed' as const,
+      closed_at: now,
+      closed_by: user.id,
+      loads: loads.length,
+      quantity: roundQuantity(loads.reduce((s, l) => s + l.quantity, 0)),
+      amount_kop: sumKop(loads, (l) => l.amount_kop),
+      adjustments_kop: sumKop(adjustments, (a) => toKop(a.amount)),
+    };
+    const updated = await trx.updateTable('payroll_months').set(totals).where('company_id', '=', company.id).where('month', '=', month).executeTakeFirst();
+    if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('payroll_months').values({ company_id: company.id, month, ...totals }).execute();
+    await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'close', reason: null, user_id: user.id, created_at: now }).execute();
+  });
+  return payrollMonth(db, company, month);
+}
+
+/** Reopens a closed month (the super-admin, with a reason kept in its history): its stored lines go, figures live again. */
+export async function reopenMonth(db: Db, user: AuthUser, company: { id: number; name: string }, month: string, reason: string): Promise<PayrollMonth> {
+  await db.kysely.transaction().execute(async (trx) => {
+    if (!(await isClosed(trx, company.id, month))) throw conflict(`${closedText(month).replace(/ закрыт$/, '')} не закрыт`);
+    const now = nowIso();
+    await trx.deleteFrom('payroll_lines').where('company_id', '=', company.id).where('month', '=', month).execute();
+    await trx.updateTable('payroll_months').set({ status: 'reopened', reopened_at: now, reopened_by: user.id, reopen_reason: reason }).where('company_id', '=', company.id).where('month', '=', month).execute();
+    await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'reopen', reason, user_id: user.id, created_at: now }).execute();
+  });
+  return payrollMonth(db, company, month);
+}
+
+/**
+ * An adjustment: ± money for a driver of the company, dated in an open month (today by default), maybe about one
+ * of the driver's loads (then the load's month is kept, so that month's breakdown shows it too).
+ */
+export async function addAdjustment(db: Db, user: AuthUser, company: { id: number }, input: AdjustmentPayload): Promise<Adjustment> {
+  const driver = await db.kysely.selectFrom('users').select(['id', 'company_id']).where('id', '=', input.driver_id).where('role', '=', 'driver').executeTakeFirst();
+  if (!driver || driver.company_id !== company.id) throw badRequest('driver_id: водитель не найден в компании');
+  const date = input.date ?? localToday();
+  await assertMonthOpen(db.kysely, company.id, date, 'Корректировку нельзя провести этим днём');
+  let concernsMonth: string | null = null;
+  if (input.report_id != null) {
+    const load = await db.kysely
+      .selectFrom('reports as r')
+      .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+      .innerJoin('tasks as t', 't.id', 'td.task_id')
+      .select(['td.driver_id', 't.company_id', 't.date'])
+      .where('r.id', '=', input.report_id)
+      .executeTakeFirst();
+    if (!load || load.company_id !== company.id || load.driver_id !== driver.id) throw badRequest('report_id: рейс этого водителя не найден');
+    concernsMonth = monthOf(load.date);
+  }
+  const row = await db.kysely
+    .insertInto('payroll_adjustments')
+    .values({
+      company_id: company.id,
+      driver_id: driver.id,
+      date,
+      amount_kop: toKop(input.amount),
+      reason: input.reason,
+      report_id: input.report_id ?? null,
+      concerns_month: concernsMonth,
+      created_by: user.id,
+      created_at: nowIso(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const [made] = (await listAdjustments(db.kysely, { companyId: company.id, driverId: driver.id })).filter((a) => a.id === row.id);
+  return made as Adjustment;
+}
+
+/** A driver's closed months, newest first, each with its stored lines and adjustments. */
+export async function driverClosedMonths(db: Db, driverId: number): Promise<DriverPayrollMonth[]> {
+  const months = await db.kysely
+    .selectFrom('payroll_months as m')
+    .select(['m.company_id', 'm.month', 'm.closed_at'])
+    .where('m.status', '=', 'closed')
+    .where(({ exists, selectFrom }) => exists(selectFrom('payroll_lines as l').select('l.id').whereRef('l.company_id', '=', 'm.company_id').whereRef('l.month', '=', 'm.month').where('l.driver_id', '=', driverId)))
+    .orderBy('m.month', 'desc')
+    .limit(24)
+    .execute();
+  const out: DriverPayrollMonth[] = [];
+  for (const m of months) {
+    const { start, end } = monthRange(m.month);
+    const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { driverId, companyId: m.company_id, start_date: start, end_date: end, review: 'approved' }));
+    const adjustments = await listAdjustments(db.kysely, { driverId, companyId: m.company_id, start_date: start, end_date: end });
+    const loadsKop = sumKop(loads, (l) => l.amount_kop);
+    const adjKop = sumKop(adjustments, (a) => toKop(a.amount));
+    out.push({
+      company_id: m.company_id,
+      month: m.month,
+      closed_at: m.closed_at,
+      loads: loads.length,
+      quantity: roundQuantity(loads.reduce((s, l) => s + l.quantity, 0)),
+      loads_amount: fromKop(loadsKop),
+      adjustments_amount: fromKop(adjKop),
+      total_amount: fromKop(loadsKop + adjKop),
+      items: loads.map(toWageItem),
+      adjustments,
+    });
+  }
+  return out;
+}

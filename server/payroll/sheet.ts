@@ -1,0 +1,88 @@
+/**
+ * The month's payroll sheet («Ведомость», xlsx): a row per driver (loads, tonnage, pay for loads, adjustments,
+ * to pay) with a totals row of SUM formulas, then every load on its own sheet, then the adjustments — the same
+ * figures as /payroll shows, streamed while the client reads.
+ */
+import type { Writable } from 'node:stream';
+import { monthLabel, type PayrollMonth } from '../../contract/money.ts';
+import { createWorkbookWriter, type ExportCell } from '../exports/workbook.ts';
+
+const money = '#,##0.00';
+const date = (iso: string): Date => new Date(`${iso}T00:00:00Z`);
+const SOURCE: Record<string, string> = { transport_rate: 'ставка водителя', progressive: 'шкала' };
+
+export function payrollFileName(month: PayrollMonth): string {
+  return `Ведомость ${month.company_name}, ${monthLabel(month.month)}.xlsx`;
+}
+
+export async function writePayrollSheet(stream: Writable, month: PayrollMonth): Promise<void> {
+  const book = createWorkbookWriter(stream);
+  const summary = book.sheet(
+    'Ведомость',
+    [
+      { header: '№', key: 'n', width: 5 },
+      { header: 'Водитель', key: 'driver', width: 28 },
+      { header: 'Рейсов', key: 'loads', width: 9 },
+      { header: 'Доставлено, т', key: 'quantity', width: 14 },
+      { header: 'За рейсы, ₽', key: 'loads_amount', width: 14, numFmt: money },
+      { header: 'Корректировки, ₽', key: 'adjustments', width: 16, numFmt: money },
+      { header: 'К выплате, ₽', key: 'total', width: 14, numFmt: money },
+    ],
+    { autoFilter: true },
+  );
+  let n = 0;
+  for (const d of month.drivers) {
+    n += 1;
+    await summary.addRow([n, d.driver_name, d.loads, d.quantity, d.loads_amount, d.adjustments_amount, d.total_amount]);
+  }
+  const last = n + 1;
+  const sum = (col: string, result: number): ExportCell => (n === 0 ? result : { formula: `SUM(${col}2:${col}${last})`, result });
+  await summary.addRow([
+    null,
+    `Итого за ${monthLabel(month.month)}${month.status === 'closed' ? ' (месяц закрыт)' : ' (месяц открыт)'}`,
+    sum('C', month.items.length),
+    sum('D', month.total_quantity),
+    sum('E', month.loads_amount),
+    sum('F', month.adjustments_amount),
+    sum('G', month.total_amount),
+  ]);
+  await summary.finish();
+
+  const loads = book.sheet(
+    'Рейсы',
+    [
+      { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
+      { header: 'Водитель', key: 'driver', width: 26 },
+      { header: '№ задачи', key: 'task', width: 10 },
+      { header: '№ отчёта', key: 'report', width: 10 },
+      { header: 'Груз', key: 'cargo', width: 26 },
+      { header: 'Талон', key: 'ticket', width: 14 },
+      { header: 'Рейсов', key: 'trips', width: 8 },
+      { header: 'Доставлено', key: 'quantity', width: 12 },
+      { header: 'Ставка, ₽', key: 'rate', width: 11, numFmt: money },
+      { header: 'Откуда ставка', key: 'source', width: 16 },
+      { header: 'Объём месяца', key: 'volume', width: 13 },
+      { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
+    ],
+    { autoFilter: true },
+  );
+  for (const i of month.items) {
+    await loads.addRow([date(i.date), i.driver_name, i.task_id, i.report_id, i.cargo, i.ticket_number, i.trips, i.quantity, i.rate, i.rate_source ? SOURCE[i.rate_source] ?? null : 'нет ставки', i.month_volume, i.amount]);
+  }
+  const loadRows = month.items.length + 1;
+  await loads.addRow([null, 'Итого', null, null, null, null, null, month.items.length ? { formula: `SUM(H2:H${loadRows})`, result: month.total_quantity } : 0, null, null, null, month.items.length ? { formula: `SUM(L2:L${loadRows})`, result: month.loads_amount } : 0]);
+  await loads.finish();
+
+  const adjustments = book.sheet('Корректировки', [
+    { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
+    { header: 'Водитель', key: 'driver', width: 26 },
+    { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
+    { header: 'Причина', key: 'reason', width: 40 },
+    { header: '№ отчёта', key: 'report', width: 10 },
+    { header: 'Кто', key: 'who', width: 22 },
+  ]);
+  for (const a of month.adjustments) await adjustments.addRow([date(a.date), a.driver_name, a.amount, a.reason, a.report_id, a.created_by_name]);
+  for (const a of month.later_adjustments) await adjustments.addRow([date(a.date), a.driver_name, a.amount, `(в ${monthLabel(a.date.slice(0, 7))}) ${a.reason}`, a.report_id, a.created_by_name]);
+  await adjustments.finish();
+  await book.finish();
+}

@@ -1,0 +1,209 @@
+/**
+ * The payroll (WAGES.md «Расчёт с водителями») on both databases: a month closed with its figures stored; every
+ * change that would move them refused with the month named; adjustments that move the next month by exactly their
+ * amount; reopening by the super-admin with a reason; scale versions by start date; and one reconciliation — the
+ * driver's statistics, the company's, /payroll and its sheet agree to the kopeck, the drivers summing to the company.
+ */
+import ExcelJS from 'exceljs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
+import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
+import { nowIso } from '../../server/db/connect.ts';
+import type { CompanyWages, DriverPayrollMonth, DriverWages, PayrollMonth } from '../../contract/money.ts';
+import type { RateBand } from '../../contract/wages.ts';
+
+describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  let p: People;
+  let pendingReport: number;
+  let approvedReport: number;
+  let octoberTask: number;
+
+  serveSuite(databaseUrl, (server) => {
+    s = server;
+  });
+
+  const send = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: SignedInUser | undefined, body?: unknown) =>
+    s.app.inject({ method, url: `/api${url}`, headers: user?.auth ?? {}, ...(body === undefined ? {} : { payload: body as object }) });
+  const json = async <T>(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, user: SignedInUser, body?: unknown): Promise<T> => {
+    const res = await send(method, url, user, body);
+    if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
+    return res.json() as T;
+  };
+
+  beforeEach(async () => {
+    p = await makePeople(s);
+    // The scale: 0–100 т → 450 ₽, from 100 т → 480 ₽ (the first version, before any load).
+    for (const [min, max, rate] of [[0, 100, 450], [100, null, 480]] as const) {
+      await s.db.kysely.insertInto('progressive_rates').values({ company_id: p.company, min_quantity: min, max_quantity: max, rate, created_at: nowIso() }).execute();
+    }
+    const job = async (date: string, driverId: number, transportRate: number | null, quantities: number[], review: 'approved' | 'pending' = 'approved') => {
+      const task = await createTask(s, p.company, { date, rate: 600 });
+      const association = await addDriver(s, task, driverId, { transport_rate: transportRate });
+      const ids: number[] = [];
+      for (const q of quantities) ids.push(await addLoad(s, association, q, { review, ticket: `T-${q}` }));
+      return { task, association, ids };
+    };
+    // October: driver 1 on the scale, 3 × 40 т = 120 т → the 480 ₽ band for all of them; driver 2 at 500 ₽ own rate.
+    const oct = await job('2026-10-05', p.driver.id, null, [40, 40, 40]);
+    octoberTask = oct.task;
+    approvedReport = oct.ids[0] as number;
+    await job('2026-10-06', p.driver2.id, 500, [30.5]);
+    // A load still waiting for review in October.
+    pendingReport = (await job('2026-10-07', p.driver.id, null, [25], 'pending')).ids[0] as number;
+    // September: outside.
+    await job('2026-09-30', p.driver.id, null, [90]);
+  });
+
+  const october = 'month=2026-10';
+
+  it('shows a month: each driver’s approved loads, pay and total; pending loads apart', async () => {
+    const m = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    expect(m).toMatchObject({ status: 'open', month: '2026-10', total_quantity: 150.5, loads_amount: 120 * 480 + 30.5 * 500, adjustments_amount: 0 });
+    expect(m.drivers.map((d) => [d.driver_name, d.loads, d.quantity, d.total_amount])).toEqual([
+      ['Иван Петров', 3, 120, 57600],
+      ['Сергей Смирнов', 1, 30.5, 15250],
+    ]);
+    expect(m.pending).toMatchObject({ loads: 1, quantity: 25 });
+    expect(m.pending.items[0]?.report_id).toBe(pendingReport);
+    // The super-admin names the company; another company's staff do not see it.
+    expect((await send('GET', `/payroll/?${october}`, p.superAdmin)).json().detail).toBe('company_id: укажите компанию');
+    expect((await send('GET', `/payroll/?${october}&company_id=${p.company}`, p.superAdmin)).statusCode).toBe(200);
+    expect((await send('GET', `/payroll/?${october}&company_id=${p.company}`, p.otherManager)).statusCode).toBe(404);
+    expect((await send('GET', `/payroll/?month=2026-13`, p.admin)).statusCode).toBe(400);
+    expect((await send('GET', `/payroll/?${october}`, p.driver)).statusCode).toBe(403);
+  });
+
+  it('closes a month: figures stored and frozen; every change that would move them is refused naming the month', async () => {
+    expect((await send('POST', '/payroll/close', p.manager, { month: '2026-10' })).statusCode).toBe(403);
+    expect((await send('POST', '/payroll/close', p.admin, { month: '2099-01' })).statusCode).toBe(400);
+    const closed = await json<PayrollMonth>('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    expect(closed).toMatchObject({ status: 'closed', total_amount: 57600 + 15250 });
+    expect(closed.history.map((h) => h.action)).toEqual(['close']);
+    expect((await send('POST', '/payroll/close', p.admin, { month: '2026-10' })).json().detail).toBe('Октябрь 2026 закрыт уже');
+
+    const refused = async (res: { statusCode: number; json: () => { detail: string } }, start: string) => {
+      expect(res.statusCode).toBe(409);
+      expect(res.json().detail).toMatch(new RegExp(`^${start}: октябрь 2026 закрыт`));
+    };
+    await refused(await send('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' }), 'Рейс нельзя перепроверить');
+    await refused(await send('POST', `/reports/${approvedReport}/review`, p.manager, { action: 'reopen' }), 'Рейс нельзя перепроверить');
+    await refused(await send('PUT', `/reports/${approvedReport}`, p.manager, { quantity: 41 }), 'Отчёт нельзя изменить');
+    await refused(await send('DELETE', `/reports/${approvedReport}`, p.manager), 'Отчёт нельзя удалить');
+    await refused(await send('PUT', `/tasks/${octoberTask}/`, p.manager, { rate: 700 }), 'Цену задачи нельзя изменить');
+    await refused(await send('PUT', `/tasks/${octoberTask}/drivers/${p.driver.id}/?transport_rate=470`, p.manager), 'Ставку и количество водителя нельзя изменить');
+    await refused(await send('PUT', `/tasks/${octoberTask}/drivers/${p.driver.id}/quantity/`, p.manager, { transport_rate: 470 }), 'Ставку и количество водителя нельзя изменить');
+    await refused(await send('DELETE', `/tasks/${octoberTask}/drivers/${p.driver.id}/`, p.manager), 'Водителя нельзя снять с задачи');
+    // Approve-clean leaves a closed month's loads alone.
+    expect((await json<{ approved: number }>('POST', '/reports/review/approve-clean', p.manager, { date_from: '2026-10-01', date_to: '2026-10-31' })).approved).toBe(0);
+    // The scale cannot change inside it…
+    const [band] = await json<RateBand[]>('GET', `/progressive_rates/company/${p.company}`, p.admin);
+    const scale = await send('PUT', `/progressive_rates/${band?.id}`, p.admin, { rate: 999, valid_from: '2026-10-15' });
+    expect(scale.statusCode).toBe(409);
+    expect(scale.json().detail).toBe('Шкалу нельзя изменить с 15.10.2026: октябрь 2026 закрыт (расчёт с водителями). Изменение возможно с 01.11.2026');
+    // …and even a band rewritten behind the API's back does not move a closed month: its lines are stored.
+    await s.db.kysely.updateTable('progressive_rates').set({ rate: 1 }).where('company_id', '=', p.company).execute();
+    const after = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    expect([after.total_amount, after.items.every((i) => i.frozen)]).toEqual([57600 + 15250, true]);
+    const driverView = await json<DriverWages>('GET', `/wages/driver/${p.driver.id}?start_date=2026-10-01&end_date=2026-10-31`, p.driver);
+    expect(driverView.total_amount).toBe(57600);
+  });
+
+  it('an adjustment moves the next open month by exactly its amount and shows in both months', async () => {
+    await json('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    const before = await json<PayrollMonth>('GET', '/payroll/?month=2026-11', p.admin);
+    const dated = await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-10-20', amount: 100, reason: 'недоплата' });
+    expect(dated.statusCode).toBe(409);
+    expect(dated.json().detail).toMatch(/^Корректировку нельзя провести этим днём: октябрь 2026 закрыт/);
+    expect((await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-11-02', amount: 0, reason: 'ноль' })).statusCode).toBe(400);
+    expect((await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.otherDriver.id, date: '2026-11-02', amount: 5, reason: 'чужой' })).json().detail).toBe('driver_id: водитель не найден в компании');
+    expect((await send('POST', '/payroll/adjustments', p.manager, { driver_id: p.driver.id, date: '2026-11-02', amount: 5, reason: 'менеджер' })).statusCode).toBe(403);
+    const made = await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-11-02', amount: 12000.55, reason: 'Рейс 07.10 принят после закрытия', report_id: pendingReport });
+    expect(made.statusCode).toBe(201);
+    expect(made.json()).toMatchObject({ amount: 12000.55, concerns_month: '2026-10', report_id: pendingReport });
+    const after = await json<PayrollMonth>('GET', '/payroll/?month=2026-11', p.admin);
+    expect(Math.round((after.total_amount - before.total_amount) * 100)).toBe(1200055);
+    const oct = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    expect(oct.total_amount).toBe(57600 + 15250);
+    expect(oct.later_adjustments.map((a) => a.amount)).toEqual([12000.55]);
+    const novemberWages = await json<DriverWages>('GET', `/wages/driver/${p.driver.id}?start_date=2026-11-01&end_date=2026-11-30`, p.driver);
+    expect([novemberWages.adjustments_amount, novemberWages.total_amount]).toEqual([12000.55, 12000.55]);
+  });
+
+  it('reopens a month only as the super-admin with a reason, kept in the history', async () => {
+    await json('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    expect((await send('POST', '/payroll/reopen', p.admin, { company_id: p.company, month: '2026-10', reason: 'ошибка в ставке' })).statusCode).toBe(403);
+    expect((await send('POST', '/payroll/reopen', p.superAdmin, { company_id: p.company, month: '2026-10', reason: '' })).json().detail).toMatch(/^reason:/);
+    const reopened = await json<PayrollMonth>('POST', '/payroll/reopen', p.superAdmin, { company_id: p.company, month: '2026-10', reason: 'ошибка в ставке' });
+    expect(reopened.status).toBe('open');
+    expect(reopened.history.map((h) => [h.action, h.reason])).toEqual([
+      ['reopen', 'ошибка в ставке'],
+      ['close', null],
+    ]);
+    expect((await send('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' })).statusCode).toBe(200);
+    // 145 т now: still the 480 ₽ band.
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).total_amount).toBe(145 * 480 + 15250);
+    const again = await json<PayrollMonth>('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    expect(again.history.map((h) => h.action)).toEqual(['close', 'reopen', 'close']);
+  });
+
+  it('a scale change from a future date leaves the month as it was; from a day inside it, only loads from that day', async () => {
+    const [band] = await json<RateBand[]>('GET', `/progressive_rates/company/${p.company}`, p.admin);
+    const top = (await json<RateBand[]>('GET', `/progressive_rates/company/${p.company}`, p.admin)).find((b) => b.max_quantity === null) as RateBand;
+    const impact = await json<{ loads: number; quantity: number; drivers: number }>('GET', `/progressive_rates/company/${p.company}/impact?valid_from=2026-10-06`, p.admin);
+    // From 06.10 on the scale: nothing approved (the 07.10 load is pending; driver 2 has an own rate).
+    expect(impact).toMatchObject({ loads: 0, quantity: 0, drivers: 0 });
+    const future = await json<RateBand[]>('PUT', `/progressive_rates/${top.id}`, p.admin, { rate: 490, valid_from: '2026-12-01' });
+    expect(future.every((b) => b.valid_from === '2026-12-01')).toBe(true);
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).total_amount).toBe(57600 + 15250);
+    // From 05.10 (the day of driver 1's loads): they move to 500 ₽; the September load keeps the first version.
+    await json('PUT', `/progressive_rates/${top.id}`, p.admin, { rate: 500, valid_from: '2026-10-05' });
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).total_amount).toBe(120 * 500 + 15250);
+    const september = await json<DriverWages>('GET', `/wages/driver/${p.driver.id}?start_date=2026-09-01&end_date=2026-09-30`, p.admin);
+    expect(september.items.map((i) => i.rate)).toEqual([450]);
+    // Three versions now, each a whole ladder; the December one copied the version in force then (with 490).
+    const all = await json<RateBand[]>('GET', `/progressive_rates/company/${p.company}`, p.admin);
+    expect([...new Set(all.map((b) => b.valid_from))]).toEqual(['2000-01-01', '2026-10-05', '2026-12-01']);
+    expect(all.filter((b) => b.valid_from === '2026-12-01').map((b) => b.rate)).toEqual([450, 490]);
+    expect((await send('PUT', `/progressive_rates/${band?.id}`, p.admin, { rate: 1, valid_from: '1999-01-01' })).statusCode).toBe(400);
+  });
+
+  it('reconciles: driver statistics, company statistics, /payroll and its sheet agree to the kopeck', async () => {
+    await json('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver2.id, date: '2026-10-31', amount: -250.25, reason: 'штраф за простой' });
+    const period = 'start_date=2026-10-01&end_date=2026-10-31';
+    const company = await json<CompanyWages>('GET', `/wages/company/${p.company}?${period}`, p.manager);
+    const month = await json<PayrollMonth>('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    expect([company.total_quantity, company.total_amount]).toEqual([month.total_quantity, month.total_amount]);
+    let kop = 0;
+    for (const d of month.drivers) {
+      const own = await json<DriverWages>('GET', `/wages/driver/${d.driver_id}?${period}`, p.manager);
+      const inCompany = company.drivers.find((c) => c.driver_id === d.driver_id);
+      expect([own.total_quantity, own.total_amount]).toEqual([d.quantity, d.total_amount]);
+      expect([inCompany?.total_quantity, inCompany?.total_amount]).toEqual([d.quantity, d.total_amount]);
+      kop += Math.round(d.total_amount * 100);
+    }
+    expect(kop).toBe(Math.round(month.total_amount * 100));
+
+    const res = await send('GET', `/payroll/${p.company}/2026-10/sheet`, p.admin);
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['content-disposition'])).toContain("filename*=UTF-8''");
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Ведомость') as ExcelJS.Worksheet;
+    const rows = month.drivers.map((_, i) => sheet.getRow(i + 2));
+    expect(rows.map((r) => [r.getCell(2).value, r.getCell(4).value, r.getCell(7).value])).toEqual(month.drivers.map((d) => [d.driver_name, d.quantity, d.total_amount]));
+    const total = sheet.getRow(month.drivers.length + 2).getCell(7).value as { formula: string; result: number };
+    expect(total).toMatchObject({ formula: `SUM(G2:G${month.drivers.length + 1})`, result: month.total_amount });
+    const loads = book.getWorksheet('Рейсы') as ExcelJS.Worksheet;
+    expect(loads.rowCount).toBe(month.items.length + 2);
+    expect((await send('GET', `/payroll/${p.company}/2026-10/sheet`, p.otherManager)).statusCode).toBe(404);
+    expect((await send('GET', `/payroll/${p.company}/октябрь/sheet`, p.admin)).statusCode).toBe(400);
+
+    // The driver sees their own closed month with its lines; not another driver's.
+    const mine = await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.driver2);
+    expect(mine.map((m) => [m.month, m.loads, m.total_amount])).toEqual([['2026-10', 1, 15250 - 250.25]]);
+    expect((await send('GET', `/payroll/driver/${p.driver2.id}`, p.driver)).statusCode).toBe(403);
+  });
+});
