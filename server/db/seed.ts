@@ -84,9 +84,11 @@ interface AssociationSeed {
   taskId: number;
   driverId: number;
   order: number;
-  rate: number;
+  /** The driver's own rate; null: the company's scale. */
+  rate: number | null;
   status: 'accepted' | 'in_progress' | 'completed';
   day: number;
+  review?: 'approved' | 'pending';
   /** Finished work: the driver's quantity and the weighed loading and unloading totals. */
   done?: { quantity: number; loading: number; unloading: number };
 }
@@ -129,6 +131,8 @@ async function insertAssociation(trx: Kysely<Database>, a: AssociationSeed): Pro
       trips: Math.max(1, Math.ceil(a.done.quantity / 15)),
       final: 1,
       ticket_number: `Т-${id}`,
+      review_status: a.review ?? 'pending',
+      reviewed_at: a.review === 'approved' ? timeOn(a.day, 19) : null,
     })
     .execute();
 }
@@ -166,34 +170,36 @@ export async function seedDemo(db: Db): Promise<boolean> {
 
     const task = (t: TaskSeed) => insertTask(trx, north, manager, t);
     // Open tasks the demo driver can accept.
-    await task({ day: 0, cargo: 'Щебень гранитный 5–20', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 3', quantity: 120, rate: 450, status: 'open', maxDrivers: 3 });
-    const sand = await task({ day: 0, cargo: 'Песок карьерный', from: 'Карьер «Песчаный»', to: 'Стройплощадка «Технопарк Восток»', quantity: 200, rate: 380, status: 'in_progress' });
-    await insertAssociation(trx, { taskId: sand, driverId: sokolov, order: 1, rate: 380, status: 'accepted', day: 0 });
-    await task({ day: 1, cargo: 'Щебень известняковый 20–40', from: 'Карьер «Каменный лог»', to: 'Трасса М-8, 47 км (ремонт дороги)', quantity: 300, rate: 420, status: 'open', maxDrivers: 4 });
-    await task({ day: 2, cargo: 'ПГС (песчано-гравийная смесь)', from: 'Карьер «Лесной»', to: 'Коттеджный посёлок «Речной»', quantity: 90, rate: 400, status: 'open', maxDrivers: 2 });
-    await task({ day: 3, cargo: 'Асфальтобетонная смесь', from: 'АБЗ «Дорстрой»', to: 'ул. Заводская, 12 (благоустройство)', quantity: 60, rate: 600, status: 'open', maxDrivers: 2, comment: 'Выезд с АБЗ не позднее 7:30' });
+    await task({ day: 0, cargo: 'Щебень гранитный 5–20', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 3', quantity: 120, rate: 650, status: 'open', maxDrivers: 3 });
+    const sand = await task({ day: 0, cargo: 'Песок карьерный', from: 'Карьер «Песчаный»', to: 'Стройплощадка «Технопарк Восток»', quantity: 200, rate: 560, status: 'in_progress' });
+    await insertAssociation(trx, { taskId: sand, driverId: sokolov, order: 1, rate: 420, status: 'accepted', day: 0 });
+    await task({ day: 1, cargo: 'Щебень известняковый 20–40', from: 'Карьер «Каменный лог»', to: 'Трасса М-8, 47 км (ремонт дороги)', quantity: 300, rate: 600, status: 'open', maxDrivers: 4 });
+    await task({ day: 2, cargo: 'ПГС (песчано-гравийная смесь)', from: 'Карьер «Лесной»', to: 'Коттеджный посёлок «Речной»', quantity: 90, rate: 580, status: 'open', maxDrivers: 2 });
+    await task({ day: 3, cargo: 'Асфальтобетонная смесь', from: 'АБЗ «Дорстрой»', to: 'ул. Заводская, 12 (благоустройство)', quantity: 60, rate: 850, status: 'open', maxDrivers: 2, comment: 'Выезд с АБЗ не позднее 7:30' });
 
     // Three tasks the demo driver has already accepted, in his order.
     const taken: TaskSeed[] = [
-      { day: 0, cargo: 'Щебень гранитный 20–40', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 5', quantity: 80, rate: 460, status: 'in_progress' },
-      { day: 0, cargo: 'Песок мытый', from: 'Карьер «Песчаный»', to: 'Бетонный завод «Монолит»', quantity: 60, rate: 390, status: 'in_progress' },
-      { day: 1, cargo: 'Грунт растительный', from: 'Полигон «Восточный»', to: 'Парк «Светлый»', quantity: 45, rate: 350, status: 'in_progress' },
+      { day: 0, cargo: 'Щебень гранитный 20–40', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 5', quantity: 80, rate: 660, status: 'in_progress' },
+      { day: 0, cargo: 'Песок мытый', from: 'Карьер «Песчаный»', to: 'Бетонный завод «Монолит»', quantity: 60, rate: 560, status: 'in_progress' },
+      { day: 1, cargo: 'Грунт растительный', from: 'Полигон «Восточный»', to: 'Парк «Светлый»', quantity: 45, rate: 500, status: 'in_progress' },
     ];
     for (const [i, t] of taken.entries()) {
       const id = await task(t);
-      await insertAssociation(trx, { taskId: id, driverId: driver, order: i + 1, rate: t.rate, status: 'accepted', day: t.day });
+      // His own rate on the first; the company's scale on the others.
+      await insertAssociation(trx, { taskId: id, driverId: driver, order: i + 1, rate: i === 0 ? 460 : null, status: 'accepted', day: t.day });
     }
 
     // The past week's finished work, with quantities and reports.
-    const finished: [TaskSeed, number, { quantity: number; loading: number; unloading: number }][] = [
-      [{ day: -1, cargo: 'Щебень гранитный 5–20', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 3', quantity: 45, rate: 450, status: 'completed' }, driver, { quantity: 44.5, loading: 45.2, unloading: 44.5 }],
-      [{ day: -2, cargo: 'Песок карьерный', from: 'Карьер «Песчаный»', to: 'Стройплощадка «Технопарк Восток»', quantity: 30, rate: 380, status: 'completed' }, driver, { quantity: 29.8, loading: 30.1, unloading: 29.8 }],
-      [{ day: -4, cargo: 'Щебень известняковый 20–40', from: 'Карьер «Каменный лог»', to: 'Трасса М-8, 47 км (ремонт дороги)', quantity: 60, rate: 420, status: 'completed' }, driver, { quantity: 58.6, loading: 59, unloading: 58.6 }],
-      [{ day: -6, cargo: 'ПГС (песчано-гравийная смесь)', from: 'Карьер «Лесной»', to: 'Коттеджный посёлок «Речной»', quantity: 40, rate: 400, status: 'completed' }, morozov, { quantity: 39.4, loading: 40, unloading: 39.4 }],
+    // [the task (its rate is the customer's price), the driver, what was done, the driver's own rate (null: the scale), the review]
+    const finished: [TaskSeed, number, { quantity: number; loading: number; unloading: number }, number | null, 'approved' | 'pending'][] = [
+      [{ day: -1, cargo: 'Щебень гранитный 5–20', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 3', quantity: 45, rate: 650, status: 'completed' }, driver, { quantity: 44.5, loading: 45.2, unloading: 44.5 }, 460, 'approved'],
+      [{ day: -2, cargo: 'Песок карьерный', from: 'Карьер «Песчаный»', to: 'Стройплощадка «Технопарк Восток»', quantity: 30, rate: 560, status: 'completed' }, driver, { quantity: 29.8, loading: 30.1, unloading: 29.8 }, null, 'pending'],
+      [{ day: -4, cargo: 'Щебень известняковый 20–40', from: 'Карьер «Каменный лог»', to: 'Трасса М-8, 47 км (ремонт дороги)', quantity: 60, rate: 600, status: 'completed' }, driver, { quantity: 58.6, loading: 59, unloading: 58.6 }, null, 'approved'],
+      [{ day: -6, cargo: 'ПГС (песчано-гравийная смесь)', from: 'Карьер «Лесной»', to: 'Коттеджный посёлок «Речной»', quantity: 40, rate: 580, status: 'completed' }, morozov, { quantity: 39.4, loading: 40, unloading: 39.4 }, 450, 'approved'],
     ];
-    for (const [t, driverId, done] of finished) {
+    for (const [t, driverId, done, ownRate, review] of finished) {
       const id = await task(t);
-      await insertAssociation(trx, { taskId: id, driverId, order: 0, rate: t.rate, status: 'completed', day: t.day, done });
+      await insertAssociation(trx, { taskId: id, driverId, order: 0, rate: ownRate, status: 'completed', day: t.day, done, review });
       await trx.insertInto('daily_hours').values({ driver_id: driverId, date: localDate(t.day), hours: 9, created_at: timeOn(t.day, 19) }).execute();
     }
 

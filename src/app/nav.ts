@@ -26,6 +26,7 @@ export const NAV = [
   { path: '/drivers/manage', label: 'Управление водителями', roles: STAFF, inSidebar: true },
   { path: '/user-registration-requests', label: 'Заявки на регистрацию', roles: STAFF, inSidebar: true },
   { path: '/carrier-transfers', label: 'Передачи перевозчикам', roles: STAFF, inSidebar: true },
+  { path: '/payroll', label: 'Расчёт с водителями', roles: STAFF, inSidebar: true },
   { path: '/manager-salary', label: 'Зарплата менеджера', roles: STAFF, inSidebar: true },
   { path: '/reports/:id', label: 'Отчёт', roles: STAFF, inSidebar: false },
   { path: '/companies/manage', label: 'Управление компаниями', roles: ADMINS, inSidebar: true },

@@ -64,3 +64,11 @@ export function formatTrips(n: number): string {
   const word = mod10 === 1 && mod100 !== 11 ? 'рейс' : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? 'рейса' : 'рейсов';
   return `${n} ${word}`;
 }
+
+/** «1 рейс», «3 рейса», «5 рейсов»: the number with the Russian form that fits it. */
+export function plural(n: number, forms: readonly [one: string, few: string, many: string]): string {
+  const mod10 = n % 10;
+  const mod100 = n % 100;
+  const form = Number.isInteger(n) ? (mod10 === 1 && mod100 !== 11 ? forms[0] : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? forms[1] : forms[2]) : forms[1];
+  return `${numberFormat.format(n)} ${form}`;
+}

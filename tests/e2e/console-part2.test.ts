@@ -86,6 +86,9 @@ describe('console part 2', () => {
       headers: { ...headers, authorization: `Bearer ${driverToken}`, 'idempotency-key': randomUUID() },
     });
     expect(report.statusCode).toBe(201);
+    // B's manager approves the load: money figures count approved loads (WAGES.md).
+    const reportId = (report.json() as { id: number }).id;
+    expect((await call(app.server, 'POST', `/api/reports/${reportId}/review`, { token: tokenB, body: { action: 'approve' } })).status).toBe(200);
 
     // A follows it read-only.
     await pageA.goto(`${app.url}/carrier-transfers?tab=outgoing`);
@@ -97,7 +100,7 @@ describe('console part 2', () => {
     await progress.getByText('Задачу ведёт получатель: здесь её можно только смотреть.').waitFor();
     await progress.getByRole('button', { name: 'Закрыть' }).click();
 
-    // Both companies' figures for the month show it.
+    // Both companies' figures for the month show it (the approved load).
     await pageA.goto(`${app.url}/statistics`);
     await pageA.getByRole('heading', { name: 'Передано другим компаниям' }).waitFor();
     await pageA.getByText(/в «ИП Карпов Логистика»: Щебень гранитный 5–20.*выполнено 20 т из 20 т/).waitFor();

@@ -69,6 +69,7 @@ describe('sidebar table', () => {
       '/drivers/manage',
       '/user-registration-requests',
       '/carrier-transfers',
+      '/payroll',
       '/manager-salary',
     ],
     admin: [],

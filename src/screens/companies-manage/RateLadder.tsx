@@ -1,13 +1,16 @@
 /**
- * A company's progressive rates as a readable ladder («от 0 до 100 т — 450 ₽/т»), with an example of what a
- * driver earns for a month's volume, and (for admins) adding, changing and removing bands. The server checks
- * the whole ladder after each change and names the band it refuses; the message is shown as it came.
+ * A company's progressive rates as a readable ladder («от 0 до 100 т — 450 ₽/т»), in versions by start date
+ * («с 01.12.2026»): the one in force now, the ones that start later, the earlier ones folded away. An example of
+ * what a driver earns for a month's volume, and (for admins) adding, changing and removing bands — each change
+ * names the date it is in force from, and the dialog says what it will reprice before it is saved. The server
+ * checks the whole ladder after each change and names the band it refuses; the message is shown as it came.
  */
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { bandLabel, ladderRate } from '../../../contract/ladder.ts';
-import type { RateBand } from '../../../contract/wages.ts';
+import type { RateBand, ScaleImpact } from '../../../contract/wages.ts';
 import { useGet, useSend } from '../../engine/api.ts';
+import { DateInput } from '../../ui/DateInput.tsx';
 import { failureMessage } from '../../engine/send.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
@@ -16,7 +19,25 @@ import { FormDialog } from '../../ui/FormDialog.tsx';
 import { formatMoney, formatQuantity, formatRate } from '../../ui/format.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 
-type Editing = { kind: 'add'; min: number } | { kind: 'edit'; band: RateBand } | null;
+type Editing = { kind: 'add'; min: number; from: string } | { kind: 'edit'; band: RateBand } | null;
+
+const dateText = (iso: string): string => (iso <= '2000-01-01' ? 'с начала' : `с ${iso.split('-').reverse().join('.')}`);
+const todayIso = (): string => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+
+/** The bands grouped by version, oldest first, and which one is in force today. */
+function versionsOf(bands: readonly RateBand[]): { from: string; bands: RateBand[]; state: 'past' | 'current' | 'future' }[] {
+  const froms = [...new Set(bands.map((b) => b.valid_from))].sort();
+  const today = todayIso();
+  const current = froms.filter((f) => f <= today).at(-1);
+  return froms.map((from) => ({
+    from,
+    bands: bands.filter((b) => b.valid_from === from).sort((a, b) => a.min_quantity - b.min_quantity),
+    state: from === current ? 'current' : from > today ? 'future' : 'past',
+  }));
+}
 
 function rangeText(b: RateBand): string {
   return b.max_quantity === null ? `от ${formatQuantity(b.min_quantity, 'т')} и больше` : `от ${formatQuantity(b.min_quantity)} до ${formatQuantity(b.max_quantity, 'т')}`;
@@ -28,17 +49,24 @@ export function RateLadder({ companyId, canEdit, offline, reason }: { companyId:
   const [confirmElement, ask] = useConfirm();
   const [editing, setEditing] = useState<Editing>(null);
   const [volume, setVolume] = useState('1200');
-  const bands = query.data?.data ?? [];
-  const top = bands.at(-1);
+  const versions = versionsOf(query.data?.data ?? []);
+  const current = versions.find((v) => v.state === 'current');
+  const bands = current?.bands ?? [];
+  const [showPast, setShowPast] = useState(false);
   const example = parseQuantity(volume);
   const exampleVolume = example.ok && example.value !== null ? example.value : null;
   const rate = exampleVolume === null ? null : ladderRate(bands, exampleVolume);
 
   async function remove(band: RateBand): Promise<void> {
-    const yes = await ask({ title: `Удалить полосу ${bandLabel(band)}?`, message: `Ставка ${formatRate(band.rate)} перестанет действовать.`, confirmLabel: 'Удалить', danger: true });
+    const yes = await ask({
+      title: `Удалить полосу ${bandLabel(band)}?`,
+      message: `Ставка ${formatRate(band.rate)} перестанет действовать в версии шкалы ${dateText(band.valid_from)}.`,
+      confirmLabel: 'Удалить',
+      danger: true,
+    });
     if (!yes) return;
     try {
-      await removal.mutateAsync({ params: { id: band.id } });
+      await removal.mutateAsync({ params: { id: band.id }, query: { valid_from: band.valid_from } });
       toast.success(`Полоса ${bandLabel(band)} удалена`);
     } catch (error) {
       toast.error(failureMessage(error));
@@ -50,45 +78,72 @@ export function RateLadder({ companyId, canEdit, offline, reason }: { companyId:
       {confirmElement}
       <h3 id={`ladder-${companyId}`}>Прогрессивная шкала ставок водителей</h3>
       <p className="muted">
-        Ставка за тонну зависит от того, сколько водитель перевёз за период: чем больше объём, тем выше полоса. Она применяется к заданиям
-        без собственной ставки водителя. Полосы идут от 0 т подряд, без разрывов; открытой может быть только верхняя.
+        Ставка за тонну зависит от того, сколько водитель перевёз за месяц: весь объём месяца оплачивается по ставке полосы, до которой он
+        дорос. Шкала применяется к рейсам без собственной ставки водителя. Полосы идут от 0 т подряд, без разрывов; открытой может быть только
+        верхняя. Изменение действует с выбранной даты: рейсы до неё сохраняют прежнюю ставку, закрытые месяцы не меняются.
       </p>
       {query.isPending ? (
         <Loading text="Загрузка ставок..." />
       ) : query.isError && !query.data ? (
         <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : bands.length === 0 ? (
+      ) : versions.length === 0 ? (
         <Empty>Шкала не задана: заработок считается только по ставкам водителей в заданиях.</Empty>
       ) : (
-        <ol className="ladder-steps">
-          {bands.map((b) => (
-            <li key={b.id} className="ladder-step">
-              <span className="ladder-range">{rangeText(b)}</span>
-              <strong className="ladder-rate">{formatRate(b.rate)}</strong>
-              {canEdit && (
-                <span className="row-actions">
-                  <button type="button" className="button button-small" disabled={offline} title={reason} onClick={() => setEditing({ kind: 'edit', band: b })}>
-                    Изменить
-                  </button>
-                  <button
-                    type="button"
-                    className="button button-small button-quiet"
-                    disabled={offline}
-                    title={reason}
-                    aria-label={`Удалить полосу ${bandLabel(b)}`}
-                    onClick={() => void remove(b)}
-                  >
-                    Удалить
-                  </button>
-                </span>
+        versions
+          .filter((v) => v.state !== 'past' || showPast)
+          .map((v) => (
+            <div key={v.from} className={`ladder-version ladder-version--${v.state}`}>
+              <h4 className="ladder-version__title">
+                Версия {dateText(v.from)}
+                {v.state === 'current' ? ' — действует сейчас' : v.state === 'future' ? ' — начнёт действовать' : ' — прежняя'}
+              </h4>
+              <ol className="ladder-steps">
+                {v.bands.map((b) => (
+                  <li key={b.id} className="ladder-step">
+                    <span className="ladder-range">{rangeText(b)}</span>
+                    <strong className="ladder-rate">{formatRate(b.rate)}</strong>
+                    {canEdit && v.state !== 'past' && (
+                      <span className="row-actions">
+                        <button type="button" className="button button-small" disabled={offline} title={reason} onClick={() => setEditing({ kind: 'edit', band: b })}>
+                          Изменить
+                        </button>
+                        <button
+                          type="button"
+                          className="button button-small button-quiet"
+                          disabled={offline}
+                          title={reason}
+                          aria-label={`Удалить полосу ${bandLabel(b)} (версия ${dateText(b.valid_from)})`}
+                          onClick={() => void remove(b)}
+                        >
+                          Удалить
+                        </button>
+                      </span>
+                    )}
+                  </li>
+                ))}
+              </ol>
+              {canEdit && v.state !== 'past' && v.bands.at(-1)?.max_quantity !== null && (
+                <button
+                  type="button"
+                  className="button"
+                  disabled={offline}
+                  title={reason}
+                  onClick={() => setEditing({ kind: 'add', min: v.bands.at(-1)?.max_quantity ?? 0, from: v.from })}
+                >
+                  Добавить полосу от {formatQuantity(v.bands.at(-1)?.max_quantity ?? 0, 'т')}
+                </button>
               )}
-            </li>
-          ))}
-        </ol>
+            </div>
+          ))
       )}
-      {canEdit && (top === undefined || top.max_quantity !== null) && (
-        <button type="button" className="button" disabled={offline} title={reason} onClick={() => setEditing({ kind: 'add', min: top?.max_quantity ?? 0 })}>
-          Добавить полосу {top ? `от ${formatQuantity(top.max_quantity, 'т')}` : 'от 0 т'}
+      {versions.some((v) => v.state === 'past') && (
+        <button type="button" className="button button-small button-quiet" onClick={() => setShowPast(!showPast)} aria-expanded={showPast}>
+          {showPast ? 'Скрыть прежние версии' : `Прежние версии (${versions.filter((v) => v.state === 'past').length})`}
+        </button>
+      )}
+      {canEdit && versions.length === 0 && (
+        <button type="button" className="button" disabled={offline} title={reason} onClick={() => setEditing({ kind: 'add', min: 0, from: '' })}>
+          Добавить полосу от 0 т
         </button>
       )}
       {bands.length > 0 && (
@@ -123,7 +178,13 @@ function BandDialog({ editing, companyId, onClose, onSaved }: { editing: NonNull
   const [min, setMin] = useState(quantityText(band ? band.min_quantity : editing.kind === 'add' ? editing.min : 0));
   const [max, setMax] = useState(band ? quantityText(band.max_quantity) : '');
   const [rate, setRate] = useState(band ? quantityText(band.rate) : '');
-  const [errors, setErrors] = useState<Partial<Record<'min_quantity' | 'max_quantity' | 'rate', string>>>({});
+  const [errors, setErrors] = useState<Partial<Record<'min_quantity' | 'max_quantity' | 'rate' | 'valid_from', string>>>({});
+  // The date the change is in force from: a future version's own date, else the server's default (the first day of
+  // the current open month), which the impact call answers when asked without one.
+  const ownFrom = band ? (band.valid_from > todayIso() ? band.valid_from : '') : editing.kind === 'add' && editing.from > todayIso() ? editing.from : '';
+  const [from, setFrom] = useState(ownFrom);
+  const impact = useGet('GET /progressive_rates/company/:id/impact', { id: companyId, ...(from ? { valid_from: from } : {}) });
+  const effective = from || impact.data?.data.valid_from || '';
   const [formError, setFormError] = useState<string | null>(null);
   const change = useSend('PUT /progressive_rates/:id');
   const add = useSend('POST /progressive_rates/company/:id');
@@ -143,14 +204,14 @@ function BandDialog({ editing, companyId, onClose, onSaved }: { editing: NonNull
     setFormError(null);
     if (Object.keys(found).length > 0 || !pMin.ok || !pMax.ok || !pRate.ok) return;
     if (pMin.value === null || pRate.value === null) return;
-    const body = { min_quantity: pMin.value, max_quantity: pMax.value, rate: pRate.value };
+    const body = { min_quantity: pMin.value, max_quantity: pMax.value, rate: pRate.value, ...(effective ? { valid_from: effective } : {}) };
     try {
       if (band) await change.mutateAsync({ params: { id: band.id }, body });
       else await add.mutateAsync({ params: { id: companyId }, body });
       await onSaved();
     } catch (error) {
       const message = failureMessage(error);
-      const match = /^(min_quantity|max_quantity|rate):\s*(.+)$/.exec(message);
+      const match = /^(min_quantity|max_quantity|rate|valid_from):\s*(.+)$/.exec(message);
       if (match) setErrors({ [match[1] as 'rate']: match[2] });
       else setFormError(message);
     }
@@ -168,6 +229,24 @@ function BandDialog({ editing, companyId, onClose, onSaved }: { editing: NonNull
         onChange={(event) => setMax(event.target.value)}
       />
       <Field label="Ставка, ₽ за т" inputMode="decimal" value={rate} error={errors.rate} onChange={(event) => setRate(event.target.value)} />
+      <label className="field">
+        <span>Действует с</span>
+        <DateInput aria-label="Действует с" value={effective} min={impact.data?.data.first_open_day ?? undefined} onValue={setFrom} />
+        {errors.valid_from && <span className="field-error">{errors.valid_from}</span>}
+      </label>
+      <p className="muted" aria-live="polite">
+        {impact.data
+          ? impactText(impact.data.data)
+          : 'Считаем, что затронет изменение…'}
+      </p>
     </FormDialog>
   );
+}
+
+/** What a change from its date reprices: «Затронет 12 принятых рейсов (340 т) 3 водителей с 01.11.2026 …». */
+function impactText(i: ScaleImpact): string {
+  const span = `${dateText(i.valid_from)}${i.until ? ` по ${i.until.split('-').reverse().join('.')} (дальше — следующая версия)` : ''}`;
+  const closed = i.first_open_day ? ` Раньше ${i.first_open_day.split('-').reverse().join('.')} менять нельзя: месяц закрыт.` : '';
+  if (i.loads === 0) return `Изменение действует ${span}. Принятых рейсов по шкале в эти дни пока нет.${closed}`;
+  return `Изменение действует ${span} и пересчитает ${i.loads} принятых рейс(ов) на ${formatQuantity(i.quantity, 'т')} у ${i.drivers} водител(ей).${closed}`;
 }

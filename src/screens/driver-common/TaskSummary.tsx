@@ -35,7 +35,10 @@ export function TaskSummary({ task, badge, share }: { task: Task; badge?: ReactN
         </div>
         <div>
           <dt>{payLabel(task)}</dt>
-          <dd>{payText(task)}</dd>
+          <dd>
+            {payRate(task)}
+            {payNote(task) && <span className="drv-muted drv-summary__note"> {payNote(task)}</span>}
+          </dd>
         </div>
       </dl>
       {task.comment ? <p className="drv-summary__comment">{task.comment}</p> : null}
@@ -48,10 +51,14 @@ function payLabel(task: Task): string {
   return task.driver_pay?.source === 'progressive' ? 'По шкале' : 'Ваша ставка';
 }
 
-/** «460 ₽/т»; on the scale «сейчас 490 ₽/т при 200 т за месяц»; «не задана» without either. */
-function payText(task: Task): string {
+/** «460 ₽/т»; «не задана» without an own rate or a scale. */
+function payRate(task: Task): string {
   const pay = task.driver_pay;
-  if (!pay || pay.rate === null) return 'не задана';
-  const rate = formatRate(pay.rate, task.unit);
-  return pay.source === 'progressive' ? `сейчас ${rate} при ${formatQuantity(pay.month_volume, task.unit)} за месяц` : rate;
+  return !pay || pay.rate === null ? 'не задана' : formatRate(pay.rate, task.unit);
+}
+
+/** On the scale: «сейчас, при 200 т за месяц» — the band moves as the month's volume grows. */
+function payNote(task: Task): string | null {
+  const pay = task.driver_pay;
+  return pay?.source === 'progressive' && pay.rate !== null ? `сейчас, при ${formatQuantity(pay.month_volume, task.unit)} за месяц` : null;
 }

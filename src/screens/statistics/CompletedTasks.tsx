@@ -2,7 +2,8 @@
 import type { Page, Task } from '../../../contract/entities.ts';
 import type { Params } from '../../../worker/api.ts';
 import { useApiQuery } from '../../engine/queries.ts';
-import { formatMoney, formatQuantity, itemsOf, ownAssociation } from '../driver-common/format.ts';
+import { formatQuantity, itemsOf, ownAssociation } from '../driver-common/format.ts';
+import { plural } from '../../ui/format.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import { AssociationReports } from '../report/AssociationReports.tsx';
@@ -42,8 +43,10 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
                         <dd>{formatQuantity(association.quantity, task.unit)}</dd>
                       </div>
                       <div>
-                        <dt>Моя ставка</dt>
-                        <dd>{formatMoney(association.transport_rate)}</dd>
+                        <dt>Доставлено</dt>
+                        <dd>
+                          {formatQuantity(association.delivered, task.unit)} · {plural(association.trips, ['рейс', 'рейса', 'рейсов'])}
+                        </dd>
                       </div>
                     </dl>
                     <AssociationReports associationId={association.id} task={task} />

@@ -12,7 +12,7 @@ import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
-import { formatDate, formatMoney, formatQuantity, formatRate } from '../../ui/format.ts';
+import { formatDate, formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
 import { rateNote } from '../../ui/money.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
@@ -72,7 +72,7 @@ export function StaffStatistics() {
             <div>
               <dt>Ждёт проверки (не оплачивается)</dt>
               <dd>
-                {w.pending.loads === 0 ? 'нет' : `${w.pending.loads} рейс. · ${formatQuantity(w.pending.quantity, 'т')}`}{' '}
+                {w.pending.loads === 0 ? 'нет' : `${plural(w.pending.loads, ['рейс', 'рейса', 'рейсов'])} · ${formatQuantity(w.pending.quantity, 'т')}`}{' '}
                 {w.pending.loads > 0 && <Link href="/reports?review=pending">к проверке</Link>}
               </dd>
             </div>

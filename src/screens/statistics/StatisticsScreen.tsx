@@ -1,5 +1,5 @@
 /**
- * Statistics (/statistics). A driver sees their completed tasks and earnings for a period; staff see their
+ * Statistics (/statistics). A driver sees their earnings and completed tasks for a period and their closed months; staff see their
  * company's figures (StaffStatistics.tsx).
  */
 import { useState } from 'react';
@@ -7,6 +7,7 @@ import { useEngineSnapshot } from '../../engine/store.ts';
 import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import { CompletedTasks } from './CompletedTasks.tsx';
 import { Earnings } from './Earnings.tsx';
+import { ClosedMonths } from './ClosedMonths.tsx';
 import { StaffStatistics } from './StaffStatistics.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type PeriodPreset } from '../../ui/period.ts';
@@ -78,6 +79,7 @@ function DriverStatistics({ userId }: { userId: number }) {
       ) : (
         <>
           <Earnings userId={userId} range={range} />
+          <ClosedMonths userId={userId} />
           <CompletedTasks userId={userId} range={range} />
         </>
       )}

@@ -6,7 +6,7 @@ import { getEngine } from '../../engine/engine.ts';
 import { unwrap } from '../../engine/queries.ts';
 import { saveDownload } from '../download.ts';
 
-export function XlsxButton({ path, params, disabled, title }: { path: string; params: Params; disabled?: boolean; title?: string | undefined }) {
+export function XlsxButton({ path, params, disabled, title, label = 'Скачать xlsx' }: { path: string; params: Params; disabled?: boolean; title?: string | undefined; label?: string }) {
   const [busy, setBusy] = useState(false);
 
   async function download(): Promise<void> {
@@ -23,7 +23,7 @@ export function XlsxButton({ path, params, disabled, title }: { path: string; pa
 
   return (
     <button type="button" className="button" disabled={disabled || busy} title={title} aria-busy={busy || undefined} onClick={() => void download()}>
-      {busy ? 'Готовим файл…' : 'Скачать xlsx'}
+      {busy ? 'Готовим файл…' : label}
     </button>
   );
 }

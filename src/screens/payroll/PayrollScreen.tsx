@@ -1,0 +1,326 @@
+/**
+ * /payroll «Расчёт с водителями» (staff; closing: admins; reopening: the super-admin). One company's month: each
+ * driver's approved loads, pay, adjustments and what is to be paid, the loads still waiting for review apart (they
+ * are not paid: a warning and a link to the review queue), the month's history. An admin closes the month — its
+ * figures are stored and can no longer move — and downloads the sheet («Ведомость», xlsx); a correction after close
+ * is an adjustment in an open month. The month, company and driver are in the URL.
+ */
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { toast } from 'react-toastify';
+import { createColumnHelper } from '@tanstack/react-table';
+import { monthLabel, monthOf, monthRange, nextMonth, type PayrollDriver, type PayrollMonth } from '../../../contract/money.ts';
+import type { ScreenProps } from '../../app/routes.tsx';
+import { useGet, useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
+import { CacheNote } from '../../ui/CacheNote.tsx';
+import { useConfirm } from '../../ui/ConfirmDialog.tsx';
+import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
+import { Page } from '../../ui/Page.tsx';
+import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { DataTable } from '../../ui/console/DataTable.tsx';
+import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
+import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
+import { rateNote } from '../../ui/money.ts';
+import { AdjustmentDialog, ReopenDialog } from './PayrollDialogs.tsx';
+import '../../ui/console/console.css';
+import '../manager-salary/manager-salary.css';
+import './payroll.css';
+
+const column = createColumnHelper<PayrollDriver>();
+const TRIPS = ['рейс', 'рейса', 'рейсов'] as const;
+
+function previousMonth(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+}
+
+const thisMonth = (): string => {
+  const d = new Date();
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}`;
+};
+
+export function PayrollScreen({ title }: ScreenProps) {
+  const user = useEngineSnapshot().auth.user;
+  const superAdmin = user?.role === 'super-admin';
+  const admin = user?.role === 'admin' || superAdmin;
+  const [state, setState] = useUrlState({ month: thisMonth(), company: '', driver: '' });
+  const companies = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
+  const companyId = superAdmin ? (state.company ? Number(state.company) : (companies[0]?.id ?? null)) : (user?.company_id ?? null);
+  const query = useGet(companyId === null ? null : 'GET /payroll/', { month: state.month, ...(superAdmin && companyId !== null ? { company_id: companyId } : {}) });
+  const server = useNeedsServer();
+  const m = query.data?.data;
+  const current = thisMonth();
+
+  return (
+    <Page title={title} wide>
+      <p className="account-note">
+        Оплачиваются рейсы, принятые диспетчером. Ставка — ставка водителя в задаче, а если её нет — по шкале компании: весь объём месяца
+        оплачивается по ставке полосы, до которой он дорос. Закрытый месяц больше не меняется; исправления после закрытия — корректировки в
+        открытом месяце.
+      </p>
+      <div className="payroll-tools">
+        <div className="payroll-month" role="group" aria-label="Месяц">
+          <button type="button" className="button button-small" onClick={() => setState({ month: previousMonth(state.month), driver: '' })} aria-label="Предыдущий месяц">
+            ←
+          </button>
+          <strong className="payroll-month__label" aria-live="polite">
+            {capitalized(monthLabel(state.month))}
+          </strong>
+          <button
+            type="button"
+            className="button button-small"
+            disabled={state.month >= current}
+            onClick={() => setState({ month: nextMonth(state.month), driver: '' })}
+            aria-label="Следующий месяц"
+          >
+            →
+          </button>
+        </div>
+        {superAdmin && (
+          <div className="filter-slots">
+            <FilterSelect label="Компания" value={companyId === null ? '' : String(companyId)} onChange={(company) => setState({ company, driver: '' })} options={companyOptions(companies)} />
+          </div>
+        )}
+      </div>
+      {companyId === null ? (
+        <Empty>{superAdmin ? 'Компаний пока нет.' : 'Вы не привязаны к компании.'}</Empty>
+      ) : query.isPending ? (
+        <Loading text="Считаем расчёт..." />
+      ) : query.isError && !m ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : m ? (
+        <MonthView
+          m={m}
+          admin={admin}
+          superAdmin={superAdmin}
+          offline={server.offline}
+          reason={server.reason}
+          canClose={m.month <= current}
+          driver={state.driver ? Number(state.driver) : null}
+          onDriver={(id) => setState({ driver: id === null ? '' : String(id) })}
+          fromCache={query.data?.fromCache ?? false}
+          storedAt={query.data?.storedAt ?? null}
+        />
+      ) : null}
+    </Page>
+  );
+}
+
+const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+interface MonthViewProps {
+  m: PayrollMonth;
+  admin: boolean;
+  superAdmin: boolean;
+  offline: boolean;
+  reason: string | undefined;
+  canClose: boolean;
+  driver: number | null;
+  onDriver: (id: number | null) => void;
+  fromCache: boolean;
+  storedAt: number | null;
+}
+
+function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, onDriver, fromCache, storedAt }: MonthViewProps) {
+  const [confirmElement, ask] = useConfirm();
+  const [dialog, setDialog] = useState<'adjust' | 'reopen' | null>(null);
+  const close = useSend('POST /payroll/close');
+  const closed = m.status === 'closed';
+  const label = monthLabel(m.month);
+
+  async function closeMonth(): Promise<void> {
+    const pending = m.pending.loads > 0 ? ` ${plural(m.pending.loads, TRIPS)} на ${formatQuantity(m.pending.quantity, 'т')} ещё ждут проверки — они не войдут в расчёт; оплатить их потом можно только корректировкой.` : '';
+    const yes = await ask({
+      title: `Закрыть ${label}?`,
+      message: `К выплате ${formatMoney(m.total_amount)}, водителей: ${m.drivers.length}. После закрытия рейсы, ставки и шкала этого месяца больше не меняются.${pending}`,
+      confirmLabel: 'Закрыть месяц',
+      danger: m.pending.loads > 0,
+    });
+    if (!yes) return;
+    try {
+      await close.mutateAsync({ body: { company_id: m.company_id, month: m.month } });
+      toast.success(`${capitalized(label)} закрыт`);
+    } catch (error) {
+      toast.error(failureMessage(error));
+    }
+  }
+
+  const columns = [
+    column.accessor('driver_name', { header: 'Водитель', cell: (c) => <strong>{c.getValue()}</strong> }),
+    column.accessor('loads', { header: 'Рейсов', meta: { align: 'right' } }),
+    column.accessor('quantity', { header: 'Доставлено', meta: { align: 'right' }, cell: (c) => formatQuantity(c.getValue(), 'т') }),
+    column.accessor('loads_amount', { header: 'За рейсы', meta: { align: 'right' }, cell: (c) => formatMoney(c.getValue()) }),
+    column.accessor('adjustments_amount', { header: 'Корректировки', meta: { align: 'right' }, cell: (c) => (c.getValue() === 0 ? '—' : formatMoney(c.getValue())) }),
+    column.accessor('total_amount', { header: 'К выплате', meta: { align: 'right' }, cell: (c) => <strong>{formatMoney(c.getValue())}</strong> }),
+  ];
+  const shown = driver === null ? m.items : m.items.filter((i) => i.driver_id === driver);
+  const chosen = m.drivers.find((d) => d.driver_id === driver);
+
+  return (
+    <>
+      {confirmElement}
+      <div className={closed ? 'payroll-status payroll-status--closed' : 'payroll-status'} role="status">
+        {closed
+          ? `Месяц закрыт ${m.closed_at ? formatDateTime(m.closed_at) : ''}${m.closed_by_name ? ` — ${m.closed_by_name}` : ''}. Цифры сохранены и не меняются.`
+          : 'Месяц открыт: цифры меняются, пока рейсы принимают и правят.'}
+      </div>
+      {storedAt !== null && <CacheNote fromCache={fromCache} storedAt={storedAt} />}
+      <dl className="salary-facts">
+        <div>
+          <dt>Рейсов принято</dt>
+          <dd>{m.items.length}</dd>
+        </div>
+        <div>
+          <dt>Доставлено</dt>
+          <dd>{formatQuantity(m.total_quantity, 'т')}</dd>
+        </div>
+        <div>
+          <dt>За рейсы</dt>
+          <dd>{formatMoney(m.loads_amount)}</dd>
+        </div>
+        <div>
+          <dt>Корректировки</dt>
+          <dd>{formatMoney(m.adjustments_amount)}</dd>
+        </div>
+        <div>
+          <dt>К выплате</dt>
+          <dd className="salary-total">{formatMoney(m.total_amount)}</dd>
+        </div>
+      </dl>
+      {m.pending.loads > 0 && (
+        <div className="payroll-warning" role="note">
+          <strong>
+            {plural(m.pending.loads, TRIPS)} на {formatQuantity(m.pending.quantity, 'т')} ждут проверки
+          </strong>{' '}
+          — они не оплачиваются, пока их не примут.{' '}
+          {!closed && <Link href={`/reports?review=pending&period=custom&from=${monthRange(m.month).start}&to=${monthRange(m.month).end}`}>Перейти к проверке</Link>}
+          {closed && ' Месяц закрыт: оплатить такой рейс можно корректировкой в открытом месяце.'}
+        </div>
+      )}
+      <div className="payroll-actions">
+        {admin && !closed && canClose && (
+          <button type="button" className="button button-primary" disabled={offline || close.isPending} title={reason} onClick={() => void closeMonth()}>
+            Закрыть месяц
+          </button>
+        )}
+        {superAdmin && closed && (
+          <button type="button" className="button" disabled={offline} title={reason} onClick={() => setDialog('reopen')}>
+            Открыть заново
+          </button>
+        )}
+        {admin && (
+          <button type="button" className="button" disabled={offline} title={reason} onClick={() => setDialog('adjust')}>
+            Добавить корректировку
+          </button>
+        )}
+        <XlsxButton path={`/payroll/${m.company_id}/${m.month}/sheet`} params={{}} disabled={offline} title={reason} label="Скачать ведомость (xlsx)" />
+      </div>
+      <section className="card" aria-labelledby="payroll-drivers">
+        <h2 id="payroll-drivers" className="staff-h2">
+          Водители
+        </h2>
+        <DataTable
+          label="Водители за месяц"
+          columns={columns}
+          data={m.drivers}
+          getRowId={(d) => String(d.driver_id)}
+          onOpen={(d) => onDriver(d.driver_id === driver ? null : d.driver_id)}
+          rowClassName={(d) => (d.driver_id === driver ? 'row-selected' : undefined)}
+          empty={<Empty>В этом месяце принятых рейсов нет.</Empty>}
+          card={(d) => (
+            <div className="payroll-card">
+              <strong>{d.driver_name}</strong>
+              <span>
+                {plural(d.loads, TRIPS)} · {formatQuantity(d.quantity, 'т')}
+              </span>
+              <span>
+                К выплате <strong>{formatMoney(d.total_amount)}</strong>
+                {d.adjustments_amount !== 0 && ` (корр. ${formatMoney(d.adjustments_amount)})`}
+              </span>
+            </div>
+          )}
+        />
+      </section>
+      {m.items.length > 0 && (
+        <section className="card" aria-labelledby="payroll-loads">
+          <h2 id="payroll-loads" className="staff-h2">
+            Рейсы{chosen ? `: ${chosen.driver_name}` : ''}{' '}
+            {chosen && (
+              <button type="button" className="button button-small button-quiet" onClick={() => onDriver(null)}>
+                Все водители
+              </button>
+            )}
+          </h2>
+          <ul className="payroll-loads">
+            {shown.slice(0, 300).map((i) => (
+              <li key={i.report_id}>
+                <span className="payroll-loads__date">{formatDate(i.date)}</span>
+                <span className="payroll-loads__what">
+                  <Link href={`/reports/${i.report_id}`}>№{i.task_id}</Link> {i.cargo}
+                  {i.ticket_number ? `, талон ${i.ticket_number}` : ''} — {i.driver_name}
+                </span>
+                <span className="payroll-loads__sum">
+                  {formatQuantity(i.quantity, i.unit)} × {formatRate(i.rate, i.unit)} = <strong>{formatMoney(i.amount)}</strong>
+                  <span className="muted"> ({rateNote(i)})</span>
+                </span>
+              </li>
+            ))}
+          </ul>
+          {shown.length > 300 && <p className="muted">Показаны первые 300 из {shown.length}; все — в ведомости.</p>}
+        </section>
+      )}
+      {(m.adjustments.length > 0 || m.later_adjustments.length > 0) && (
+        <section className="card" aria-labelledby="payroll-adjustments">
+          <h2 id="payroll-adjustments" className="staff-h2">
+            Корректировки
+          </h2>
+          <ul className="payroll-loads">
+            {m.adjustments.map((a) => (
+              <li key={a.id}>
+                <span className="payroll-loads__date">{formatDate(a.date)}</span>
+                <span className="payroll-loads__what">
+                  {a.driver_name}: {a.reason}
+                  {a.concerns_month && a.concerns_month !== m.month ? ` (за ${monthLabel(a.concerns_month)})` : ''}
+                  <span className="muted"> — {a.created_by_name ?? 'система'}</span>
+                </span>
+                <strong className={a.amount < 0 ? 'payroll-loads__sum money-negative' : 'payroll-loads__sum'}>{formatMoney(a.amount)}</strong>
+              </li>
+            ))}
+            {m.later_adjustments.map((a) => (
+              <li key={`later-${a.id}`} className="muted">
+                <span className="payroll-loads__date">{formatDate(a.date)}</span>
+                <span className="payroll-loads__what">
+                  В {monthLabel(monthOf(a.date))} по рейсу этого месяца: {a.driver_name}, {a.reason}
+                </span>
+                <span className="payroll-loads__sum">{formatMoney(a.amount)}</span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {m.history.length > 0 && (
+        <section className="card" aria-labelledby="payroll-history">
+          <h2 id="payroll-history" className="staff-h2">
+            История месяца
+          </h2>
+          <ul className="payroll-loads">
+            {m.history.map((h, index) => (
+              <li key={index}>
+                <span className="payroll-loads__date">{formatDateTime(h.created_at)}</span>
+                <span className="payroll-loads__what">
+                  {h.action === 'close' ? 'Закрыт' : `Открыт заново: ${h.reason ?? ''}`} — {h.user_name ?? '—'}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {dialog === 'adjust' && <AdjustmentDialog month={m} onClose={() => setDialog(null)} />}
+      {dialog === 'reopen' && <ReopenDialog month={m} onClose={() => setDialog(null)} />}
+    </>
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * Issue 19's chain in Chromium on the demo data: an admin changes the scale from next month (this month's pay does
+ * not move), approves the month's pending load from /payroll's warning, closes the month, downloads the sheet (read
+ * with exceljs: its rows and total are the screen's), and the driver sees the closed month in his statistics.
+ */
+import { readFile } from 'node:fs/promises';
+import ExcelJS from 'exceljs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext } from 'playwright-core';
+import { monthLabel, monthOf, monthRange, nextMonth, type PayrollMonth } from '../../contract/money.ts';
+import { call, login } from '../fixtures/accounts.ts';
+import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
+import { newContext } from './harness/browser.ts';
+import { waitFor } from './harness/wait.ts';
+import { signIn } from './pages/login-page.ts';
+import { Shell } from './pages/shell.ts';
+
+let app: E2eApp;
+beforeAll(async () => {
+  app = await startE2eApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const money = (n: number): string => `${new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 }).format(n)} ₽`.replace(/\u00a0/g, ' ');
+const text = async (locator: { innerText(): Promise<string> }): Promise<string> => (await locator.innerText()).replace(/[\u00a0\u202f]/g, ' ');
+
+describe('payroll', () => {
+  let desk: BrowserContext;
+  let phone: BrowserContext;
+  beforeEach(async () => {
+    desk = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    phone = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });
+  });
+  afterEach(async () => {
+    await desk.close();
+    await phone.close();
+  });
+
+  it('scale from next month, the pending load approved, the month closed, the sheet as on screen, the driver sees it', async () => {
+    const db = app.server.db.kysely;
+    const pending = await db
+      .selectFrom('reports as r')
+      .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+      .innerJoin('tasks as t', 't.id', 'td.task_id')
+      .select(['r.id', 't.date', 't.company_id'])
+      .where('r.review_status', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    const month = monthOf(pending.date);
+    const token = (await login(app.server, DEMO.admin, DEMO_PASSWORD)).access_token;
+    const api = async () => (await call<PayrollMonth>(app.server, 'GET', `/api/payroll/?month=${month}`, { token })).body;
+    const before = await api();
+
+    // 1. The scale's top band from the first day of next month.
+    const admin = await signIn(desk, app.url, DEMO.admin, DEMO_PASSWORD);
+    await admin.goto(`${app.url}/companies/manage`);
+    const top = admin.locator('.ladder-step', { hasText: 'от 300 т и больше' }).first();
+    await top.getByRole('button', { name: 'Изменить' }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.getByLabel('Ставка, ₽ за т').fill('540');
+    const from = monthRange(nextMonth(monthOf(new Date().toISOString().slice(0, 10)))).start;
+    const fromText = from.split('-').reverse().join('.');
+    const date = dialog.getByLabel('Действует с');
+    await date.fill(fromText);
+    await date.blur();
+    await dialog.getByText(`Изменение действует с ${fromText}`).waitFor();
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    await new Shell(admin).toast('Полоса изменена').waitFor();
+    await admin.getByText(`Версия с ${fromText} — начнёт действовать`).waitFor();
+    expect((await api()).total_amount).toBe(before.total_amount);
+
+    // 2. /payroll warns of the pending load; the link leads to it; approved, it counts.
+    await admin.goto(`${app.url}/payroll?month=${month}`);
+    await admin.getByText(/1 рейс на 29,8 т ждут проверки/).waitFor();
+    await admin.getByRole('link', { name: 'Перейти к проверке' }).click();
+    const row = admin.getByRole('row', { name: /Песок карьерный/ });
+    await row.getByRole('button', { name: 'Подтвердить' }).click();
+    await new Shell(admin).toast(`Отчёт №${pending.id} подтверждён`).waitFor();
+    await admin.goto(`${app.url}/payroll?month=${month}`);
+    const after = await api();
+    expect(after.pending.loads).toBe(0);
+    expect(after.total_amount).toBeGreaterThan(before.total_amount);
+    await admin.locator('.salary-total').getByText(money(after.total_amount)).waitFor();
+
+    // 3. Closed: stored, said so.
+    await admin.getByRole('button', { name: 'Закрыть месяц' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Закрыть месяц' }).click();
+    const label = monthLabel(month);
+    await new Shell(admin).toast(`${label.charAt(0).toUpperCase()}${label.slice(1)} закрыт`).waitFor();
+    await admin.getByText(/^Месяц закрыт/).waitFor();
+    expect((await api()).status).toBe('closed');
+
+    // 4. The sheet: one row per driver as the table shows, the total as «К выплате».
+    const downloading = admin.waitForEvent('download', { timeout: 30_000 });
+    await admin.getByRole('button', { name: 'Скачать ведомость (xlsx)' }).click();
+    const download = await downloading;
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await readFile(await download.path())) as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Ведомость') as ExcelJS.Worksheet;
+    const screenRows = admin.locator('table[aria-label="Водители за месяц"] tbody tr[data-row]');
+    await waitFor(async () => (await screenRows.count()) === after.drivers.length, { message: 'the drivers table' });
+    for (let i = 0; i < after.drivers.length; i++) {
+      const cells = sheet.getRow(i + 2);
+      const screen = await text(screenRows.nth(i));
+      expect(screen).toContain(String(cells.getCell(2).value));
+      expect(screen).toContain(money(Number(cells.getCell(7).value)));
+    }
+    const total = sheet.getRow(after.drivers.length + 2).getCell(7).value as { result: number };
+    expect(await text(admin.locator('.salary-total'))).toBe(money(total.result));
+
+    // 5. The driver sees the closed month.
+    const driver = await signIn(phone, app.url, DEMO.driver, DEMO_PASSWORD);
+    await driver.goto(`${app.url}/statistics`);
+    const closed = driver.locator('section', { hasText: 'Закрытые месяцы' }).locator('.drv-wage', { hasText: label }).first();
+    await closed.waitFor();
+    const mine = after.drivers.find((d) => d.driver_name === 'Иван Петров');
+    expect(await text(closed)).toContain(money(mine?.total_amount ?? -1));
+  });
+});
