@@ -20,10 +20,11 @@ import { clusterLoad } from './cluster-load.ts';
 import { liveFeed } from './live-feed.ts';
 import { outboxRestart } from './outbox-restart.ts';
 import { loads } from './loads.ts';
+import { payroll } from './payroll.ts';
 import { printSection, printSummary, type SectionRecord } from './table.ts';
 import { environment, type Benchmark } from './support.ts';
 
-const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows, serverLoad, clusterLoad, liveFeed, outboxRestart, loads];
+const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows, serverLoad, clusterLoad, liveFeed, outboxRestart, loads, payroll];
 /** The whole run stops by itself even if a browser or a server hangs. */
 const WATCHDOG_MS = 10 * 60_000;
 
