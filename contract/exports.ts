@@ -37,8 +37,11 @@ export interface TableRows {
   title: string;
   columns: string[];
   rows: (string | number | null)[][];
+  /** Data rows (the totals row is not one of them). */
   total: number;
   offset: number;
+  /** The sheet's totals row (its SUM formulas' results), shown pinned below the rows; null without one. */
+  footer: (string | number | null)[] | null;
 }
 
 export const tableRowsQuerySchema = z.object({
@@ -46,4 +49,7 @@ export const tableRowsQuerySchema = z.object({
   token: z.string({ message: 'нет ссылки доступа' }).min(10, 'нет ссылки доступа').max(2000),
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(500).default(200),
+  /** Sort by this column (0-based), ascending unless `desc` is 1; left out, the file's order. */
+  sort: z.coerce.number().int().min(0).max(200).optional(),
+  desc: z.enum(['0', '1'], { message: 'ожидается 0 или 1' }).optional(),
 });

@@ -13,7 +13,10 @@ import type { ExportJob, ExportRequest, ExportStatus } from '../../contract/expo
 import { loadTasks } from '../tasks/load.ts';
 import { orderingOf, staffTaskQuery } from '../tasks/queries.ts';
 import { isSuperAdmin } from '../tasks/scope.ts';
-import { createExportWriter, type ReviewSummary } from './workbook.ts';
+import { createExportWriter, type AssociationMoney, type ReviewSummary } from './workbook.ts';
+import { amountKop, priceLoads, selectLoads } from '../wages/pay.ts';
+import { roundQuantity } from '../tasks/progress.ts';
+import { fromKop } from '../../contract/money.ts';
 
 export const INTERRUPTED = 'Выгрузка прервана перезапуском сервера, запустите её снова';
 const FAILED = 'Не удалось сформировать файл, попробуйте ещё раз';
@@ -123,9 +126,14 @@ export async function failInterrupted(db: Db, now = Date.now()): Promise<number>
   return Number(result.numUpdatedRows);
 }
 
-function exportFilename(now = new Date()): string {
+/** «zadachi-2026-11-20_2026-11-24.xlsx»: the filter's period; without one, the day it was made. */
+export function exportFilename(period: { date_from?: string | undefined; date_to?: string | undefined }, now = new Date()): string {
   const pad = (n: number) => String(n).padStart(2, '0');
-  return `zadachi-${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}.xlsx`;
+  const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+  if (period.date_from && period.date_to) return `zadachi-${period.date_from}_${period.date_to}.xlsx`;
+  if (period.date_from) return `zadachi-s-${period.date_from}.xlsx`;
+  if (period.date_to) return `zadachi-po-${period.date_to}.xlsx`;
+  return `zadachi-${today}.xlsx`;
 }
 
 /** Writes a claimed job's file; the job ends 'done' or 'failed', never stays 'running' after this returns. */
@@ -154,8 +162,13 @@ export async function runJob(db: Db, storage: FileStorage, id: number, signal: A
     for (let i = 0; i < ids.length; i += CHUNK) {
       if (signal.aborted) throw new Error('stopped');
       const tasks = await loadTasks(db.kysely, ids.slice(i, i + CHUNK));
-      const reviews = await reviewSummaries(db, tasks.flatMap((t) => t.driver_associations.map((a) => a.id)));
-      for (const task of tasks) written += await writer.add(task, reviews);
+      const associationIds = tasks.flatMap((t) => t.driver_associations.map((a) => a.id));
+      const extras = {
+        reviews: await reviewSummaries(db, associationIds),
+        money: await associationMoney(db, associationIds),
+        vehicles: await currentVehicles(db, tasks.flatMap((t) => t.driver_associations.map((a) => a.driver_id))),
+      };
+      for (const task of tasks) written += await writer.add(task, extras);
       await db.kysely.updateTable('export_jobs').set({ rows_written: written }).where('id', '=', id).execute();
       // Let requests in between chunks: an export never starves the API.
       await new Promise((resolve) => setImmediate(resolve));
@@ -164,7 +177,7 @@ export async function runJob(db: Db, storage: FileStorage, id: number, signal: A
     await file.commit();
     await db.kysely
       .updateTable('export_jobs')
-      .set({ status: 'done', storage_key: file.key, filename: exportFilename(), rows_written: written, rows_total: written, finished_at: nowIso() })
+      .set({ status: 'done', storage_key: file.key, filename: exportFilename(params), rows_written: written, rows_total: written, finished_at: nowIso() })
       .where('id', '=', id)
       .execute();
   } catch (error) {
@@ -205,4 +218,32 @@ async function reviewSummaries(db: Db, associationIds: readonly number[]): Promi
     result.set(row.association_id, summary);
   }
   return result;
+}
+
+/** Per association: its approved loads priced by the one rule — accepted tonnes, the rate and where from, pay, revenue, margin. */
+async function associationMoney(db: Db, associationIds: readonly number[]): Promise<Map<number, AssociationMoney>> {
+  const result = new Map<number, AssociationMoney>();
+  if (associationIds.length === 0) return result;
+  const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { associationIds, review: 'approved' }));
+  const by = new Map<number, { approved: number; rate: number | null; source: string | null; payKop: number; revenueKop: number }>();
+  for (const l of loads) {
+    const m = by.get(l.association_id) ?? { approved: 0, rate: l.rate, source: null, payKop: 0, revenueKop: 0 };
+    m.approved = roundQuantity(m.approved + l.quantity);
+    m.rate = l.rate;
+    m.source = l.rate_source === 'transport_rate' ? 'своя ставка' : l.rate_source === 'progressive' ? `шкала при ${l.month_volume} ${l.unit} за месяц` : 'нет ставки';
+    m.payKop += l.amount_kop;
+    m.revenueKop += amountKop(l.quantity, l.task_rate);
+    by.set(l.association_id, m);
+  }
+  for (const [id, m] of by) {
+    result.set(id, { approved: m.approved, rate: m.rate, source: m.source, pay: fromKop(m.payKop), revenue: fromKop(m.revenueKop), margin: fromKop(m.revenueKop - m.payKop) });
+  }
+  return result;
+}
+
+/** The drivers' current vehicle plates. */
+async function currentVehicles(db: Db, driverIds: readonly number[]): Promise<Map<number, string>> {
+  if (driverIds.length === 0) return new Map();
+  const rows = await db.kysely.selectFrom('transports').select(['user_id', 'vehicle_number']).where('user_id', 'in', [...new Set(driverIds)]).where('is_current', '=', 1).execute();
+  return new Map(rows.map((r) => [r.user_id, r.vehicle_number]));
 }

@@ -34,10 +34,30 @@ export async function checkTableToken(secret: string, token: string, fileId: num
   }
 }
 
+type Cell = string | number | null;
+
 export interface SheetData {
   sheet: string;
   columns: string[];
-  rows: (string | number | null)[][];
+  rows: Cell[][];
+  /** The last row when it holds formulas (the export's totals): kept out of the rows, so sorting leaves it last. */
+  footer: Cell[] | null;
+}
+
+/** dd.mm.yyyy → yyyymmdd, so dates sort as dates. */
+const sortable = (v: Cell): Cell => (typeof v === 'string' && /^\d{2}\.\d{2}\.\d{4}$/.test(v) ? `${v.slice(6)}${v.slice(3, 5)}${v.slice(0, 2)}` : v);
+const collator = new Intl.Collator('ru', { numeric: true, sensitivity: 'base' });
+
+/** The rows sorted by one column: numbers as numbers, text in Russian order, empty cells last either way. */
+export function sortRows(rows: readonly Cell[][], column: number, desc: boolean): Cell[][] {
+  return rows
+    .map((row, index) => ({ row, index, key: sortable(row[column] ?? null) }))
+    .sort((a, b) => {
+      if (a.key === null || b.key === null) return a.key === b.key ? a.index - b.index : a.key === null ? 1 : -1;
+      const order = typeof a.key === 'number' && typeof b.key === 'number' ? a.key - b.key : collator.compare(String(a.key), String(b.key));
+      return (desc ? -order : order) || a.index - b.index;
+    })
+    .map((entry) => entry.row);
 }
 
 function cellValue(value: ExcelJS.CellValue): string | number | null {
@@ -58,17 +78,24 @@ export async function readSheet(storage: FileStorage, key: string): Promise<Shee
   const reader = new ExcelJS.stream.xlsx.WorkbookReader(storage.read(key), { worksheets: 'emit', sharedStrings: 'cache', styles: 'cache', hyperlinks: 'ignore' });
   let sheetName = '';
   let columns: string[] = [];
-  const rows: (string | number | null)[][] = [];
+  const rows: Cell[][] = [];
+  let footer: Cell[] | null = null;
   for await (const worksheet of reader) {
     sheetName = (worksheet as unknown as { name?: string }).name ?? 'Лист1';
     for await (const row of worksheet) {
-      const values = (row.values as ExcelJS.CellValue[]).slice(1).map(cellValue);
-      if (row.number === 1) columns = values.map((v) => (v === null ? '' : String(v)));
+      const raw = (row.values as ExcelJS.CellValue[]).slice(1);
+      if (row.number === 1) {
+        columns = raw.map((v) => (v === null || v === undefined ? '' : String(cellValue(v))));
+        continue;
+      }
+      // Every row as wide as the header: a reader drops trailing empty cells.
+      const values = Array.from({ length: columns.length }, (_, i) => cellValue(raw[i] ?? null));
+      if (raw.some((v) => typeof v === 'object' && v !== null && 'formula' in v)) footer = values;
       else rows.push(values);
     }
     break;
   }
-  return { sheet: sheetName || 'Лист1', columns, rows };
+  return { sheet: sheetName || 'Лист1', columns, rows, footer };
 }
 
 /** Parsed sheets, kept briefly: a grid scrolls through pages of the same file. */
@@ -91,4 +118,17 @@ export class SheetCache {
     while (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
     return data;
   }
+
+  /** The sheet's rows sorted by a column, kept with the sheet: a grid scrolling a sorted view sorts once. */
+  async sorted(key: string, column: number, desc: boolean): Promise<Cell[][]> {
+    const data = await this.get(key);
+    const memo = (this.sorts.get(data) ?? new Map<string, Cell[][]>());
+    this.sorts.set(data, memo);
+    const id = `${column}:${desc ? 1 : 0}`;
+    const hit = memo.get(id) ?? sortRows(data.rows, column, desc);
+    memo.set(id, hit);
+    return hit;
+  }
+
+  private readonly sorts = new WeakMap<SheetData, Map<string, Cell[][]>>();
 }

@@ -10,34 +10,57 @@ import type { Task } from '../../contract/entities.ts';
 const TASK_STATUS: Record<string, string> = { open: 'Открыта', in_progress: 'В работе', completed: 'Выполнена', cancelled: 'Отменена' };
 const DRIVER_STATUS: Record<string, string> = { accepted: 'Принята', in_progress: 'В рейсе', completed: 'Выполнена', cancelled: 'Отменена' };
 
+const MONEY = '#,##0.00';
+
+/**
+ * The completed-tasks export's columns: numbers are numbers (ids too: a bookkeeper filters and sorts by them), money
+ * in a money format, and the driver's pay, revenue and margin from the one rate rule on the approved loads
+ * (server/wages/pay.ts). `sum`: the totals row adds the column up with a SUM formula.
+ */
 export const EXPORT_COLUMNS = [
-  { header: '№ задачи', key: 'task_id', width: 11 },
-  { header: 'Дата', key: 'date', width: 12 },
+  { header: '№ задачи', key: 'task_id', width: 10 },
+  { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
   { header: 'Груз', key: 'cargo', width: 28 },
   { header: 'Место погрузки', key: 'loading_place', width: 30 },
   { header: 'Место выгрузки', key: 'unloading_place', width: 30 },
   { header: 'План', key: 'planned_quantity', width: 10 },
   { header: 'Ед.', key: 'unit', width: 6 },
-  { header: 'Ставка, ₽', key: 'rate', width: 11 },
+  { header: 'Цена задачи, ₽', key: 'rate', width: 12, numFmt: MONEY },
   { header: 'Статус задачи', key: 'status', width: 14 },
-  { header: '№ назначения', key: 'association_id', width: 13 },
+  { header: '№ назначения', key: 'association_id', width: 12 },
   { header: 'Водитель', key: 'driver_name', width: 24 },
+  { header: 'Госномер', key: 'vehicle', width: 12 },
   { header: 'Статус водителя', key: 'driver_status', width: 15 },
-  { header: 'Количество', key: 'quantity', width: 12 },
+  { header: 'Количество', key: 'quantity', width: 12, sum: true },
   { header: 'Погружено', key: 'loading_quantity', width: 11 },
   { header: 'Выгружено', key: 'unloading_quantity', width: 11 },
-  { header: 'Ставка водителя, ₽', key: 'transport_rate', width: 12 },
-  { header: 'Отчётов', key: 'report_count', width: 9 },
-  { header: 'Перевезено по отчётам', key: 'reported_quantity', width: 14 },
+  { header: 'Ставка водителя, ₽', key: 'transport_rate', width: 12, numFmt: MONEY },
+  { header: 'Откуда ставка', key: 'rate_source', width: 22 },
+  { header: 'Отчётов', key: 'report_count', width: 9, sum: true },
+  { header: 'Перевезено по отчётам', key: 'reported_quantity', width: 14, sum: true },
   { header: 'Доля', key: 'share', width: 9 },
-  { header: 'Рейсов', key: 'trips', width: 8 },
-  { header: 'Доставлено', key: 'delivered', width: 12 },
+  { header: 'Рейсов', key: 'trips', width: 8, sum: true },
+  { header: 'Доставлено', key: 'delivered', width: 12, sum: true },
+  { header: 'Принято, т', key: 'approved', width: 11, sum: true },
+  { header: 'Водителю, ₽', key: 'pay', width: 13, numFmt: MONEY, sum: true },
+  { header: 'Выручка, ₽', key: 'revenue', width: 13, numFmt: MONEY, sum: true },
+  { header: 'Маржа, ₽', key: 'margin', width: 13, numFmt: MONEY, sum: true },
   { header: 'Номер талона', key: 'tickets', width: 24 },
   { header: 'Проверка', key: 'review', width: 30 },
   { header: 'Комментарий', key: 'comment', width: 40 },
-] as const;
+] as const satisfies readonly (SheetColumn & { sum?: true })[];
 
-/** A cell: a value, or a formula with the result it had when written (what a reader without Excel sees). */
+/** An association's money in the export: its approved loads priced by the one rule (server/wages/pay.ts). */
+export interface AssociationMoney {
+  approved: number;
+  rate: number | null;
+  /** «своя ставка», «шкала при 103,1 т за месяц». */
+  source: string | null;
+  pay: number;
+  revenue: number;
+  margin: number;
+}
+
 export type ExportCell = string | number | Date | null | { formula: string; result?: number };
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -63,10 +86,19 @@ export function reviewText(r: ReviewSummary | undefined): string {
   return parts.length ? parts.join(', ') : '—';
 }
 
-/** The rows of one task, as cells in EXPORT_COLUMNS order. Ids are text: a spreadsheet must not sum them. */
-export function rowsOfTask(task: Task, reviews: ReadonlyMap<number, ReviewSummary> = new Map()): ExportCell[][] {
+/** What the export adds to a task beyond the task itself: reviews, money, vehicles, per association / driver. */
+export interface ExportExtras {
+  reviews?: ReadonlyMap<number, ReviewSummary>;
+  money?: ReadonlyMap<number, AssociationMoney>;
+  /** The driver's current vehicle plate. */
+  vehicles?: ReadonlyMap<number, string>;
+}
+
+/** The rows of one task, as cells in EXPORT_COLUMNS order. */
+export function rowsOfTask(task: Task, extras: ExportExtras = {}): ExportCell[][] {
+  const { reviews = new Map(), money = new Map(), vehicles = new Map() } = extras;
   const base: ExportCell[] = [
-    String(task.id),
+    task.id,
     new Date(`${task.date}T00:00:00Z`),
     task.cargo,
     task.loading_place,
@@ -77,29 +109,39 @@ export function rowsOfTask(task: Task, reviews: ReadonlyMap<number, ReviewSummar
     TASK_STATUS[task.status] ?? task.status,
   ];
   const associations = task.driver_associations;
-  if (associations.length === 0) return [[...base, null, null, null, null, null, null, null, null, null, null, null, null, null, null, task.comment]];
-  return associations.map((a) => [
-    ...base,
-    String(a.id),
-    a.driver_name,
-    DRIVER_STATUS[a.status] ?? a.status,
-    a.quantity,
-    a.loading_quantity,
-    a.unloading_quantity,
-    a.transport_rate,
-    a.report_count,
-    a.reported_quantity,
-    a.share,
-    a.trips,
-    a.delivered,
-    reviews.get(a.id)?.tickets.join(', ') || null,
-    reviewText(reviews.get(a.id)),
-    task.comment,
-  ]);
+  const blank = EXPORT_COLUMNS.length - base.length - 1;
+  if (associations.length === 0) return [[...base, ...Array<ExportCell>(blank).fill(null), task.comment]];
+  return associations.map((a) => {
+    const m = money.get(a.id);
+    return [
+      ...base,
+      a.id,
+      a.driver_name,
+      vehicles.get(a.driver_id) ?? null,
+      DRIVER_STATUS[a.status] ?? a.status,
+      a.quantity,
+      a.loading_quantity,
+      a.unloading_quantity,
+      m?.rate ?? a.transport_rate,
+      m?.source ?? (a.transport_rate !== null ? 'своя ставка' : null),
+      a.report_count,
+      a.reported_quantity,
+      a.share,
+      a.trips,
+      a.delivered,
+      m?.approved ?? 0,
+      m?.pay ?? 0,
+      m?.revenue ?? 0,
+      m?.margin ?? 0,
+      reviews.get(a.id)?.tickets.join(', ') || null,
+      reviewText(reviews.get(a.id)),
+      task.comment,
+    ];
+  });
 }
 
 export interface ExportWriter {
-  add(task: Task, reviews?: ReadonlyMap<number, ReviewSummary>): Promise<number>;
+  add(task: Task, extras?: ExportExtras): Promise<number>;
   finish(): Promise<void>;
 }
 
@@ -165,18 +207,37 @@ export function createSheetWriter(stream: Writable, sheetName: string, columns: 
   };
 }
 
+/** The export's one sheet: an autofilter on the header and, at the end, a totals row of SUM formulas. */
 export function createExportWriter(stream: Writable, sheetName: string): ExportWriter {
-  const sheet = createSheetWriter(
-    stream,
-    sheetName,
-    EXPORT_COLUMNS.map((c) => ({ ...c, ...(c.key === 'date' ? { numFmt: 'dd.mm.yyyy' } : {}) })),
-  );
+  const book = createWorkbookWriter(stream);
+  const sheet = book.sheet(sheetName, EXPORT_COLUMNS, { autoFilter: true });
+  let rows = 0;
+  // Each summed column's total as the rows pass, so the formula carries its result (readers without Excel see it).
+  const totals = EXPORT_COLUMNS.map(() => 0);
   return {
-    async add(task, reviews) {
-      const rows = rowsOfTask(task, reviews);
-      for (const cells of rows) await sheet.addRow(cells);
-      return rows.length;
+    async add(task, extras) {
+      const cells = rowsOfTask(task, extras);
+      for (const row of cells) {
+        row.forEach((cell, i) => {
+          if (typeof cell === 'number') totals[i] = (totals[i] ?? 0) + cell;
+        });
+        await sheet.addRow(row);
+      }
+      rows += cells.length;
+      return cells.length;
     },
-    finish: () => sheet.finish(),
+    async finish() {
+      if (rows > 0) {
+        const letter = (index: number) => (index < 26 ? String.fromCharCode(65 + index) : `A${String.fromCharCode(65 + index - 26)}`);
+        await sheet.addRow(
+          EXPORT_COLUMNS.map((c, i): ExportCell => {
+            if (c.key === 'cargo') return 'Итого';
+            return 'sum' in c ? { formula: `SUM(${letter(i)}2:${letter(i)}${rows + 1})`, result: Math.round((totals[i] ?? 0) * 1000) / 1000 } : null;
+          }),
+        );
+      }
+      await sheet.finish();
+      await book.finish();
+    },
   };
 }

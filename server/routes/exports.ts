@@ -9,7 +9,7 @@ import type { RouteModule } from '../context.ts';
 import { STAFF } from '../../contract/roles.ts';
 import { exportRequestSchema, tableRowsQuerySchema, type TableLink, type TableRows } from '../../contract/exports.ts';
 import { currentUser } from '../auth/guard.ts';
-import { conflict, idParam, notFound, parse } from '../errors.ts';
+import { badRequest, conflict, idParam, notFound, parse } from '../errors.ts';
 import { createJob, jobFor, toJob } from '../exports/jobs.ts';
 import { startExportRunner } from '../exports/runner.ts';
 import { SheetCache, checkTableToken, signTableToken } from '../exports/table.ts';
@@ -67,7 +67,9 @@ export const exportRoutes: RouteModule = (app, ctx) => {
     const q = parse(tableRowsQuerySchema, request.query);
     const file = await linkedFile(request.query);
     const data = await sheets.get(file.storage_key);
-    return { sheet: data.sheet, title: file.filename ?? data.sheet, columns: data.columns, rows: data.rows.slice(q.offset, q.offset + q.limit), total: data.rows.length, offset: q.offset };
+    if (q.sort !== undefined && q.sort >= data.columns.length) throw badRequest(`sort: в таблице ${data.columns.length} столбцов`);
+    const rows = q.sort === undefined ? data.rows : await sheets.sorted(file.storage_key, q.sort, q.desc === '1');
+    return { sheet: data.sheet, title: file.filename ?? data.sheet, columns: data.columns, rows: rows.slice(q.offset, q.offset + q.limit), total: data.rows.length, offset: q.offset, footer: data.footer };
   });
 
   app.get('/table/file', async (request, reply) => {

@@ -44,6 +44,7 @@ export interface LoadFilter extends Period {
   driverId?: number;
   companyId?: number;
   createdBy?: number;
+  associationIds?: readonly number[];
   /** approved: the loads that are paid; unapproved: pending or disputed (not paid yet). */
   review: 'approved' | 'unapproved';
 }
@@ -78,6 +79,7 @@ export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
     .$if(f.driverId !== undefined, (qb) => qb.where('td.driver_id', '=', f.driverId as number))
     .$if(f.companyId !== undefined, (qb) => qb.where('t.company_id', '=', f.companyId as number))
     .$if(f.createdBy !== undefined, (qb) => qb.where('t.created_by', '=', f.createdBy as number))
+    .$if(f.associationIds !== undefined, (qb) => qb.where('r.association_id', 'in', f.associationIds?.length ? [...(f.associationIds as number[])] : [-1]))
     .$if(f.start_date !== undefined, (qb) => qb.where('t.date', '>=', f.start_date as string))
     .$if(f.end_date !== undefined, (qb) => qb.where('t.date', '<=', f.end_date as string))
     .orderBy('t.date')

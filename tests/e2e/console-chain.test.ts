@@ -107,7 +107,8 @@ describe('the dispatcher console, one chain', () => {
     const sheet = workbook.worksheets[0]!;
     const fileRows: string[] = [];
     sheet.eachRow((row, n) => {
-      if (n > 1) fileRows.push(`${String(row.getCell(1).value)}:${String(row.getCell(11).value ?? '')}`);
+      // Every row but the header and the totals row («Итого» under «Груз»).
+      if (n > 1 && row.getCell(3).value !== 'Итого') fileRows.push(`${String(row.getCell(1).value)}:${String(row.getCell(11).value ?? '')}`);
     });
     const list = (await (await api('GET', `/tasks/completed/?status=all&search=${encodeURIComponent('Цепочка')}`)).json()) as TaskPage<Task>;
     const apiRows = list.items.flatMap((t) => (t.driver_associations.length ? t.driver_associations.map((a) => `${t.id}:${a.driver_name ?? ''}`) : [`${t.id}:`]));

@@ -47,14 +47,14 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     return { a, b };
   }
 
-  it('writes one row per association with text ids and real dates, the same tasks as the list, for the company only', async () => {
+  it('writes one row per association with numbers as numbers, money from the approved loads, a totals row and the period in the file name', async () => {
     const { a, b } = await seedTasks();
     const started = await call('POST', '/tasks/completed/export', p.manager, { status: 'completed', date_from: '2026-11-01', date_to: '2026-11-30' });
     expect(started.statusCode).toBe(202);
     expect(started.json()).toMatchObject({ status: 'queued', rows_written: 0 });
     const job = await finished(started.json().id, p.manager);
     expect(job).toMatchObject({ status: 'done', rows_written: 3, rows_total: 3, error: null });
-    expect(job.filename).toMatch(/^zadachi-\d{4}-\d{2}-\d{2}\.xlsx$/);
+    expect(job.filename).toBe('zadachi-2026-11-01_2026-11-30.xlsx');
 
     const file = await call('GET', `/tasks/completed/export/${job.id}/download`, p.manager);
     expect(file.statusCode).toBe(200);
@@ -65,19 +65,27 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     const sheet = workbook.worksheets[0]!;
     expect(sheet.getRow(1).getCell(1).value).toBe('№ задачи');
     expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.autoFilter).toBeTruthy();
     const rows = [2, 3, 4].map((n) => sheet.getRow(n));
-    expect(rows.map((r) => r.getCell(1).value)).toEqual([String(a), String(a), String(b)]);
-    expect(rows[0]!.getCell(2).value).toEqual(new Date('2026-11-02T00:00:00Z'));
-    expect(rows.map((r) => r.getCell(13).value)).toEqual([22.5, 10, null]);
-    expect(typeof rows[0]!.getCell(10).value).toBe('string');
     const column = (header: string) => (sheet.getRow(1).values as unknown[]).indexOf(header);
+    expect(rows.map((r) => r.getCell(1).value)).toEqual([a, a, b]);
+    expect(rows[0]!.getCell(2).value).toEqual(new Date('2026-11-02T00:00:00Z'));
+    expect(rows.map((r) => r.getCell(column('Количество')).value)).toEqual([22.5, 10, null]);
+    expect(typeof rows[0]!.getCell(column('№ назначения')).value).toBe('number');
+    // Money: the approved 12,5 т at the driver's 350 ₽ against the task's 350 ₽ price; the pending 10 т not yet.
+    expect(['Цена задачи, ₽', 'Ставка водителя, ₽', 'Откуда ставка', 'Принято, т', 'Водителю, ₽', 'Выручка, ₽', 'Маржа, ₽'].map((h) => rows[0]!.getCell(column(h)).value)).toEqual([350, 350, 'своя ставка', 12.5, 4375, 4375, 0]);
+    expect(rows[0]!.getCell(column('Госномер')).value).toBe(null);
+    const total = sheet.getRow(5);
+    expect(total.getCell(column('Груз')).value).toBe('Итого');
+    expect(total.getCell(column('Количество')).value).toMatchObject({ formula: expect.stringMatching(/^SUM\([A-Z]+2:[A-Z]+4\)$/), result: 32.5 });
+    expect(total.getCell(column('Водителю, ₽')).value).toMatchObject({ result: 4375 });
     expect(rows[0]!.getCell(column('Рейсов')).value).toBe(2);
     expect(rows[0]!.getCell(column('Доставлено')).value).toBe(22.5);
     expect(rows[0]!.getCell(column('Номер талона')).value).toBe('Т-1, Т-2');
     expect(rows[0]!.getCell(column('Проверка')).value).toBe('подтверждено 1, ждёт проверки 1');
     expect(rows[1]!.getCell(column('Проверка')).value).toBe('—');
     const list = (await call('GET', '/tasks/completed/?date_from=2026-11-01&date_to=2026-11-30', p.manager)).json() as Page<Task>;
-    expect([...new Set(rows.map((r) => Number(r.getCell(1).value)))]).toEqual(list.items.map((t) => t.id));
+    expect([...new Set(rows.map((r) => r.getCell(1).value))]).toEqual(list.items.map((t) => t.id));
   });
 
   it('answers 204 before the file exists, 404 to another company, and checks roles and input', async () => {
@@ -128,10 +136,19 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     const rows = await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(token)}&limit=2`);
     expect(rows.statusCode).toBe(200);
     const page = rows.json() as TableRows;
+    // Three rows; the totals row apart, pinned below them.
     expect(page).toMatchObject({ total: 3, offset: 0 });
     expect(page.columns[0]).toBe('№ задачи');
     expect(page.rows).toHaveLength(2);
     expect(page.rows[0]?.[1]).toBe('02.11.2026');
+    expect(page.footer?.[page.columns.indexOf('Груз')]).toBe('Итого');
+    expect(page.footer?.[page.columns.indexOf('Количество')]).toBe(32.5);
+    // Sorted by a column on the server, every page agrees: by date ascending, then by quantity descending (empty last).
+    const sorted = async (column: string, desc: 0 | 1) =>
+      ((await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(token)}&sort=${page.columns.indexOf(column)}&desc=${desc}`)).json() as TableRows).rows;
+    expect((await sorted('Дата', 0)).map((r) => r[1])).toEqual(['01.11.2026', '02.11.2026', '02.11.2026']);
+    expect((await sorted('Количество', 1)).map((r) => r[page.columns.indexOf('Количество')])).toEqual([22.5, 10, null]);
+    expect((await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(token)}&sort=99`)).json().detail).toMatch(/^sort:/);
 
     const otherJob = (await call('POST', '/tasks/completed/export', p.manager, {})).json() as ExportJob;
     await finished(otherJob.id, p.manager);

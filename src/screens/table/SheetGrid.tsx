@@ -1,5 +1,9 @@
-/** The built-in read-only grid: only the rows in sight are in the DOM, pages of 200 are fetched as they come into view. */
-import { useRef } from 'react';
+/**
+ * The built-in read-only grid: only the rows in sight are in the DOM, pages of 200 are fetched as they come into view.
+ * A click on a column's header sorts by it (again: the other way; the server sorts, so every page agrees); the
+ * totals row stays pinned below the rows; a link leads back to the console.
+ */
+import { useRef, useState } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TableRows } from '../../../contract/exports.ts';
@@ -11,13 +15,17 @@ import { Loading } from '../../ui/states.tsx';
 const PAGE = 200;
 const ROW_HEIGHT = 34;
 
-async function fetchPage(fileId: string, token: string, page: number): Promise<TableRows> {
-  const result = (await getEngine().get('/table/rows', { file_id: fileId, token, offset: page * PAGE, limit: PAGE })) as Result<{ data: TableRows }>;
+type Sort = { column: number; desc: boolean } | null;
+const sortParams = (sort: Sort) => (sort ? { sort: sort.column, desc: sort.desc ? 1 : 0 } : {});
+
+async function fetchPage(fileId: string, token: string, page: number, sort: Sort): Promise<TableRows> {
+  const result = (await getEngine().get('/table/rows', { file_id: fileId, token, offset: page * PAGE, limit: PAGE, ...sortParams(sort) })) as Result<{ data: TableRows }>;
   return unwrap(result).data;
 }
 
 export function SheetGrid({ fileId, token }: { fileId: string; token: string }) {
-  const first = useApiQuery<TableRows>('/table/rows', { file_id: fileId, token, offset: 0, limit: PAGE }, { retry: false });
+  const [sort, setSort] = useState<Sort>(null);
+  const first = useApiQuery<TableRows>('/table/rows', { file_id: fileId, token, offset: 0, limit: PAGE, ...sortParams(sort) }, { retry: false, placeholderData: (previous) => previous });
   const scroller = useRef<HTMLDivElement>(null);
   const total = first.data?.data.total ?? 0;
   // No React Compiler here: the rule guards its memoizing, which this app does not use.
@@ -27,8 +35,8 @@ export function SheetGrid({ fileId, token }: { fileId: string; token: string }) 
   const pages = [...new Set(items.map((item) => Math.floor(item.index / PAGE)))].filter((page) => page > 0);
   const loaded = useQueries({
     queries: pages.map((page) => ({
-      queryKey: ['/table/rows', { file_id: fileId, token, page }],
-      queryFn: () => fetchPage(fileId, token, page),
+      queryKey: ['/table/rows', { file_id: fileId, token, page, ...sortParams(sort) }],
+      queryFn: () => fetchPage(fileId, token, page, sort),
       staleTime: Infinity,
     })),
   });
@@ -60,9 +68,12 @@ export function SheetGrid({ fileId, token }: { fileId: string; token: string }) 
   return (
     <main className="sheet-page">
       <header className="sheet-head">
+        <a className="sheet-back" href="/tasks/manage">
+          ← К задачам
+        </a>
         <h1>{sheet.title}</h1>
         <span className="sheet-meta">
-          Лист «{sheet.sheet}» · строк: {sheet.total} · только просмотр
+          Лист «{sheet.sheet}» · строк: {sheet.total} · только просмотр{sort ? ` · по столбцу «${sheet.columns[sort.column]}»${sort.desc ? ', по убыванию' : ''}` : ''}
         </span>
       </header>
       <div ref={scroller} className="sheet-scroll" role="table" aria-label={`${sheet.title}, лист ${sheet.sheet}`} aria-rowcount={sheet.total + 1}>
@@ -71,8 +82,16 @@ export function SheetGrid({ fileId, token }: { fileId: string; token: string }) 
             #
           </span>
           {sheet.columns.map((column, i) => (
-            <span key={i} role="columnheader">
-              {column}
+            <span key={i} role="columnheader" aria-sort={sort?.column === i ? (sort.desc ? 'descending' : 'ascending') : undefined}>
+              <button
+                type="button"
+                className="sheet-sort"
+                title="Сортировать по этому столбцу"
+                onClick={() => setSort(sort?.column === i ? (sort.desc ? null : { column: i, desc: true }) : { column: i, desc: false })}
+              >
+                {column}
+                {sort?.column === i ? (sort.desc ? ' ▼' : ' ▲') : ''}
+              </button>
             </span>
           ))}
         </div>
@@ -101,6 +120,21 @@ export function SheetGrid({ fileId, token }: { fileId: string; token: string }) 
             );
           })}
         </div>
+        {sheet.footer && (
+          <div className="sheet-row sheet-footer" role="row" aria-rowindex={sheet.total + 2} style={{ gridTemplateColumns: template }}>
+            <span role="rowheader" className="sheet-num">
+              Σ
+            </span>
+            {sheet.columns.map((_, c) => {
+              const value = sheet.footer?.[c] ?? null;
+              return (
+                <span key={c} role="cell" className={typeof value === 'number' ? 'num' : undefined}>
+                  {value === null ? '' : typeof value === 'number' ? value.toLocaleString('ru-RU') : value}
+                </span>
+              );
+            })}
+          </div>
+        )}
       </div>
     </main>
   );
