@@ -138,6 +138,14 @@ export interface TaskProgress {
   shortfall: number | null;
 }
 
+/** A task's money so far (server/routes/WAGES.md): approved loads only. */
+export interface TaskMoney {
+  approved: number;
+  revenue: number;
+  pay: number;
+  margin: number;
+}
+
 export interface Task {
   id: number;
   company_id: number;
@@ -155,6 +163,8 @@ export interface Task {
   driver_associations: DriverAssociation[];
   /** A driver's view only: what they are paid per unit on it (server/wages/pay.ts, the one rate rule). */
   driver_pay?: DriverPay;
+  /** Staff views only: its approved loads' money — revenue at the task's price, the drivers' pay, the margin. */
+  money?: TaskMoney;
   /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */
   taken_places: number;
   progress: TaskProgress;
@@ -213,6 +223,11 @@ export interface ReportView extends Report {
   driver_name: string | null;
   task: Pick<Task, 'id' | 'company_id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit' | 'status'>;
   association: Pick<DriverAssociation, 'id' | 'status' | 'quantity' | 'loading_quantity' | 'unloading_quantity' | 'transport_rate'>;
+  /**
+   * The load's pay by the one rate rule (server/wages/pay.ts): paid once approved; for a load not yet approved,
+   * what it would be paid now (`estimate`). `frozen`: its month is closed and these are the stored figures.
+   */
+  pay: { delivered: number; rate: number | null; source: 'transport_rate' | 'progressive' | null; month_volume: number; amount: number; estimate: boolean; frozen: boolean };
 }
 
 export interface ApiErrorBody {

@@ -3,6 +3,8 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { DriverStatus, ReportView, TaskStatus } from '../../contract/entities.ts';
 import { loadReport } from './load.ts';
+import { priceLoads, selectLoads } from '../wages/pay.ts';
+import { fromKop } from '../../contract/money.ts';
 
 export async function loadReportView(db: Kysely<Database>, reportId: number): Promise<ReportView> {
   const report = await loadReport(db, reportId);
@@ -30,8 +32,20 @@ export async function loadReportView(db: Kysely<Database>, reportId: number): Pr
     ])
     .where('td.id', '=', report.association_id)
     .executeTakeFirstOrThrow();
+  // The load priced as if approved (an estimate until it is): the same rule as every money figure.
+  const [load] = (await selectLoads(db, { associationIds: [report.association_id], review: report.review_status === 'approved' ? 'approved' : 'unapproved' })).filter((l) => l.report_id === report.id);
+  const [priced] = load ? await priceLoads(db, [load]) : [];
   return {
     ...report,
+    pay: {
+      delivered: priced?.quantity ?? load?.quantity ?? 0,
+      rate: priced?.rate ?? null,
+      source: priced?.rate_source ?? null,
+      month_volume: priced?.month_volume ?? 0,
+      amount: priced ? fromKop(priced.amount_kop) : 0,
+      estimate: report.review_status !== 'approved',
+      frozen: priced?.frozen ?? false,
+    },
     driver_name: row.driver_name,
     task: {
       id: row.task_id,

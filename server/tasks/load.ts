@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '../db/schema.ts';
 import type { DriverAssociation, DriverStatus, Page, Task, TaskStatus } from '../../contract/entities.ts';
 import { DELIVERED_SQL, roundQuantity, shareOf } from './progress.ts';
-import { driverPayFor } from '../wages/pay.ts';
+import { driverPayFor, taskMoney } from '../wages/pay.ts';
 
 type Q = Kysely<Database>;
 
@@ -171,7 +171,8 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
     list.push(toAssociation(a, byId.get(a.task_id)?.planned_quantity ?? 0, totalsBy.get(a.task_id)?.live ?? 0));
     byTask.set(a.task_id, list);
   }
-  // A driver sees what they are paid, never the customer's price (server/wages/pay.ts).
+  // Staff see each task's money so far; a driver sees what they are paid, never the customer's price (server/wages/pay.ts).
+  const money = onlyDriverId === undefined ? await taskMoney(db, unique) : null;
   const pay =
     onlyDriverId === undefined
       ? null
@@ -185,7 +186,8 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
     if (!row) return [];
     const task = toTask(row, byTask.get(id) ?? [], totalsBy.get(id) ?? { live: 0, finished: 0, delivered: 0 });
     const driverPay = pay?.get(id);
-    return [driverPay ? { ...task, rate: null, driver_pay: driverPay } : task];
+    if (driverPay) return [{ ...task, rate: null, driver_pay: driverPay }];
+    return [money ? { ...task, money: money.get(id) ?? { approved: 0, revenue: 0, pay: 0, margin: 0 } } : task];
   });
 }
 

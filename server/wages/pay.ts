@@ -13,6 +13,7 @@ import type { Database } from '../db/schema.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { ladderRate, type LadderBand } from '../../contract/ladder.ts';
 import { fromKop, monthOf, monthRange, toKop, type DriverPay, type RateSource, type WageItem } from '../../contract/money.ts';
+import type { TaskMoney } from '../../contract/entities.ts';
 
 type Q = Kysely<Database>;
 
@@ -45,6 +46,7 @@ export interface LoadFilter extends Period {
   companyId?: number;
   createdBy?: number;
   associationIds?: readonly number[];
+  taskIds?: readonly number[];
   /** approved: the loads that are paid; unapproved: pending or disputed (not paid yet). */
   review: 'approved' | 'unapproved';
 }
@@ -79,6 +81,7 @@ export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
     .$if(f.driverId !== undefined, (qb) => qb.where('td.driver_id', '=', f.driverId as number))
     .$if(f.companyId !== undefined, (qb) => qb.where('t.company_id', '=', f.companyId as number))
     .$if(f.createdBy !== undefined, (qb) => qb.where('t.created_by', '=', f.createdBy as number))
+    .$if(f.taskIds !== undefined, (qb) => qb.where('t.id', 'in', f.taskIds?.length ? [...(f.taskIds as number[])] : [-1]))
     .$if(f.associationIds !== undefined, (qb) => qb.where('r.association_id', 'in', f.associationIds?.length ? [...(f.associationIds as number[])] : [-1]))
     .$if(f.start_date !== undefined, (qb) => qb.where('t.date', '>=', f.start_date as string))
     .$if(f.end_date !== undefined, (qb) => qb.where('t.date', '<=', f.end_date as string))
@@ -242,4 +245,21 @@ export async function driverPayFor(
     pay.set(t.id, { rate, source, month_volume });
   }
   return pay;
+}
+
+/** Per task: its approved loads' money (revenue at the task's price, the drivers' pay, the margin). */
+export async function taskMoney(db: Q, taskIds: readonly number[]): Promise<Map<number, TaskMoney>> {
+  const result = new Map<number, TaskMoney>();
+  if (taskIds.length === 0) return result;
+  const loads = await priceLoads(db, await selectLoads(db, { taskIds, review: 'approved' }));
+  const by = new Map<number, { approved: number; revenueKop: number; payKop: number }>();
+  for (const l of loads) {
+    const m = by.get(l.task_id) ?? { approved: 0, revenueKop: 0, payKop: 0 };
+    m.approved = roundQuantity(m.approved + l.quantity);
+    m.revenueKop += amountKop(l.quantity, l.task_rate);
+    m.payKop += l.amount_kop;
+    by.set(l.task_id, m);
+  }
+  for (const [id, m] of by) result.set(id, { approved: m.approved, revenue: fromKop(m.revenueKop), pay: fromKop(m.payKop), margin: fromKop(m.revenueKop - m.payKop) });
+  return result;
 }

@@ -68,6 +68,9 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     ]);
     expect(m.pending).toMatchObject({ loads: 1, quantity: 25 });
     expect(m.pending.items[0]?.report_id).toBe(pendingReport);
+    // /reports/{id} says the same: the approved load's pay, and what the pending one would be paid (at 145 т: 480 ₽).
+    expect((await json<{ pay: object }>('GET', `/reports/${approvedReport}`, p.manager)).pay).toEqual({ delivered: 40, rate: 480, source: 'progressive', month_volume: 120, amount: 19200, estimate: false, frozen: false });
+    expect((await json<{ pay: object }>('GET', `/reports/${pendingReport}`, p.manager)).pay).toMatchObject({ delivered: 25, rate: 480, amount: 12000, estimate: true });
     // The super-admin names the company; another company's staff do not see it.
     expect((await send('GET', `/payroll/?${october}`, p.superAdmin)).json().detail).toBe('company_id: укажите компанию');
     expect((await send('GET', `/payroll/?${october}&company_id=${p.company}`, p.superAdmin)).statusCode).toBe(200);

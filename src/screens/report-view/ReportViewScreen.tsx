@@ -15,7 +15,8 @@ import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatDate, formatDateTime, formatQuantity, formatRate } from '../../ui/format.ts';
+import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate } from '../../ui/format.ts';
+import { rateNote } from '../../ui/money.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
@@ -110,7 +111,7 @@ function ReportDetails({ report }: { report: ReportView }) {
           </dd>
           <dt>Назначение водителя</dt>
           <dd>
-            №{association.id} · <StatusBadge status={association.status} kind="driver" /> · ставка {formatRate(association.transport_rate, unit)}
+            №{association.id} · <StatusBadge status={association.status} kind="driver" /> · {association.transport_rate === null ? 'ставка по шкале компании' : `своя ставка ${formatRate(association.transport_rate, unit)}`}
           </dd>
           <dt>Перевезено по отчёту</dt>
           <dd className="report-quantity">
@@ -120,6 +121,11 @@ function ReportDetails({ report }: { report: ReportView }) {
           </dd>
           <dt>Талон</dt>
           <dd>{report.ticket_number ?? '—'}</dd>
+          <dt>{report.pay.estimate ? 'Оплата после проверки' : 'Оплата водителю'}</dt>
+          <dd>
+            {formatQuantity(report.pay.delivered, unit)} × {formatRate(report.pay.rate, unit)} = <strong>{formatMoney(report.pay.amount)}</strong>
+            <span className="muted"> ({rateNote({ ...report.pay, rate_source: report.pay.source, unit })}{report.pay.estimate ? '; оплачивается, когда рейс принят' : ''})</span>
+          </dd>
           <dt>Проверка</dt>
           <dd>
             <span className={`status-badge review-${report.review_status}`}>{REVIEW_LABELS[report.review_status]}</span>

@@ -2,7 +2,7 @@
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'wouter';
 import type { Task } from '../../../contract/entities.ts';
-import { formatDate, formatQuantity, formatRate, formatTrips } from '../../ui/format.ts';
+import { formatDate, formatMoney, formatQuantity, formatRate, formatTrips } from '../../ui/format.ts';
 import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 
@@ -68,9 +68,15 @@ export function taskColumns(actions: (task: Task) => React.ReactNode) {
     }),
     column.display({ id: 'drivers', header: 'Водители', cell: (c) => <Drivers task={c.row.original} /> }),
     column.accessor('rate', {
-      header: 'Ставка',
-      meta: { align: 'right' },
+      header: 'Цена',
+      meta: { align: 'right', label: 'Цена для заказчика за единицу' },
       cell: (c) => formatRate(c.getValue(), c.row.original.unit),
+    }),
+    column.display({
+      id: 'margin',
+      header: 'Маржа',
+      meta: { align: 'right', label: 'Выручка минус оплата водителям, по принятым рейсам' },
+      cell: (c) => <Margin task={c.row.original} />,
     }),
     column.accessor('status', { header: 'Статус', cell: (c) => <StatusBadge status={c.getValue()} /> }),
     column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
@@ -92,10 +98,27 @@ export function TaskCard({ task, actions }: { task: Task; actions: React.ReactNo
       <div>
         {task.loading_place} → {task.unloading_place}
       </div>
+      {task.money && task.money.approved > 0 && (
+        <div>
+          Маржа: <Margin task={task} />
+        </div>
+      )}
       <Drivers task={task} />
       <div className="task-card-actions" onClick={(event) => event.stopPropagation()}>
         {actions}
       </div>
     </div>
+  );
+}
+
+/** The task's margin so far (approved loads): marked and explained when negative. */
+function Margin({ task }: { task: Task }) {
+  const m = task.money;
+  if (!m || m.approved === 0) return <span className="muted">—</span>;
+  const title = `Принято ${formatQuantity(m.approved, task.unit)}: выручка ${formatMoney(m.revenue)}, водителям ${formatMoney(m.pay)}`;
+  return (
+    <span className={m.margin < 0 ? 'money-negative' : undefined} title={m.margin < 0 ? `${title}. Убыток: ставка водителя выше цены задачи` : title}>
+      {formatMoney(m.margin)}
+    </span>
   );
 }
