@@ -59,7 +59,7 @@ export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Pro
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    for (const driverId of driverIds) await addAssociation(trx, id, driverId, input.rate ?? null, now);
+    for (const driverId of driverIds) await addAssociation(trx, id, driverId, null, now);
     for (const { id: driverId, ...fields } of input.drivers ?? []) {
       if (!driverIds.includes(driverId)) throw badRequest(`drivers: водитель ${driverId} не назначен на задание`);
       const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));

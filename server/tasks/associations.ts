@@ -28,11 +28,13 @@ export async function joinTask(
   driverId: number,
   now: string,
 ): Promise<void> {
-  await addAssociation(trx, task.id, driverId, task.rate, now);
+  // No own rate: the driver is paid by the company's scale until staff set one (WAGES.md). The task's rate is the
+  // customer's price, never copied into the driver's pay.
+  await addAssociation(trx, task.id, driverId, null, now);
   await settleTask(trx, task.id);
 }
 
-/** The association goes last in the driver's order and carries the task's rate at this moment. */
+/** The association goes last in the driver's order, with the driver's own rate if staff gave one (else the scale). */
 export async function addAssociation(
   trx: Db['kysely'],
   taskId: number,

@@ -113,7 +113,7 @@ async function syncDrivers(
   const have = new Set(current.map((c) => c.driver_id));
   const task = await trx.selectFrom('tasks').select('rate').where('id', '=', taskId).executeTakeFirstOrThrow();
   for (const driverId of wanted.filter((id) => !have.has(id))) {
-    await addAssociation(trx, taskId, driverId, task.rate, now);
+    await addAssociation(trx, taskId, driverId, null, now);
   }
   const drop = current.filter((c) => !wanted.includes(c.driver_id)).map((c) => c.id);
   if (drop.length > 0) await removeAssociations(trx, drop);

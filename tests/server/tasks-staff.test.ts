@@ -180,7 +180,8 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect(ids(available)).toContain(created.json().id);
 
     const withDriver = await call('POST', '/tasks/', p.admin, { ...body, driver_ids: [p.driver.id] });
-    expect(withDriver.json()).toMatchObject({ status: 'in_progress', driver_associations: [{ driver_id: p.driver.id, transport_rate: 320 }] });
+    // The task's rate is the customer's price: the driver gets no own rate from it (the scale applies).
+    expect(withDriver.json()).toMatchObject({ status: 'in_progress', driver_associations: [{ driver_id: p.driver.id, transport_rate: null }] });
     expect((await call('POST', '/tasks/', p.manager, { ...body, driver_ids: [p.otherDriver.id] })).statusCode).toBe(400);
     expect((await call('POST', '/tasks/', p.manager, { ...body, company_id: p.otherCompany })).statusCode).toBe(403);
     const bad = await call('POST', '/tasks/', p.manager, { ...body, cargo: '' });
@@ -207,7 +208,7 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     const url = `/tasks/${task}/drivers/${p.driver.id}/`;
     const added = await call('PUT', `${url}?quantity=12&status_param=in_progress`, p.manager);
     expect(added.statusCode).toBe(200);
-    expect(added.json()).toMatchObject({ driver_id: p.driver.id, quantity: 12, status: 'in_progress', transport_rate: 280 });
+    expect(added.json()).toMatchObject({ driver_id: p.driver.id, quantity: 12, status: 'in_progress', transport_rate: null });
     const updated = (await call('PUT', `${url}?transport_rate=300&quantity=`, p.manager)).json() as DriverAssociation;
     expect(updated).toMatchObject({ id: added.json().id, quantity: null, transport_rate: 300, status: 'in_progress' });
     expect((await call('PUT', `/tasks/${task}/drivers/${p.otherDriver.id}/`, p.manager)).statusCode).toBe(404);

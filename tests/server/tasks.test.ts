@@ -53,8 +53,10 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
       driver_id: p.driver.id,
       status: 'accepted',
       order_index: 5,
-      transport_rate: 410,
+      // The task's 410 is the customer's price: the driver takes it with no own rate (the scale) and never sees the price.
+      transport_rate: null,
     });
+    expect(task.rate).toBeNull();
 
     const after = (await call('GET', '/tasks/available/', p.driver)).json() as Page<Task>;
     expect(ids(after)).toEqual([today]);

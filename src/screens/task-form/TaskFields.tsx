@@ -10,7 +10,7 @@ import type { DriverNumberField, DriverRowValues, FieldErrors, TaskFormValues } 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
   planned_quantity: 'Доля (пусто — поровну)',
   quantity: 'Количество',
-  transport_rate: 'Ставка, ₽',
+  transport_rate: 'Ставка водителя, ₽ (пусто — по шкале)',
   loading_quantity: 'Погружено',
   unloading_quantity: 'Выгружено',
 };
@@ -72,7 +72,13 @@ export function TaskFields({ values, errors, onChange, companies, drivers, editi
           </Select>
         </div>
         <div className="task-form-pair">
-          <Field label={`Ставка, ₽ за ${values.unit || 'т'}`} inputMode="decimal" placeholder="420" hint="Можно с запятой: 420,5" {...text('rate')} />
+          <Field
+            label={`Цена для заказчика, ₽ за ${values.unit || 'т'}`}
+            inputMode="decimal"
+            placeholder="650"
+            hint="Выручка компании; водителю — его ставка или шкала компании. Можно с запятой: 650,5"
+            {...text('rate')}
+          />
           <Field label="Мест для водителей" inputMode="numeric" placeholder="не ограничено" {...text('max_drivers')} />
         </div>
         <div className="field">
