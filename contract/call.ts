@@ -33,7 +33,8 @@ export type Area =
   | 'client-errors'
   | 'onlyoffice'
   | 'audit'
-  | 'payroll';
+  | 'payroll'
+  | 'dispatch';
 
 /**
  * Who hears of a write on the change feed, resolved on the server from the database (server/events/audience.ts):

@@ -9,6 +9,7 @@ import { reportCalls } from './reports.ts';
 import { auditCalls } from './audit.ts';
 import { progressiveRateCalls } from './progressive-rates.ts';
 import { payrollCalls } from './payroll.ts';
+import { dispatchCalls } from './dispatch.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -16,6 +17,7 @@ export const CALLS = {
   ...auditCalls,
   ...progressiveRateCalls,
   ...payrollCalls,
+  ...dispatchCalls,
 };
 
 export type Calls = typeof CALLS;

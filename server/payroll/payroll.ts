@@ -9,7 +9,7 @@ import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import { badRequest, conflict, notFound } from '../errors.ts';
+import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollDriver, type PayrollMonth } from '../../contract/money.ts';
@@ -18,22 +18,6 @@ import { listAdjustments } from './adjustments.ts';
 import { assertMonthOpen, closedText, isClosed } from './months.ts';
 
 type Q = Kysely<Database>;
-
-/** The company a staff member's payroll call is about: their own; the super-admin must name one. */
-export async function payrollCompany(db: Db, user: AuthUser, companyId: number | undefined | null): Promise<{ id: number; name: string }> {
-  let id: number;
-  if (user.role === 'super-admin') {
-    if (companyId == null) throw badRequest('company_id: укажите компанию');
-    id = companyId;
-  } else {
-    if (user.company_id === null) throw notFound('Компания не найдена');
-    if (companyId != null && companyId !== user.company_id) throw notFound('Компания не найдена');
-    id = user.company_id;
-  }
-  const company = await db.kysely.selectFrom('companies').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
-  if (!company) throw notFound('Компания не найдена');
-  return company;
-}
 
 const sumKop = <T>(list: readonly T[], of: (item: T) => number): number => list.reduce((s, item) => s + of(item), 0);
 

@@ -18,6 +18,7 @@ import { exportRoutes } from './exports.ts';
 import { pushRoutes } from './push.ts';
 import { auditRoutes } from './audit.ts';
 import { payrollRoutes } from './payroll.ts';
+import { dispatchRoutes } from './dispatch.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -38,4 +39,5 @@ export const routeModules: RouteModule[] = [
   pushRoutes,
   auditRoutes,
   payrollRoutes,
+  dispatchRoutes,
 ];

@@ -4,9 +4,9 @@ import type { RouteModule } from '../context.ts';
 import { payrollCalls } from '../../contract/calls/payroll.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { registerArea } from './define.ts';
-import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
+import { assertStaffSeesCompany, isDriver, staffCompany } from '../tasks/scope.ts';
 import { XLSX, contentDisposition } from '../exports/workbook.ts';
-import { addAdjustment, closeMonth, driverClosedMonths, payrollCompany, payrollMonth, reopenMonth } from '../payroll/payroll.ts';
+import { addAdjustment, closeMonth, driverClosedMonths, payrollMonth, reopenMonth } from '../payroll/payroll.ts';
 import { payrollFileName, writePayrollSheet } from '../payroll/sheet.ts';
 import { listAdjustments } from '../payroll/adjustments.ts';
 import { monthRange } from '../../contract/money.ts';
@@ -15,25 +15,25 @@ export const payrollRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
 
   registerArea(app, ctx, payrollCalls, {
-    'GET /payroll/': async ({ user, query }) => payrollMonth(db, await payrollCompany(db, user, query.company_id), query.month),
+    'GET /payroll/': async ({ user, query }) => payrollMonth(db, await staffCompany(db, user, query.company_id), query.month),
 
-    'POST /payroll/close': async ({ user, body }) => closeMonth(db, user, await payrollCompany(db, user, body.company_id), body.month),
+    'POST /payroll/close': async ({ user, body }) => closeMonth(db, user, await staffCompany(db, user, body.company_id), body.month),
 
-    'POST /payroll/reopen': async ({ user, body }) => reopenMonth(db, user, await payrollCompany(db, user, body.company_id), body.month, body.reason),
+    'POST /payroll/reopen': async ({ user, body }) => reopenMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.reason),
 
     'GET /payroll/:company_id/:month/sheet': async ({ user, params, reply }) => {
-      const month = await payrollMonth(db, await payrollCompany(db, user, params.company_id), params.month);
+      const month = await payrollMonth(db, await staffCompany(db, user, params.company_id), params.month);
       const stream = new PassThrough();
       writePayrollSheet(stream, month).catch((error: unknown) => stream.destroy(error as Error));
       return reply.type(XLSX).header('content-disposition', contentDisposition(payrollFileName(month))).send(stream);
     },
 
     'GET /payroll/adjustments': async ({ user, query }) => {
-      const company = await payrollCompany(db, user, query.company_id);
+      const company = await staffCompany(db, user, query.company_id);
       return listAdjustments(db.kysely, { companyId: company.id, ...(query.driver_id ? { driverId: query.driver_id } : {}), ...(query.month ? { start_date: monthRange(query.month).start, end_date: monthRange(query.month).end } : {}) });
     },
 
-    'POST /payroll/adjustments': async ({ user, body }) => addAdjustment(db, user, await payrollCompany(db, user, body.company_id), body),
+    'POST /payroll/adjustments': async ({ user, body }) => addAdjustment(db, user, await staffCompany(db, user, body.company_id), body),
 
     'GET /payroll/driver/:id': async ({ user, params }) => {
       if (isDriver(user)) {

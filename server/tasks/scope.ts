@@ -3,7 +3,8 @@
  * tasks, a manager or admin their company's data, a super-admin everything.
  */
 import type { AuthUser } from '../auth/guard.ts';
-import { notFound } from '../errors.ts';
+import { badRequest, notFound } from '../errors.ts';
+import type { Db } from '../db/connect.ts';
 import type { DriverStatus, TaskStatus } from '../../contract/entities.ts';
 
 export const isDriver = (user: AuthUser): boolean => user.role === 'driver';
@@ -44,4 +45,23 @@ const STATUS_LABELS: Record<TaskStatus | DriverStatus, string> = {
 
 export function statusLabel(status: string): string {
   return STATUS_LABELS[status as TaskStatus | DriverStatus] ?? status;
+}
+
+/**
+ * The company a staff member's call is about: their own (a different `company_id` is 404); the super-admin must
+ * name one (400).
+ */
+export async function staffCompany(db: Db, user: AuthUser, companyId: number | undefined | null): Promise<{ id: number; name: string }> {
+  let id: number;
+  if (isSuperAdmin(user)) {
+    if (companyId == null) throw badRequest('company_id: укажите компанию');
+    id = companyId;
+  } else {
+    if (user.company_id === null) throw notFound('Компания не найдена');
+    if (companyId != null && companyId !== user.company_id) throw notFound('Компания не найдена');
+    id = user.company_id;
+  }
+  const company = await db.kysely.selectFrom('companies').select(['id', 'name']).where('id', '=', id).executeTakeFirst();
+  if (!company) throw notFound('Компания не найдена');
+  return company;
 }

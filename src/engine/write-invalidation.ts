@@ -22,10 +22,10 @@ export function routeTableLoaded(): Promise<void> {
 
 /** Writes not yet on the route table: the areas that show the same facts as theirs. */
 const RELATED: Record<string, readonly string[]> = {
-  reports: ['tasks', 'wages'],
-  tasks: ['reports', 'wages'],
-  transfers: ['tasks'],
-  users: ['tasks', 'registration-requests'],
+  reports: ['tasks', 'wages', 'dispatch'],
+  tasks: ['reports', 'wages', 'dispatch'],
+  transfers: ['tasks', 'dispatch'],
+  users: ['tasks', 'registration-requests', 'dispatch'],
   'registration-requests': ['users'],
   progressive_rates: ['wages'],
   companies: ['users'],

@@ -753,6 +753,32 @@ export const ROWS: Row[] = [
     badBy: 'admin',
   },
 
+  // ── Dispatch board ──
+  {
+    call: 'GET /dispatch/board',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/dispatch/board?date=${dayFromToday(0)}&company_id=${c.w.companyA}` }),
+    bad: async (c) => ({ url: `/api/dispatch/board?date=сегодня&company_id=${c.w.companyA}` }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /dispatch/move',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/dispatch/move', body: { task_id: await createTask(c.s, c.w.companyA, { date: dayFromToday(0) }), from_driver_id: null, to_driver_id: driverA(c), index: 0, date: dayFromToday(0) } }),
+    bad: async (c) => ({ url: '/api/dispatch/move', body: { task_id: await createTask(c.s, c.w.companyA), from_driver_id: null, to_driver_id: driverA(c), index: 'первым', date: dayFromToday(0) } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /dispatch/assign',
+    method: 'POST',
+    matrix: '401 403 ok 400 ok 400 ok',
+    make: async (c) => ({ url: '/api/dispatch/assign', body: { task_ids: [await createTask(c.s, c.w.companyA, { date: dayFromToday(0) })], driver_id: driverA(c), date: dayFromToday(0) } }),
+    bad: async (c) => ({ url: '/api/dispatch/assign', body: { task_ids: [], driver_id: driverA(c), date: dayFromToday(0) } }),
+    badBy: 'manager',
+  },
+
   // ── Payroll ──
   {
     call: 'GET /payroll/',
