@@ -111,7 +111,6 @@ async function syncDrivers(
   const wanted = await companyDriverIds(trx, companyId, driverIds);
   const current = await trx.selectFrom('task_drivers').select(['id', 'driver_id']).where('task_id', '=', taskId).execute();
   const have = new Set(current.map((c) => c.driver_id));
-  const task = await trx.selectFrom('tasks').select('rate').where('id', '=', taskId).executeTakeFirstOrThrow();
   for (const driverId of wanted.filter((id) => !have.has(id))) {
     await addAssociation(trx, taskId, driverId, null, now);
   }
