@@ -13,6 +13,7 @@ export interface NavEntry {
 }
 
 export const NAV = [
+  { path: '/dispatch', label: 'Диспетчерская', roles: STAFF, inSidebar: true },
   { path: '/profile', label: 'Профиль', roles: ALL_ROLES, inSidebar: true },
   { path: '/available-tasks', label: 'Доступные задачи', roles: DRIVER_ONLY, inSidebar: true },
   { path: '/current-tasks', label: 'Текущие задачи', roles: DRIVER_ONLY, inSidebar: true },

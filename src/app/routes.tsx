@@ -30,6 +30,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
     'RegistrationRequestsScreen',
   ),
   '/carrier-transfers': lazyNamed(() => import('../screens/carrier-transfers/CarrierTransfersScreen.tsx'), 'CarrierTransfersScreen'),
+  '/dispatch': lazyNamed(() => import('../screens/dispatch/DispatchScreen.tsx'), 'DispatchScreen'),
   '/payroll': lazyNamed(() => import('../screens/payroll/PayrollScreen.tsx'), 'PayrollScreen'),
   '/manager-salary': lazyNamed(() => import('../screens/manager-salary/ManagerSalaryScreen.tsx'), 'ManagerSalaryScreen'),
   '/tasks/create': lazyNamed(() => import('../screens/task-form/TaskFormScreen.tsx'), 'TaskFormScreen'),

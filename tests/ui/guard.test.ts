@@ -58,6 +58,7 @@ describe('sidebar table', () => {
   const expected: Record<Role, string[]> = {
     driver: ['/profile', '/available-tasks', '/current-tasks', '/statistics', '/announcements'],
     manager: [
+      '/dispatch',
       '/profile',
       '/statistics',
       '/announcements',

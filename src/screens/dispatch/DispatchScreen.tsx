@@ -1,0 +1,329 @@
+/**
+ * /dispatch «Диспетчерская» (staff): a day's board (docs/dispatch.md). A column «Без водителя» and one per active
+ * driver (vehicle, phone, the day's share and delivered, the last report), each driver's tasks in his saved order.
+ * Drag a card onto a driver to assign, to another driver to reassign, within a column to reorder, back to «Без
+ * водителя» to take off; every drag has a keyboard twin (focus a card: Alt+↑/↓ moves it in its column, Alt+←/→ to
+ * the next column; Space selects it, and the bar above assigns the selection) and an undo in its toast. A move is
+ * shown at once and confirmed by the server; a refused one snaps back with the server's reason. Other tabs and
+ * other dispatchers see it through the change feed. The date and company are in the URL.
+ */
+import { useState, type KeyboardEvent } from 'react';
+import { toast } from 'react-toastify';
+import { DndContext, PointerSensor, TouchSensor, closestCorners, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
+import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import type { Board, BoardDriver } from '../../../contract/calls/dispatch.ts';
+import type { Task } from '../../../contract/entities.ts';
+import type { ScreenProps } from '../../app/routes.tsx';
+import { useGet, useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
+import { useEngineSnapshot } from '../../engine/store.ts';
+import { useNeedsServer } from '../../engine/use-online.ts';
+import { CacheNote } from '../../ui/CacheNote.tsx';
+import { DateInput } from '../../ui/DateInput.tsx';
+import { formatDate, formatQuantity, plural } from '../../ui/format.ts';
+import { Page } from '../../ui/Page.tsx';
+import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
+import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { isoDate } from '../driver-common/format.ts';
+import { applyMove, cardKey, columnsOf, driverKey, driverOf, parseCard, type ColumnKey, type Columns } from './columns.ts';
+import './dispatch.css';
+
+const UNDO_MS = 6000;
+const TASKS = ['задача', 'задачи', 'задач'] as const;
+
+export function DispatchScreen({ title }: ScreenProps) {
+  const user = useEngineSnapshot().auth.user;
+  const superAdmin = user?.role === 'super-admin';
+  const [state, setState] = useUrlState({ date: isoDate(new Date()), company: '' });
+  const companies = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
+  const companyId = superAdmin ? (state.company ? Number(state.company) : (companies[0]?.id ?? null)) : (user?.company_id ?? null);
+  const query = useGet(companyId === null ? null : 'GET /dispatch/board', { date: state.date, ...(superAdmin && companyId !== null ? { company_id: companyId } : {}) });
+  const board = query.data?.data;
+
+  return (
+    <Page title={title} wide>
+      <div className="dispatch-tools">
+        <label className="dispatch-date">
+          Дата
+          <DateInput aria-label="Дата" value={state.date} onValue={(date) => setState({ date })} />
+        </label>
+        {superAdmin && (
+          <div className="filter-slots">
+            <FilterSelect label="Компания" value={companyId === null ? '' : String(companyId)} onChange={(company) => setState({ company })} options={companyOptions(companies)} />
+          </div>
+        )}
+        {query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}
+      </div>
+      {companyId === null ? (
+        <Empty>{superAdmin ? 'Компаний пока нет.' : 'Вы не привязаны к компании.'}</Empty>
+      ) : query.isPending ? (
+        <Loading text="Собираем доску..." />
+      ) : query.isError && !board ? (
+        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+      ) : board ? (
+        <BoardView key={`${board.company_id}:${board.date}`} board={board} />
+      ) : null}
+    </Page>
+  );
+}
+
+function BoardView({ board }: { board: Board }) {
+  const server = useNeedsServer();
+  const move = useSend('POST /dispatch/move');
+  const assign = useSend('POST /dispatch/assign');
+  const [optimistic, setOptimistic] = useState<Columns | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const columns = optimistic ?? columnsOf(board);
+  const tasks = new Map(board.tasks.map((t) => [t.id, t]));
+  const order: ColumnKey[] = ['none', ...board.drivers.map((d) => driverKey(d.id))];
+  const nameOf = (key: ColumnKey) => (key === 'none' ? '«Без водителя»' : (board.drivers.find((d) => driverKey(d.id) === key)?.name ?? 'водитель'));
+  const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(TouchSensor, { activationConstraint: { delay: 180, tolerance: 6 } }));
+
+  async function doMove(taskId: number, from: ColumnKey, to: ColumnKey, index: number, undo = false): Promise<void> {
+    if (server.offline) return void toast.error(server.reason ?? 'Нет связи с сервером');
+    const before = columns.get(from)?.indexOf(taskId) ?? 0;
+    setOptimistic(applyMove(columns, taskId, from, to, index));
+    const cargo = tasks.get(taskId)?.cargo ?? `задача №${taskId}`;
+    try {
+      await move.mutateAsync({ body: { task_id: taskId, from_driver_id: driverOf(from), to_driver_id: driverOf(to), index, date: board.date } });
+      if (!undo) {
+        const text = from === to ? `«${cargo}»: место ${index + 1} у ${nameOf(to)}` : `«${cargo}» → ${nameOf(to)}`;
+        toast.success(
+          ({ closeToast }) => (
+            <span className="dispatch-toast">
+              {text}
+              <button
+                type="button"
+                className="button button-small"
+                onClick={() => {
+                  closeToast();
+                  void doMove(taskId, to, from, before, true);
+                }}
+              >
+                Отменить
+              </button>
+            </span>
+          ),
+          { autoClose: UNDO_MS },
+        );
+      } else toast.info(`Отменено: «${cargo}» снова у ${nameOf(to)}`);
+    } catch (error) {
+      toast.error(failureMessage(error));
+    } finally {
+      setOptimistic(null);
+    }
+  }
+
+  async function assignSelected(driverId: number): Promise<void> {
+    const cards = [...selected].map(parseCard);
+    const target = driverKey(driverId);
+    setSelected(new Set());
+    if (cards.every((c) => c.column === 'none')) {
+      try {
+        const { results } = await assign.mutateAsync({ body: { task_ids: cards.map((c) => c.taskId), driver_id: driverId, date: board.date } });
+        const refused = results.filter((r) => !r.ok);
+        const ok = results.length - refused.length;
+        if (ok > 0) toast.success(`${nameOf(target)}: ${plural(ok, ['задача назначена', 'задачи назначены', 'задач назначено'])}`);
+        for (const r of refused) toast.error(`№${r.task_id}: ${r.detail ?? 'не назначена'}`);
+      } catch (error) {
+        toast.error(failureMessage(error));
+      }
+      return;
+    }
+    for (const c of cards) if (c.column !== target) await doMove(c.taskId, c.column, target, columns.get(target)?.length ?? 0);
+  }
+
+  function onDragEnd({ active, over }: DragEndEvent): void {
+    if (!over) return;
+    const from = parseCard(String(active.id));
+    const overCard = String(over.id).includes(':') ? parseCard(String(over.id)) : null;
+    const to = overCard ? overCard.column : (String(over.id) as ColumnKey);
+    const target = columns.get(to) ?? [];
+    const index = overCard ? target.indexOf(overCard.taskId) : target.length;
+    if (from.column === to && (columns.get(to) ?? []).indexOf(from.taskId) === index) return;
+    if (from.column !== to && to !== 'none' && target.includes(from.taskId)) return void toast.error('Этот водитель уже на задаче');
+    void doMove(from.taskId, from.column, to, index);
+  }
+
+  function onCardKey(event: KeyboardEvent<HTMLElement>, column: ColumnKey, taskId: number): void {
+    const list = columns.get(column) ?? [];
+    const at = list.indexOf(taskId);
+    if (event.key === ' ' || event.key === 'Enter') {
+      event.preventDefault();
+      const key = cardKey(column, taskId);
+      const next = new Set(selected);
+      if (next.has(key)) next.delete(key);
+      else next.add(key);
+      setSelected(next);
+      return;
+    }
+    if (!event.altKey) return;
+    if (event.key === 'ArrowUp' || event.key === 'ArrowDown') {
+      if (column === 'none') return;
+      event.preventDefault();
+      const to = at + (event.key === 'ArrowUp' ? -1 : 1);
+      if (to >= 0 && to < list.length) void doMove(taskId, column, column, to);
+    } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
+      event.preventDefault();
+      const next = order[order.indexOf(column) + (event.key === 'ArrowLeft' ? -1 : 1)];
+      if (next && !(columns.get(next) ?? []).includes(taskId)) void doMove(taskId, column, next, columns.get(next)?.length ?? 0);
+    }
+  }
+
+  const selectedCards = [...selected].map(parseCard);
+  return (
+    <>
+      <p className="muted dispatch-help">
+        Перетащите карточку на водителя — назначить, в колонке — изменить порядок, в «Без водителя» — снять. С клавиатуры: Tab до карточки,
+        Alt+↑/↓ — выше/ниже, Alt+←/→ — в соседнюю колонку, Пробел — выбрать несколько и назначить в панели сверху. Каждое действие можно
+        отменить в уведомлении.
+      </p>
+      <div className="dispatch-bar" role="toolbar" aria-label="Выбранные задачи" hidden={selected.size === 0}>
+        <span>Выбрано: {plural(selected.size, TASKS)}</span>
+        <label>
+          Назначить водителю
+          <select
+            value=""
+            disabled={server.offline || assign.isPending}
+            onChange={(event) => {
+              if (event.target.value) void assignSelected(Number(event.target.value));
+            }}
+          >
+            <option value="">— выберите —</option>
+            {board.drivers.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {selectedCards.some((c) => c.column !== 'none') && (
+          <button
+            type="button"
+            className="button button-small"
+            disabled={server.offline}
+            onClick={() => {
+              setSelected(new Set());
+              void (async () => {
+                for (const c of selectedCards) if (c.column !== 'none') await doMove(c.taskId, c.column, 'none', 0);
+              })();
+            }}
+          >
+            Снять с водителя
+          </button>
+        )}
+        <button type="button" className="button button-small button-quiet" onClick={() => setSelected(new Set())}>
+          Снять выделение
+        </button>
+      </div>
+      <DndContext sensors={sensors} collisionDetection={closestCorners} onDragEnd={onDragEnd}>
+        <div className="dispatch-board" aria-label={`Доска на ${formatDate(board.date)}`}>
+          {order.map((key) => (
+            <Column
+              key={key}
+              column={key}
+              driver={board.drivers.find((d) => driverKey(d.id) === key) ?? null}
+              taskIds={columns.get(key) ?? []}
+              tasks={tasks}
+              selected={selected}
+              onKey={onCardKey}
+              onSelect={(card, add) => {
+                const next = new Set(add ? selected : []);
+                if (add && next.has(card)) next.delete(card);
+                else next.add(card);
+                setSelected(next);
+              }}
+            />
+          ))}
+        </div>
+      </DndContext>
+      {board.drivers.length === 0 && <Empty>В компании нет активных водителей: добавьте их в «Управление водителями».</Empty>}
+    </>
+  );
+}
+
+interface ColumnProps {
+  column: ColumnKey;
+  driver: BoardDriver | null;
+  taskIds: number[];
+  tasks: Map<number, Task>;
+  selected: Set<string>;
+  onKey: (event: KeyboardEvent<HTMLElement>, column: ColumnKey, taskId: number) => void;
+  onSelect: (card: string, add: boolean) => void;
+}
+
+function Column({ column, driver, taskIds, tasks, selected, onKey, onSelect }: ColumnProps) {
+  const { setNodeRef, isOver } = useDroppable({ id: column });
+  const title = driver ? driver.name : 'Без водителя';
+  return (
+    <section ref={setNodeRef} className={`dispatch-column${isOver ? ' is-over' : ''}${driver ? '' : ' dispatch-column--none'}`} aria-label={`Колонка: ${title}`}>
+      <header className="dispatch-column__head">
+        <strong>{title}</strong>
+        {driver ? (
+          <>
+            <span className="muted">
+              {driver.vehicle ? `${driver.vehicle.number}${driver.vehicle.capacity ? ` · ${formatQuantity(driver.vehicle.capacity, 'т')}` : ''}` : 'без машины'}
+              {driver.phone ? (
+                <>
+                  {' · '}
+                  <a href={`tel:${driver.phone.replace(/[^\d+]/g, '')}`}>{driver.phone}</a>
+                </>
+              ) : null}
+            </span>
+            <span className="muted">
+              {plural(driver.task_ids.length, TASKS)} · {formatQuantity(driver.delivered)} из {formatQuantity(driver.planned, 'т')}
+              {driver.last_report_at ? ` · отчёт ${new Date(driver.last_report_at).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' })}` : ''}
+            </span>
+          </>
+        ) : (
+          <span className="muted">{taskIds.length === 0 ? 'все задачи дня назначены' : plural(taskIds.length, TASKS)}</span>
+        )}
+      </header>
+      <SortableContext items={taskIds.map((id) => cardKey(column, id))} strategy={verticalListSortingStrategy}>
+        <ol className="dispatch-cards">
+          {taskIds.map((id) => {
+            const task = tasks.get(id);
+            return task ? <Card key={id} column={column} task={task} driverId={driver?.id ?? null} selected={selected.has(cardKey(column, id))} onKey={onKey} onSelect={onSelect} /> : null;
+          })}
+        </ol>
+      </SortableContext>
+      {taskIds.length === 0 && driver && <p className="dispatch-empty">Перетащите сюда задачу</p>}
+    </section>
+  );
+}
+
+function Card({ column, task, driverId, selected, onKey, onSelect }: { column: ColumnKey; task: Task; driverId: number | null; selected: boolean; onKey: ColumnProps['onKey']; onSelect: ColumnProps['onSelect'] }) {
+  const key = cardKey(column, task.id);
+  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: key });
+  const part = driverId === null ? null : task.driver_associations.find((a) => a.driver_id === driverId);
+  return (
+    <li
+      ref={setNodeRef}
+      className={`dispatch-card${selected ? ' is-selected' : ''}${isDragging ? ' is-dragging' : ''}`}
+      style={{ transform: CSS.Transform.toString(transform), transition }}
+      {...attributes}
+      {...listeners}
+      aria-roledescription="карточка задачи"
+      aria-pressed={selected}
+      aria-label={`№${task.id} ${task.cargo}, ${task.loading_place} → ${task.unloading_place}${selected ? ', выбрана' : ''}`}
+      data-task-id={task.id}
+      onKeyDown={(event) => onKey(event, column, task.id)}
+      onClick={(event) => onSelect(key, event.ctrlKey || event.metaKey || event.shiftKey)}
+    >
+      <div className="dispatch-card__top">
+        <span className="muted">№{task.id}</span>
+        <StatusBadge status={part ? part.status : task.status} kind={part ? 'driver' : undefined} />
+      </div>
+      <strong className="dispatch-card__cargo">{task.cargo}</strong>
+      <span className="dispatch-card__route">
+        {task.loading_place} → {task.unloading_place}
+      </span>
+      <span className="muted">
+        {part ? `доля ${formatQuantity(part.share, task.unit)} · ${formatQuantity(part.delivered)} из ${formatQuantity(part.share, task.unit)}` : `план ${formatQuantity(task.planned_quantity, task.unit)} · водителей ${task.taken_places}${task.max_drivers ? ` из ${task.max_drivers}` : ''}`}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,103 @@
+/**
+ * The dispatcher's board in Chromium on the demo data: a task dragged with the mouse onto a driver, one moved to the
+ * next driver and one column reordered with the keyboard alone (Alt+arrows), two selected with Space and assigned
+ * from the bar, one move undone from its toast; a second tab of the same manager sees every change without a reload.
+ */
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Board } from '../../contract/calls/dispatch.ts';
+import { call, login } from '../fixtures/accounts.ts';
+import { dayFromToday } from '../fixtures/tasks.ts';
+import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
+import { newContext, trackErrors } from './harness/browser.ts';
+import { waitFor } from './harness/wait.ts';
+import { signIn } from './pages/login-page.ts';
+import { Shell } from './pages/shell.ts';
+
+let app: E2eApp;
+beforeAll(async () => {
+  app = await startE2eApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('dispatch board', () => {
+  let desk: BrowserContext;
+  beforeEach(async () => {
+    desk = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+  });
+  afterEach(async () => {
+    await desk.close();
+  });
+
+  it('drag, keyboard, bulk assign and undo; a second tab follows without a reload', async () => {
+    const today = dayFromToday(0);
+    const token = (await login(app.server, DEMO.manager, DEMO_PASSWORD)).access_token;
+    for (const cargo of ['Доска: песок', 'Доска: щебень']) {
+      const res = await call(app.server, 'POST', '/api/tasks/', { token, body: { date: today, cargo, loading_place: 'Карьер', unloading_place: 'Объект', planned_quantity: 40, rate: 600 } });
+      expect(res.status).toBe(201);
+    }
+    const api = async () => (await call<Board>(app.server, 'GET', `/api/dispatch/board?date=${today}`, { token })).body;
+    const start = await api();
+    const driver = (name: string) => start.drivers.find((d) => d.name === name)!;
+    const [morozov, petrov] = [driver('Дмитрий Морозов'), driver('Иван Петров')];
+    const task = (cargo: string) => start.tasks.find((t) => t.cargo === cargo && start.unassigned.includes(t.id))!.id;
+    const [gravel, sand, crushed] = [task('Щебень гранитный 5–20'), task('Доска: песок'), task('Доска: щебень')];
+
+    const page = await signIn(desk, app.url, DEMO.manager, DEMO_PASSWORD);
+    const errors = trackErrors(page);
+    await page.goto(`${app.url}/dispatch`);
+    const other = await desk.newPage();
+    await other.goto(`${app.url}/dispatch`);
+    const column = (p: Page, name: string) => p.getByRole('region', { name: `Колонка: ${name}` });
+    const card = (p: Page, name: string, id: number) => column(p, name).locator(`[data-task-id="${id}"]`);
+    await card(page, 'Без водителя', gravel).waitFor();
+
+    // 1. The mouse: «Без водителя» → Морозов.
+    const from = await card(page, 'Без водителя', gravel).boundingBox();
+    const to = await column(page, morozov.name).boundingBox();
+    await page.mouse.move(from!.x + 40, from!.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(from!.x + 60, from!.y + 30, { steps: 5 });
+    await page.mouse.move(to!.x + to!.width / 2, to!.y + 120, { steps: 15 });
+    await page.mouse.up();
+    await new Shell(page).toast(new RegExp(`^«Щебень гранитный 5–20» → ${morozov.name}`)).waitFor();
+    await card(other, morozov.name, gravel).waitFor();
+
+    // 2. The keyboard: Alt+→ takes it on to the next column (Петров), Alt+↑ puts it first there.
+    await card(page, morozov.name, gravel).focus();
+    await page.keyboard.press('Alt+ArrowRight');
+    await card(page, petrov.name, gravel).waitFor();
+    await card(page, petrov.name, gravel).focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await waitFor(async () => (await api()).drivers.find((d) => d.id === petrov.id)?.task_ids.indexOf(gravel) === 1, { message: 'one place up' });
+    await card(page, petrov.name, gravel).focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    await waitFor(async () => (await api()).drivers.find((d) => d.id === petrov.id)?.task_ids[0] === gravel, { message: 'first in Петров’s column' });
+
+    // 3. Space selects two; the bar assigns them to Морозов at once.
+    await card(page, 'Без водителя', sand).focus();
+    await page.keyboard.press('Space');
+    await card(page, 'Без водителя', crushed).focus();
+    await page.keyboard.press('Space');
+    const bar = page.getByRole('toolbar', { name: 'Выбранные задачи' });
+    await bar.getByText('Выбрано: 2 задачи').waitFor();
+    await bar.getByLabel('Назначить водителю').selectOption({ label: morozov.name });
+    await new Shell(page).toast(`${morozov.name}: 2 задачи назначены`).waitFor();
+    await card(other, morozov.name, crushed).waitFor();
+
+    // 4. Undo from the toast: the last move back.
+    await card(page, morozov.name, crushed).focus();
+    await page.keyboard.press('Alt+ArrowUp');
+    const toast = page.locator('.Toastify__toast', { hasText: '«Доска: щебень»: место 1' });
+    await toast.getByRole('button', { name: 'Отменить' }).click();
+    await waitFor(async () => (await api()).drivers.find((d) => d.id === morozov.id)?.task_ids.join() === [sand, crushed].join(), { message: 'the undo restored the order' });
+
+    const end = await api();
+    expect(end.unassigned).not.toContain(gravel);
+    expect(end.drivers.find((d) => d.id === petrov.id)?.task_ids[0]).toBe(gravel);
+    await waitFor(async () => (await column(other, morozov.name).locator('[data-task-id]').count()) === 2, { message: 'the second tab shows Морозов’s two tasks' });
+    expect(errors).toEqual([]);
+  });
+});
