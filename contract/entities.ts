@@ -163,6 +163,8 @@ export interface Task {
   driver_associations: DriverAssociation[];
   /** A driver's view only: what they are paid per unit on it (server/wages/pay.ts, the one rate rule). */
   driver_pay?: DriverPay;
+  /** A driver's view only: whom to call about it — the task's creator, else an admin of its company. */
+  dispatcher?: { name: string; phone: string } | null;
   /** Staff views only: its approved loads' money — revenue at the task's price, the drivers' pay, the margin. */
   money?: TaskMoney;
   /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */

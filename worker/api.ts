@@ -28,6 +28,11 @@ export interface NetworkSnapshot {
    * it change refetches what it shows (React Query invalidation).
    */
   reconnectedAt?: number | null;
+  /**
+   * The live change feed as this engine knows it (null: it holds no stream, e.g. another tab's engine does):
+   * `connected`, and when the server was last heard from on it (epoch ms; null: never yet).
+   */
+  live?: { connected: boolean; lastSeenAt: number | null } | null;
 }
 
 export type OutboxItemState = 'waiting' | 'sending' | 'retry' | 'sent' | 'failed' | 'undelivered';

@@ -61,6 +61,8 @@ export function createEngine(deps: EngineDeps): Engine {
   const notices: EngineNotice[] = [];
   const writes: EngineWrite[] = [];
   let reconnectedAt: number | null = null;
+  // The change feed's state for the staff banner: null until this engine's stream has tried once.
+  let live: { connected: boolean; lastSeenAt: number | null } | null = null;
   let seenOnline = network.online();
   let seenOfflineMode = false;
   let couldSend = false;
@@ -153,7 +155,7 @@ export function createEngine(deps: EngineDeps): Engine {
     seenOfflineMode = offlineMode;
     return {
       auth: state.get(),
-      network: { online, effectiveType: network.effectiveType(), offlineMode, reconnectedAt },
+      network: { online, effectiveType: network.effectiveType(), offlineMode, reconnectedAt, live },
       outbox: await outbox.snapshot(),
       mode: deps.mode,
       notices: [...notices],
@@ -212,7 +214,17 @@ export function createEngine(deps: EngineDeps): Engine {
       refreshAccess: (failed) => authApi.refreshAccess(failed),
       signedIn: () => state.get().isAuthenticated || state.get().user !== null,
       // As a write made elsewhere: this engine's tabs refetch, and in fallback mode the other engines hear it.
-      onChange: (path, method) => recordWrite(path, method),
+      onChange: (path, method) => {
+        if (live) live = { ...live, lastSeenAt: clock.now() };
+        recordWrite(path, method);
+      },
+      // Down → a banner on staff screens; back → everything on screen refetches (it may have missed changes).
+      onState: (connected) => {
+        const was = live?.connected ?? null;
+        live = { connected, lastSeenAt: connected ? clock.now() : (live?.lastSeenAt ?? null) };
+        if (connected && was === false) refetchEverything();
+        if (connected !== was) schedulePush();
+      },
       onReset: () => refetchEverything(),
       // The server answers: in offline mode, ask it now rather than at the next recovery tick.
       onOpen: () => {

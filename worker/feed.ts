@@ -8,7 +8,7 @@
  * engine, in fallback mode by one tab's engine, which relays what it hears to the others over BroadcastChannel
  * (the engine does that); when that tab closes its lock is released and the next engine takes over.
  *
- * Reconnects with Last-Event-ID after 1 s, doubling to 30 s while it fails; at once when the network comes
+ * Reconnects with Last-Event-ID after 1 s, doubling to 8 s while it fails; at once when the network comes
  * back or the engine asks (a tab in front). A stream silent for 60 s (the server beats every 25 s) is dead:
  * dropped and opened again. A stream that opens is proof the server answers: the engine leaves offline mode.
  */
@@ -16,7 +16,8 @@ import type { Clock, Locks, NetworkStatus } from './ports.ts';
 
 export const FEED_LOCK = 'event-stream';
 const FIRST_RETRY_MS = 1_000;
-const MAX_RETRY_MS = 30_000;
+/** The longest wait between attempts: a dispatcher sees the server back within this (plus a request). */
+const MAX_RETRY_MS = 8_000;
 const SILENCE_MS = 60_000;
 
 /** One server-sent event (the text between two blank lines): its id, type and data (null: a comment only). */
@@ -48,6 +49,8 @@ export interface FeedDeps {
   onChange(path: string, method?: string): void;
   onReset(): void;
   onOpen(): void;
+  /** The stream's state changed: open, or down (a failed attempt, or an open stream that ended). */
+  onState?(connected: boolean): void;
 }
 
 export interface Feed {
@@ -119,6 +122,7 @@ export function createFeed(deps: FeedDeps): Feed {
     open = true;
     retryMs = FIRST_RETRY_MS;
     deps.onOpen();
+    deps.onState?.(true);
     const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
     let buffer = '';
     let silence = clock.setTimeout(() => abort.abort(), SILENCE_MS);
@@ -157,6 +161,7 @@ export function createFeed(deps: FeedDeps): Feed {
       }
       current = null;
       if (stopped) break;
+      deps.onState?.(false);
       // A stream that ran and ended (a restart, a token's end) comes back soon; failures back off.
       await pause(opened ? FIRST_RETRY_MS : retryMs);
       if (!opened) retryMs = Math.min(retryMs * 2, MAX_RETRY_MS);

@@ -181,12 +181,13 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
           onlyDriverId,
           rows.map((r) => ({ id: r.id, company_id: r.company_id, date: r.date, transport_rate: byTask.get(r.id)?.[0]?.transport_rate ?? null })),
         );
+  const contacts = onlyDriverId === undefined ? null : await dispatchers(db, rows);
   return unique.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
     const task = toTask(row, byTask.get(id) ?? [], totalsBy.get(id) ?? { live: 0, finished: 0, delivered: 0 });
     const driverPay = pay?.get(id);
-    if (driverPay) return [{ ...task, rate: null, driver_pay: driverPay }];
+    if (driverPay) return [{ ...task, rate: null, driver_pay: driverPay, dispatcher: contacts?.get(id) ?? null }];
     return [money ? { ...task, money: money.get(id) ?? { approved: 0, revenue: 0, pay: 0, margin: 0 } } : task];
   });
 }
@@ -199,4 +200,26 @@ export async function loadTask(db: Q, id: number, onlyDriverId?: number): Promis
 export function toPage<T>(items: T[], total: number, offset: number): Page<T> {
   const next = offset + items.length;
   return { items, next_offset: items.length > 0 && next < total ? next : null, total };
+}
+
+/** Per task: whom its driver calls — the task's creator if still active staff, else an active admin of its company. */
+async function dispatchers(db: Q, tasks: readonly { id: number; company_id: number; created_by: number | null }[]): Promise<Map<number, { name: string; phone: string }>> {
+  const result = new Map<number, { name: string; phone: string }>();
+  if (tasks.length === 0) return result;
+  const creators = [...new Set(tasks.map((t) => t.created_by).filter((id): id is number => id !== null))];
+  const companies = [...new Set(tasks.map((t) => t.company_id))];
+  const staff = await db
+    .selectFrom('users')
+    .select(['id', 'name', 'phone', 'role', 'company_id'])
+    .where('is_active', '=', 1)
+    .where((eb) => eb.or([eb('id', 'in', creators.length ? creators : [-1]), eb.and([eb('company_id', 'in', companies), eb('role', '=', 'admin')])]))
+    .orderBy('id')
+    .execute();
+  for (const t of tasks) {
+    const creator = staff.find((u) => u.id === t.created_by && u.role !== 'driver' && u.phone);
+    const admin = staff.find((u) => u.company_id === t.company_id && u.role === 'admin' && u.phone);
+    const who = creator ?? admin;
+    if (who) result.set(t.id, { name: who.name, phone: who.phone });
+  }
+  return result;
 }

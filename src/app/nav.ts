@@ -48,5 +48,12 @@ export function sidebarFor(role: Role | null): NavEntry[] {
   return NAV.filter((entry) => entry.inSidebar && allows(entry));
 }
 
+/** Where a role lands after signing in: a driver on his tasks of the day, staff on the board, the rest on the profile. */
+export function landingFor(role: Role | null | undefined): NavPath {
+  if (role === 'driver') return '/current-tasks';
+  if (role === 'manager' || role === 'admin' || role === 'super-admin') return '/dispatch';
+  return '/profile';
+}
+
 /** Public pages: reachable without signing in, where startup must not force a redirect. */
 export const PUBLIC_PATHS: readonly string[] = ['/login', '/register', '/table'];

@@ -1,11 +1,11 @@
 /**
- * Each demo role signs in through the login screen, lands on /profile, sees exactly the sidebar entries the
+ * Each demo role signs in through the login screen, lands on its first screen (a driver's tasks, staff's board), sees exactly the sidebar entries the
  * nav table grants it, and is sent to /login from a route it may not open; a deep link survives a reload.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';
 import type { Role } from '../../contract/roles.ts';
-import { NAV, sidebarFor } from '../../src/app/nav.ts';
+import { NAV, landingFor, sidebarFor } from '../../src/app/nav.ts';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
 import { newContext, trackErrors } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
@@ -37,7 +37,7 @@ describe('sign-in and roles', () => {
   });
 
   it.each(ACCOUNTS)(
-    '%s signs in, lands on /profile, sees only its sidebar entries and is sent to /login from a forbidden route',
+    '%s signs in, lands on its first screen, sees only its sidebar entries and is sent to /login from a forbidden route',
     async (role, email, name) => {
       const page = await context.newPage();
       const errors = trackErrors(page);
@@ -45,7 +45,7 @@ describe('sign-in and roles', () => {
       await login.loginAs(email, DEMO_PASSWORD);
 
       const shell = new Shell(page);
-      expect(shell.path()).toBe('/profile');
+      expect(shell.path()).toBe(landingFor(role));
       await waitFor(async () => (await shell.userNameText()) === name, { message: `header shows ${name}` });
       await waitFor(async () => (await shell.sidebarLabels()).length > 0, { message: 'sidebar rendered' });
       expect(await shell.sidebarLabels()).toEqual(sidebarFor(role).map((entry) => entry.label));

@@ -1,7 +1,8 @@
 /**
  * The dispatcher's board in Chromium on the demo data: a task dragged with the mouse onto a driver, one moved to the
  * next driver and one column reordered with the keyboard alone (Alt+arrows), two selected with Space and assigned
- * from the bar, one move undone from its toast; a second tab of the same manager sees every change without a reload.
+ * from the bar, one move undone from its toast; a second tab of the same manager sees every change without a reload;
+ * the server cut: the staff banner «Нет связи с сервером…» appears, and goes when it is back.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
@@ -13,6 +14,7 @@ import { newContext, trackErrors } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
 import { signIn } from './pages/login-page.ts';
 import { Shell } from './pages/shell.ts';
+import { LIVE_DOWN_TEXT } from '../../src/app/OfflineBanner.tsx';
 
 let app: E2eApp;
 beforeAll(async () => {
@@ -99,5 +101,17 @@ describe('dispatch board', () => {
     expect(end.drivers.find((d) => d.id === petrov.id)?.task_ids[0]).toBe(gravel);
     await waitFor(async () => (await column(other, morozov.name).locator('[data-task-id]').count()) === 2, { message: 'the second tab shows Морозов’s two tasks' });
     expect(errors).toEqual([]);
+
+    // 5. The server goes away: the staff banner says the screen may be stale; it goes when the server is back.
+    const banner = page.getByRole('status').filter({ hasText: LIVE_DOWN_TEXT });
+    const cut = Date.now();
+    app.proxy.setDown(true);
+    await banner.waitFor();
+    const shownAfter = Date.now() - cut;
+    app.proxy.setDown(false);
+    const back = Date.now();
+    await banner.waitFor({ state: 'detached' });
+    // Reported, not asserted (the machines are shared): the issue's goal is 10 s each way.
+    console.log(`live banner: shown ${shownAfter} ms after the cut, gone ${Date.now() - back} ms after the return`);
   });
 });

@@ -121,6 +121,8 @@ describe.each(backends)('wages ($name)', ({ databaseUrl }) => {
       [ownRate, null, { rate: 460, source: 'transport_rate', month_volume: 60 }],
       [onScale, null, { rate: 250, source: 'progressive', month_volume: 60 }],
     ]);
+    // Whom to call: the task's creator, else (here: no creator) an admin of its company.
+    expect((tasks[0] as { dispatcher?: unknown }).dispatcher).toEqual({ name: 'Тест admin', phone: '+7 900 000-00-00' });
     // Staff see the price and no driver pay.
     const staff = ((await get(`/tasks/bulk?ids=${ownRate}`, p.manager)).json() as { items: { rate: number; driver_pay?: unknown }[] }).items;
     expect(staff[0]).toMatchObject({ rate: 400.5 });

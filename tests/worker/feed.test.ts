@@ -122,6 +122,23 @@ describe('the change feed', () => {
     feed.stop();
   });
 
+  it('reports its state: down on a failed attempt, open when the server answers, never waiting more than 8 s', async () => {
+    const states: boolean[] = [];
+    const t = setup({ onState: (connected) => states.push(connected) });
+    t.server.statuses.push(503, 503, 503, 503, 503);
+    const feed = createFeed(t.deps);
+    await vi.waitFor(() => expect(states).toEqual([false]));
+    // 1, 2, 4, 8, then 8 again: a server back after an outage is heard within 8 s.
+    for (const [ms, calls] of [[1_000, 2], [2_000, 3], [4_000, 4], [8_000, 5]] as const) {
+      t.clock.advance(ms);
+      await vi.waitFor(() => expect(t.server.calls).toHaveLength(calls));
+    }
+    t.clock.advance(8_000);
+    await vi.waitFor(() => expect(t.server.open).toBe(1));
+    expect(states.at(-1)).toBe(true);
+    feed.stop();
+  });
+
   it('a failing server is retried on a doubling back-off from 1 s', async () => {
     const t = setup();
     t.server.statuses.push(503, 503, 503);

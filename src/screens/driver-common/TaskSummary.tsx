@@ -20,11 +20,23 @@ export function TaskSummary({ task, badge, share }: { task: Task; badge?: ReactN
       </div>
       <h3 className="drv-summary__cargo">{task.cargo}</h3>
       <p className="drv-summary__route">
-        <span>{task.loading_place}</span>
+        <a className="drv-place" href={mapLink(task.loading_place)} target="_blank" rel="noreferrer" aria-label={`${task.loading_place} — открыть в навигаторе`}>
+          {task.loading_place}
+        </a>
         <span aria-hidden="true"> → </span>
         <span className="drv-visually-hidden"> — </span>
-        <span>{task.unloading_place}</span>
+        <a className="drv-place" href={mapLink(task.unloading_place)} target="_blank" rel="noreferrer" aria-label={`${task.unloading_place} — открыть в навигаторе`}>
+          {task.unloading_place}
+        </a>
       </p>
+      {task.dispatcher && (
+        <p className="drv-summary__call">
+          <a className="drv-call" href={`tel:${task.dispatcher.phone.replace(/[^\d+]/g, '')}`}>
+            Позвонить диспетчеру
+          </a>{' '}
+          <span className="drv-muted">{task.dispatcher.name}</span>
+        </p>
+      )}
       <dl className="drv-facts">
         <div>
           <dt>{share === undefined ? 'План' : 'Ваша доля'}</dt>
@@ -61,4 +73,9 @@ function payRate(task: Task): string {
 function payNote(task: Task): string | null {
   const pay = task.driver_pay;
   return pay?.source === 'progressive' && pay.rate !== null ? `сейчас, при ${formatQuantity(pay.month_volume, task.unit)} за месяц` : null;
+}
+
+/** A place in the phone's map app (Yandex Maps opens its app where installed, the web map elsewhere). */
+function mapLink(place: string): string {
+  return `https://yandex.ru/maps/?text=${encodeURIComponent(place)}`;
 }

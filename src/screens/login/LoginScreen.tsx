@@ -6,6 +6,7 @@ import { useEngineSnapshot } from '../../engine/store.ts';
 import { Field } from '../../ui/Field.tsx';
 import { AuthFrame } from '../../ui/AuthFrame.tsx';
 import { currentSubscription } from '../../app/pwa/push.ts';
+import { landingFor } from '../../app/nav.ts';
 
 export function LoginScreen() {
   const { auth } = useEngineSnapshot();
@@ -28,7 +29,8 @@ export function LoginScreen() {
       // SPEC §3: the login carries this device's push subscription, when notifications are on here.
       const subscription = await currentSubscription().catch(() => null);
       const result = await getEngine().login(email.trim(), password, subscription);
-      if (result.ok) navigate('/profile', { replace: true });
+      // A driver lands on his tasks of the day, staff on the board (app/nav.ts).
+      if (result.ok) navigate(landingFor(result.data.role), { replace: true });
       // The fields keep what was typed, so a typo is fixed, not retyped.
       else setError(result.message);
     } catch (failure: unknown) {

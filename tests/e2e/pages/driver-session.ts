@@ -11,7 +11,8 @@ export async function signInAsDriver(page: Page, baseUrl: string): Promise<void>
   await page.getByLabel('E-mail').fill(DEMO.driver);
   await page.getByLabel('Пароль').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Войти' }).click();
-  await page.waitForURL(`${baseUrl}/profile`);
+  // A driver lands on his tasks of the day (app/nav.ts `landingFor`).
+  await page.waitForURL(`${baseUrl}/current-tasks`);
 }
 
 /** Resolves once a service worker controls the page, so a reload works offline. */
