@@ -10,6 +10,7 @@ import { auditCalls } from './audit.ts';
 import { progressiveRateCalls } from './progressive-rates.ts';
 import { payrollCalls } from './payroll.ts';
 import { dispatchCalls } from './dispatch.ts';
+import { taskCalls } from './tasks.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -18,6 +19,7 @@ export const CALLS = {
   ...progressiveRateCalls,
   ...payrollCalls,
   ...dispatchCalls,
+  ...taskCalls,
 };
 
 export type Calls = typeof CALLS;

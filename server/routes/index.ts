@@ -19,6 +19,7 @@ import { pushRoutes } from './push.ts';
 import { auditRoutes } from './audit.ts';
 import { payrollRoutes } from './payroll.ts';
 import { dispatchRoutes } from './dispatch.ts';
+import { taskSuggestionRoutes } from './task-suggestions.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -40,4 +41,5 @@ export const routeModules: RouteModule[] = [
   auditRoutes,
   payrollRoutes,
   dispatchRoutes,
+  taskSuggestionRoutes,
 ];

@@ -14,7 +14,6 @@ import { newContext, trackErrors } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
 import { signIn } from './pages/login-page.ts';
 import { Shell } from './pages/shell.ts';
-import { LIVE_DOWN_TEXT } from '../../src/app/OfflineBanner.tsx';
 
 let app: E2eApp;
 beforeAll(async () => {
@@ -103,7 +102,7 @@ describe('dispatch board', () => {
     expect(errors).toEqual([]);
 
     // 5. The server goes away: the staff banner says the screen may be stale; it goes when the server is back.
-    const banner = page.getByRole('status').filter({ hasText: LIVE_DOWN_TEXT });
+    const banner = page.getByRole('status').filter({ hasText: 'Нет связи с сервером — данные на экране могут быть устаревшими' });
     const cut = Date.now();
     app.proxy.setDown(true);
     await banner.waitFor();

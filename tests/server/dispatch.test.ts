@@ -102,3 +102,26 @@ describe.each(backends)('dispatch board ($name)', ({ databaseUrl }) => {
     expect((await send('POST', '/dispatch/assign', p.manager, { task_ids: [t.c], driver_id: p.otherDriver.id, date })).json().detail).toBe('driver_id: водитель не найден в компании');
   });
 });
+
+describe.each(backends)('task suggestions ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  let p: People;
+  serveSuite(databaseUrl, (server) => {
+    s = server;
+  });
+  beforeEach(async () => {
+    p = await makePeople(s);
+    for (const cargo of ['Щебень 20–40', 'Щебень 20–40', 'щебень 5–20', 'Песок', 'Ёмкость']) await createTask(s, p.company, { cargo });
+    await createTask(s, p.otherCompany, { cargo: 'Щебень чужой' });
+  });
+  const get = (url: string, user: SignedInUser) => s.app.inject({ method: 'GET', url: `/api${url}`, headers: user.auth });
+
+  it("suggests the company's earlier values, most used first, whatever the case or ё", async () => {
+    expect((await get(`/tasks/suggestions?field=cargo&q=${encodeURIComponent('ЩЕБ')}`, p.manager)).json()).toEqual(['Щебень 20–40', 'щебень 5–20']);
+    expect((await get(`/tasks/suggestions?field=cargo&q=${encodeURIComponent('емк')}`, p.manager)).json()).toEqual(['Ёмкость']);
+    expect(((await get('/tasks/suggestions?field=cargo', p.manager)).json() as string[])[0]).toBe('Щебень 20–40');
+    expect((await get('/tasks/suggestions?field=loading_place&q=%25', p.manager)).json()).toEqual([]);
+    expect((await get('/tasks/suggestions?field=price', p.manager)).statusCode).toBe(400);
+    expect((await get('/tasks/suggestions?field=cargo', p.driver)).statusCode).toBe(403);
+  });
+});

@@ -753,6 +753,15 @@ export const ROWS: Row[] = [
     badBy: 'admin',
   },
 
+  {
+    call: 'GET /tasks/suggestions',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok*',
+    make: async (c) => ({ url: `/api/tasks/suggestions?field=cargo&q=щеб${c.caller === 'super' ? `&company_id=${c.w.companyB}` : ''}` }),
+    bad: async () => ({ url: '/api/tasks/suggestions?field=price' }),
+    badBy: 'manager',
+  },
+
   // ── Dispatch board ──
   {
     call: 'GET /dispatch/board',

@@ -6,6 +6,7 @@ import { Select } from '../../ui/Select.tsx';
 import { DRIVER_STATUS_OPTIONS } from '../../ui/statuses.ts';
 import { DriverPicker, vehicleOf, type DriverOption } from './DriverPicker.tsx';
 import type { DriverNumberField, DriverRowValues, FieldErrors, TaskFormValues } from './task-form.ts';
+import { SuggestField } from './SuggestField.tsx';
 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
   planned_quantity: 'Доля (пусто — поровну)',
@@ -26,6 +27,9 @@ interface TaskFieldsProps {
   /** Edit mode: the per-driver actions that act at once (reassign, remove). */
   driverActions?: (row: DriverRowValues) => ReactNode;
 }
+
+/** The super-admin's chosen company (suggestions come from it); staff's own is implied. */
+const companyOf = (values: TaskFormValues): number | null => (values.company_id ? Number(values.company_id) : null);
 
 export function TaskFields({ values, errors, onChange, companies, drivers, editing, disabled, driverActions }: TaskFieldsProps) {
   const text = (key: keyof TaskFormValues) => ({
@@ -56,10 +60,10 @@ export function TaskFields({ values, errors, onChange, companies, drivers, editi
           </Select>
         )}
         <DateField label="Дата" required name="date" value={values.date} error={errors.date} disabled={disabled} onValue={(date) => onChange({ date })} />
-        <Field label="Груз" placeholder="Щебень 20–40" autoComplete="off" {...text('cargo')} />
+        <SuggestField label="Груз" placeholder="Щебень 20–40" field="cargo" companyId={companyOf(values)} {...text('cargo')} />
         <div className="task-form-pair">
-          <Field label="Место погрузки" autoComplete="off" {...text('loading_place')} />
-          <Field label="Место выгрузки" autoComplete="off" {...text('unloading_place')} />
+          <SuggestField label="Место погрузки" field="loading_place" companyId={companyOf(values)} {...text('loading_place')} />
+          <SuggestField label="Место выгрузки" field="unloading_place" companyId={companyOf(values)} {...text('unloading_place')} />
         </div>
         <div className="task-form-pair">
           <Field label="Плановое количество" inputMode="decimal" placeholder="120" {...text('planned_quantity')} />
