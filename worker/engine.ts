@@ -54,6 +54,9 @@ export const SERVER_DOWN_WRITE = 'Сервер недоступен: дейст�
 const WRITES_KEPT = 20;
 const ERROR_REPORTS_PER_MINUTE = 10;
 
+/** A feed down for less than this is a blink: nothing to refetch when it is back. */
+const LIVE_BLINK_MS = 3_000;
+
 export function createEngine(deps: EngineDeps): Engine {
   const { db, clock, locks, network, channel } = deps;
   const tabs = createTabs(locks);
@@ -63,6 +66,7 @@ export function createEngine(deps: EngineDeps): Engine {
   let reconnectedAt: number | null = null;
   // The change feed's state for the staff banner: null until this engine's stream has tried once.
   let live: { connected: boolean; lastSeenAt: number | null } | null = null;
+  let liveDownSince = 0;
   let seenOnline = network.online();
   let seenOfflineMode = false;
   let couldSend = false;
@@ -221,8 +225,10 @@ export function createEngine(deps: EngineDeps): Engine {
       // Down → a banner on staff screens; back → everything on screen refetches (it may have missed changes).
       onState: (connected) => {
         const was = live?.connected ?? null;
+        if (!connected && was !== false) liveDownSince = clock.now();
+        // An outage past a blink (a restart, a token renewed) may have hidden changes: every tab refetches.
+        if (connected && was === false && live?.lastSeenAt != null && clock.now() - liveDownSince > LIVE_BLINK_MS) refetchEverything();
         live = { connected, lastSeenAt: connected ? clock.now() : (live?.lastSeenAt ?? null) };
-        if (connected && was === false) refetchEverything();
         if (connected !== was) schedulePush();
       },
       onReset: () => refetchEverything(),
