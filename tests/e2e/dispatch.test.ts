@@ -111,6 +111,6 @@ describe('dispatch board', () => {
     const back = Date.now();
     await banner.waitFor({ state: 'detached' });
     // Reported, not asserted (the machines are shared): the issue's goal is 10 s each way.
-    console.log(`live banner: shown ${shownAfter} ms after the cut, gone ${Date.now() - back} ms after the return`);
+    console.info(`live banner: shown ${shownAfter} ms after the cut, gone ${Date.now() - back} ms after the return`);
   });
 });
