@@ -7,12 +7,13 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Page as TaskPage, Task, TaskStatus } from '../../../contract/entities.ts';
+import type { Page as TaskPage, Task, TaskStatus, UserWire } from '../../../contract/entities.ts';
 import type { Result } from '../../../worker/api.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery } from '../../engine/queries.ts';
-import { useGet } from '../../engine/api.ts';
+import { sendOnce, useGet } from '../../engine/api.ts';
+import { listOf } from '../../ui/list.ts';
 import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
@@ -62,6 +63,8 @@ export function TasksManageScreen({ title }: ScreenProps) {
   const [bulk, setBulk] = useState<BulkRun | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
   const [bulkStatus, setBulkStatus] = useState<TaskStatus>('completed');
+  const [assignTo, setAssignTo] = useState('');
+  const driverList = listOf(useApiQuery<UserWire[]>('/users/drivers/').data?.data).filter((d) => d.is_active !== false);
   const [copyDate, setCopyDate] = useState('');
   const [all, setAll] = useState<{ tasks: Task[]; key: string } | null>(null);
   const [loadingAll, setLoadingAll] = useState<{ loaded: number; total: number | null } | null>(null);
@@ -109,6 +112,13 @@ export function TasksManageScreen({ title }: ScreenProps) {
     } finally {
       await refresh();
     }
+  }
+
+  /** One task onto a driver through the board's call (its refusals are the board's: full, already on it, done). */
+  async function assignDriverTo(task: Task, driverId: number): Promise<void> {
+    const { results } = await sendOnce('POST /dispatch/assign', { body: { task_ids: [task.id], driver_id: driverId, date: task.date } });
+    const result = results[0];
+    if (!result?.ok) throw new Error(result?.detail ?? 'Водитель не назначен');
   }
 
   async function runOnSelected(titleText: string, action: (task: Task) => Promise<unknown>): Promise<void> {
@@ -282,6 +292,26 @@ export function TasksManageScreen({ title }: ScreenProps) {
           onClick={() => void runOnSelected('Дублирование', duplicate)}
         >
           Дублировать на дату
+        </button>
+        <label className="bulk-field">
+          <span className="visually-hidden">Водитель</span>
+          <select aria-label="Водитель для назначения" value={assignTo} onChange={(event) => setAssignTo(event.target.value)}>
+            <option value="">Водитель…</option>
+            {driverList.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.name}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={busy !== null || server.offline || !assignTo}
+          title={assignTo ? undefined : 'Выберите водителя'}
+          onClick={() => void runOnSelected('Назначение водителя', (task) => assignDriverTo(task, Number(assignTo)))}
+        >
+          Назначить водителя
         </button>
         <button type="button" className="button button-small button-danger" disabled={busy !== null || server.offline} onClick={() => void bulkDelete()}>
           Удалить
