@@ -204,6 +204,29 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect((await send('GET', `/payroll/${p.company}/2026-10/sheet`, p.otherManager)).statusCode).toBe(404);
     expect((await send('GET', `/payroll/${p.company}/октябрь/sheet`, p.admin)).statusCode).toBe(400);
 
+    // The company's wage xlsx and the completed-tasks export say the same money.
+    const wageFile = await send('GET', `/wages/company/${p.company}?${period}&format=xlsx`, p.admin);
+    const wageBook = new ExcelJS.Workbook();
+    await wageBook.xlsx.load(wageFile.rawPayload as unknown as ArrayBuffer);
+    const wageSheet = wageBook.worksheets[0] as ExcelJS.Worksheet;
+    const wageCol = (wageSheet.getRow(1).values as unknown[]).indexOf('Водителю, ₽');
+    expect(wageSheet.getRow(wageSheet.rowCount).getCell(wageCol).value).toBe(month.total_amount);
+    const job = (await send('POST', '/tasks/completed/export', p.admin, { status: 'all', date_from: '2026-10-01', date_to: '2026-10-31' })).json() as { id: number };
+    let done: { status: string } = { status: 'queued' };
+    for (let i = 0; i < 100 && done.status !== 'done' && done.status !== 'failed'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      done = (await send('GET', `/tasks/completed/export/${job.id}`, p.admin)).json() as { status: string };
+    }
+    expect(done.status).toBe('done');
+    const exportBook = new ExcelJS.Workbook();
+    await exportBook.xlsx.load((await send('GET', `/tasks/completed/export/${job.id}/download`, p.admin)).rawPayload as unknown as ArrayBuffer);
+    const exportSheet = exportBook.worksheets[0] as ExcelJS.Worksheet;
+    const header = exportSheet.getRow(1).values as unknown[];
+    const totals = exportSheet.getRow(exportSheet.rowCount);
+    // The export counts loads (the adjustment is the payroll's, not a task's).
+    expect((totals.getCell(header.indexOf('Водителю, ₽')).value as { result: number }).result).toBe(month.loads_amount);
+    expect((totals.getCell(header.indexOf('Принято, т')).value as { result: number }).result).toBe(month.total_quantity);
+
     // The driver sees their own closed month with its lines; not another driver's.
     const mine = await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.driver2);
     expect(mine.map((m) => [m.month, m.loads, m.total_amount])).toEqual([['2026-10', 1, 15250 - 250.25]]);
