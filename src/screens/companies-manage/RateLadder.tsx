@@ -16,7 +16,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
-import { formatMoney, formatQuantity, formatRate } from '../../ui/format.ts';
+import { formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 
 type Editing = { kind: 'add'; min: number; from: string } | { kind: 'edit'; band: RateBand } | null;
@@ -248,5 +248,5 @@ function impactText(i: ScaleImpact): string {
   const span = `${dateText(i.valid_from)}${i.until ? ` по ${i.until.split('-').reverse().join('.')} (дальше — следующая версия)` : ''}`;
   const closed = i.first_open_day ? ` Раньше ${i.first_open_day.split('-').reverse().join('.')} менять нельзя: месяц закрыт.` : '';
   if (i.loads === 0) return `Изменение действует ${span}. Принятых рейсов по шкале в эти дни пока нет.${closed}`;
-  return `Изменение действует ${span} и пересчитает ${i.loads} принятых рейс(ов) на ${formatQuantity(i.quantity, 'т')} у ${i.drivers} водител(ей).${closed}`;
+  return `Изменение действует ${span} и пересчитает ${plural(i.loads, ['принятый рейс', 'принятых рейса', 'принятых рейсов'])} на ${formatQuantity(i.quantity, 'т')} у ${plural(i.drivers, ['водителя', 'водителей', 'водителей'])}.${closed}`;
 }
