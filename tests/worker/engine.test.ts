@@ -27,7 +27,7 @@ describe('tabs and snapshots', () => {
     expect(late.snapshots).toHaveLength(1);
     expect(late.snapshots[0]).toEqual({
       auth: { isAuthenticated: true, loading: false, error: null, user: driverUser, initialized: false, offlineMode: false },
-      network: { online: true, effectiveType: '4g', offlineMode: false, reconnectedAt: null },
+      network: { online: true, effectiveType: '4g', offlineMode: false, reconnectedAt: null, live: null },
       outbox: { pending: 0, flushing: false, items: [] },
       mode: 'shared',
       notices: [],
