@@ -11,39 +11,17 @@ import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
-import { roundQuantity } from '../tasks/progress.ts';
-import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollDriver, type PayrollMonth } from '../../contract/money.ts';
-import { priceLoads, selectLoads, toWageItem, type PricedLoad } from '../wages/pay.ts';
+import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollMonth } from '../../contract/money.ts';
+import { driverTotals, priceLoads, selectLoads, sumKop, sumQuantity, toWageItem, type PricedLoad } from '../wages/pay.ts';
 import { listAdjustments } from './adjustments.ts';
 import { assertMonthOpen, closedText, isClosed } from './months.ts';
 
 type Q = Kysely<Database>;
 
-const sumKop = <T>(list: readonly T[], of: (item: T) => number): number => list.reduce((s, item) => s + of(item), 0);
-
 /** The month's approved loads, priced (as stored when closed). */
 async function monthLoads(db: Q, companyId: number, month: string): Promise<PricedLoad[]> {
   const { start, end } = monthRange(month);
   return priceLoads(db, await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'approved' }));
-}
-
-function driverTotals(loads: readonly PricedLoad[], adjustments: readonly Adjustment[]): PayrollDriver[] {
-  const by = new Map<number, PayrollDriver & { loadsKop: number; adjKop: number }>();
-  const row = (driver_id: number, driver_name: string) => {
-    const r = by.get(driver_id) ?? { driver_id, driver_name, loads: 0, quantity: 0, loads_amount: 0, adjustments_amount: 0, total_amount: 0, loadsKop: 0, adjKop: 0 };
-    by.set(driver_id, r);
-    return r;
-  };
-  for (const l of loads) {
-    const r = row(l.driver_id, l.driver_name);
-    r.loads += 1;
-    r.quantity = roundQuantity(r.quantity + l.quantity);
-    r.loadsKop += l.amount_kop;
-  }
-  for (const a of adjustments) row(a.driver_id, a.driver_name).adjKop += toKop(a.amount);
-  return [...by.values()]
-    .map(({ loadsKop, adjKop, ...r }) => ({ ...r, loads_amount: fromKop(loadsKop), adjustments_amount: fromKop(adjKop), total_amount: fromKop(loadsKop + adjKop) }))
-    .sort((a, b) => a.driver_name.localeCompare(b.driver_name, 'ru') || a.driver_id - b.driver_id);
 }
 
 export async function payrollMonth(db: Db, company: { id: number; name: string }, month: string): Promise<PayrollMonth> {
@@ -80,10 +58,10 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
     later_adjustments: later.filter((a) => monthOf(a.date) !== month),
     pending: {
       loads: pendingRows.length,
-      quantity: roundQuantity(pendingRows.reduce((s, r) => s + r.quantity, 0)),
+      quantity: sumQuantity(pendingRows, (r) => r.quantity),
       items: pendingRows.slice(0, 200).map((r) => ({ report_id: r.report_id, driver_name: r.driver_name, task_id: r.task_id, date: r.date, quantity: r.quantity })),
     },
-    total_quantity: roundQuantity(loads.reduce((s, l) => s + l.quantity, 0)),
+    total_quantity: sumQuantity(loads, (l) => l.quantity),
     loads_amount: fromKop(loadsKop),
     adjustments_amount: fromKop(adjustmentsKop),
     total_amount: fromKop(loadsKop + adjustmentsKop),
@@ -122,7 +100,7 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
       closed_at: now,
       closed_by: user.id,
       loads: loads.length,
-      quantity: roundQuantity(loads.reduce((s, l) => s + l.quantity, 0)),
+      quantity: sumQuantity(loads, (l) => l.quantity),
       amount_kop: sumKop(loads, (l) => l.amount_kop),
       adjustments_kop: sumKop(adjustments, (a) => toKop(a.amount)),
     };
@@ -207,7 +185,7 @@ export async function driverClosedMonths(db: Db, driverId: number): Promise<Driv
       month: m.month,
       closed_at: m.closed_at,
       loads: loads.length,
-      quantity: roundQuantity(loads.reduce((s, l) => s + l.quantity, 0)),
+      quantity: sumQuantity(loads, (l) => l.quantity),
       loads_amount: fromKop(loadsKop),
       adjustments_amount: fromKop(adjKop),
       total_amount: fromKop(loadsKop + adjKop),

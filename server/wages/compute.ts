@@ -13,13 +13,11 @@ import type { CompanyDriverTotals, CompanyWages, DriverWages, PendingLoads } fro
 import { fromKop, toKop } from '../../contract/money.ts';
 import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../contract/wages.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
-import { amountKop, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period } from './pay.ts';
+import { amountKop, driverTotals, priceLoads, selectLoads, sumKop, sumQuantity, toWageItem, type LoadFilter, type Period } from './pay.ts';
 import { listAdjustments } from '../payroll/adjustments.ts';
 
 export type { Period } from './pay.ts';
 
-const sumKop = <T>(list: readonly T[], of: (item: T) => number): number => list.reduce((s, item) => s + of(item), 0);
-const sumQuantity = <T>(list: readonly T[], of: (item: T) => number): number => roundQuantity(list.reduce((s, item) => s + of(item), 0));
 
 /** Loads filed in the period but not approved (pending or disputed): counted apart, not paid. */
 export async function pendingLoads(db: Db, filter: Omit<LoadFilter, 'review'>): Promise<PendingLoads> {
@@ -85,21 +83,8 @@ export async function companyWages(db: Db, companyId: number, period: Period): P
   const outgoing = await transfersOf(db, companyId, 'from', period);
   const transferOf = new Map(incoming.map((t) => [t.carrier_task_id, t.transfer_id]));
   const revenueKop = (l: { quantity: number; task_rate: number | null }) => amountKop(l.quantity, l.task_rate);
-  const byDriver = new Map<number, CompanyDriverTotals & { loadsKop: number; adjKop: number }>();
-  const driverRow = (driver_id: number, driver_name: string) => {
-    const row = byDriver.get(driver_id) ?? { driver_id, driver_name, total_quantity: 0, loads_amount: 0, adjustments_amount: 0, total_amount: 0, loadsKop: 0, adjKop: 0 };
-    byDriver.set(driver_id, row);
-    return row;
-  };
-  for (const l of loads) {
-    const d = driverRow(l.driver_id, l.driver_name);
-    d.total_quantity = roundQuantity(d.total_quantity + l.quantity);
-    d.loadsKop += l.amount_kop;
-  }
-  for (const a of adjustments) driverRow(a.driver_id, a.driver_name).adjKop += toKop(a.amount);
-  const drivers = [...byDriver.values()]
-    .map(({ loadsKop, adjKop, ...d }) => ({ ...d, loads_amount: fromKop(loadsKop), adjustments_amount: fromKop(adjKop), total_amount: fromKop(loadsKop + adjKop) }))
-    .sort((a, b) => a.driver_name.localeCompare(b.driver_name, 'ru') || a.driver_id - b.driver_id);
+  // The same per-driver totals as /payroll's, without the load count.
+  const drivers: CompanyDriverTotals[] = driverTotals(loads, adjustments).map(({ loads: _count, quantity, ...d }) => ({ ...d, total_quantity: quantity }));
   const loadsKop = sumKop(loads, (l) => l.amount_kop);
   const adjustmentsKop = sumKop(adjustments, (a) => toKop(a.amount));
   const totalRevenueKop = sumKop(loads, revenueKop);

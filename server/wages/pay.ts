@@ -12,7 +12,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { ladderRate, type LadderBand } from '../../contract/ladder.ts';
-import { fromKop, monthOf, monthRange, toKop, type DriverPay, type RateSource, type WageItem } from '../../contract/money.ts';
+import { fromKop, monthOf, monthRange, toKop, type Adjustment, type DriverPay, type PayrollDriver, type RateSource, type WageItem } from '../../contract/money.ts';
 import type { TaskMoney } from '../../contract/entities.ts';
 
 type Q = Kysely<Database>;
@@ -262,4 +262,28 @@ export async function taskMoney(db: Q, taskIds: readonly number[]): Promise<Map<
   }
   for (const [id, m] of by) result.set(id, { approved: m.approved, revenue: fromKop(m.revenueKop), pay: fromKop(m.payKop), margin: fromKop(m.revenueKop - m.payKop) });
   return result;
+}
+
+/** Sums kopecks exactly, and quantities rounded to the gram. */
+export const sumKop = <T>(list: readonly T[], of: (item: T) => number): number => list.reduce((s, item) => s + of(item), 0);
+export const sumQuantity = <T>(list: readonly T[], of: (item: T) => number): number => roundQuantity(list.reduce((s, item) => s + of(item), 0));
+
+/** Per driver: loads, delivered, pay for loads, adjustments and the total, sorted by name (the company's figures and /payroll). */
+export function driverTotals(loads: readonly PricedLoad[], adjustments: readonly Adjustment[]): PayrollDriver[] {
+  const by = new Map<number, PayrollDriver & { loadsKop: number; adjKop: number }>();
+  const row = (driver_id: number, driver_name: string) => {
+    const r = by.get(driver_id) ?? { driver_id, driver_name, loads: 0, quantity: 0, loads_amount: 0, adjustments_amount: 0, total_amount: 0, loadsKop: 0, adjKop: 0 };
+    by.set(driver_id, r);
+    return r;
+  };
+  for (const l of loads) {
+    const r = row(l.driver_id, l.driver_name);
+    r.loads += 1;
+    r.quantity = roundQuantity(r.quantity + l.quantity);
+    r.loadsKop += l.amount_kop;
+  }
+  for (const a of adjustments) row(a.driver_id, a.driver_name).adjKop += toKop(a.amount);
+  return [...by.values()]
+    .map(({ loadsKop, adjKop, ...r }) => ({ ...r, loads_amount: fromKop(loadsKop), adjustments_amount: fromKop(adjKop), total_amount: fromKop(loadsKop + adjKop) }))
+    .sort((a, b) => a.driver_name.localeCompare(b.driver_name, 'ru') || a.driver_id - b.driver_id);
 }
