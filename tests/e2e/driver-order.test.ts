@@ -54,6 +54,9 @@ describe('a driver\'s task order', () => {
     const said = (text: string) => waitFor(async () => (await page.locator('[role="status"][aria-live]').allTextContents()).some((t) => t.includes(text)), { message: `announced: ${text}` });
     await page.keyboard.press('Space');
     await said('над местом 3');
+    // dnd-kit's KeyboardSensor adds its arrow-key listener in a setTimeout after the lift, and the announcement can
+    // render before that timer runs on a loaded machine; a timer queued now runs after it, so the arrows are heard.
+    await page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
     await page.keyboard.press('ArrowUp');
     await said('над местом 2');
     await page.keyboard.press('ArrowUp');
