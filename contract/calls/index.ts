@@ -11,6 +11,7 @@ import { progressiveRateCalls } from './progressive-rates.ts';
 import { payrollCalls } from './payroll.ts';
 import { dispatchCalls } from './dispatch.ts';
 import { taskCalls } from './tasks.ts';
+import { userCalls } from './users.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -20,6 +21,7 @@ export const CALLS = {
   ...payrollCalls,
   ...dispatchCalls,
   ...taskCalls,
+  ...userCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -5,6 +5,7 @@
 import { type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
 import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
+import { migration008 } from './migrations-dispatch.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -362,6 +363,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '005_loads': migration005(),
         '006_audit': migration006(dialect),
         '007_money': migration007(dialect),
+        '008_dispatch_day': migration008(dialect),
       };
     },
   };

@@ -355,6 +355,38 @@ export interface Database {
   payroll_adjustments: PayrollAdjustmentsTable;
   export_jobs: ExportJobsTable;
   client_errors: ClientErrorsTable;
+  user_settings: UserSettingsTable;
+  task_templates: TaskTemplatesTable;
+  task_imports: TaskImportsTable;
+}
+
+/** A user's own settings (migration 008): the alerts they want, JSON of contract/alerts.ts AlertSettings. */
+export interface UserSettingsTable {
+  user_id: number;
+  alerts: string;
+  updated_at: string;
+}
+
+/** A company's task template: a name and a task's fields without its date (JSON of contract/calls/tasks.ts). */
+export interface TaskTemplatesTable {
+  id: Id;
+  company_id: number;
+  name: string;
+  fields: string;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An Excel file imported into a company's tasks, by its SHA-256 (the same file twice is refused). */
+export interface TaskImportsTable {
+  id: Id;
+  company_id: number;
+  file_hash: string;
+  file_name: string;
+  tasks: number;
+  created_by: number | null;
+  created_at: string;
 }
 
 export type UserRow = Selectable<UsersTable>;

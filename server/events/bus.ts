@@ -7,6 +7,7 @@
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import type { Audience } from './audience.ts';
+import type { StaffAlert } from '../../contract/alerts.ts';
 
 /** One change as it travels between instances: what to refetch (an API path) and who may hear of it. */
 export interface Change {
@@ -14,6 +15,8 @@ export interface Change {
   /** The write's method: with the path it names the declared call, so a client refetches what that call invalidates. */
   method?: string;
   audience: Audience;
+  /** Not a change to refetch but an alert to show the audience (server/events/alerts.ts); `path` is then ''. */
+  alert?: StaffAlert;
 }
 
 export interface ChangeBus {

@@ -19,6 +19,7 @@ import { authenticate, type AuthUser } from '../auth/guard.ts';
 import { ALL_ROLES } from '../../contract/roles.ts';
 import { audienceOf, hears, mergeAudiences, tracked, type Audience, type WriteFacts } from './audience.ts';
 import type { Change, ChangeBus } from './bus.ts';
+import { alertAfterWrite } from './alerts.ts';
 
 const KEPT = 1_000;
 
@@ -58,7 +59,10 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
   const streams = new Set<Stream>();
   const pending = new WeakMap<FastifyRequest, Pending>();
 
-  const format = (n: number, change: Change) => `id: ${instance}.${n}\ndata: ${JSON.stringify({ path: change.path, method: change.method })}\n\n`;
+  const format = (n: number, change: Change) =>
+    change.alert
+      ? `id: ${instance}.${n}\nevent: alert\ndata: ${JSON.stringify(change.alert)}\n\n`
+      : `id: ${instance}.${n}\ndata: ${JSON.stringify({ path: change.path, method: change.method })}\n\n`;
 
   const unsubscribe = bus.subscribe((change) => {
     seq += 1;
@@ -96,6 +100,12 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
       bus.publish({ path, method: request.method, audience });
     } catch (error) {
       request.log.error({ err: error }, 'change feed: audience failed');
+    }
+    try {
+      const addressed = await alertAfterWrite(ctx.db, { ...facts, status: reply.statusCode });
+      if (addressed) bus.publish({ path: '', alert: addressed.alert, audience: { staffOf: [addressed.companyId], driversOf: [], users: [] } });
+    } catch (error) {
+      request.log.error({ err: error }, 'change feed: alert failed');
     }
   });
 

@@ -20,6 +20,7 @@ import { auditRoutes } from './audit.ts';
 import { payrollRoutes } from './payroll.ts';
 import { dispatchRoutes } from './dispatch.ts';
 import { taskSuggestionRoutes } from './task-suggestions.ts';
+import { userSettingsRoutes } from './user-settings.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -42,4 +43,5 @@ export const routeModules: RouteModule[] = [
   payrollRoutes,
   dispatchRoutes,
   taskSuggestionRoutes,
+  userSettingsRoutes,
 ];

@@ -762,6 +762,22 @@ export const ROWS: Row[] = [
     badBy: 'manager',
   },
 
+  // ── A user's own settings ──
+  {
+    call: 'GET /users/me/alerts',
+    method: 'GET',
+    matrix: '401 403 ok ok ok ok ok',
+    make: async () => ({ url: '/api/users/me/alerts' }),
+  },
+  {
+    call: 'PUT /users/me/alerts',
+    method: 'PUT',
+    matrix: '401 403 ok ok ok ok ok',
+    make: async () => ({ url: '/api/users/me/alerts', body: { kinds: ['report'], sound: true, notify: false } }),
+    bad: async () => ({ url: '/api/users/me/alerts', body: { kinds: ['погода'], sound: 'громко', notify: false } }),
+    badBy: 'manager',
+  },
+
   // ── Dispatch board ──
   {
     call: 'GET /dispatch/board',
