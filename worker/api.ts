@@ -7,6 +7,8 @@
 import type { Role } from '../contract/roles.ts';
 import type { RegistrationReviewer, User } from '../contract/entities.ts';
 import type { RegistrationPayload } from '../contract/payloads.ts';
+import type { AlertsSnapshot } from './alerts.ts';
+export type { AlertItem, AlertsSnapshot } from './alerts.ts';
 
 /** SPEC.md section 3 auth state, without the tokens (those never leave the worker). */
 export interface AuthSnapshot {
@@ -77,6 +79,8 @@ export interface Snapshot {
    * edit in one tab shows in every other without a reload.
    */
   writes?: EngineWrite[];
+  /** Alerts to the dispatcher heard on the change feed: which tab shows each, and the unseen counts per menu entry. */
+  alerts?: AlertsSnapshot;
 }
 
 export interface EngineWrite {
@@ -199,6 +203,10 @@ export interface OutboxApi {
 export interface EngineApi {
   /** Registers a tab: it gets the latest snapshot at once and every change after. */
   connect(tab: TabInfo, onSnapshot: (snapshot: Snapshot) => void): Promise<void>;
+  /** A tab came to the front (its lock name): the next alerts show there (worker/alerts.ts). */
+  tabFocused(tab: string): Promise<void>;
+  /** A tab opened a menu entry: its alert counter starts again from zero in every tab. */
+  alertsSeen(path: string): Promise<void>;
   /** A tab saw the 'online' or 'offline' event (a SharedWorker may not get it): the engine re-reads the network. */
   networkChanged(): Promise<void>;
   /**

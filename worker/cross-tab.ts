@@ -4,6 +4,7 @@
  * every engine re-reads them from IndexedDB. One tagged union for the whole protocol.
  */
 import type { AuthChange, SharedAuth } from './auth-store.ts';
+import { isStaffAlert, type StaffAlert } from '../contract/alerts.ts';
 
 export const CHANNEL_NAME = 'reis-engine';
 
@@ -17,7 +18,13 @@ export type CrossTabMessage =
   /** Something the driver is told (a report delivered or given up): every tab shows it, whichever engine sent. */
   | { type: 'notice'; message: string }
   /** The change feed missed changes: every tab refetches what it shows. */
-  | { type: 'reset' };
+  | { type: 'reset' }
+  /** An alert the stream's holder heard: every engine counts it, the last-focused tab's shows it (worker/alerts.ts). */
+  | { type: 'alert'; alert: StaffAlert }
+  /** A tab came to the front: the alerts go to it. */
+  | { type: 'alert-focus'; tab: string }
+  /** A tab opened a menu entry: its alert counter clears in every tab. */
+  | { type: 'alert-seen'; path: string };
 
 export function isCrossTabMessage(value: unknown): value is CrossTabMessage {
   if (!value || typeof value !== 'object') return false;
@@ -25,5 +32,8 @@ export function isCrossTabMessage(value: unknown): value is CrossTabMessage {
   if (type === 'outbox' || type === 'reset') return true;
   if (type === 'write') return typeof (value as { path?: unknown }).path === 'string';
   if (type === 'notice') return typeof (value as { message?: unknown }).message === 'string';
+  if (type === 'alert') return isStaffAlert((value as { alert?: unknown }).alert);
+  if (type === 'alert-focus') return typeof (value as { tab?: unknown }).tab === 'string';
+  if (type === 'alert-seen') return typeof (value as { path?: unknown }).path === 'string';
   return type === 'auth' && typeof (value as { auth?: unknown }).auth === 'object';
 }

@@ -17,6 +17,7 @@ import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
 import { buildFieldsForm } from './report-form.ts';
 import { createTabs } from './tabs.ts';
+import { createAlerts } from './alerts.ts';
 import { createFeed, type Feed, type FeedFetch } from './feed.ts';
 
 export type { OutboxFactory, OutboxModule, OutboxPorts } from './outbox-port.ts';
@@ -70,6 +71,7 @@ export function createEngine(deps: EngineDeps): Engine {
   let seenOnline = network.online();
   let seenOfflineMode = false;
   let couldSend = false;
+  const alerts = createAlerts({ clock, tabs: () => tabs.keys(), dedicated: deps.mode === 'dedicated', changed: () => schedulePush() });
 
   let feed: Feed | null = null;
   const state = createAuthState(
@@ -164,6 +166,7 @@ export function createEngine(deps: EngineDeps): Engine {
       mode: deps.mode,
       notices: [...notices],
       writes: [...writes],
+      alerts: alerts.snapshot(),
     };
   }
 
@@ -232,6 +235,11 @@ export function createEngine(deps: EngineDeps): Engine {
         if (connected !== was) schedulePush();
       },
       onReset: () => refetchEverything(),
+      // One tab shows it, every tab counts it; in fallback mode the other engines hear it over the channel.
+      onAlert: (alert) => {
+        alerts.receive(alert, true);
+        channel?.postMessage({ type: 'alert', alert });
+      },
       // The server answers: in offline mode, ask it now rather than at the next recovery tick.
       onOpen: () => {
         if (state.get().offlineMode) void recovery.wake();
@@ -251,6 +259,18 @@ export function createEngine(deps: EngineDeps): Engine {
     }
     if (message.type === 'write') {
       recordWrite(message.path, message.method, true);
+      return;
+    }
+    if (message.type === 'alert') {
+      alerts.receive(message.alert, false);
+      return;
+    }
+    if (message.type === 'alert-focus') {
+      alerts.focus(message.tab);
+      return;
+    }
+    if (message.type === 'alert-seen') {
+      alerts.seen(message.path);
       return;
     }
     if (message.type === 'outbox') {
@@ -338,6 +358,14 @@ export function createEngine(deps: EngineDeps): Engine {
       tabs.add(tab, onSnapshot, await buildSnapshot());
     },
     logClientError,
+    async tabFocused(tab) {
+      alerts.focus(tab);
+      channel?.postMessage({ type: 'alert-focus', tab });
+    },
+    async alertsSeen(path) {
+      alerts.seen(path);
+      channel?.postMessage({ type: 'alert-seen', path });
+    },
     async networkChanged() {
       network.notify?.();
     },

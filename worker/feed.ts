@@ -13,6 +13,7 @@
  * dropped and opened again. A stream that opens is proof the server answers: the engine leaves offline mode.
  */
 import type { Clock, Locks, NetworkStatus } from './ports.ts';
+import { isStaffAlert, type StaffAlert } from '../contract/alerts.ts';
 
 export const FEED_LOCK = 'event-stream';
 const FIRST_RETRY_MS = 1_000;
@@ -47,6 +48,8 @@ export interface FeedDeps {
   refreshAccess(failedToken: string | null): Promise<string | null>;
   signedIn(): boolean;
   onChange(path: string, method?: string): void;
+  /** An alert for the dispatcher (contract/alerts.ts): not a change, nothing to refetch. */
+  onAlert?(alert: StaffAlert): void;
   onReset(): void;
   onOpen(): void;
   /** The stream's state changed: open, or down (a failed attempt, or an open stream that ended). */
@@ -89,6 +92,15 @@ export function createFeed(deps: FeedDeps): Feed {
     const parsed = parseEventBlock(block);
     if (parsed.id !== null) lastId = parsed.id;
     if (parsed.event === 'reset') deps.onReset();
+    if (parsed.event === 'alert' && parsed.data !== null) {
+      try {
+        const alert: unknown = JSON.parse(parsed.data);
+        if (isStaffAlert(alert)) deps.onAlert?.(alert);
+      } catch {
+        // Not ours: ignored.
+      }
+      return;
+    }
     if (parsed.event !== 'message' || parsed.data === null) return;
     try {
       const { path, method } = JSON.parse(parsed.data) as { path?: unknown; method?: unknown };

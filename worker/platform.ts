@@ -117,6 +117,8 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     connect: async (tab, onSnapshot) => (await ready).connect(tab, onSnapshot),
     logClientError: async (error) => (await ready).logClientError(error),
     networkChanged: async () => (await ready).networkChanged(),
+    tabFocused: async (tab) => (await ready).tabFocused(tab),
+    alertsSeen: async (path) => (await ready).alertsSeen(path),
     wake: async () => (await ready).wake(),
     startup: async () => (await ready).startup(),
     login: async (username, password, push) => (await ready).login(username, password, push),

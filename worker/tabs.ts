@@ -14,6 +14,8 @@ export interface Tabs {
   add(info: TabInfo, callback: SnapshotCallback, latest: Snapshot): void;
   push(snapshot: Snapshot): void;
   count(): number;
+  /** The open tabs' lock names, oldest first (the alerts pick one). */
+  keys(): string[];
   /** The newest tab's device facts (every tab of an origin shares one device_id). */
   device(): { deviceId: string; deviceInfo: string };
 }
@@ -50,6 +52,7 @@ export function createTabs(locks: Locks): Tabs {
       for (const [id, tab] of tabs) send(id, tab.callback, snapshot);
     },
     count: () => tabs.size,
+    keys: () => [...tabs.values()].map((tab) => tab.info.lockName).filter((name) => name !== ''),
     device: () => device,
   };
 }

@@ -12,6 +12,7 @@ import { Sidebar } from './Sidebar.tsx';
 import { uiState } from './ui-state.ts';
 import { useSessionEndNotice } from './use-session-end.ts';
 import { refreshPushSubscription } from './pwa/push.ts';
+import { useStaffAlerts } from './use-alerts.ts';
 
 export const DESKTOP_QUERY = '(min-width: 900px)';
 
@@ -21,6 +22,7 @@ export function Shell({ children }: { children: ReactNode }) {
   const desktop = useMediaQuery(DESKTOP_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
   useSessionEndNotice(auth);
+  const alertCounts = useStaffAlerts(auth.isAuthenticated ? (auth.user?.role ?? null) : null);
   const signedIn = auth.isAuthenticated;
   // The browser may have renewed this device's push subscription since the server last got it.
   useEffect(() => {
@@ -54,6 +56,7 @@ export function Shell({ children }: { children: ReactNode }) {
             variant={desktop ? 'column' : 'drawer'}
             open={expanded}
             onNavigate={() => setDrawerOpen(false)}
+            alertCounts={alertCounts}
           />
         )}
         {signedIn && !desktop && drawerOpen && (

@@ -12,9 +12,11 @@ interface SidebarProps {
   variant: 'drawer' | 'column';
   open: boolean;
   onNavigate: () => void;
+  /** Unseen alerts per menu path (use-alerts.ts). */
+  alertCounts?: Record<string, number>;
 }
 
-export function Sidebar({ role, variant, open, onNavigate }: SidebarProps) {
+export function Sidebar({ role, variant, open, onNavigate, alertCounts = {} }: SidebarProps) {
   const [location] = useLocation();
   const unread = useUnreadAnnouncements(role !== null);
   const pending = usePendingReports(role);
@@ -46,6 +48,11 @@ export function Sidebar({ role, variant, open, onNavigate }: SidebarProps) {
                 {entry.path === '/reports' && pending > 0 && (
                   <span className="nav-count" aria-label={`ждут проверки: ${pending}`}>
                     {pending}
+                  </span>
+                )}
+                {entry.path !== '/reports' && (alertCounts[entry.path] ?? 0) > 0 && (
+                  <span className="nav-count nav-count--alert" aria-label={`новых событий: ${alertCounts[entry.path]}`}>
+                    {alertCounts[entry.path]}
                   </span>
                 )}
                 {BUILDING.has(entry.path) && (

@@ -109,6 +109,12 @@ export function onEngineNotice(listener: (message: string) => void): () => void 
 }
 
 let connecting: Promise<Comlink.Remote<WorkerApi>> | null = null;
+let thisTab: string | null = null;
+
+/** This tab's name for the engine (its Web Lock): the alerts meant for it carry it. */
+export function currentTabKey(): string | null {
+  return thisTab;
+}
 
 /** Connects once per tab; later calls answer the same engine. */
 export function connectEngine(): Promise<Comlink.Remote<WorkerApi>> {
@@ -132,6 +138,18 @@ export function connectEngine(): Promise<Comlink.Remote<WorkerApi>> {
       if (document.visibilityState === 'visible') void engine.flushNow();
     });
     window.addEventListener('focus', () => void engine.wake());
+    // Alerts go to the tab the user last came to or worked in (worker/alerts.ts).
+    thisTab = lockName;
+    // A click or the window's focus always tells; typing tells at most every 2 s (a click came before it anyway).
+    let toldAt = 0;
+    const focused = () => {
+      toldAt = Date.now();
+      void engine.tabFocused(lockName);
+    };
+    if (document.hasFocus()) focused();
+    window.addEventListener('focus', focused);
+    document.addEventListener('pointerdown', focused, { capture: true, passive: true });
+    document.addEventListener('keydown', () => Date.now() - toldAt > 2_000 && focused(), { capture: true, passive: true });
     return engine;
   })();
   return connecting;

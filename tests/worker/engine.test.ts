@@ -32,6 +32,7 @@ describe('tabs and snapshots', () => {
       mode: 'shared',
       notices: [],
       writes: [],
+      alerts: { items: [], counts: {} },
     });
     // Plain JSON: it survives structured cloning and JSON unchanged.
     expect(JSON.parse(JSON.stringify(late.snapshots[0]))).toEqual(late.snapshots[0]);

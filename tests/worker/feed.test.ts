@@ -83,6 +83,19 @@ describe('the change feed', () => {
     feed.stop();
   });
 
+  it('an alert is handed over as an alert, never as a change to refetch; a malformed one is dropped', async () => {
+    const alerts: unknown[] = [];
+    const t = setup({ onAlert: (alert) => alerts.push(alert) });
+    const feed = createFeed(t.deps);
+    await vi.waitFor(() => expect(t.server.open).toBe(1));
+    const alert = { kind: 'report', text: 'Иван Петров: новый отчёт', url: '/reports/7' };
+    t.server.send(`id: a.1\nevent: alert\ndata: ${JSON.stringify(alert)}\n\nid: a.2\nevent: alert\ndata: {"kind":"погода","text":"x","url":"/"}\n\n`);
+    t.server.send('id: a.3\ndata: {"path":"/tasks/5/"}\n\n');
+    await vi.waitFor(() => expect(t.changes).toEqual(['/tasks/5/']));
+    expect(alerts).toEqual([alert]);
+    feed.stop();
+  });
+
   it('a 401 goes through the shared refresh and the stream opens with the new token', async () => {
     const t = setup();
     t.server.statuses.push(401);

@@ -12,6 +12,7 @@ import { Page } from '../../ui/Page.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { TransportsList } from './TransportsList.tsx';
 import { PushSettings } from './PushSettings.tsx';
+import { AlertSettings } from './AlertSettings.tsx';
 import { flattenUser } from './user.ts';
 
 // The form brings zod with it; most visits only read the profile.
@@ -70,6 +71,7 @@ export function ProfileScreen({ title = 'Профиль' }: { title?: string }) 
       </div>
       {user.role === 'driver' && <TransportsList />}
       <PushSettings />
+      {user.role !== 'driver' && <AlertSettings />}
     </Page>
   );
 }
