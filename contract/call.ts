@@ -79,6 +79,8 @@ export interface CallDecl {
   params?: z.ZodType;
   query?: z.ZodType;
   body?: z.ZodType;
+  /** Bytes a request body may have, beyond the server's default 1 MB (an uploaded file). */
+  bodyLimit?: number;
   /** The success status; 200 by default. A 204 answers no body. */
   status?: 200 | 201 | 204;
   answer: Answer<unknown>;

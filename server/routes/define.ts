@@ -32,6 +32,7 @@ export function registerCall<C extends CallDecl>(app: FastifyInstance, ctx: AppC
   app.route({
     method: call.method,
     url: call.path,
+    ...(call.bodyLimit ? { bodyLimit: call.bodyLimit } : {}),
     ...(call.roles ? { preHandler: ctx.guard(call.roles) } : {}),
     handler: async (request, reply) => {
       const params = (call.params ? parse(call.params, request.params) : Object.fromEntries(names.map((name) => [name, idParam(request.params, name)]))) as ParamsOf<C>;

@@ -19,7 +19,7 @@ import { pushRoutes } from './push.ts';
 import { auditRoutes } from './audit.ts';
 import { payrollRoutes } from './payroll.ts';
 import { dispatchRoutes } from './dispatch.ts';
-import { taskSuggestionRoutes } from './task-suggestions.ts';
+import { taskEntryRoutes } from './task-entry.ts';
 import { userSettingsRoutes } from './user-settings.ts';
 
 export const routeModules: RouteModule[] = [
@@ -42,6 +42,6 @@ export const routeModules: RouteModule[] = [
   auditRoutes,
   payrollRoutes,
   dispatchRoutes,
-  taskSuggestionRoutes,
+  taskEntryRoutes,
   userSettingsRoutes,
 ];

@@ -26,51 +26,62 @@ export async function manageableDriver(db: Db, user: AuthUser, driverId: number)
 }
 
 export async function createTask(db: Db, user: AuthUser, input: TaskCreate): Promise<Task> {
+  const companyId = await creationCompany(db, user, input.company_id);
+  const driverIds = await companyDriverIds(db.kysely, companyId, input.driver_ids ?? []);
+  const id = await db.kysely.transaction().execute((trx) => insertTask(trx, companyId, user.id, input, driverIds, nowIso()));
+  return (await loadTask(db.kysely, id)) as Task;
+}
+
+/** The company a task is created in: the caller's own, or the one a super-admin names. */
+export async function creationCompany(db: Db, user: AuthUser, asked: number | undefined): Promise<number> {
   let companyId = user.company_id;
   if (isSuperAdmin(user)) {
-    if (input.company_id === undefined) throw badRequest('company_id: обязательное поле');
-    companyId = input.company_id;
-  } else if (input.company_id !== undefined && input.company_id !== user.company_id) {
+    if (asked === undefined) throw badRequest('company_id: обязательное поле');
+    companyId = asked;
+  } else if (asked !== undefined && asked !== user.company_id) {
     throw forbidden('Можно создавать задачи только в своей компании');
   }
   if (companyId === null) throw badRequest('company_id: пользователь не привязан к компании');
   const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst();
   if (!company) throw badRequest('company_id: компания не найдена');
-  const driverIds = await companyDriverIds(db.kysely, companyId, input.driver_ids ?? []);
-  const id = await db.kysely.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const { id } = await trx
-      .insertInto('tasks')
-      .values({
-        company_id: companyId,
-        created_by: user.id,
-        date: input.date,
-        cargo: input.cargo,
-        loading_place: input.loading_place,
-        unloading_place: input.unloading_place,
-        planned_quantity: input.planned_quantity,
-        unit: input.unit,
-        status: driverIds.length > 0 ? 'in_progress' : 'open',
-        rate: input.rate ?? null,
-        comment: input.comment ?? null,
-        max_drivers: input.max_drivers ?? null,
-        created_at: now,
-        updated_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    for (const driverId of driverIds) await addAssociation(trx, id, driverId, null, now);
-    for (const { id: driverId, ...fields } of input.drivers ?? []) {
-      if (!driverIds.includes(driverId)) throw badRequest(`drivers: водитель ${driverId} не назначен на задание`);
-      const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
-      if (Object.keys(changes).length > 0) {
-        await trx.updateTable('task_drivers').set(changes).where('task_id', '=', id).where('driver_id', '=', driverId).execute();
-      }
+  return companyId;
+}
+
+/**
+ * One task with its drivers (already checked to be the company's) inside the caller's transaction: the form, the
+ * Excel import and «Повторять» all create through it.
+ */
+export async function insertTask(trx: Db['kysely'], companyId: number, userId: number, input: TaskCreate, driverIds: readonly number[], now: string): Promise<number> {
+  const { id } = await trx
+    .insertInto('tasks')
+    .values({
+      company_id: companyId,
+      created_by: userId,
+      date: input.date,
+      cargo: input.cargo,
+      loading_place: input.loading_place,
+      unloading_place: input.unloading_place,
+      planned_quantity: input.planned_quantity,
+      unit: input.unit,
+      status: driverIds.length > 0 ? 'in_progress' : 'open',
+      rate: input.rate ?? null,
+      comment: input.comment ?? null,
+      max_drivers: input.max_drivers ?? null,
+      created_at: now,
+      updated_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (const driverId of driverIds) await addAssociation(trx, id, driverId, null, now);
+  for (const { id: driverId, ...fields } of input.drivers ?? []) {
+    if (!driverIds.includes(driverId)) throw badRequest(`drivers: водитель ${driverId} не назначен на задание`);
+    const changes = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
+    if (Object.keys(changes).length > 0) {
+      await trx.updateTable('task_drivers').set(changes).where('task_id', '=', id).where('driver_id', '=', driverId).execute();
     }
-    await settleTask(trx, id);
-    return id;
-  });
-  return (await loadTask(db.kysely, id)) as Task;
+  }
+  await settleTask(trx, id);
+  return id;
 }
 
 /** A task with reports is kept: its reports carry wages and photos. Cancel it instead. */

@@ -205,6 +205,27 @@ const listHolds = (id: (c: Ctx) => number) => (body: unknown, c: Ctx) => idsOf(b
 /** Rows beyond the auth area share these. */
 const driverA = (c: Ctx) => c.w.users.driver.id;
 
+const TEMPLATE_FIELDS = { cargo: 'Щебень', loading_place: 'Карьер', unloading_place: 'Объект', planned_quantity: 30, unit: 'т' };
+
+async function templateOfA(c: Ctx): Promise<number> {
+  const now = nowIso();
+  const row = await c.s.db.kysely
+    .insertInto('task_templates')
+    .values({ company_id: c.w.companyA, name: `Шаблон ${randomUUID()}`, fields: JSON.stringify(TEMPLATE_FIELDS), created_by: null, created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
+
+/** A one-row task file, different each time (a file is imported once per company). */
+async function importFile(): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Задачи');
+  sheet.addRow(['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём', 'комментарий']);
+  sheet.addRow(['05.12.2026', 'Песок', 'Карьер', 'Объект', 20, randomUUID()]);
+  return Buffer.from(await book.xlsx.writeBuffer()).toString('base64');
+}
+
 export const ROWS: Row[] = [
   // ── Auth ──
   {
@@ -775,6 +796,62 @@ export const ROWS: Row[] = [
     matrix: '401 403 ok ok ok ok ok',
     make: async () => ({ url: '/api/users/me/alerts', body: { kinds: ['report'], sound: true, notify: false } }),
     bad: async () => ({ url: '/api/users/me/alerts', body: { kinds: ['погода'], sound: 'громко', notify: false } }),
+    badBy: 'manager',
+  },
+
+  // ── Faster task entry ──
+  {
+    call: 'GET /tasks/templates',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/tasks/templates?company_id=${c.w.companyA}` }),
+    bad: async () => ({ url: '/api/tasks/templates?company_id=первая' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /tasks/templates',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/tasks/templates', body: { name: `Шаблон ${randomUUID().slice(0, 6)}`, fields: TEMPLATE_FIELDS, company_id: c.w.companyA } }),
+    bad: async (c) => ({ url: '/api/tasks/templates', body: { name: 'Шаблон', fields: { ...TEMPLATE_FIELDS, planned_quantity: 'много' }, company_id: c.w.companyA } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'DELETE /tasks/templates/{id}',
+    method: 'DELETE',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/tasks/templates/${await templateOfA(c)}` }),
+    bad: async () => ({ url: '/api/tasks/templates/ноль' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /tasks/repeat',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/tasks/repeat', body: { task: { ...TEMPLATE_FIELDS, date: dayFromToday(1), company_id: c.w.companyA }, dates: [dayFromToday(1), dayFromToday(2)] } }),
+    bad: async (c) => ({ url: '/api/tasks/repeat', body: { task: { ...TEMPLATE_FIELDS, date: dayFromToday(1), company_id: c.w.companyA }, dates: [] } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /tasks/import/template',
+    method: 'GET',
+    matrix: '401 403 ok ok ok ok ok',
+    make: async () => ({ url: '/api/tasks/import/template' }),
+  },
+  {
+    call: 'POST /tasks/import/preview',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/tasks/import/preview', body: { file_name: 'заявки.xlsx', file: await importFile(), company_id: c.w.companyA } }),
+    bad: async (c) => ({ url: '/api/tasks/import/preview', body: { file_name: 'заявки.xlsx', file: '', company_id: c.w.companyA } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /tasks/import',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/tasks/import', body: { file_name: 'заявки.xlsx', file: await importFile(), company_id: c.w.companyA } }),
+    bad: async (c) => ({ url: '/api/tasks/import', body: { file_name: '', file: await importFile(), company_id: c.w.companyA } }),
     badBy: 'manager',
   },
 

@@ -58,28 +58,28 @@ function AlertSettingsForm({ stored, loading }: { stored: Settings; loading: boo
 
   const unsupported = !('Notification' in window);
   return (
-      <form onSubmit={(event) => void submit(event)}>
-        <fieldset className="alert-kinds">
-          <legend>О чём сообщать</legend>
-          {ALERT_KINDS.map((kind) => (
-            <label key={kind} className="field-check">
-              <input type="checkbox" checked={draft.kinds.includes(kind)} onChange={(event) => toggleKind(kind, event.target.checked)} />
-              {ALERT_LABELS[kind]}
-            </label>
-          ))}
-        </fieldset>
-        <label className="field-check">
-          <input type="checkbox" checked={draft.sound} onChange={(event) => setDraft((d) => ({ ...d, sound: event.target.checked }))} />
-          Короткий звук
-        </label>
-        <label className="field-check">
-          <input type="checkbox" checked={draft.notify} disabled={unsupported} onChange={(event) => void setNotify(event.target.checked)} />
-          Системное уведомление, когда консоль в фоне{unsupported ? ' (этот браузер не умеет)' : ''}
-        </label>
-        <button type="submit" className="button" disabled={save.isPending || server.offline || loading} title={server.reason}>
-          {save.isPending ? 'Сохраняем...' : 'Сохранить оповещения'}
-        </button>
-        <NeedsServerHint offline={server.offline} what="изменить оповещения" />
-      </form>
+    <form onSubmit={(event) => void submit(event)}>
+      <fieldset className="alert-kinds">
+        <legend>О чём сообщать</legend>
+        {ALERT_KINDS.map((kind) => (
+          <label key={kind} className="field-check">
+            <input type="checkbox" checked={draft.kinds.includes(kind)} onChange={(event) => toggleKind(kind, event.target.checked)} />
+            {ALERT_LABELS[kind]}
+          </label>
+        ))}
+      </fieldset>
+      <label className="field-check">
+        <input type="checkbox" checked={draft.sound} onChange={(event) => setDraft((d) => ({ ...d, sound: event.target.checked }))} />
+        Короткий звук
+      </label>
+      <label className="field-check">
+        <input type="checkbox" checked={draft.notify} disabled={unsupported} onChange={(event) => void setNotify(event.target.checked)} />
+        Системное уведомление, когда консоль в фоне{unsupported ? ' (этот браузер не умеет)' : ''}
+      </label>
+      <button type="submit" className="button" disabled={save.isPending || server.offline || loading} title={server.reason}>
+        {save.isPending ? 'Сохраняем...' : 'Сохранить оповещения'}
+      </button>
+      <NeedsServerHint offline={server.offline} what="изменить оповещения" />
+    </form>
   );
 }

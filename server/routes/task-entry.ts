@@ -1,0 +1,34 @@
+/** The task calls on the route table (contract/calls/tasks.ts): suggestions, templates, «Повторять», Excel import. */
+import type { RouteModule } from '../context.ts';
+import { taskCalls } from '../../contract/calls/tasks.ts';
+import { registerArea } from './define.ts';
+import { staffCompany } from '../tasks/scope.ts';
+import { suggestions } from './task-suggestions.ts';
+import { commitImport, deleteTemplate, listTemplates, previewImport, repeatTask, saveTemplate } from '../tasks/entry.ts';
+import { buildImportTemplate } from '../tasks/import-xlsx.ts';
+
+const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+export const taskEntryRoutes: RouteModule = (app, ctx) => {
+  const { db } = ctx;
+  registerArea(app, ctx, taskCalls, {
+    'GET /tasks/suggestions': async ({ user, query }) => suggestions(db, user, query),
+    'GET /tasks/templates': async ({ user, query }) => listTemplates(db, (await staffCompany(db, user, query.company_id)).id),
+    'POST /tasks/templates': async ({ user, body }) => saveTemplate(db, user, (await staffCompany(db, user, body.company_id)).id, body.name, body.fields),
+    'DELETE /tasks/templates/:id': async ({ user, params }) => {
+      await deleteTemplate(db, user, params.id);
+      return null;
+    },
+    'POST /tasks/repeat': async ({ user, body }) => repeatTask(db, user, (await staffCompany(db, user, body.task.company_id)).id, body.task, body.dates),
+    'GET /tasks/import/template': async ({ reply }) => {
+      const file = await buildImportTemplate();
+      await reply
+        .header('content-type', XLSX)
+        .header('content-disposition', `attachment; filename="tasks-template.xlsx"; filename*=UTF-8''${encodeURIComponent('Шаблон задач.xlsx')}`)
+        .send(file);
+      return null as unknown as Blob;
+    },
+    'POST /tasks/import/preview': async ({ user, body }) => previewImport(db, (await staffCompany(db, user, body.company_id)).id, body.file_name, body.file),
+    'POST /tasks/import': async ({ user, body }) => commitImport(db, user, (await staffCompany(db, user, body.company_id)).id, body.file_name, body.file),
+  });
+};

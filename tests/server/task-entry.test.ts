@@ -1,0 +1,121 @@
+/**
+ * Faster task entry through the API (docs/task-entry.md): templates saved, replaced by name, deleted, scoped to the
+ * company; «Повторять» — one task per date in one go; the Excel import — the template downloaded, a file of 20 rows
+ * with 2 bad ones previewed (each reason named), 18 created in one transaction with their drivers, the same file
+ * refused the second time, a file that is not Excel refused in Russian.
+ */
+import { beforeEach, describe, expect, it } from 'vitest';
+import ExcelJS from 'exceljs';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { call, makePeople, type People } from '../fixtures/accounts.ts';
+import type { CreatedTasks, ImportPreview, ImportResult, TaskTemplate } from '../../contract/calls/tasks.ts';
+import { parseTaskImport } from '../../server/tasks/import-xlsx.ts';
+
+const HEAD = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём', 'единица', 'ставка', 'водители', 'комментарий'];
+
+async function xlsx(rows: unknown[][]): Promise<string> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet('Задачи');
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await book.xlsx.writeBuffer()).toString('base64');
+}
+
+describe.each(backends)('task entry ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  let p: People;
+  serveSuite(databaseUrl, (s) => void (server = s));
+  beforeEach(async () => {
+    p = await makePeople(server);
+  });
+  const as = (token: string) => ({ token });
+
+  it('templates: saved, replaced by name, listed by name, deleted; another company sees none of them', async () => {
+    const fields = { cargo: 'Щебень 20-40', loading_place: 'Карьер Гранитный', unloading_place: 'ЖК Северный', planned_quantity: 120, unit: 'т', rate: 450 };
+    const first = await call<TaskTemplate>(server, 'POST', '/api/tasks/templates', { ...as(p.manager.token), body: { name: 'Гранитный → Северный', fields } });
+    expect(first.status).toBe(201);
+    expect(first.body.fields).toMatchObject(fields);
+    const again = await call<TaskTemplate>(server, 'POST', '/api/tasks/templates', { ...as(p.admin.token), body: { name: 'Гранитный → Северный', fields: { ...fields, planned_quantity: 80 } } });
+    expect(again.body.id).toBe(first.body.id);
+    await call(server, 'POST', '/api/tasks/templates', { ...as(p.manager.token), body: { name: 'Арбуз', fields } });
+    const list = await call<TaskTemplate[]>(server, 'GET', '/api/tasks/templates', as(p.manager.token));
+    expect(list.body.map((t) => [t.name, t.fields.planned_quantity])).toEqual([['Арбуз', 120], ['Гранитный → Северный', 80]]);
+    expect((await call<TaskTemplate[]>(server, 'GET', '/api/tasks/templates', as(p.otherManager.token))).body).toEqual([]);
+    expect((await call(server, 'DELETE', `/api/tasks/templates/${first.body.id}`, as(p.otherManager.token))).status).toBe(404);
+    expect((await call(server, 'DELETE', `/api/tasks/templates/${first.body.id}`, as(p.manager.token))).status).toBe(204);
+    expect((await call<TaskTemplate[]>(server, 'GET', '/api/tasks/templates', as(p.manager.token))).body).toHaveLength(1);
+    const bad = await call<{ detail: string }>(server, 'POST', '/api/tasks/templates', { ...as(p.manager.token), body: { name: '', fields } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/название/);
+  });
+
+  it('«Повторять»: one task per date with the driver, all or none; repeated days and too many days refused', async () => {
+    const task = { date: '2026-12-01', cargo: 'Песок', loading_place: 'Карьер', unloading_place: 'Стройка', planned_quantity: 40, driver_ids: [p.driver.id] };
+    const dates = ['2026-12-03', '2026-12-01', '2026-12-02'];
+    const res = await call<CreatedTasks>(server, 'POST', '/api/tasks/repeat', { ...as(p.manager.token), body: { task, dates } });
+    expect(res.status).toBe(201);
+    expect(res.body.company_id).toBe(p.company);
+    const rows = await server.db.kysely.selectFrom('tasks').select(['id', 'date', 'status']).where('id', 'in', res.body.task_ids).orderBy('date').execute();
+    expect(rows.map((r) => [r.date, r.status])).toEqual([['2026-12-01', 'in_progress'], ['2026-12-02', 'in_progress'], ['2026-12-03', 'in_progress']]);
+    const drivers = await server.db.kysely.selectFrom('task_drivers').select('driver_id').where('task_id', 'in', res.body.task_ids).execute();
+    expect(drivers.map((d) => d.driver_id)).toEqual([p.driver.id, p.driver.id, p.driver.id]);
+    const twice = await call<{ detail: string }>(server, 'POST', '/api/tasks/repeat', { ...as(p.manager.token), body: { task, dates: ['2026-12-01', '2026-12-01'] } });
+    expect(twice.status).toBe(400);
+    expect(twice.body.detail).toMatch(/дни повторяются/);
+    const many = Array.from({ length: 63 }, (_, i) => new Date(Date.UTC(2027, 0, 1 + i)).toISOString().slice(0, 10));
+    expect((await call(server, 'POST', '/api/tasks/repeat', { ...as(p.manager.token), body: { task, dates: many } })).status).toBe(400);
+  });
+
+  it('import: template downloads; 20 rows with 2 bad previewed with reasons; 18 created at once; the same file refused again', async () => {
+    const template = await server.app.inject({ method: 'GET', url: '/api/tasks/import/template', headers: p.manager.auth });
+    expect(template.statusCode).toBe(200);
+    expect(template.headers['content-type']).toContain('spreadsheetml');
+    expect(await parseTaskImport(template.rawPayload, { drivers: [] })).toHaveLength(1);
+
+    const rows: unknown[][] = [HEAD];
+    for (let i = 1; i <= 20; i++) rows.push(['05.12.2026', `Импорт ${i}`, 'Карьер', 'Объект', '12,5', 'т', 450, i === 1 ? 'Иван Петров' : '', '']);
+    rows[5]![0] = '35.12.2026';
+    rows[9]![7] = 'Неизвестный Водитель';
+    const file = await xlsx(rows);
+    const body = { file_name: 'заявки.xlsx', file };
+
+    const preview = await call<ImportPreview>(server, 'POST', '/api/tasks/import/preview', { ...as(p.manager.token), body });
+    expect(preview.status).toBe(200);
+    expect([preview.body.ok, preview.body.bad]).toEqual([18, 2]);
+    const bad = preview.body.rows.filter((r) => r.task === null);
+    expect(bad.map((r) => [r.row, r.errors[0]?.field])).toEqual([[6, 'дата'], [10, 'водители']]);
+    expect(bad[1]!.errors[0]!.detail).toContain('Неизвестный Водитель');
+    expect(preview.body.rows[0]!.task).toMatchObject({ date: '2026-12-05', planned_quantity: 12.5, driver_names: ['Иван Петров'] });
+    expect(preview.body.imported_before).toBeNull();
+
+    const done = await call<ImportResult>(server, 'POST', '/api/tasks/import', { ...as(p.manager.token), body });
+    expect(done.status).toBe(201);
+    expect([done.body.created, done.body.skipped, done.body.task_ids.length]).toEqual([18, 2, 18]);
+    const created = await server.db.kysely.selectFrom('tasks').select(['cargo', 'status']).where('id', 'in', done.body.task_ids).orderBy('id').execute();
+    expect(created[0]).toEqual({ cargo: 'Импорт 1', status: 'in_progress' });
+    expect(created.filter((t) => t.status === 'open')).toHaveLength(17);
+
+    const again = await call<{ detail: string }>(server, 'POST', '/api/tasks/import', { ...as(p.manager.token), body });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toMatch(/^Этот файл уже загружен .*задач — 18/);
+    expect((await call<ImportPreview>(server, 'POST', '/api/tasks/import/preview', { ...as(p.manager.token), body })).body.imported_before?.tasks).toBe(18);
+    // Another company may import the same file: it is theirs to load.
+    expect((await call(server, 'POST', '/api/tasks/import/preview', { ...as(p.otherManager.token), body })).status).toBe(200);
+  });
+
+  it('import: not an Excel file, an empty one and a broken upload get a clear 400; nothing is created', async () => {
+    const before = (await server.db.kysely.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const csv = Buffer.from('дата;груз\n05.12.2026;Песок\n').toString('base64');
+    const notExcel = await call<{ detail: string }>(server, 'POST', '/api/tasks/import/preview', { ...as(p.manager.token), body: { file_name: 'a.xlsx', file: csv } });
+    expect(notExcel.status).toBe(400);
+    expect(notExcel.body.detail).toMatch(/не похож на Excel/);
+    const onlyHead = await call<{ detail: string }>(server, 'POST', '/api/tasks/import', { ...as(p.manager.token), body: { file_name: 'a.xlsx', file: await xlsx([HEAD]) } });
+    expect(onlyHead.status).toBe(400);
+    expect(onlyHead.body.detail).toMatch(/нет строк/);
+    const broken = await call<{ detail: string }>(server, 'POST', '/api/tasks/import/preview', { ...as(p.manager.token), body: { file_name: 'a.xlsx', file: 'не base64!' } });
+    expect(broken.status).toBe(400);
+    expect(broken.body.detail).toMatch(/base64/);
+    const after = (await server.db.kysely.selectFrom('tasks').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    expect(Number(after)).toBe(Number(before));
+  });
+});
