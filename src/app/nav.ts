@@ -20,6 +20,7 @@ export const NAV = [
   { path: '/statistics', label: 'Статистика', roles: ALL_ROLES, inSidebar: true },
   { path: '/announcements', label: 'Объявления', roles: ALL_ROLES, inSidebar: true },
   { path: '/tasks/create', label: 'Создать задачу', roles: STAFF, inSidebar: true },
+  { path: '/tasks/import', label: 'Импорт задач из Excel', roles: STAFF, inSidebar: true },
   { path: '/tasks/manage', label: 'Управление задачами', roles: STAFF, inSidebar: true },
   { path: '/tasks/active', label: 'Активные задачи', roles: STAFF, inSidebar: true },
   { path: '/reports', label: 'Отчёты', roles: STAFF, inSidebar: true },

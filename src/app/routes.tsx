@@ -34,6 +34,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/payroll': lazyNamed(() => import('../screens/payroll/PayrollScreen.tsx'), 'PayrollScreen'),
   '/manager-salary': lazyNamed(() => import('../screens/manager-salary/ManagerSalaryScreen.tsx'), 'ManagerSalaryScreen'),
   '/tasks/create': lazyNamed(() => import('../screens/task-form/TaskFormScreen.tsx'), 'TaskFormScreen'),
+  '/tasks/import': lazyNamed(() => import('../screens/task-import/TaskImportScreen.tsx'), 'TaskImportScreen'),
   '/tasks/manage': lazyNamed(() => import('../screens/tasks-manage/TasksManageScreen.tsx'), 'TasksManageScreen'),
   '/tasks/driverTaskOrder': lazyNamed(() => import('../screens/driver-order/DriverOrderScreen.tsx'), 'DriverOrderScreen'),
   '/tasks/active': lazyNamed(() => import('../screens/tasks-active/TasksActiveScreen.tsx'), 'TasksActiveScreen'),
