@@ -117,4 +117,54 @@ describe('the task form', () => {
     expect(after).toEqual({ comment: 'Въезд со стороны склада', cargo: 'Грунт (изменён)' });
     expect(await field(page, 'comment').inputValue()).toBe('Моя правка');
   });
+
+  it('a template saved, applied on another date, and repeated on chosen weekdays; the picker shows each driver\'s day', async () => {
+    const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    const errors = trackErrors(page);
+    await page.goto(`${app.url}/tasks/create`);
+    await field(page, 'cargo').fill('Шаблон: песок мытый');
+    await field(page, 'loading_place').fill('Карьер «Лесной»');
+    await field(page, 'unloading_place').fill('Бетонный завод');
+    await field(page, 'planned_quantity').fill('60');
+    await page.getByLabel('Добавить водителя').fill('Иван');
+    await page.getByRole('button', { name: /Иван Петров.*в этот день/ }).click();
+    await page.getByRole('button', { name: 'Сохранить как шаблон' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Сохранить как шаблон' });
+    expect(await dialog.getByLabel('Название шаблона').inputValue()).toBe('Шаблон: песок мытый: Карьер «Лесной» → Бетонный завод');
+    await dialog.getByRole('button', { name: 'Сохранить' }).click();
+    await page.getByText(/Шаблон «Шаблон: песок мытый.*» сохранён/).waitFor();
+
+    await page.getByRole('button', { name: 'Очистить' }).click();
+    expect(await field(page, 'cargo').inputValue()).toBe('');
+    await page.getByLabel('Создать из шаблона').selectOption({ label: 'Шаблон: песок мытый: Карьер «Лесной» → Бетонный завод' });
+    expect(await field(page, 'cargo').inputValue()).toBe('Шаблон: песок мытый');
+    expect(await field(page, 'planned_quantity').inputValue()).toBe('60');
+
+    // Repeat from next Monday: Monday and Wednesday, for two weeks — four tasks.
+    const monday = new Date();
+    monday.setUTCDate(monday.getUTCDate() + ((8 - monday.getUTCDay()) % 7 || 7));
+    const iso = (d: Date) => d.toISOString().slice(0, 10);
+    const ru = (d: Date) => iso(d).split('-').reverse().join('.');
+    const until = new Date(monday);
+    until.setUTCDate(until.getUTCDate() + 9);
+    await field(page, 'date').fill(ru(monday));
+    await page.getByLabel('Повторять', { exact: true }).check();
+    await page.getByLabel('По дням недели').check();
+    for (const day of ['вт', 'чт', 'пт']) await page.getByRole('group', { name: 'Дни недели' }).getByRole('button', { name: day, exact: true }).click();
+    await field(page, 'repeat_until').fill(ru(until));
+    await page.getByText(/Будет создано: 4 задачи/).waitFor();
+    await page.getByRole('button', { name: 'Создать 4 задачи' }).click();
+    await page.waitForURL(`${app.url}/tasks/manage`);
+    const rows = await app.server.db.kysely.selectFrom('tasks').select(['date', 'status']).where('cargo', '=', 'Шаблон: песок мытый').orderBy('date').execute();
+    const wednesday = new Date(monday);
+    wednesday.setUTCDate(wednesday.getUTCDate() + 2);
+    const plus = (d: Date, n: number) => {
+      const x = new Date(d);
+      x.setUTCDate(x.getUTCDate() + n);
+      return iso(x);
+    };
+    expect(rows.map((r) => r.date)).toEqual([iso(monday), iso(wednesday), plus(monday, 7), plus(wednesday, 7)]);
+    expect(rows.every((r) => r.status === 'in_progress')).toBe(true);
+    expect(errors).toEqual([]);
+  });
 });

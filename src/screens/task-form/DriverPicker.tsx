@@ -1,7 +1,8 @@
 /** Choosing drivers for a task: a search box over the company's drivers, with their vehicle, by keyboard too. */
 import { useState } from 'react';
 import type { User, UserWire } from '../../../contract/entities.ts';
-import { formatCapacity } from '../../ui/format.ts';
+import { formatCapacity, formatQuantity, plural } from '../../ui/format.ts';
+import type { DayLoad } from './form-helpers.ts';
 
 export type DriverOption = UserWire | User;
 
@@ -15,11 +16,14 @@ export function DriverPicker({
   chosen,
   onAdd,
   disabled,
+  dayLoad,
 }: {
   drivers: readonly DriverOption[];
   chosen: ReadonlySet<number>;
   onAdd: (driverId: number) => void;
   disabled?: boolean;
+  /** Each driver's tasks and tonnage on the task's date. */
+  dayLoad?: ReadonlyMap<number, DayLoad> | undefined;
 }) {
   const [text, setText] = useState('');
   const needle = text.trim().toLowerCase();
@@ -65,6 +69,7 @@ export function DriverPicker({
               >
                 <span className="driver-option-name">{driver.name}</span>
                 <span className="muted">{vehicleOf(driver)}</span>
+                {dayLoad && <span className="driver-option-load">{loadText(dayLoad.get(driver.id))}</span>}
               </button>
             </li>
           ))}
@@ -74,4 +79,10 @@ export function DriverPicker({
       )}
     </div>
   );
+}
+
+/** «в этот день: 2 задачи, 40 т» or «в этот день свободен». */
+function loadText(load: DayLoad | undefined): string {
+  if (!load || load.tasks === 0) return 'в этот день свободен';
+  return `в этот день: ${plural(load.tasks, ['задача', 'задачи', 'задач'])}, ${formatQuantity(load.planned, 'т')}`;
 }

@@ -7,6 +7,7 @@ import { DRIVER_STATUS_OPTIONS } from '../../ui/statuses.ts';
 import { DriverPicker, vehicleOf, type DriverOption } from './DriverPicker.tsx';
 import type { DriverNumberField, DriverRowValues, FieldErrors, TaskFormValues } from './task-form.ts';
 import { SuggestField } from './SuggestField.tsx';
+import type { DayLoad } from './form-helpers.ts';
 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
   planned_quantity: 'Доля (пусто — поровну)',
@@ -22,6 +23,8 @@ interface TaskFieldsProps {
   onChange: (patch: Partial<TaskFormValues>) => void;
   companies: Company[] | null;
   drivers: DriverOption[];
+  /** Each driver's tasks and tonnage on the task's date (the picker shows them). */
+  dayLoad?: ReadonlyMap<number, DayLoad>;
   editing: boolean;
   disabled: boolean;
   /** Edit mode: the per-driver actions that act at once (reassign, remove). */
@@ -31,7 +34,7 @@ interface TaskFieldsProps {
 /** The super-admin's chosen company (suggestions come from it); staff's own is implied. */
 const companyOf = (values: TaskFormValues): number | null => (values.company_id ? Number(values.company_id) : null);
 
-export function TaskFields({ values, errors, onChange, companies, drivers, editing, disabled, driverActions }: TaskFieldsProps) {
+export function TaskFields({ values, errors, onChange, companies, drivers, dayLoad, editing, disabled, driverActions }: TaskFieldsProps) {
   const text = (key: keyof TaskFormValues) => ({
     name: key,
     value: values[key] as string,
@@ -153,6 +156,7 @@ export function TaskFields({ values, errors, onChange, companies, drivers, editi
         <DriverPicker
           drivers={drivers}
           chosen={new Set(values.drivers.map((d) => d.driver_id))}
+          dayLoad={dayLoad}
           disabled={disabled}
           onAdd={(driverId) =>
             onChange({

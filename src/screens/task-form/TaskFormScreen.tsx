@@ -18,9 +18,15 @@ import { ErrorState, Loading } from '../../ui/states.tsx';
 import { isoDate } from '../driver-common/format.ts';
 import { TaskFields } from './TaskFields.tsx';
 import { TaskEditor } from './TaskEditor.tsx';
-import { applyFailure, focusField, useFormOptions } from './form-helpers.ts';
+import { applyFailure, focusField, useDayLoad, useFormOptions } from './form-helpers.ts';
 import { buildBody, draftKey, emptyValues, firstErrorField, nextValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
+import { sendOnce } from '../../engine/api.ts';
+import { REPEAT_MAX_DATES } from '../../../contract/calls/tasks.ts';
+import { formatDate, plural } from '../../ui/format.ts';
+import { TaskTemplates } from './TaskTemplates.tsx';
+import { RepeatFields, type RepeatState } from './RepeatFields.tsx';
+import { addDays, repeatDates, templateFromBody, templateName, valuesFromTemplate } from './repeat.ts';
 import './task-form.css';
 
 export function TaskFormScreen({ title }: ScreenProps) {
@@ -39,7 +45,11 @@ function CreateTaskScreen({ title }: { title: string }) {
   const server = useNeedsServer();
   const [, navigate] = useLocation();
   const options = useFormOptions(values.company_id);
+  const dayLoad = useDayLoad(values.date, values.company_id, options.superAdmin);
   useDraft(key, values);
+  const [repeat, setRepeat] = useState<RepeatState>(() => ({ on: false, mode: 'workdays', weekdays: [1, 2, 3, 4, 5], until: addDays(values.date, 13) }));
+  const dates = repeat.on ? repeatDates(values.date, repeat, REPEAT_MAX_DATES + 1) : [];
+  const companyId = options.superAdmin ? (values.company_id ? Number(values.company_id) : undefined) : undefined;
 
   function change(patch: Partial<TaskFormValues>): void {
     setValues((current) => ({ ...current, ...patch, ...(patch.company_id !== undefined && patch.company_id !== current.company_id ? { drivers: [] } : {}) }));
@@ -61,7 +71,27 @@ function CreateTaskScreen({ title }: { title: string }) {
       focusField(firstErrorField(built.errors));
       return;
     }
+    if (repeat.on && (dates.length === 0 || dates.length > REPEAT_MAX_DATES)) {
+      setFormError(dates.length === 0 ? 'Повторять: по правилу не выходит ни одного дня' : `Повторять: не больше ${REPEAT_MAX_DATES} дней за раз`);
+      focusField('repeat_until');
+      return;
+    }
     setSaving(true);
+    if (repeat.on) {
+      try {
+        const made = await sendOnce('POST /tasks/repeat', { body: { task: built.body, dates } });
+        clearDraft(key);
+        setErrors({});
+        setFormError(null);
+        toast.success(`Создано ${plural(made.task_ids.length, ['задача', 'задачи', 'задач'])} «${built.body.cargo}», с ${formatDate(dates[0]!)} по ${formatDate(dates.at(-1)!)}`);
+        navigate('/tasks/manage');
+      } catch (error) {
+        applyFailure(error, setErrors, setFormError);
+      } finally {
+        setSaving(false);
+      }
+      return;
+    }
     try {
       const task = await sendThroughEngine<Task>({ method: 'POST', path: '/tasks/', body: built.body });
       clearDraft(key);
@@ -82,6 +112,25 @@ function CreateTaskScreen({ title }: { title: string }) {
 
   return (
     <Page title={title} wide>
+      {/* Outside the form: its dialog has a form of its own, and forms do not nest. */}
+      <TaskTemplates
+        companyId={companyId}
+        disabled={saving || server.offline}
+        suggestedName={templateName(values)}
+        current={() => {
+          const built = buildBody(values, options.superAdmin);
+          if (built.ok) return templateFromBody(built.body);
+          setErrors(built.errors);
+          setFormError('Чтобы сохранить шаблон, исправьте отмеченные поля');
+          focusField(firstErrorField(built.errors));
+          return null;
+        }}
+        onApply={(template) => {
+          setValues((current) => valuesFromTemplate(current, template.fields, new Set(options.drivers.map((d) => d.id))));
+          setErrors({});
+          setFormError(null);
+        }}
+      />
       <form
         className="task-form"
         noValidate
@@ -100,12 +149,13 @@ function CreateTaskScreen({ title }: { title: string }) {
             {formError}
           </p>
         )}
-        <TaskFields values={values} errors={errors} onChange={change} companies={options.companies} drivers={options.drivers} editing={false} disabled={saving} />
+        <TaskFields values={values} errors={errors} onChange={change} companies={options.companies} drivers={options.drivers} dayLoad={dayLoad} editing={false} disabled={saving} />
+        <RepeatFields state={repeat} dates={dates} onChange={setRepeat} disabled={saving} />
         <div className="task-form-actions">
           <button type="submit" className="button button-primary" disabled={saving || server.offline} title={server.reason}>
-            {saving ? 'Создаём…' : 'Создать'}
+            {saving ? 'Создаём…' : repeat.on && dates.length > 0 && dates.length <= REPEAT_MAX_DATES ? `Создать ${plural(dates.length, ['задачу', 'задачи', 'задач'])}` : 'Создать'}
           </button>
-          <button type="button" className="button" disabled={saving || server.offline} title={server.reason} onClick={() => void submit(true)}>
+          <button type="button" className="button" disabled={saving || server.offline || repeat.on} title={server.reason} onClick={() => void submit(true)}>
             Создать ещё одну
           </button>
           <button

@@ -40,3 +40,16 @@ export function useFormOptions(companyId: string) {
   };
 }
 
+
+/** Each driver's tasks and tonnage on the form's date (the board's figures), for the driver picker. */
+export function useDayLoad(date: string, companyId: string, superAdmin: boolean): ReadonlyMap<number, DayLoad> {
+  const ready = /^\d{4}-\d{2}-\d{2}$/.test(date) && (!superAdmin || companyId !== '');
+  const board = useGet(ready ? 'GET /dispatch/board' : null, { date, ...(superAdmin && companyId ? { company_id: Number(companyId) } : {}) });
+  const drivers = board.data?.data.drivers ?? [];
+  return new Map(drivers.map((d) => [d.id, { tasks: d.task_ids.length, planned: d.planned }]));
+}
+
+export interface DayLoad {
+  tasks: number;
+  planned: number;
+}
