@@ -17,6 +17,13 @@ import { ReportList } from '../report/AssociationReports.tsx';
 import { useOpenReportForm } from '../report/ReportFormHost.tsx';
 import { QuantityForm } from './QuantityForm.tsx';
 
+/** The toggles' arrow: a drawing, so it stays out of their names. */
+const CHEVRON = (
+  <svg className="drv-fold__chevron" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">
+    <path d="M2 4.5 6 8.5l4-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+  </svg>
+);
+
 interface Props extends OwnTask {
   online: boolean;
   /** Reports of this association waiting in the outbox. */
@@ -108,6 +115,7 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
               <span className="drv-visually-hidden">: не сохранено</span>
             </span>
           ) : null}
+          {CHEVRON}
         </button>
         <button
           type="button"
@@ -123,6 +131,7 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
               {association.report_count}
             </span>
           ) : null}
+          {CHEVRON}
         </button>
       </div>
       {/* Folded, not unmounted: what the driver typed stays while the fields are hidden. */}
