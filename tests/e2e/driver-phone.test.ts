@@ -13,6 +13,7 @@ import { newContext, trackErrors } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
 import { demoDriverId } from './pages/driver-records.ts';
 import { signInAsDriver } from './pages/driver-session.ts';
+import { CurrentTasksPage } from './pages/driver-tasks.ts';
 import { Shell } from './pages/shell.ts';
 
 const shots = process.env.E2E_SCREENSHOTS;
@@ -150,14 +151,31 @@ describe('a driver on a phone', () => {
       await bar.getByRole('button', { name: /^Отчёты/ }).click();
       const queue = page.getByRole('dialog', { name: 'Очередь отчётов' });
       await queue.waitFor();
+      if (shots) await page.screenshot({ path: `${shots}/reports-queue-360.png` });
       await queue.getByRole('button', { name: 'Закрыть' }).first().click();
       await queue.waitFor({ state: 'detached' });
       await bar.getByRole('link', { name: /^Профиль/ }).click();
       await page.getByRole('heading', { level: 1, name: 'Профиль' }).waitFor();
+      if (shots) await page.screenshot({ path: `${shots}/profile-360.png` });
       await page.getByRole('navigation', { name: 'Ещё разделы' }).getByRole('link', { name: /^Статистика/ }).click();
       await page.getByRole('heading', { level: 1, name: 'Статистика' }).waitFor();
+
+      // A report queued with the server out of reach: its count is on «Отчёты», in sight on every screen.
+      const reportsEntry = bar.getByRole('button', { name: /^Отчёты/ });
+      expect(await reportsEntry.locator('.drv-bar__count').count()).toBe(0);
+      await bar.getByRole('link', { name: 'Задачи' }).click();
+      await cardOf(page, CARGOS[0]!).waitFor();
+      app.proxy.setDown(true);
+      await context.setOffline(true);
+      const form = await new CurrentTasksPage(page, app.url).openReport(CARGOS[0]!);
+      await form.fill({ quantity: '20' });
+      await form.submit();
+      await waitFor(async () => (await reportsEntry.locator('.drv-bar__count').allTextContents()).join() === '1', { message: 'the count on «Отчёты»' });
+      expect(await reportsEntry.getAttribute('aria-label')).toBe('Отчёты. Очередь отчётов: не отправлено 1');
+      if (shots) await page.screenshot({ path: `${shots}/current-tasks-360-queued.png` });
       expect(errors).toEqual([]);
     } finally {
+      app.proxy.setDown(false);
       await context.close();
     }
   });
