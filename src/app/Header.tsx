@@ -1,4 +1,7 @@
-/** The header: sidebar toggle, the user's name and role, the driver's outbox badge, logout. */
+/**
+ * The header: sidebar toggle, the user's name and role, the driver's outbox badge, logout. A driver on a phone has
+ * neither the toggle nor the badge here: the bottom bar (DriverBar) takes both over.
+ */
 import { Suspense, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
@@ -12,7 +15,10 @@ const OutboxBadge = lazyNamed(() => import('../screens/outbox/OutboxBadge.tsx'),
 
 interface HeaderProps {
   sidebarExpanded: boolean;
-  onToggleSidebar: () => void;
+  /** null: no sidebar to toggle (a driver's phone, with the bottom bar). */
+  onToggleSidebar: (() => void) | null;
+  /** The driver's outbox badge; off where the bottom bar shows the count. */
+  outboxBadge: boolean;
 }
 
 function logoutMessage(pending: number): string | undefined {
@@ -20,7 +26,7 @@ function logoutMessage(pending: number): string | undefined {
   return `Неотправленных отчётов: ${pending}. Они останутся на этом устройстве и будут отправлены после вашего следующего входа.`;
 }
 
-export function Header({ sidebarExpanded, onToggleSidebar }: HeaderProps) {
+export function Header({ sidebarExpanded, onToggleSidebar, outboxBadge }: HeaderProps) {
   const { auth, outbox } = useEngineSnapshot();
   const [, navigate] = useLocation();
   const queryClient = useQueryClient();
@@ -44,21 +50,23 @@ export function Header({ sidebarExpanded, onToggleSidebar }: HeaderProps) {
   return (
     <header className="header">
       {confirmElement}
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={sidebarExpanded ? 'Скрыть меню' : 'Показать меню'}
-        aria-expanded={sidebarExpanded}
-        aria-controls="sidebar"
-        onClick={onToggleSidebar}
-      >
-        <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
-          <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-        </svg>
-      </button>
+      {onToggleSidebar ? (
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={sidebarExpanded ? 'Скрыть меню' : 'Показать меню'}
+          aria-expanded={sidebarExpanded}
+          aria-controls="sidebar"
+          onClick={onToggleSidebar}
+        >
+          <svg viewBox="0 0 24 24" width="24" height="24" aria-hidden="true">
+            <path d="M3 6h18M3 12h18M3 18h18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
+          </svg>
+        </button>
+      ) : null}
       <span className="brand">Рейс</span>
       <div className="header-user">
-        {user?.role === 'driver' && (
+        {outboxBadge && user?.role === 'driver' && (
           <Suspense fallback={null}>
             <OutboxBadge />
           </Suspense>

@@ -1,11 +1,13 @@
 /**
  * The frame around every page but /table: the offline banner always; header and sidebar only when
- * signed in. The sidebar is an off-canvas drawer on phones and a collapsible column on desktops.
+ * signed in. The sidebar is an off-canvas drawer on phones and a collapsible column on desktops; a driver
+ * on a phone gets the bottom bar (DriverBar) instead of the drawer and its hamburger.
  */
 import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { useEngineSnapshot } from '../engine/store.ts';
 import { useMediaQuery } from '../ui/use-media-query.ts';
+import { DriverBar } from './DriverBar.tsx';
 import { Header } from './Header.tsx';
 import { OfflineBanner } from './OfflineBanner.tsx';
 import { Sidebar } from './Sidebar.tsx';
@@ -24,6 +26,9 @@ export function Shell({ children }: { children: ReactNode }) {
   useSessionEndNotice(auth);
   const alertCounts = useStaffAlerts(auth.isAuthenticated ? (auth.user?.role ?? null) : null);
   const signedIn = auth.isAuthenticated;
+  const role = auth.user?.role ?? null;
+  // A driver's phone: the bottom bar replaces the hamburger and the drawer (desktop drivers and staff keep the sidebar).
+  const driverBar = signedIn && !desktop && role === 'driver';
   // The browser may have renewed this device's push subscription since the server last got it.
   useEffect(() => {
     if (signedIn) void refreshPushSubscription().catch((error: unknown) => console.warn('push refresh failed', error));
@@ -40,32 +45,33 @@ export function Shell({ children }: { children: ReactNode }) {
   }
 
   return (
-    <div className={signedIn ? 'shell is-signed-in' : 'shell'} onKeyDown={closeDrawerOnEscape}>
+    <div className={`shell${signedIn ? ' is-signed-in' : ''}${driverBar ? ' has-driver-bar' : ''}`} onKeyDown={closeDrawerOnEscape}>
       <a className="skip-link" href="#main">
         Перейти к содержимому
       </a>
       {/* The banner stays in sight while scrolling, with the header under it (issue 10 A). */}
       <div className="shell-top">
         <OfflineBanner />
-        {signedIn && <Header sidebarExpanded={expanded} onToggleSidebar={toggle} />}
+        {signedIn && <Header sidebarExpanded={expanded} onToggleSidebar={driverBar ? null : toggle} outboxBadge={!driverBar} />}
       </div>
       <div className="shell-body">
-        {signedIn && (
+        {signedIn && !driverBar && (
           <Sidebar
-            role={auth.user?.role ?? null}
+            role={role}
             variant={desktop ? 'column' : 'drawer'}
             open={expanded}
             onNavigate={() => setDrawerOpen(false)}
             alertCounts={alertCounts}
           />
         )}
-        {signedIn && !desktop && drawerOpen && (
+        {signedIn && !desktop && !driverBar && drawerOpen && (
           <div className="drawer-backdrop" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
         )}
         <main id="main" className="main" tabIndex={-1}>
           {children}
         </main>
       </div>
+      {driverBar && <DriverBar />}
     </div>
   );
 }

@@ -153,7 +153,7 @@ describe.each(MODES)('offline (%s engine)', (mode) => {
     expect(await page.evaluate(() => navigator.onLine)).toBe(true);
     await profile.transportItems.first().waitFor();
     await waitFor(async () => (await profile.cacheNotes.count()) === 2, { message: 'two cache notes on /profile' });
-    // Offline mode keeps the session: the header and the driver's sidebar stay.
+    // Offline mode keeps the session: the header and the driver's menu (sidebar, or the bottom bar at 360 px) stay.
     expect(await shell.userName.textContent()).toBe('Иван Петров');
     await screenshot(page, `${mode}-offline-mode-profile-${mode === 'shared' ? 1440 : 360}`);
   });

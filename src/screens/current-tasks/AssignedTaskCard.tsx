@@ -1,4 +1,9 @@
-/** One current task: its facts, the driver's quantities, reports, and the actions within thumb's reach. */
+/**
+ * One current task, compact for a phone: its facts with the driver's progress, then two toggles — the quantities
+ * and «Мои отчёты» start folded (the reports open by themselves when the dispatcher disputed one) — and the actions
+ * within thumb's reach.
+ */
+import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { OwnTask } from '../driver-common/format.ts';
@@ -8,9 +13,16 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import { formatQuantity, formatTrips } from '../../ui/format.ts';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
-import { AssociationReports } from '../report/AssociationReports.tsx';
+import { ReportList } from '../report/AssociationReports.tsx';
 import { useOpenReportForm } from '../report/ReportFormHost.tsx';
 import { QuantityForm } from './QuantityForm.tsx';
+
+/** The toggles' arrow: a drawing, so it stays out of their names. */
+const CHEVRON = (
+  <svg className="drv-fold__chevron" viewBox="0 0 12 12" width="12" height="12" aria-hidden="true" focusable="false">
+    <path d="M2 4.5 6 8.5l4-4" fill="none" stroke="currentColor" strokeWidth="1.8" strokeLinecap="round" strokeLinejoin="round" />
+  </svg>
+);
 
 interface Props extends OwnTask {
   online: boolean;
@@ -30,6 +42,18 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
     ['/tasks/'],
   );
   const [confirmElement, ask] = useConfirm();
+  const [quantitiesOpen, setQuantitiesOpen] = useState(false);
+  const [reportsOpen, setReportsOpen] = useState(association.disputed > 0);
+  // A dispute arriving while the card is on screen opens the reports, where its reason is.
+  const [disputedSeen, setDisputedSeen] = useState(association.disputed);
+  if (association.disputed !== disputedSeen) {
+    setDisputedSeen(association.disputed);
+    if (association.disputed > disputedSeen) setReportsOpen(true);
+  }
+  // Typed and not saved: said on the toggle too, so folding the fields never hides it (issue 10 A).
+  const [quantitiesUnsaved, setQuantitiesUnsaved] = useState(false);
+  const quantitiesId = `drv-quantities-${association.id}`;
+  const reportsId = `drv-reports-${association.id}`;
 
   async function finishTask() {
     const yes = await ask({
@@ -69,16 +93,54 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
         task={task}
         share={association.share}
         badge={<span className={`drv-badge drv-badge--${association.status}`}>{DRIVER_STATUS_LABELS[association.status]}</span>}
+        progress={<LoadProgress label="Ваша доля" delivered={association.delivered} of={association.share} unit={task.unit} trips={association.trips} />}
       />
-      <LoadProgress label="Ваша доля" delivered={association.delivered} of={association.share} unit={task.unit} trips={association.trips} />
       {queued > 0 ? <p className="drv-notice drv-notice--info">Отчёт в очереди отправки</p> : null}
       {association.disputed > 0 ? (
         <p className="drv-notice drv-notice--danger" role="status">
           Диспетчер оспорил {association.disputed === 1 ? 'отчёт' : `отчёты (${association.disputed})`}: откройте «Мои отчёты», прочитайте причину и исправьте.
         </p>
       ) : null}
-      <QuantityForm key={quantityKey} association={association} unit={task.unit} disabled={!online} />
-      <AssociationReports associationId={association.id} task={task} openAtStart={association.disputed > 0} />
+      <div className="drv-folds">
+        <button
+          type="button"
+          className="drv-fold"
+          aria-expanded={quantitiesOpen}
+          aria-controls={quantitiesId}
+          onClick={() => setQuantitiesOpen((open) => !open)}
+        >
+          Количество
+          {quantitiesUnsaved ? (
+            <span className="drv-fold__unsaved" title="Не сохранено">
+              <span className="drv-visually-hidden">: не сохранено</span>
+            </span>
+          ) : null}
+          {CHEVRON}
+        </button>
+        <button
+          type="button"
+          className="drv-fold"
+          aria-expanded={reportsOpen}
+          aria-controls={reportsId}
+          onClick={() => setReportsOpen((open) => !open)}
+        >
+          Мои отчёты
+          {association.report_count > 0 ? (
+            <span className="drv-fold__count">
+              <span className="drv-visually-hidden">: </span>
+              {association.report_count}
+            </span>
+          ) : null}
+          {CHEVRON}
+        </button>
+      </div>
+      {/* Folded, not unmounted: what the driver typed stays while the fields are hidden. */}
+      <div id={quantitiesId} className="drv-fold__panel" hidden={!quantitiesOpen}>
+        <QuantityForm key={quantityKey} association={association} unit={task.unit} disabled={!online} onUnsavedChange={setQuantitiesUnsaved} />
+      </div>
+      <div id={reportsId} className="drv-fold__panel" hidden={!reportsOpen}>
+        {reportsOpen ? <ReportList associationId={association.id} task={task} /> : null}
+      </div>
       <div className="drv-card__actions drv-card__actions--sticky">
         {association.status === 'accepted' ? (
           <button

@@ -1,5 +1,5 @@
 /** The driver's own quantity, loading and unloading quantity on one association (PUT .../quantity/). */
-import { useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { DriverAssociation } from '../../../contract/entities.ts';
@@ -20,7 +20,23 @@ const LABELS: Record<keyof QuantityFields, string> = {
   unloading_quantity: 'Выгрузка',
 };
 
-export function QuantityForm({ association, unit, disabled }: { association: DriverAssociation; unit: string; disabled: boolean }) {
+/** Each field in one line: what goes in it. */
+const HINTS: Record<keyof QuantityFields, string> = {
+  quantity: 'сколько перевезли вы сами',
+  loading_quantity: 'всего на погрузке, по весам',
+  unloading_quantity: 'всего на выгрузке, по весам',
+};
+
+interface Props {
+  association: DriverAssociation;
+  unit: string;
+  disabled: boolean;
+  /** Told whether typed values are not on the server yet (the card says so while the fields are folded). */
+  onUnsavedChange?: (unsaved: boolean) => void;
+}
+
+export function QuantityForm({ association, unit, disabled, onUnsavedChange }: Props) {
+  const idPrefix = useId();
   const [fields, setFields] = useState<QuantityFields>(() => ({
     quantity: quantityText(association.quantity),
     loading_quantity: quantityText(association.loading_quantity),
@@ -29,6 +45,7 @@ export function QuantityForm({ association, unit, disabled }: { association: Dri
   const [errors, setErrors] = useState<Partial<Record<keyof QuantityFields, string>>>({});
   const [failedOffline, setFailedOffline] = useState(false);
   const unsaved = quantitiesUnsaved(fields, association);
+  useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
   const save = useEngineSend<QuantityBody>(
     (body) => ({ method: 'PUT', path: `/tasks/${association.task_id}/drivers/${association.driver_id}/quantity/`, body }),
     ['/tasks/assigned/'],
@@ -62,20 +79,35 @@ export function QuantityForm({ association, unit, disabled }: { association: Dri
     >
       <fieldset className="drv-quantities__fields" disabled={disabled}>
         <legend className="drv-field__label">Количество, {unit}</legend>
-      {(Object.keys(LABELS) as (keyof QuantityFields)[]).map((key) => (
-        <label key={key} className="drv-field">
-          <span className="drv-field__label">{LABELS[key]}</span>
-          <input
-            className="drv-input"
-            inputMode="decimal"
-            autoComplete="off"
-            value={fields[key]}
-            aria-invalid={Boolean(errors[key])}
-            onChange={(event) => setFields((current) => ({ ...current, [key]: event.target.value }))}
-          />
-          {errors[key] ? <span className="drv-field__error">{errors[key]}</span> : null}
-        </label>
-      ))}
+        {(Object.keys(LABELS) as (keyof QuantityFields)[]).map((key) => {
+          const id = `${idPrefix}-${key}`;
+          const describedBy = errors[key] ? `${id}-hint ${id}-error` : `${id}-hint`;
+          return (
+            <div key={key} className="drv-quantity">
+              <label className="drv-quantity__label" htmlFor={id}>
+                {LABELS[key]}
+              </label>
+              <input
+                id={id}
+                className="drv-input drv-quantity__input"
+                inputMode="decimal"
+                autoComplete="off"
+                value={fields[key]}
+                aria-invalid={Boolean(errors[key])}
+                aria-describedby={describedBy}
+                onChange={(event) => setFields((current) => ({ ...current, [key]: event.target.value }))}
+              />
+              <span className="drv-quantity__hint" id={`${id}-hint`}>
+                {HINTS[key]}
+              </span>
+              {errors[key] ? (
+                <span className="drv-field__error drv-quantity__error" id={`${id}-error`}>
+                  {errors[key]}
+                </span>
+              ) : null}
+            </div>
+          );
+        })}
       </fieldset>
       {unsaved ? (
         <p className="drv-quantities__unsaved" role="status">

@@ -9,16 +9,38 @@ import { formatDate, formatQuantity } from './format.ts';
 import { formatRate } from '../../ui/format.ts';
 import './task-summary.css';
 
-export function TaskSummary({ task, badge, share }: { task: Task; badge?: ReactNode; share?: number }) {
+/**
+ * `progress`, on a current task, takes the share's place: «1 рейс · 12 из 40 т» with its bar says the share too.
+ * The dispatcher's call is a round button beside the cargo (their name in its label), so the card stays compact.
+ */
+export function TaskSummary({ task, badge, share, progress }: { task: Task; badge?: ReactNode; share?: number; progress?: ReactNode }) {
+  const partOfPlan = share !== undefined && share !== task.planned_quantity;
   return (
     <div className="drv-summary">
-      <div className="drv-summary__top">
-        <span className="drv-summary__date">
-          {formatDate(task.date)} · №{task.id}
-        </span>
-        {badge}
+      <div className="drv-summary__head">
+        <div className="drv-summary__top">
+          <span className="drv-summary__date">
+            {formatDate(task.date)} · №{task.id}
+          </span>
+          {badge}
+        </div>
+        <h3 className="drv-summary__cargo">{task.cargo}</h3>
+        {task.dispatcher && (
+          <a
+            className="drv-call"
+            href={`tel:${task.dispatcher.phone.replace(/[^\d+]/g, '')}`}
+            aria-label={`Позвонить диспетчеру: ${task.dispatcher.name}`}
+            title={`Позвонить диспетчеру: ${task.dispatcher.name}`}
+          >
+            <svg viewBox="0 0 24 24" width="22" height="22" aria-hidden="true" focusable="false">
+              <path
+                fill="currentColor"
+                d="M6.6 10.8a15.2 15.2 0 0 0 6.6 6.6l2.2-2.2a1 1 0 0 1 1-.25 11.4 11.4 0 0 0 3.6.57 1 1 0 0 1 1 1V20a1 1 0 0 1-1 1A17 17 0 0 1 3 4a1 1 0 0 1 1-1h3.5a1 1 0 0 1 1 1c0 1.25.2 2.45.57 3.6a1 1 0 0 1-.25 1Z"
+              />
+            </svg>
+          </a>
+        )}
       </div>
-      <h3 className="drv-summary__cargo">{task.cargo}</h3>
       <p className="drv-summary__route">
         <a className="drv-place" href={mapLink(task.loading_place)} target="_blank" rel="noreferrer" aria-label={`${task.loading_place} — открыть в навигаторе`}>
           {task.loading_place}
@@ -29,38 +51,42 @@ export function TaskSummary({ task, badge, share }: { task: Task; badge?: ReactN
           {task.unloading_place}
         </a>
       </p>
-      {task.dispatcher && (
-        <p className="drv-summary__call">
-          <a className="drv-call" href={`tel:${task.dispatcher.phone.replace(/[^\d+]/g, '')}`}>
-            Позвонить диспетчеру
-          </a>{' '}
-          <span className="drv-muted">{task.dispatcher.name}</span>
-        </p>
-      )}
-      <dl className="drv-facts">
-        <div>
-          <dt>{share === undefined ? 'План' : 'Ваша доля'}</dt>
-          <dd>
-            {formatQuantity(share ?? task.planned_quantity, task.unit)}
-            {share !== undefined && share !== task.planned_quantity ? <span className="drv-muted"> из {formatQuantity(task.planned_quantity, task.unit)}</span> : null}
-          </dd>
-        </div>
-        <div>
-          <dt>{payLabel(task)}</dt>
-          <dd>
-            {payRate(task)}
-            {payNote(task) && <span className="drv-muted drv-summary__note"> {payNote(task)}</span>}
-          </dd>
-        </div>
-      </dl>
+      <div className="drv-summary__figures">
+        {progress ? <div className="drv-summary__progress">{progress}</div> : null}
+        <dl className="drv-facts drv-facts--inline">
+          {progress && !partOfPlan ? null : (
+            <div>
+              <dt>{share === undefined ? 'План' : progress ? 'План задачи' : 'Ваша доля'}</dt>
+              <dd>
+                {progress ? (
+                  formatQuantity(task.planned_quantity, task.unit)
+                ) : (
+                  <>
+                    {formatQuantity(share ?? task.planned_quantity, task.unit)}
+                    {partOfPlan ? <span className="drv-muted"> из {formatQuantity(task.planned_quantity, task.unit)}</span> : null}
+                  </>
+                )}
+              </dd>
+            </div>
+          )}
+          <div>
+            <dt>{payLabel(task, Boolean(progress))}</dt>
+            <dd>
+              {payRate(task)}
+              {payNote(task) && <span className="drv-muted drv-summary__note"> {payNote(task)}</span>}
+            </dd>
+          </div>
+        </dl>
+      </div>
       {task.comment ? <p className="drv-summary__comment">{task.comment}</p> : null}
     </div>
   );
 }
 
-/** «Ваша ставка» for an assignment's own rate; «По шкале» for the company's scale. */
-function payLabel(task: Task): string {
-  return task.driver_pay?.source === 'progressive' ? 'По шкале' : 'Ваша ставка';
+/** «Ваша ставка» for an assignment's own rate (just «Ставка» beside the progress, where room is short); «По шкале» for the company's scale. */
+function payLabel(task: Task, short: boolean): string {
+  if (task.driver_pay?.source === 'progressive') return 'По шкале';
+  return short ? 'Ставка' : 'Ваша ставка';
 }
 
 /** «460 ₽/т»; «не задана» without an own rate or a scale. */

@@ -2,15 +2,14 @@
 import { useState } from 'react';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { OutboxPanel } from './OutboxPanel.tsx';
+import { outboxQueueLabel } from './outbox-labels.ts';
 import '../driver.css';
 import './outbox.css';
 
 export function OutboxBadge() {
   const { pending, flushing, undelivered = 0 } = useEngineSnapshot().outbox;
   const [open, setOpen] = useState(false);
-  const label =
-    (pending > 0 ? `Очередь отчётов: не отправлено ${pending}` : 'Очередь отчётов: всё отправлено') +
-    (undelivered > 0 ? `; не доставлено: ${undelivered}` : '');
+  const label = outboxQueueLabel(pending, undelivered);
   return (
     <>
       <button

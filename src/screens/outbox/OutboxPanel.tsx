@@ -6,6 +6,7 @@
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
+import { Link } from 'wouter';
 import type { Page, Task } from '../../../contract/entities.ts';
 import type { OutboxItemView } from '../../../worker/api.ts';
 import { getEngine } from '../../engine/engine.ts';
@@ -16,7 +17,9 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatClock, formatDate, formatQuantity, itemsOf } from '../driver-common/format.ts';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
+import '../driver.css';
 import '../driver-common/dialogs.css';
+import './outbox.css';
 
 export function OutboxPanel({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);
@@ -150,6 +153,13 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
             })}
           </ul>
         )}
+        <p className="drv-muted drv-outbox-elsewhere">
+          Отправленные отчёты — в карточке задачи («Мои отчёты»), а по выполненным задачам — в{' '}
+          <Link href="/statistics" onClick={onClose}>
+            «Статистике»
+          </Link>
+          .
+        </p>
       </div>
 
       <div className="drv-sheet__actions">

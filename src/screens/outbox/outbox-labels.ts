@@ -24,3 +24,11 @@ export function outboxStateLabel(item: OutboxItemView): string {
 function clamp01(value: number): number {
   return Math.min(1, Math.max(0, value));
 }
+
+/** What the outbox holds, said in one line: the header badge's and the driver bar's «Отчёты» accessible name. */
+export function outboxQueueLabel(pending: number, undelivered: number): string {
+  return (
+    (pending > 0 ? `Очередь отчётов: не отправлено ${pending}` : 'Очередь отчётов: всё отправлено') +
+    (undelivered > 0 ? `; не доставлено: ${undelivered}` : '')
+  );
+}

@@ -13,6 +13,9 @@ import { ErrorState, Loading } from '../../ui/states.tsx';
 import { TransportsList } from './TransportsList.tsx';
 import { PushSettings } from './PushSettings.tsx';
 import { AlertSettings } from './AlertSettings.tsx';
+import { DriverMoreLinks } from './DriverMoreLinks.tsx';
+import { DESKTOP_QUERY } from '../../app/Shell.tsx';
+import { useMediaQuery } from '../../ui/use-media-query.ts';
 import { flattenUser } from './user.ts';
 
 // The form brings zod with it; most visits only read the profile.
@@ -23,6 +26,8 @@ export function ProfileScreen({ title = 'Профиль' }: { title?: string }) 
   const query = useApiQuery<UserWire>('/users/me/');
   const [editing, setEditing] = useState(false);
   const server = useNeedsServer();
+  // Under the desktop width a driver has the bottom bar, not the sidebar: the sections it lacks start the profile.
+  const desktop = useMediaQuery(DESKTOP_QUERY);
   // The engine's copy shows at once; the query brings the freshest one.
   const user = query.data ? flattenUser(query.data.data) : auth.user;
 
@@ -36,6 +41,7 @@ export function ProfileScreen({ title = 'Профиль' }: { title?: string }) 
 
   return (
     <Page title={title} aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+      {user.role === 'driver' && !desktop && <DriverMoreLinks />}
       <div className="card">
         {editing ? (
           <Suspense fallback={<Loading />}>

@@ -30,7 +30,8 @@ export function AssociationReports({ associationId, task, openAtStart = false }:
   );
 }
 
-function ReportList({ associationId, task }: { associationId: number; task: ReportTask | null }) {
+/** The list itself, for a card that has its own toggle (the current task's «Мои отчёты»). */
+export function ReportList({ associationId, task }: { associationId: number; task: ReportTask | null }) {
   const query = useApiQuery<Report[] | { items: Report[] }>(`/reports/association/${associationId}`);
   if (query.isPending) return <LoadingState text="Загрузка отчётов..." />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;

@@ -1,5 +1,6 @@
 /**
- * The outbox as the driver sees it: the header badge and the 'Очередь отчётов' panel.
+ * The outbox as the driver sees it: its count ('Очередь отчётов: …' — the header badge on a desktop, «Отчёты» in the
+ * bottom bar on a phone) and the 'Очередь отчётов' panel either opens.
  */
 import type { Locator, Page } from 'playwright-core';
 
@@ -9,7 +10,7 @@ export class OutboxView {
   readonly items: Locator;
 
   constructor(private readonly page: Page) {
-    this.badge = page.getByRole('button', { name: /^Очередь отчётов:/ });
+    this.badge = page.getByRole('button', { name: /(^|\. )Очередь отчётов:/ });
     this.panel = page.getByRole('dialog', { name: 'Очередь отчётов' });
     this.items = this.panel.locator('li.drv-outbox-item');
   }
@@ -17,7 +18,7 @@ export class OutboxView {
   /** The unsent count the badge announces (its aria-label). */
   async pending(): Promise<number> {
     const label = (await this.badge.getAttribute('aria-label')) ?? '';
-    if (label.startsWith('Очередь отчётов: всё отправлено')) return 0;
+    if (label.includes('Очередь отчётов: всё отправлено')) return 0;
     const match = /не отправлено (\d+)(;|$)/.exec(label);
     if (!match) throw new Error(`unexpected outbox badge label: ${label}`);
     return Number(match[1]);

@@ -57,7 +57,8 @@ export class CurrentTasksPage {
 
   async openReport(cargo: string): Promise<ReportForm> {
     await this.page.bringToFront();
-    await this.card(cargo).getByRole('button', { name: 'Отчёт' }).click();
+    // Exact: the card's «Мои отчёты» toggle is a button too.
+    await this.card(cargo).getByRole('button', { name: 'Отчёт', exact: true }).click();
     const form = new ReportForm(this.page);
     await form.dialog.waitFor();
     return form;

@@ -22,7 +22,8 @@ export class Shell {
     this.banner = page.locator('.offline-banner');
     this.header = page.locator('header.header');
     this.userName = this.header.locator('.user-name');
-    this.sidebar = page.getByRole('navigation', { name: 'Разделы' });
+    // Exact: a driver's phone has «Разделы водителя», the bottom bar, instead.
+    this.sidebar = page.getByRole('navigation', { name: 'Разделы', exact: true });
     this.logoutButton = this.header.getByRole('button', { name: 'Выйти' });
     this.pageTitle = page.locator('h1#page-title, main h1').first();
   }
