@@ -241,8 +241,11 @@ export function createEngine(deps: EngineDeps): Engine {
         channel?.postMessage({ type: 'alert', alert });
       },
       // The server answers: in offline mode, ask it now rather than at the next recovery tick.
+      // An open stream is proof the server answers: in offline mode, ask it now rather than at the next recovery
+      // tick (its end flushes the queue); otherwise the queue goes now, reports waiting out a retry delay too.
       onOpen: () => {
         if (state.get().offlineMode) void recovery.wake();
+        else if (state.get().user !== null && network.online()) outbox.flush({ everything: true }).catch((error: unknown) => console.warn('outbox flush failed', error));
       },
     });
   }

@@ -148,6 +148,29 @@ describe('the network coming back', () => {
     expect(server.count('GET users/me/')).toBe(1);
   });
 
+  it('the change feed opening sends the whole queue at once, reports waiting out a retry delay too (heal in seconds)', async () => {
+    const flushes: { everything?: boolean }[] = [];
+    const factory: OutboxFactory = () => ({
+      queueReport: async () => ({ ok: true, data: 1 }),
+      flush: async (options) => void flushes.push(options ?? {}),
+      discard: async () => undefined,
+      snapshot: () => ({ pending: 1, flushing: false, items: [] }),
+      compressPreview: async (photo) => photo,
+    });
+    let opened = 0;
+    const feedFetch = async () => {
+      opened += 1;
+      return new Response(new ReadableStream<Uint8Array>({ start: () => undefined }), { status: 200, headers: { 'content-type': 'text/event-stream' } });
+    };
+    const { api, server, db, clock } = await makeEngine({ outbox: factory, feedFetch });
+    const auth = serveAuth(server, clock);
+    const pair = auth.grant();
+    await seedSession(db, { access: pair.access_token, refresh: pair.refresh_token, profile: driverUser });
+    await api.startup();
+    await vi.waitFor(() => expect(opened).toBeGreaterThan(0), WAIT);
+    await vi.waitFor(() => expect(flushes).toContainEqual({ everything: true }), WAIT);
+  });
+
   it('a started engine flushes once startup knows the signed-in user (its own first flush knew nobody)', async () => {
     const { factory, onlineAtFlush } = flushRecorder();
     const { api, server, db, clock } = await makeEngine({ outbox: factory });

@@ -7,7 +7,7 @@ import type { UserWire } from '../../contract/entities.ts';
 import type { Snapshot, TabInfo } from '../../worker/api.ts';
 import type { CrossTabMessage } from '../../worker/cross-tab.ts';
 import { KV, openEngineDb, type EngineDb } from '../../worker/db.ts';
-import { createEngine, type OutboxFactory } from '../../worker/engine.ts';
+import { createEngine, type EngineDeps, type OutboxFactory } from '../../worker/engine.ts';
 import type { Channel, Locks } from '../../worker/ports.ts';
 import { createFakeServer, createFifoLocks, createManualClock, createNetwork, makeJwt, type FakeServer } from './doubles.ts';
 
@@ -41,6 +41,7 @@ export interface EngineOptions {
   mode?: Snapshot['mode'];
   outbox?: OutboxFactory;
   compress?: (photo: Blob) => Promise<Blob>;
+  feedFetch?: EngineDeps['feedFetch'];
 }
 
 export async function makeEngine(options: EngineOptions = {}) {
@@ -60,6 +61,7 @@ export async function makeEngine(options: EngineOptions = {}) {
     ...(options.channel ? { channel: options.channel } : {}),
     ...(options.outbox ? { outbox: options.outbox } : {}),
     ...(options.compress ? { compress: options.compress } : {}),
+    ...(options.feedFetch ? { feedFetch: options.feedFetch } : {}),
   });
   let tabs = 0;
   /** Connects a tab that holds its Web Lock until `close()`. */
