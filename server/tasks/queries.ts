@@ -81,9 +81,11 @@ export async function bulkTasks(db: Db, user: AuthUser, ids: number[]): Promise<
   let query = db.kysely.selectFrom('tasks as t').select('t.id').where('t.id', 'in', ids);
   if (isDriver(user)) {
     const companyId = user.company_id ?? -1;
-    query = query.where(({ or, eb, exists, selectFrom }) =>
+    // His own tasks (any association, also a past one), and the open tasks he could take as /tasks/available/
+    // lists them — never another driver's task of the company.
+    query = query.where(({ or, and, eb, exists, selectFrom }) =>
       or([
-        eb('t.company_id', '=', companyId),
+        and([eb('t.company_id', '=', companyId), eb('t.status', 'in', ['open', 'in_progress']), eb('t.date', '>=', localToday()), hasFreeSeat]),
         exists(
           selectFrom('task_drivers as mine')
             .select('mine.id')

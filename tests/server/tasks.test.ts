@@ -247,6 +247,23 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
     expect((await call('GET', `/tasks/bulk?ids=${tooMany}`, p.driver)).statusCode).toBe(400);
   });
 
+  it("a driver reads in bulk only his own tasks and those he could take — never another driver's, nor the customer's price (issue 23 item 1)", async () => {
+    const others = await createTask(server, p.company, { status: 'in_progress', rate: 650, comment: 'код ворот 4321', date: dayFromToday(1), max_drivers: 1 });
+    await addDriver(server, others, p.driver2.id);
+    const mine = await createTask(server, p.company, { status: 'in_progress', rate: 650, date: dayFromToday(-3) });
+    await addDriver(server, mine, p.driver.id);
+    const takeable = await createTask(server, p.company, { rate: 650, date: dayFromToday(2) });
+    const full = await createTask(server, p.company, { rate: 650, date: dayFromToday(2), max_drivers: 1 });
+    await addDriver(server, full, p.driver2.id);
+    const past = await createTask(server, p.company, { rate: 650, date: dayFromToday(-2) });
+    const seen = (await call('GET', `/tasks/bulk?ids=${[others, mine, takeable, full, past].join(',')}`, p.driver)).json() as Page<Task>;
+    expect(ids(seen).sort((a, b) => a - b)).toEqual([mine, takeable].sort((a, b) => a - b));
+    expect(seen.items.map((t) => t.rate)).toEqual([null, null]);
+    expect(JSON.stringify(seen)).not.toContain('4321');
+    // Staff still read all of them.
+    expect(ids((await call('GET', `/tasks/bulk?ids=${[others, full, past].join(',')}`, p.manager)).json() as Page<Task>)).toHaveLength(3);
+  });
+
   it('answers 401 without a token and 403 for a role that may not call', async () => {
     const task = await createTask(server, p.company);
     const driverOnly: ['GET' | 'PUT', string][] = [
