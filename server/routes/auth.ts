@@ -13,6 +13,12 @@ import { RateLimiter } from '../rate-limit.ts';
 import { ACCOUNT_DISABLED, type RefreshGrant } from '../auth/refresh.ts';
 import { nowIso, type Db } from '../db/connect.ts';
 
+/**
+ * A sign-in, a refresh, a logout or a registration needs a few kB (a push subscription is the biggest part): an
+ * anonymous caller may not make the server parse a megabyte of nested JSON (issue 23 item 2).
+ */
+export const SIGN_IN_BODY_LIMIT = 16 * 1024;
+
 export const BAD_CREDENTIALS = 'Неверный e-mail или пароль';
 export const PENDING_REGISTRATION = 'Заявка на регистрацию ещё не подтверждена';
 
@@ -68,7 +74,7 @@ export const authRoutes: RouteModule = (app, ctx) => {
     return { access_token: accessToken, refresh_token: grant.token, token_type: 'bearer' };
   }
 
-  app.post('/auth/login/', async (request): Promise<TokenPair> => {
+  app.post('/auth/login/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request): Promise<TokenPair> => {
     const body = parse(loginSchema, request.body);
     const subscription = pushSubscriptionJson(body.push_subscription);
     const email = body.username.toLowerCase();
@@ -118,14 +124,14 @@ export const authRoutes: RouteModule = (app, ctx) => {
     return tokenPair(grant, user.role as Role);
   });
 
-  app.post('/auth/refresh/', async (request): Promise<TokenPair> => {
+  app.post('/auth/refresh/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request): Promise<TokenPair> => {
     const { refresh_token } = parse(refreshSchema, request.body);
     const grant = await ctx.refresh.rotate(refresh_token);
     const user = await db.kysely.selectFrom('users').select('role').where('id', '=', grant.userId).executeTakeFirstOrThrow();
     return tokenPair(grant, user.role as Role);
   });
 
-  app.post('/auth/logout/', async (request, reply) => {
+  app.post('/auth/logout/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
     const { refresh_token } = parse(refreshSchema, request.body);
     const ended = await ctx.refresh.revoke(refresh_token);
     if (ended) {

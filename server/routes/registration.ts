@@ -6,9 +6,10 @@ import { currentUser } from '../auth/guard.ts';
 import { idParam, parse } from '../errors.ts';
 import { approveRequest, createRegistrationRequest, listPendingRequests } from '../users/registration.ts';
 import { loadUserWire } from '../users/wire.ts';
+import { SIGN_IN_BODY_LIMIT } from './auth.ts';
 
 export const registrationRoutes: RouteModule = (app, ctx) => {
-  app.post('/registration-requests/', async (request, reply) => {
+  app.post('/registration-requests/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
     const created = await createRegistrationRequest(ctx.db, parse(registrationSchema, request.body));
     return reply.status(201).send(created);
   });

@@ -10,12 +10,13 @@ import { currentUser } from '../auth/guard.ts';
 import { idParam, notFound, parse } from '../errors.ts';
 import { createRegistrationRequest } from '../users/registration.ts';
 import { loadUserWire, transportWire } from '../users/wire.ts';
+import { SIGN_IN_BODY_LIMIT } from './auth.ts';
 
 export const userRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
   const signedIn = { preHandler: ctx.guard(ALL_ROLES) };
 
-  app.post('/users/', async (request, reply) => {
+  app.post('/users/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
     const created = await createRegistrationRequest(db, parse(registrationSchema, request.body));
     return reply.status(201).send(created);
   });

@@ -63,6 +63,7 @@ describe('sidebar table', () => {
       '/statistics',
       '/announcements',
       '/tasks/create',
+      '/tasks/import',
       '/tasks/manage',
       '/tasks/active',
       '/reports',
