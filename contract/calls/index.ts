@@ -12,6 +12,7 @@ import { payrollCalls } from './payroll.ts';
 import { dispatchCalls } from './dispatch.ts';
 import { taskCalls } from './tasks.ts';
 import { userCalls } from './users.ts';
+import { transferCalls } from './transfers.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -22,6 +23,7 @@ export const CALLS = {
   ...dispatchCalls,
   ...taskCalls,
   ...userCalls,
+  ...transferCalls,
 };
 
 export type Calls = typeof CALLS;

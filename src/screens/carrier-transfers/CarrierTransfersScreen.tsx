@@ -5,21 +5,18 @@
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { toast } from 'react-toastify';
 
-import { TRANSFER_STATUS_LABELS, type Transfer } from '../../../contract/transfers.ts';
+import { TRANSFER_STATUS_LABELS, TRANSFER_STATUSES, type Transfer } from '../../../contract/transfers.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
-import { useApiQuery } from '../../engine/queries.ts';
-import { useGet } from '../../engine/api.ts';
-import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { useGet, useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';
-import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState } from '../../ui/states.tsx';
@@ -32,10 +29,9 @@ import '../../ui/status-badge.css';
 import '../accounts/accounts.css';
 import './carrier-transfers.css';
 
-const TRANSFERS = '/transfers/';
 const column = createColumnHelper<Transfer>();
 const STATUS_CLASS = { pending: 'status-in_progress', accepted: 'status-completed', declined: 'status-cancelled' } as const;
-const STATUS_OPTIONS = (['pending', 'accepted', 'declined'] as const).map((value) => ({ value, label: TRANSFER_STATUS_LABELS[value] }));
+const STATUS_OPTIONS = TRANSFER_STATUSES.map((value) => ({ value, label: TRANSFER_STATUS_LABELS[value] }));
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; transfer: Transfer } | { kind: 'decline'; transfer: Transfer } | { kind: 'progress'; transfer: Transfer } | null;
 
@@ -58,15 +54,18 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
   const user = useEngineSnapshot().auth.user;
   const superAdmin = user?.role === 'super-admin';
   const [state, setState] = useUrlState({ tab: superAdmin ? 'all' : 'incoming', status: '' });
-  const client = useQueryClient();
   const server = useNeedsServer();
   const [confirmElement, ask] = useConfirm();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const direction = state.tab === 'incoming' || state.tab === 'outgoing' ? state.tab : undefined;
-  const query = useApiQuery<Transfer[]>(TRANSFERS, { ...(direction && !superAdmin ? { direction } : {}), ...(state.status ? { status: state.status } : {}) });
+  const status = TRANSFER_STATUSES.find((s) => s === state.status);
+  const query = useGet('GET /transfers/', { ...(direction && !superAdmin ? { direction } : {}), ...(status ? { status } : {}) });
   const companies = useGet('GET /companies/').data?.data ?? [];
-  const rows = listOf(query.data?.data);
+  const rows = query.data?.data ?? [];
+  // Each write refetches the transfers, the tasks and the board when it settles (its declaration's invalidates).
+  const acceptCall = useSend('POST /transfers/:id/accept');
+  const withdrawCall = useSend('DELETE /transfers/:id');
 
   async function act(t: Transfer, run: () => Promise<void>): Promise<void> {
     setBusyId(t.id);
@@ -76,7 +75,6 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
       toast.error(failureMessage(error));
     } finally {
       setBusyId(null);
-      await invalidatePaths(client, [TRANSFERS, '/tasks/']);
     }
   }
 
@@ -88,7 +86,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
     });
     if (!yes) return;
     await act(t, async () => {
-      const done = await sendThroughEngine<Transfer>({ method: 'POST', path: `${TRANSFERS}${t.id}/accept` });
+      const done = await acceptCall.mutateAsync({ params: { id: t.id } });
       toast.success(`Передача №${t.id} принята: задача №${done.carrier_task_id} ждёт водителей`);
     });
   }
@@ -103,7 +101,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
     });
     if (!yes) return;
     await act(t, async () => {
-      await sendThroughEngine({ method: 'DELETE', path: `${TRANSFERS}${t.id}` });
+      await withdrawCall.mutateAsync({ params: { id: t.id } });
       toast.success(`Передача №${t.id} отменена`);
     });
   }
@@ -267,11 +265,10 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
           companies={companies}
           ownCompanyId={user?.company_id ?? null}
           onClose={() => setDialog(null)}
-          onSaved={async (saved) => {
+          onSaved={(saved) => {
             setDialog(null);
             toast.success(dialog.kind === 'edit' ? `Передача №${saved.id} изменена` : `Задача передана в «${saved.to_company.name}»: ждём ответа`);
             if (dialog.kind === 'create' && !superAdmin) setState({ tab: 'outgoing' });
-            await invalidatePaths(client, [TRANSFERS]);
           }}
         />
       )}
@@ -279,10 +276,9 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
         <DeclineDialog
           transfer={dialog.transfer}
           onClose={() => setDialog(null)}
-          onDone={async () => {
+          onDone={() => {
             setDialog(null);
             toast.success(`Передача №${dialog.transfer.id} отклонена`);
-            await invalidatePaths(client, [TRANSFERS]);
           }}
         />
       )}

@@ -1,9 +1,10 @@
 /** The dialogs of /carrier-transfers: hand a task (or edit a pending hand-over), decline with a reason, follow progress. */
 import { useState } from 'react';
 import type { Company, Page as ListPage, Task } from '../../../contract/entities.ts';
-import type { CarrierTaskView, Transfer } from '../../../contract/transfers.ts';
+import type { Transfer } from '../../../contract/transfers.ts';
+import { useGet, useSend } from '../../engine/api.ts';
 import { useApiQuery } from '../../engine/queries.ts';
-import { failureMessage, sendThroughEngine } from '../../engine/send.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field, TextAreaField } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
@@ -43,6 +44,8 @@ export function TransferDialog({
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const create = useSend('POST /transfers/');
+  const update = useSend('PUT /transfers/:id');
   // Tasks that can still be handed: open or under way, newest first (the server checks again).
   const tasks = useApiQuery<ListPage<Task>>(editing ? null : '/tasks/completed/', { status: 'all', ordering: '-date', limit: 200 });
   const candidates = (tasks.data?.data.items ?? []).filter((t) => t.status === 'open' || t.status === 'in_progress');
@@ -63,14 +66,11 @@ export function TransferDialog({
     setBusy(true);
     try {
       const saved = editing
-        ? await sendThroughEngine<Transfer>({
-            method: 'PUT',
-            path: `/transfers/${editing.id}`,
+        ? await update.mutateAsync({
+            params: { id: editing.id },
             body: { to_company_id: Number(company), ...(parsed.value !== null ? { quantity: parsed.value } : {}), comment: comment.trim() || null },
           })
-        : await sendThroughEngine<Transfer>({
-            method: 'POST',
-            path: '/transfers/',
+        : await create.mutateAsync({
             body: { task_id: Number(taskId), to_company_id: Number(company), quantity: parsed.value, comment: comment.trim() || null },
           });
       await onSaved(saved);
@@ -135,12 +135,13 @@ export function DeclineDialog({ transfer, onClose, onDone }: { transfer: Transfe
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const decline = useSend('POST /transfers/:id/decline');
 
   async function submit(): Promise<void> {
     if (!reason.trim()) return setError('Укажите причину: отправитель её увидит');
     setBusy(true);
     try {
-      await sendThroughEngine({ method: 'POST', path: `/transfers/${transfer.id}/decline`, body: { reason: reason.trim() } });
+      await decline.mutateAsync({ params: { id: transfer.id }, body: { reason: reason.trim() } });
       await onDone();
     } catch (e) {
       setError(failureMessage(e).replace(/^reason:\s*/, ''));
@@ -162,7 +163,7 @@ export function DeclineDialog({ transfer, onClose, onDone }: { transfer: Transfe
 /** «Ход выполнения»: the receiver's carrier task and its drivers; read-only for the sender. */
 export function ProgressDialog({ transfer, onClose }: { transfer: Transfer; onClose: () => void }) {
   const ref = useModalDialog();
-  const view = useApiQuery<CarrierTaskView>(`/transfers/carrier-task/${transfer.id}`);
+  const view = useGet('GET /transfers/carrier-task/:id', { id: transfer.id });
   const task = view.data?.data.task ?? null;
   const progress = view.data?.data.transfer.progress ?? transfer.progress;
   return (
