@@ -32,6 +32,19 @@ describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
     expect((await call(server, 'POST', '/api/auth/login/', { body: { username: victim.email, password: PASSWORD }, remoteAddress: '198.51.100.8' })).status).toBe(200);
   });
 
+  it('an anonymous sign-in or registration body over 16 kB is refused with 413 before it is parsed (issue 23 item 2)', async () => {
+    const nested = `{"username":"a@b.c","password":"x","push_subscription":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+    for (const url of ['/api/auth/login/', '/api/auth/refresh/', '/api/registration-requests/', '/api/users/']) {
+      const res = await server.app.inject({ method: 'POST', url, payload: nested, headers: { 'content-type': 'application/json' } });
+      expect(res.statusCode, url).toBe(413);
+      expect((res.json() as { detail: string }).detail, url).toMatch(/[а-я]/);
+    }
+    // A real sign-in still fits.
+    const company = await makeCompany(server);
+    const user = await makeUser(server, 'manager', company);
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { username: user.email, password: PASSWORD } })).status).toBe(200);
+  });
+
   it('refuses a correctly signed access token without exp', async () => {
     const company = await makeCompany(server);
     const user = await makeUser(server, 'manager', company);
