@@ -8,7 +8,10 @@
  * The transports list answers [] when nothing is cached. Identical GETs in flight share one request, from any
  * tab: in the SharedWorker one engine serves every tab, so its in-flight map is enough; in dedicated-worker
  * mode (one engine per tab) the engines also take a Web Lock per cache key — the holder fetches and stores,
- * and an engine that waited for the same key uses the entry stored after its own request began.
+ * and an engine that waited for the same key uses the entry whose request began after its own was asked for.
+ * A change (a write here or elsewhere, heard on the feed) makes every request already in flight too old to share:
+ * a GET asked for after it never joins one that began before it (`invalidate`), and an older answer landing late
+ * never overwrites a newer stored one — so a screen refetched after a change always shows it (issue 22 item 2).
  *
  * No network code here: `fetch` is passed in, so the service worker may import `cacheKey` alone.
  */
@@ -60,21 +63,28 @@ export interface GetCache {
   clear(): Promise<void>;
   /** After a login: drops every other user's entries (and the anonymous ones). */
   keepOnly(userId: number): Promise<void>;
+  /** Something changed on the server: GETs in flight now may answer what was before it, so none is shared. */
+  invalidate(): void;
 }
 
 type Fresh = Result<{ data: unknown; storedAt: number }>;
 
 export function createCache(deps: CacheDeps): GetCache {
   const { db, clock } = deps;
-  const inFlight = new Map<string, Promise<Fresh>>();
+  const inFlight = new Map<string, { promise: Promise<Fresh>; epoch: number }>();
   // Bumped by clear(): an answer that lands after a logout must not refill the cache.
   let generation = 0;
+  // Bumped by invalidate(): a request begun in an older epoch may not answer for a newer one.
+  let epoch = 0;
+  // A strictly increasing start stamp per request (the clock may not move between two of them).
+  let lastStart = 0;
+  const startStamp = (): number => (lastStart = Math.max(clock.now(), lastStart + 0.001));
 
-  /** An entry another engine stored after `since`: the answer to a request made while this one waited. */
+  /** An entry whose request began after `since` (another engine's, made while this one waited): its answer is new enough. */
   async function storedSince(key: string, since: number): Promise<Fresh | null> {
     try {
       const entry = await db.get('cache', key);
-      return entry && entry.storedAt >= since ? { ok: true, data: { data: entry.data, storedAt: entry.storedAt } } : null;
+      return entry && (entry.startedAt ?? -Infinity) >= since ? { ok: true, data: { data: entry.data, storedAt: entry.storedAt } } : null;
     } catch {
       return null;
     }
@@ -82,16 +92,19 @@ export function createCache(deps: CacheDeps): GetCache {
 
   function fetchShared(key: string, path: string, params: Params | undefined, userId: number | null): Promise<Fresh> {
     const running = inFlight.get(key);
-    if (running) return running;
+    if (running && running.epoch === epoch) return running.promise;
     const startedIn = generation;
-    const requestedAt = clock.now();
+    const requestedAt = startStamp();
     const fetchAndStore = async (): Promise<Fresh> => {
+      const startedAt = startStamp();
       const result = await deps.fetch(path, params);
       if (!result.ok) return result;
       const storedAt = clock.now();
       if (startedIn === generation) {
         try {
-          await db.put('cache', { key, userId, path: normalizePath(path), data: result.data, storedAt });
+          // An answer to an older request than the one stored (it landed late) is not the newest: keep the stored one.
+          const current = await db.get('cache', key);
+          if (!current || (current.startedAt ?? -Infinity) <= startedAt) await db.put('cache', { key, userId, path: normalizePath(path), data: result.data, storedAt, startedAt });
         } catch (error) {
           // A full or closed store must not cost the user the answer they already have.
           console.warn('GET cache write failed', error);
@@ -106,9 +119,11 @@ export function createCache(deps: CacheDeps): GetCache {
           // A lock manager that fails must not cost the answer: fetch as if alone.
           .catch(fetchAndStore)
       : fetchAndStore();
-    const promise = shared.finally(() => inFlight.delete(key));
-    inFlight.set(key, promise);
-    return promise;
+    const entry = { promise: shared.finally(() => {
+      if (inFlight.get(key) === entry) inFlight.delete(key);
+    }), epoch };
+    inFlight.set(key, entry);
+    return entry.promise;
   }
 
   /** Resolves with the network's answer, or with 'slow' once the slow-network time-out passes. */
@@ -154,6 +169,10 @@ export function createCache(deps: CacheDeps): GetCache {
     async clear() {
       generation += 1;
       await db.clear('cache');
+    },
+
+    invalidate() {
+      epoch += 1;
     },
 
     async keepOnly(userId) {

@@ -17,6 +17,8 @@ export interface CacheEntry {
   path: string;
   data: unknown;
   storedAt: number;
+  /** When the request behind it began (entries stored before this field existed have none). */
+  startedAt?: number;
 }
 
 export interface OutboxRecord {

@@ -186,6 +186,8 @@ export function createEngine(deps: EngineDeps): Engine {
 
   /** Every tab of this browser refetches what a successful write touched (in dedicated mode, via the channel). */
   function recordWrite(path: string, method: string | undefined, fromChannel = false): void {
+    // GETs in flight began before this change: the refetches it causes must not share them.
+    cache.invalidate();
     writes.push({ seq: (writes.at(-1)?.seq ?? 0) + 1, path, ...(method ? { method } : {}) });
     writes.splice(0, Math.max(0, writes.length - WRITES_KEPT));
     schedulePush();
@@ -205,6 +207,7 @@ export function createEngine(deps: EngineDeps): Engine {
 
   /** Everything on screen may be stale (the feed missed changes): each tab refetches what it shows. */
   function refetchEverything(fromChannel = false): void {
+    cache.invalidate();
     reconnectedAt = clock.now();
     schedulePush();
     if (!fromChannel) channel?.postMessage({ type: 'reset' });

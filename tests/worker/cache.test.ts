@@ -199,6 +199,29 @@ describe('sharing and separation', () => {
     expect(calls).toHaveLength(3);
   });
 
+  it('after a change, a GET does not join one in flight that began before it; the older answer landing late does not overwrite the newer', async () => {
+    const { cache, answer, calls, db } = await setup();
+    const before = deferred<Result<unknown>>();
+    const after = deferred<Result<unknown>>();
+    const gates = [before, after];
+    answer(() => gates.shift()!.promise);
+    const old = cache.get('tasks/active/');
+    await settle();
+    cache.invalidate();
+    const fresh = cache.get('tasks/active/');
+    await settle();
+    expect(calls).toHaveLength(2);
+    after.resolve({ ok: true, data: 'renamed' });
+    expect(await fresh).toMatchObject({ ok: true, data: { data: 'renamed', fromCache: false } });
+    before.resolve({ ok: true, data: 'old name' });
+    expect(await old).toMatchObject({ ok: true, data: { data: 'old name' } });
+    expect((await db.get('cache', cacheKey(7, 'tasks/active/')))?.data).toBe('renamed');
+    // With nothing changed since, the next two share one request again.
+    answer(() => ({ ok: true, data: 'renamed' }));
+    await Promise.all([cache.get('tasks/active/'), cache.get('tasks/active/')]);
+    expect(calls).toHaveLength(3);
+  });
+
   it("another user never sees the previous user's entries", async () => {
     const { cache, inputs, store } = await setup();
     await store('tasks/assigned/', ['user 7'], 1, 7);
