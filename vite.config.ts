@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { precompress } from './scripts/precompress.ts';
 
 /** public/CONTEXT.md documents the folder for developers; it is not a file to serve (issue 11). */
 const keepDocsOutOfDist = {
@@ -42,6 +43,8 @@ export default defineConfig({
       injectManifest: { globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'] },
       devOptions: { enabled: false },
     }),
+    // Last: brotli and gzip copies of what the steps above wrote, sw.js included (the server sends them).
+    precompress(),
   ],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },

@@ -21,6 +21,7 @@ import { installChangeFeed } from './events/feed.ts';
 import { Pusher, type PushTransport } from './push/push.ts';
 import { pushAfterWrite } from './push/triggers.ts';
 import { installHistory } from './audit/history.ts';
+import { installJsonCompression } from './compress.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -108,6 +109,8 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
       installChangeFeed(api, ctx, changes, config.eventsHeartbeatMs, (facts, before) => pushAfterWrite(db, pusher, facts, before));
       installHistory(api, db);
       for (const register of routeModules) await register(api, ctx);
+      // Last of the onSend hooks: the feed and the history above read the answer as JSON text first.
+      installJsonCompression(api);
       api.setNotFoundHandler((request, reply) =>
         reply.status(404).send({ detail: `Нет такого адреса API: ${request.method} ${request.url}` }),
       );
@@ -118,10 +121,13 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
   const hasDist = existsSync(join(config.distDir, 'index.html'));
   if (hasDist) {
     // wildcard: files are looked up per request, so a rebuilt dist/ is served without a restart.
+    // preCompressed: the build wrote .br/.gz beside each text file (scripts/precompress.ts); the one the
+    // browser accepts is sent with Content-Encoding and Vary: Accept-Encoding, else the file itself.
     await app.register(fastifyStatic, {
       root: config.distDir,
       wildcard: true,
       index: false,
+      preCompressed: true,
       setHeaders(res, path) {
         // Hashed assets never change; the service worker and the page must never be served stale.
         if (path.includes(`${sep}assets${sep}`)) res.header('cache-control', 'public, max-age=31536000, immutable');
