@@ -17,6 +17,8 @@ export interface Change {
   audience: Audience;
   /** Not a change to refetch but an alert to show the audience (server/events/alerts.ts); `path` is then ''. */
   alert?: StaffAlert;
+  /** Not a change either: this user's streams end (their company, role or activity changed). */
+  endStreamsOf?: number;
 }
 
 export interface ChangeBus {

@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authenticate, type AuthUser } from '../auth/guard.ts';
 import { ALL_ROLES } from '../../contract/roles.ts';
-import { audienceOf, hears, mergeAudiences, tracked, type Audience, type WriteFacts } from './audience.ts';
+import { audienceOf, field, hears, mergeAudiences, num, tracked, type Audience, type WriteFacts } from './audience.ts';
 import type { Change, ChangeBus } from './bus.ts';
 import { alertAfterWrite } from './alerts.ts';
 
@@ -52,6 +52,14 @@ function factsOf(request: FastifyRequest, answer: unknown): WriteFacts {
 /** Also told of each successful tracked write, with what was read before it (push notifications). */
 export type AfterWrite = (facts: WriteFacts, before: Audience | null) => Promise<void>;
 
+/** The user whose company, role or activity a write may have changed (their streams must end), or null. */
+function accountChanged(facts: WriteFacts): number | null {
+  const key = `${facts.method} ${facts.route}`;
+  if (key === 'PUT /users/:id/' || key === 'PUT /users/drivers/:id/' || key === 'DELETE /users/drivers/:id/') return num(facts.params.id);
+  if (key === 'POST /companies/:id/users/') return num(field(facts.body, 'user_id'));
+  return null;
+}
+
 export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: ChangeBus, heartbeatMs: number, afterWrite?: AfterWrite): void {
   const instance = randomBytes(4).toString('hex');
   let seq = 0;
@@ -65,6 +73,11 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
       : `id: ${instance}.${n}\ndata: ${JSON.stringify({ path: change.path, method: change.method })}\n\n`;
 
   const unsubscribe = bus.subscribe((change) => {
+    // A user's account changed (company, role, activity): their streams end at once, on every instance.
+    if (change.endStreamsOf !== undefined) {
+      for (const stream of [...streams]) if (stream.user.id === change.endStreamsOf) stream.end();
+      return;
+    }
     seq += 1;
     recent.push({ seq, change });
     if (recent.length > KEPT) recent.shift();
@@ -101,6 +114,8 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
     } catch (error) {
       request.log.error({ err: error }, 'change feed: audience failed');
     }
+    const account = accountChanged(facts);
+    if (account !== null) bus.publish({ path: '', audience: { staffOf: [], driversOf: [], users: [] }, endStreamsOf: account });
     try {
       const addressed = await alertAfterWrite(ctx.db, { ...facts, status: reply.statusCode });
       if (addressed) bus.publish({ path: '', alert: addressed.alert, audience: { staffOf: [addressed.companyId], driversOf: [], users: [] } });
@@ -154,7 +169,9 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
       res.write(': ping\n\n');
       void authenticate(request, { db: ctx.db, tokens: ctx.tokens, sessions: ctx.refresh })
         .then((still) => {
-          if (!still) stream.end();
+          // Who hears what depends on the company and the role: a user moved to another company, or with another
+          // role, reconnects to be heard as they are now (issue 23 item 6).
+          if (!still || still.company_id !== user.company_id || still.role !== user.role) stream.end();
         })
         .catch(() => undefined);
     }, heartbeatMs);

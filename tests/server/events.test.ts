@@ -99,4 +99,20 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
     await server.db.kysely.updateTable('users').set({ is_active: 0 }).where('id', '=', p.driver.id).execute();
     await driver.ended;
   });
+
+  it("a driver moved to another company stops hearing the old company: the move ends his stream, and a stream opened before a quiet move ends at the next beat (issue 23 item 6)", async () => {
+    const driver = await stream(p.driver2);
+    const moved = await fetch(`${server.url}/api/users/${p.driver2.id}/`, {
+      method: 'PUT',
+      headers: { ...p.superAdmin.auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ company_id: p.otherCompany }),
+    });
+    expect(moved.status).toBe(200);
+    await driver.ended;
+    // A move made straight in the database (no call to tell the feed) is caught by the heartbeat's check.
+    const other = await stream(p.driver);
+    await server.db.kysely.updateTable('users').set({ company_id: p.otherCompany }).where('id', '=', p.driver.id).execute();
+    await other.ended;
+    expect(other.events.filter((e) => e.event === 'message')).toEqual([]);
+  });
 });
