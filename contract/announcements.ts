@@ -25,12 +25,34 @@ export const responseCreateSchema = z
   .object({ text: z.string({ message: 'ожидается текст' }).trim().max(2000, 'не длиннее 2000 символов').nullish() })
   .strict();
 
+/** A positive integer id in a query string: digits only, no sign, spaces, exponent or leading zero. */
+const queryId = z
+  .custom<string>((v) => typeof v === 'string' && /^[1-9][0-9]*$/.test(v) && Number.isSafeInteger(Number(v)), 'ожидается положительное целое число')
+  .transform(Number);
+
+/** GET /announcements/: the super-admin narrows to one company (and the all-company ones). */
+export const announcementListQuerySchema = z.object({ company_id: queryId.optional() });
+
+/** POST /announcements/responses/{id}/confirm: `approve` absent, empty, 'true' or '1' approves; 'false' or '0' declines. */
+export const responseConfirmQuerySchema = z.object({
+  approve: z
+    .enum(['', 'true', '1', 'false', '0'], { message: 'ожидается true или false' })
+    .optional()
+    .transform((v) => v !== 'false' && v !== '0'),
+});
+
 export interface MyResponse {
   id: number;
   text: string | null;
   status: ResponseStatus;
   created_at: string;
   decided_at: string | null;
+}
+
+/** A response as staff decided on it (the answer to a confirmation). */
+export interface DecidedResponse extends MyResponse {
+  announcement_id: number;
+  user_id: number;
 }
 
 export interface Announcement {

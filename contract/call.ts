@@ -58,6 +58,8 @@ export type AudienceKind =
   | 'transfer'
   /** Whom an announcement is for. */
   | 'announcement'
+  /** Staff of the company an announcement (by id) is for; nobody for an all-company one. */
+  | 'announcement-staff'
   /** Staff of the company whose progressive-rate band (by id) it is. */
   | 'rate-band';
 export type AudienceRef = 'caller' | 'caller-only' | `${AudienceKind}:${'param' | 'body' | 'answer'}.${string}`;

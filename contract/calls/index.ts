@@ -13,6 +13,7 @@ import { dispatchCalls } from './dispatch.ts';
 import { taskCalls } from './tasks.ts';
 import { userCalls } from './users.ts';
 import { transferCalls } from './transfers.ts';
+import { announcementCalls } from './announcements.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -24,6 +25,7 @@ export const CALLS = {
   ...taskCalls,
   ...userCalls,
   ...transferCalls,
+  ...announcementCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -141,17 +141,6 @@ const RESOLVERS: Record<string, Resolver> = {
   'DELETE /reports/:id': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
   'DELETE /reports/:id/photo': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
   'POST /reports/daily_hours/': async (_db, f) => callerCompany(f),
-  'POST /announcements/': async (db, f) => announcementAudience(db, num(field(f.answer, 'id'))),
-  'DELETE /announcements/:id': async (db, f) => announcementAudience(db, num(f.params.id)),
-  'POST /announcements/:id/read': async (_db, f) => ({ ...none(), users: f.caller ? [f.caller.id] : [] }),
-  'POST /announcements/:id/responses': async (db, f) => {
-    const a = await db.kysely.selectFrom('announcements').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
-    return merge(callerCompany(f), a?.company_id ? { ...none(), staffOf: [a.company_id] } : null);
-  },
-  'POST /announcements/responses/:id/confirm': async (db, f) => {
-    const r = await db.kysely.selectFrom('announcement_responses').select('user_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
-    return merge(callerCompany(f), await userAudience(db, r?.user_id ?? null));
-  },
   'POST /registration-requests/': async (_db, f) => {
     const company = num(field(f.body, 'company_id'));
     return company ? { ...none(), staffOf: [company] } : null;
@@ -181,6 +170,11 @@ const KINDS: Record<AudienceKind, (db: Db, id: number | null) => Promise<Audienc
   company: async (_db, id) => (id === null ? null : { ...none(), staffOf: [id], driversOf: [id] }),
   transfer: transferAudience,
   announcement: announcementAudience,
+  'announcement-staff': async (db, id) => {
+    if (id === null) return null;
+    const a = await db.kysely.selectFrom('announcements').select('company_id').where('id', '=', id).executeTakeFirst();
+    return a?.company_id ? { ...none(), staffOf: [a.company_id] } : null;
+  },
   'rate-band': async (db, id) => {
     if (id === null) return null;
     const r = await db.kysely.selectFrom('progressive_rates').select('company_id').where('id', '=', id).executeTakeFirst();

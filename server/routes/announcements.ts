@@ -3,22 +3,17 @@
  * reads what is addressed to their company or to all, and the list says how many are unread. An announcement
  * may ask drivers to respond: one response per driver, editable while pending, then confirmed or declined by
  * the staff of the driver's company. Another company's announcement or response is 404. Rules in full:
- * ANNOUNCEMENTS.md beside this file (POST /announcements/{id}/read is our addition, for the unread count).
+ * ANNOUNCEMENTS.md beside this file (POST /announcements/{id}/read is our addition, for the unread count); the
+ * calls are declared in contract/calls/announcements.ts.
  */
 import type { RouteModule } from '../context.ts';
-import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../../contract/roles.ts';
-import {
-  announcementCreateSchema,
-  responseCreateSchema,
-  type Announcement,
-  type AnnouncementList,
-  type PendingResponse,
-  type ResponseStatus,
-} from '../../contract/announcements.ts';
-import { currentUser, type AuthUser } from '../auth/guard.ts';
+import { RESPONSE_STATUSES, type Announcement, type AnnouncementList, type ResponseStatus } from '../../contract/announcements.ts';
+import { announcementCalls } from '../../contract/calls/announcements.ts';
+import type { AuthUser } from '../auth/guard.ts';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
-import { badRequest, conflict, forbidden, idParam, notFound, parse } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
+import { registerArea } from './define.ts';
 import { isDriver, isSuperAdmin } from '../tasks/scope.ts';
 
 const NOT_FOUND = 'Объявление не найдено';
@@ -48,20 +43,19 @@ async function visibleAnnouncement(db: Db, user: AuthUser, id: number): Promise<
   return row;
 }
 
+/** A stored response status (the column is text, written only here: pending, approved or declined). */
+function responseStatus(stored: string): ResponseStatus {
+  const status = RESPONSE_STATUSES.find((s) => s === stored);
+  if (!status) throw new Error(`announcement response status ${stored}`);
+  return status;
+}
+
 async function markRead(db: Db, announcementId: number, userId: number): Promise<void> {
   await db.kysely
     .insertInto('announcement_reads')
     .values({ announcement_id: announcementId, user_id: userId, read_at: nowIso() })
     .onConflict((oc) => oc.columns(['announcement_id', 'user_id']).doNothing())
     .execute();
-}
-
-/** approve: absent → true; 'true'/'1' → true; 'false'/'0' → false; anything else is a 400. */
-function approveParam(query: unknown): boolean {
-  const raw = (query as Record<string, unknown> | undefined)?.approve;
-  if (raw === undefined || raw === '' || raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw badRequest('approve: ожидается true или false');
 }
 
 /** What the caller may read (newest first), or just announcement `id` of it (the answer to a POST). */
@@ -131,121 +125,111 @@ async function listFor(db: Db, user: AuthUser, only: { companyFilter?: number | 
 export const announcementRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
 
-  app.get('/announcements/', { preHandler: ctx.guard(ALL_ROLES) }, async (request): Promise<AnnouncementList> => {
-    const query = (request.query ?? {}) as Record<string, string | undefined>;
-    const company = query.company_id === undefined ? undefined : idParam(query, 'company_id');
-    return listFor(db, currentUser(request), { companyFilter: company });
-  });
+  registerArea(app, ctx, announcementCalls, {
+    'GET /announcements/': ({ user, query }) => listFor(db, user, { companyFilter: query.company_id }),
 
-  app.post('/announcements/', { preHandler: ctx.guard(STAFF) }, async (request, reply) => {
-    const user = currentUser(request);
-    const input = parse(announcementCreateSchema, request.body);
-    let companyId: number | null;
-    if (isSuperAdmin(user)) {
-      companyId = input.company_id ?? null;
-      if (companyId !== null && !(await db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst())) {
-        throw badRequest('company_id: компания не найдена');
+    'POST /announcements/': async ({ user, body: input }) => {
+      let companyId: number | null;
+      if (isSuperAdmin(user)) {
+        companyId = input.company_id ?? null;
+        if (companyId !== null && !(await db.kysely.selectFrom('companies').select('id').where('id', '=', companyId).executeTakeFirst())) {
+          throw badRequest('company_id: компания не найдена');
+        }
+      } else {
+        if (input.company_id === null || (input.company_id !== undefined && input.company_id !== user.company_id)) {
+          throw forbidden('Публиковать можно только для своей компании');
+        }
+        companyId = user.company_id;
       }
-    } else {
-      if (input.company_id === null || (input.company_id !== undefined && input.company_id !== user.company_id)) {
-        throw forbidden('Публиковать можно только для своей компании');
+      const { id } = await db.kysely
+        .insertInto('announcements')
+        .values({ company_id: companyId, author_id: user.id, title: input.title, body: input.body, requires_response: input.requires_response ? 1 : 0, created_at: nowIso() })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await markRead(db, id, user.id);
+      const [created] = (await listFor(db, user, { id })).items;
+      if (!created) throw notFound(NOT_FOUND);
+      return created;
+    },
+
+    'DELETE /announcements/:id': async ({ user, params }) => {
+      const row = await visibleAnnouncement(db, user, params.id);
+      if (row.company_id === null && !isSuperAdmin(user)) throw forbidden('Объявление для всех компаний удаляет суперадминистратор');
+      await db.kysely.deleteFrom('announcements').where('id', '=', row.id).execute();
+      return null;
+    },
+
+    'POST /announcements/:id/read': async ({ user, params }) => {
+      const row = await visibleAnnouncement(db, user, params.id);
+      await markRead(db, row.id, user.id);
+      return null;
+    },
+
+    'POST /announcements/:id/responses': async ({ user, params, body: { text }, setStatus }) => {
+      const row = await visibleAnnouncement(db, user, params.id);
+      if (row.requires_response !== 1) throw conflict('Это объявление не требует ответа');
+      await markRead(db, row.id, user.id);
+      const earlier = await db.kysely
+        .selectFrom('announcement_responses')
+        .select(['id', 'status'])
+        .where('announcement_id', '=', row.id)
+        .where('user_id', '=', user.id)
+        .executeTakeFirst();
+      if (earlier && earlier.status !== 'pending') throw conflict('Ваш ответ уже рассмотрен: изменить его нельзя');
+      const now = nowIso();
+      if (earlier) {
+        await db.kysely.updateTable('announcement_responses').set({ text: text || null, created_at: now }).where('id', '=', earlier.id).where('status', '=', 'pending').execute();
+        setStatus(200);
+      } else {
+        await db.kysely
+          .insertInto('announcement_responses')
+          .values({ announcement_id: row.id, user_id: user.id, text: text || null, status: 'pending', created_at: now, decided_at: null, decided_by: null })
+          .execute();
       }
-      companyId = user.company_id;
-    }
-    const { id } = await db.kysely
-      .insertInto('announcements')
-      .values({ company_id: companyId, author_id: user.id, title: input.title, body: input.body, requires_response: input.requires_response ? 1 : 0, created_at: nowIso() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await markRead(db, id, user.id);
-    const [created] = (await listFor(db, user, { id })).items;
-    return reply.status(201).send(created);
-  });
+      const response = await db.kysely
+        .selectFrom('announcement_responses')
+        .select(['id', 'text', 'status', 'created_at', 'decided_at'])
+        .where('announcement_id', '=', row.id)
+        .where('user_id', '=', user.id)
+        .executeTakeFirstOrThrow();
+      return { ...response, status: responseStatus(response.status) };
+    },
 
-  app.delete('/announcements/:id', { preHandler: ctx.guard(STAFF) }, async (request, reply) => {
-    const user = currentUser(request);
-    const row = await visibleAnnouncement(db, user, idParam(request.params));
-    if (row.company_id === null && !isSuperAdmin(user)) throw forbidden('Объявление для всех компаний удаляет суперадминистратор');
-    await db.kysely.deleteFrom('announcements').where('id', '=', row.id).execute();
-    return reply.status(204).send();
-  });
+    'GET /announcements/responses/pending': ({ user }) =>
+      db.kysely
+        .selectFrom('announcement_responses as r')
+        .innerJoin('announcements as a', 'a.id', 'r.announcement_id')
+        .innerJoin('users as u', 'u.id', 'r.user_id')
+        .leftJoin('companies as c', 'c.id', 'u.company_id')
+        .select(['r.id', 'r.announcement_id', 'a.title as announcement_title', 'r.user_id', 'u.name as user_name', 'c.name as company_name', 'r.text', 'r.created_at'])
+        .where('r.status', '=', 'pending')
+        .$if(!isSuperAdmin(user), (qb) => qb.where('u.company_id', '=', user.company_id ?? -1))
+        .orderBy('r.created_at')
+        .orderBy('r.id')
+        .limit(500)
+        .execute(),
 
-  app.post('/announcements/:id/read', { preHandler: ctx.guard(ALL_ROLES) }, async (request, reply) => {
-    const user = currentUser(request);
-    const row = await visibleAnnouncement(db, user, idParam(request.params));
-    await markRead(db, row.id, user.id);
-    return reply.status(204).send();
-  });
-
-  app.post('/announcements/:id/responses', { preHandler: ctx.guard(DRIVER_ONLY) }, async (request, reply) => {
-    const user = currentUser(request);
-    const row = await visibleAnnouncement(db, user, idParam(request.params));
-    if (row.requires_response !== 1) throw conflict('Это объявление не требует ответа');
-    const { text } = parse(responseCreateSchema, request.body);
-    await markRead(db, row.id, user.id);
-    const earlier = await db.kysely
-      .selectFrom('announcement_responses')
-      .select(['id', 'status'])
-      .where('announcement_id', '=', row.id)
-      .where('user_id', '=', user.id)
-      .executeTakeFirst();
-    if (earlier && earlier.status !== 'pending') throw conflict('Ваш ответ уже рассмотрен: изменить его нельзя');
-    const now = nowIso();
-    if (earlier) {
-      await db.kysely.updateTable('announcement_responses').set({ text: text || null, created_at: now }).where('id', '=', earlier.id).where('status', '=', 'pending').execute();
-    } else {
-      await db.kysely
-        .insertInto('announcement_responses')
-        .values({ announcement_id: row.id, user_id: user.id, text: text || null, status: 'pending', created_at: now, decided_at: null, decided_by: null })
-        .execute();
-    }
-    const response = await db.kysely
-      .selectFrom('announcement_responses')
-      .select(['id', 'text', 'status', 'created_at', 'decided_at'])
-      .where('announcement_id', '=', row.id)
-      .where('user_id', '=', user.id)
-      .executeTakeFirstOrThrow();
-    return reply.status(earlier ? 200 : 201).send(response);
-  });
-
-  app.get('/announcements/responses/pending', { preHandler: ctx.guard(STAFF) }, async (request): Promise<PendingResponse[]> => {
-    const user = currentUser(request);
-    return db.kysely
-      .selectFrom('announcement_responses as r')
-      .innerJoin('announcements as a', 'a.id', 'r.announcement_id')
-      .innerJoin('users as u', 'u.id', 'r.user_id')
-      .leftJoin('companies as c', 'c.id', 'u.company_id')
-      .select(['r.id', 'r.announcement_id', 'a.title as announcement_title', 'r.user_id', 'u.name as user_name', 'c.name as company_name', 'r.text', 'r.created_at'])
-      .where('r.status', '=', 'pending')
-      .$if(!isSuperAdmin(user), (qb) => qb.where('u.company_id', '=', user.company_id ?? -1))
-      .orderBy('r.created_at')
-      .orderBy('r.id')
-      .limit(500)
-      .execute();
-  });
-
-  app.post('/announcements/responses/:id/confirm', { preHandler: ctx.guard(STAFF) }, async (request) => {
-    const user = currentUser(request);
-    const id = idParam(request.params);
-    const approve = approveParam(request.query);
-    const response = await db.kysely
-      .selectFrom('announcement_responses as r')
-      .innerJoin('users as u', 'u.id', 'r.user_id')
-      .select(['r.id', 'r.status', 'u.company_id'])
-      .where('r.id', '=', id)
-      .executeTakeFirst();
-    if (!response || (!isSuperAdmin(user) && response.company_id !== user.company_id)) throw notFound('Ответ не найден');
-    const decided = await db.kysely
-      .updateTable('announcement_responses')
-      .set({ status: approve ? 'approved' : 'declined', decided_at: nowIso(), decided_by: user.id })
-      .where('id', '=', response.id)
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    if (Number(decided.numUpdatedRows) === 0) throw conflict('Ответ уже рассмотрен');
-    return db.kysely
-      .selectFrom('announcement_responses')
-      .select(['id', 'announcement_id', 'user_id', 'text', 'status', 'created_at', 'decided_at'])
-      .where('id', '=', response.id)
-      .executeTakeFirstOrThrow();
+    'POST /announcements/responses/:id/confirm': async ({ user, params, query: { approve } }) => {
+      const response = await db.kysely
+        .selectFrom('announcement_responses as r')
+        .innerJoin('users as u', 'u.id', 'r.user_id')
+        .select(['r.id', 'r.status', 'u.company_id'])
+        .where('r.id', '=', params.id)
+        .executeTakeFirst();
+      if (!response || (!isSuperAdmin(user) && response.company_id !== user.company_id)) throw notFound('Ответ не найден');
+      const decided = await db.kysely
+        .updateTable('announcement_responses')
+        .set({ status: approve ? 'approved' : 'declined', decided_at: nowIso(), decided_by: user.id })
+        .where('id', '=', response.id)
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      if (Number(decided.numUpdatedRows) === 0) throw conflict('Ответ уже рассмотрен');
+      const row = await db.kysely
+        .selectFrom('announcement_responses')
+        .select(['id', 'announcement_id', 'user_id', 'text', 'status', 'created_at', 'decided_at'])
+        .where('id', '=', response.id)
+        .executeTakeFirstOrThrow();
+      return { ...row, status: responseStatus(row.status) };
+    },
   });
 };

@@ -18,6 +18,8 @@ export interface HandlerInput<C extends CallDecl> {
   body: ParsedBodyOf<C>;
   request: FastifyRequest;
   reply: FastifyReply;
+  /** Answers with another success status than the declared one (a pending answer replaced: 200 beside 201). */
+  setStatus: (status: 200 | 201) => void;
 }
 
 export type Handler<C extends CallDecl> = (input: HandlerInput<C>) => Promise<AnswerOf<C>> | AnswerOf<C>;
@@ -35,6 +37,7 @@ export function registerCall<C extends CallDecl>(app: FastifyInstance, ctx: AppC
     ...(call.bodyLimit ? { bodyLimit: call.bodyLimit } : {}),
     ...(call.roles ? { preHandler: ctx.guard(call.roles) } : {}),
     handler: async (request, reply) => {
+      let status = call.status ?? 200;
       const params = (call.params ? parse(call.params, request.params) : Object.fromEntries(names.map((name) => [name, idParam(request.params, name)]))) as ParamsOf<C>;
       const input = {
         user: request.user ?? null,
@@ -43,10 +46,12 @@ export function registerCall<C extends CallDecl>(app: FastifyInstance, ctx: AppC
         body: call.body ? parse(call.body, request.body) : undefined,
         request,
         reply,
+        setStatus: (chosen: 200 | 201) => {
+          status = chosen;
+        },
       } as HandlerInput<C>;
       const result = await handler(input);
       if (reply.sent) return reply;
-      const status = call.status ?? 200;
       if (status === 204) return reply.status(204).send();
       return reply.status(status).send(result);
     },

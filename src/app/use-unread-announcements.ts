@@ -3,10 +3,9 @@
  * of a dispatcher would ask each minute; it is fetched on sign-in, refetched when a tab regains focus (React
  * Query's default) and after a write in any tab (engine write invalidation).
  */
-import type { AnnouncementList } from '../../contract/announcements.ts';
-import { useApiQuery } from '../engine/queries.ts';
+import { useGet } from '../engine/api.ts';
 
 export function useUnreadAnnouncements(signedIn: boolean): number {
-  const query = useApiQuery<AnnouncementList>(signedIn ? '/announcements/' : null);
+  const query = useGet(signedIn ? 'GET /announcements/' : null);
   return query.data?.data.unread ?? 0;
 }

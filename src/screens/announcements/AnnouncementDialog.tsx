@@ -2,7 +2,8 @@
 import { useState } from 'react';
 import type { Company } from '../../../contract/entities.ts';
 import type { Announcement } from '../../../contract/announcements.ts';
-import { failureMessage, sendThroughEngine } from '../../engine/send.ts';
+import { useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { Field, TextAreaField } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { Select } from '../../ui/Select.tsx';
@@ -27,6 +28,7 @@ export function AnnouncementDialog({
   const [errors, setErrors] = useState<Partial<Record<FieldName, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const post = useSend('POST /announcements/');
 
   async function submit(): Promise<void> {
     const found: Partial<Record<FieldName, string>> = {};
@@ -37,9 +39,7 @@ export function AnnouncementDialog({
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const created = await sendThroughEngine<Announcement>({
-        method: 'POST',
-        path: '/announcements/',
+      const created = await post.mutateAsync({
         body: {
           title: title.trim(),
           body: body.trim(),

@@ -8,17 +8,15 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 
-import { RESPONSE_STATUS_LABELS, type Announcement, type AnnouncementList, type PendingResponse } from '../../../contract/announcements.ts';
+import { RESPONSE_STATUS_LABELS, type Announcement, type PendingResponse } from '../../../contract/announcements.ts';
 import type { ScreenProps } from '../../app/routes.tsx';
-import { useApiQuery } from '../../engine/queries.ts';
-import { useGet } from '../../engine/api.ts';
-import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { invalidateAfter, sendOnce, useGet, useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDateTime } from '../../ui/format.ts';
-import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
@@ -29,8 +27,10 @@ import '../../ui/console/console.css';
 import '../../ui/status-badge.css';
 import './announcements.css';
 
-export const ANNOUNCEMENTS = '/announcements/';
-const PENDING = '/announcements/responses/pending';
+/** Staff: the drivers' responses waiting for a decision (not asked for a driver). */
+function usePendingResponses(staff: boolean) {
+  return useGet(staff ? 'GET /announcements/responses/pending' : null);
+}
 
 export function AnnouncementsScreen({ title }: ScreenProps) {
   const user = useEngineSnapshot().auth.user;
@@ -42,11 +42,14 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
   const [confirmElement, ask] = useConfirm();
   const [creating, setCreating] = useState(false);
   const [fresh, setFresh] = useState<ReadonlySet<number>>(new Set());
-  const query = useApiQuery<AnnouncementList>(ANNOUNCEMENTS);
-  const pending = useApiQuery<PendingResponse[]>(staff ? PENDING : null);
+  const query = useGet('GET /announcements/');
+  const pending = usePendingResponses(staff);
   const companies = useGet(superAdmin ? 'GET /companies/' : null);
+  // Each write refetches the announcements when it settles (its own area on the route table).
+  const removeCall = useSend('DELETE /announcements/:id');
+  const confirmCall = useSend('POST /announcements/responses/:id/confirm');
   const items = query.data?.data.items ?? [];
-  const pendingList = listOf(pending.data?.data);
+  const pendingList = pending.data?.data ?? [];
   const tab = staff && state.tab === 'responses' ? 'responses' : 'list';
 
   // What was unread when shown is read now; it keeps its «Новое» mark for this visit.
@@ -57,9 +60,10 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
     const ids = unreadKey.split(',').map(Number);
     void (async () => {
       try {
-        for (const id of ids) await sendThroughEngine({ method: 'POST', path: `${ANNOUNCEMENTS}${id}/read` });
+        for (const id of ids) await sendOnce('POST /announcements/:id/read', { params: { id } });
         setFresh((current) => new Set([...current, ...ids]));
-        await invalidatePaths(client, [ANNOUNCEMENTS]);
+        // One refetch once all are read, not one per announcement.
+        await invalidateAfter(client, 'POST', '/announcements/');
       } catch (error) {
         console.warn('marking announcements read failed', error);
       }
@@ -70,12 +74,10 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
     const yes = await ask({ title: `Удалить объявление «${a.title}»?`, message: 'Объявление и ответы на него удалятся у всех.', confirmLabel: 'Удалить', danger: true });
     if (!yes) return;
     try {
-      await sendThroughEngine({ method: 'DELETE', path: `${ANNOUNCEMENTS}${a.id}` });
+      await removeCall.mutateAsync({ params: { id: a.id } });
       toast.success(`Объявление «${a.title}» удалено`);
     } catch (error) {
       toast.error(failureMessage(error));
-    } finally {
-      await invalidatePaths(client, [ANNOUNCEMENTS]);
     }
   }
 
@@ -85,12 +87,10 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
       if (!yes) return;
     }
     try {
-      await sendThroughEngine({ method: 'POST', path: `/announcements/responses/${r.id}/confirm`, params: { approve: approve ? 'true' : 'false' } });
+      await confirmCall.mutateAsync({ params: { id: r.id }, query: { approve: approve ? 'true' : 'false' } });
       toast.success(approve ? `Ответ водителя ${r.user_name} подтверждён` : `Ответ водителя ${r.user_name} отклонён`);
     } catch (error) {
       toast.error(failureMessage(error));
-    } finally {
-      await invalidatePaths(client, [ANNOUNCEMENTS]);
     }
   }
 
@@ -159,10 +159,9 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
           companies={companies.data?.data ?? []}
           superAdmin={superAdmin}
           onClose={() => setCreating(false)}
-          onSaved={async (created) => {
+          onSaved={(created) => {
             setCreating(false);
             toast.success(`Объявление «${created.title}» опубликовано`);
-            await invalidatePaths(client, [ANNOUNCEMENTS]);
           }}
         />
       )}
@@ -177,7 +176,7 @@ function PendingResponses({
   reason,
   onDecide,
 }: {
-  query: ReturnType<typeof useApiQuery<PendingResponse[]>>;
+  query: ReturnType<typeof usePendingResponses>;
   list: PendingResponse[];
   offline: boolean;
   reason: string | undefined;

@@ -3,10 +3,10 @@
  * "read and agree"), how it stands, and a change while it is still under review.
  */
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { RESPONSE_STATUS_LABELS, type Announcement } from '../../../contract/announcements.ts';
-import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { TextAreaField } from '../../ui/Field.tsx';
 
@@ -18,16 +18,16 @@ export function ResponseForm({ announcement, offline, reason }: { announcement: 
   const [text, setText] = useState(mine?.text ?? '');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const client = useQueryClient();
+  // Refetches the announcements when it settles (its own area on the route table).
+  const respond = useSend('POST /announcements/:id/responses');
 
   async function send(): Promise<void> {
     setBusy(true);
     setError(null);
     try {
-      await sendThroughEngine({ method: 'POST', path: `/announcements/${announcement.id}/responses`, body: { text: text.trim() || null } });
+      await respond.mutateAsync({ params: { id: announcement.id }, body: { text: text.trim() || null } });
       toast.success(mine ? 'Ответ изменён' : 'Ответ отправлен');
       setEditing(false);
-      await invalidatePaths(client, ['/announcements/']);
     } catch (e) {
       // The text stays as typed; the reason is shown under it.
       setError(failureMessage(e));
