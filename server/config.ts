@@ -24,6 +24,9 @@ export interface Config {
   distDir: string;
   /** How often the change feed's streams get a heartbeat (and their session is checked again), ms. */
   eventsHeartbeatMs: number;
+  /** Sign-ups an hour from one address, and into one company (server/users/signup-limits.ts). */
+  signupsPerAddress: number;
+  signupsPerCompany: number;
   /** Signs push messages (VAPID): the public key is served to clients, `subject` names the sender. */
   vapid: { publicKey: string; privateKey: string; subject: string };
   /** Fill an empty database with demo data. */
@@ -103,6 +106,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtl: intFromEnv(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     distDir: resolve(env.DIST_DIR ?? './dist'),
     eventsHeartbeatMs: intFromEnv(env.EVENTS_HEARTBEAT_MS, 25_000, 'EVENTS_HEARTBEAT_MS'),
+    signupsPerAddress: intFromEnv(env.SIGNUPS_PER_ADDRESS, 5, 'SIGNUPS_PER_ADDRESS'),
+    signupsPerCompany: intFromEnv(env.SIGNUPS_PER_COMPANY, 30, 'SIGNUPS_PER_COMPANY'),
     vapid: overrides.vapid ?? { ...loadVapid(dataDir, env), subject: env.VAPID_SUBJECT || 'mailto:admin@reis.local' },
     demo: env.DEMO === '1',
     logger: env.LOG !== '0',

@@ -76,15 +76,21 @@ export function createCache(deps: CacheDeps): GetCache {
   let generation = 0;
   // Bumped by invalidate(): a request begun in an older epoch may not answer for a newer one.
   let epoch = 0;
+  // When this engine last heard of a change: another engine's entry from a request begun before it is too old.
+  let invalidatedAt = -Infinity;
   // A strictly increasing start stamp per request (the clock may not move between two of them).
   let lastStart = 0;
   const startStamp = (): number => (lastStart = Math.max(clock.now(), lastStart + 0.001));
 
-  /** An entry whose request began after `since` (another engine's, made while this one waited): its answer is new enough. */
+  /**
+   * An entry another engine stored after `since` (while this one waited for the key's lock), from a request begun
+   * after the last change this engine heard of: the answer to this request too.
+   */
   async function storedSince(key: string, since: number): Promise<Fresh | null> {
     try {
       const entry = await db.get('cache', key);
-      return entry && (entry.startedAt ?? -Infinity) >= since ? { ok: true, data: { data: entry.data, storedAt: entry.storedAt } } : null;
+      const fresh = entry && entry.storedAt >= since && (entry.startedAt ?? -Infinity) >= invalidatedAt;
+      return fresh ? { ok: true, data: { data: entry.data, storedAt: entry.storedAt } } : null;
     } catch {
       return null;
     }
@@ -94,7 +100,7 @@ export function createCache(deps: CacheDeps): GetCache {
     const running = inFlight.get(key);
     if (running && running.epoch === epoch) return running.promise;
     const startedIn = generation;
-    const requestedAt = startStamp();
+    const requestedAt = clock.now();
     const fetchAndStore = async (): Promise<Fresh> => {
       const startedAt = startStamp();
       const result = await deps.fetch(path, params);
@@ -173,6 +179,7 @@ export function createCache(deps: CacheDeps): GetCache {
 
     invalidate() {
       epoch += 1;
+      invalidatedAt = clock.now();
     },
 
     async keepOnly(userId) {

@@ -35,8 +35,15 @@ export interface StoredPhoto extends Omit<Photo, 'data'> {
 }
 
 export const tooLarge = (detail: string) => new HttpError(413, detail);
+
+/** A file name as a detail quotes it: control characters out, at most 80 characters (issue 23 item 9). */
+export function quotedName(name: string): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = name.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  return clean.length > 80 ? `${clean.slice(0, 77)}…` : clean;
+}
 const unsupported = (name: string) =>
-  new HttpError(415, `Файл «${name}» не является фотографией: принимаются JPEG, PNG и WebP`);
+  new HttpError(415, `Файл «${quotedName(name)}» не является фотографией: принимаются JPEG, PNG и WebP`);
 
 /** How a stored photo is hashed; bench/loads.ts swaps it out to measure an upload without the hash. */
 export const hashPhoto: { impl: (data: Buffer, maxPixels: number) => Promise<string | null> } = { impl: perceptualHash };
@@ -58,7 +65,7 @@ export async function inspectPhoto(data: Buffer, filename: string): Promise<Phot
   const format = info.type ? FORMATS[info.type] : undefined;
   if (!format || !(info.width > 0) || !(info.height > 0)) throw unsupported(filename);
   if (info.width * info.height > PHOTO_MAX_PIXELS) {
-    throw tooLarge(`Фото «${filename}» больше ${PHOTO_MAX_PIXELS / 1_000_000} мегапикселей: уменьшите его`);
+    throw tooLarge(`Фото «${quotedName(filename)}» больше ${PHOTO_MAX_PIXELS / 1_000_000} мегапикселей: уменьшите его`);
   }
   try {
     // Decoding it whole is the only proof it is an image; sharp runs off the main thread.

@@ -7,10 +7,13 @@ import { idParam, parse } from '../errors.ts';
 import { approveRequest, createRegistrationRequest, listPendingRequests } from '../users/registration.ts';
 import { loadUserWire } from '../users/wire.ts';
 import { SIGN_IN_BODY_LIMIT } from './auth.ts';
+import { countSignup } from '../users/signup-limits.ts';
 
 export const registrationRoutes: RouteModule = (app, ctx) => {
   app.post('/registration-requests/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
-    const created = await createRegistrationRequest(ctx.db, parse(registrationSchema, request.body));
+    const input = parse(registrationSchema, request.body);
+    countSignup(ctx, request, reply, input.company_id);
+    const created = await createRegistrationRequest(ctx.db, input);
     return reply.status(201).send(created);
   });
 

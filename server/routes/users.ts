@@ -11,13 +11,16 @@ import { idParam, notFound, parse } from '../errors.ts';
 import { createRegistrationRequest } from '../users/registration.ts';
 import { loadUserWire, transportWire } from '../users/wire.ts';
 import { SIGN_IN_BODY_LIMIT } from './auth.ts';
+import { countSignup } from '../users/signup-limits.ts';
 
 export const userRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
   const signedIn = { preHandler: ctx.guard(ALL_ROLES) };
 
   app.post('/users/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
-    const created = await createRegistrationRequest(db, parse(registrationSchema, request.body));
+    const input = parse(registrationSchema, request.body);
+    countSignup(ctx, request, reply, input.company_id);
+    const created = await createRegistrationRequest(db, input);
     return reply.status(201).send(created);
   });
 

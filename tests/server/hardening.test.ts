@@ -113,3 +113,35 @@ describe('framework-level errors speak JSON in Russian', () => {
     expect(huge).toContain('Слишком большие заголовки запроса');
   });
 });
+
+describe('sign-up floods (issue 23 item 5)', () => {
+  let server: TestServer;
+  serveSuite(undefined, (s) => void (server = s), { config: { signupsPerAddress: 3, signupsPerCompany: 5 } });
+
+  const signUp = (company: number, remoteAddress: string, n: number) =>
+    call(server, 'POST', n % 2 ? '/api/registration-requests/' : '/api/users/', {
+      body: { email: `flood-${remoteAddress}-${n}-${company}@test.local`, password: 'password-123', name: 'Пётр Поток', phone: '+79990000000', company_id: company },
+      remoteAddress,
+    });
+
+  it('an address gets its few sign-ups an hour, through both routes together; another address is not held back; a company has its own ceiling', async () => {
+    const company = await makeCompany(server);
+    for (let n = 0; n < 3; n++) expect((await signUp(company, '203.0.113.5', n)).status).toBe(201);
+    const refused = await signUp(company, '203.0.113.5', 3);
+    expect(refused.status).toBe(429);
+    expect(refused.body.detail).toMatch(/^Слишком много заявок на регистрацию с этого адреса: попробуйте через \d+ мин\.$/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    // A malformed sign-up costs nothing and is answered 400 as before.
+    expect((await call(server, 'POST', '/api/registration-requests/', { body: { email: 'x' }, remoteAddress: '203.0.113.6' })).status).toBe(400);
+    // Other addresses fill the company up to its ceiling (5 an hour), then it is closed to everyone for the hour.
+    expect((await signUp(company, '203.0.113.6', 0)).status).toBe(201);
+    expect((await signUp(company, '203.0.113.7', 0)).status).toBe(201);
+    const full = await signUp(company, '203.0.113.8', 0);
+    expect(full.status).toBe(429);
+    expect(full.body.detail).toMatch(/в эту компанию/);
+    // Another company is open to a fresh address.
+    expect((await signUp(await makeCompany(server), '203.0.113.9', 0)).status).toBe(201);
+    const pending = await server.db.kysely.selectFrom('registration_requests').select('id').where('company_id', '=', company).execute();
+    expect(pending).toHaveLength(5);
+  });
+});

@@ -294,6 +294,36 @@ describe('sharing across tabs in dedicated-worker mode (one engine per tab)', ()
     expect(fromB).toEqual(fromA);
   });
 
+  it('a tab asking a moment after the holder began shares its answer, unless it heard of a change in between', async () => {
+    const { a, b, clock } = await twoTabs();
+    const gate = deferred<Result<unknown>>();
+    a.answer(() => gate.promise);
+    const first = a.cache.get('tasks/assigned/');
+    await settle();
+    clock.advance(15);
+    const second = b.cache.get('tasks/assigned/');
+    await settle();
+    gate.resolve({ ok: true, data: ['task'] });
+    expect(await second).toMatchObject({ ok: true, data: { data: ['task'] } });
+    await first;
+    expect(a.calls.length + b.calls.length).toBe(1);
+
+    // Now a change is heard by tab b after tab a's request began: b's answer must come from a request of its own.
+    const later = deferred<Result<unknown>>();
+    a.answer(() => later.promise);
+    const third = a.cache.get('tasks/assigned/');
+    await settle();
+    clock.advance(15);
+    b.cache.invalidate();
+    b.answer(() => ({ ok: true, data: ['renamed'] }));
+    const fourth = b.cache.get('tasks/assigned/');
+    await settle();
+    later.resolve({ ok: true, data: ['before the change'] });
+    expect(await fourth).toMatchObject({ ok: true, data: { data: ['renamed'] } });
+    await third;
+    expect(b.calls).toEqual(['tasks/assigned/']);
+  });
+
   it('different keys do not wait for each other', async () => {
     const { a, b } = await twoTabs();
     const gate = deferred<Result<unknown>>();
