@@ -4,7 +4,7 @@
  * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
  */
 import type { AxiosAdapter } from 'axios';
-import type { ApiFailure, ClientErrorReport, EngineNotice, EngineWrite, FormFields, Result, Snapshot, WorkerApi } from './api.ts';
+import type { ApiFailure, EngineNotice, EngineWrite, FormFields, Result, Snapshot, WorkerApi } from './api.ts';
 import { createAuth, type Auth } from './auth.ts';
 import { createAuthState, createTokenStore } from './auth-store.ts';
 import { createCache } from './cache.ts';
@@ -18,6 +18,7 @@ import { createRecovery } from './recovery.ts';
 import { buildFieldsForm } from './report-form.ts';
 import { createTabs } from './tabs.ts';
 import { createAlerts } from './alerts.ts';
+import { createErrorReporter } from './error-reports.ts';
 import { createFeed, type Feed, type FeedFetch } from './feed.ts';
 
 export type { OutboxFactory, OutboxModule, OutboxPorts } from './outbox-port.ts';
@@ -53,7 +54,6 @@ const WRITE_WAKE_MS = 1_500;
 export const NO_NETWORK_WRITE = 'Нет подключения к сети: действие не выполнено.';
 export const SERVER_DOWN_WRITE = 'Сервер недоступен: действие не выполнено. Повторите, когда связь с сервером восстановится.';
 const WRITES_KEPT = 20;
-const ERROR_REPORTS_PER_MINUTE = 10;
 
 /** A feed down for less than this is a blink: nothing to refetch when it is back. */
 const LIVE_BLINK_MS = 3_000;
@@ -292,25 +292,8 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const stopOutbox = outbox.start?.();
 
-  let reportsWindowStart = 0;
-  let reportsInWindow = 0;
-  async function logClientError(report: ClientErrorReport): Promise<void> {
-    const now = clock.now();
-    if (now - reportsWindowStart > 60_000) {
-      reportsWindowStart = now;
-      reportsInWindow = 0;
-    }
-    // A render loop that throws must not flood the server (it answers 429 beyond its own limit too).
-    if (++reportsInWindow > ERROR_REPORTS_PER_MINUTE) return;
-    const { deviceId } = tabs.device();
-    await http.request({
-      method: 'POST',
-      url: 'log-client-error',
-      data: clipReport(report),
-      headers: deviceId ? { 'X-Device-Id': deviceId } : {},
-      skipAuthRefresh: true,
-    });
-  }
+  // SPEC.md section 8: a tab's uncaught errors reach the server, at most ten a minute.
+  const logClientError = createErrorReporter({ clock, http, deviceId: () => tabs.device().deviceId });
 
   /**
    * Before a write (issue 10 A): without a network, or with the server known to be unreachable (offline mode),
@@ -410,18 +393,5 @@ export function createEngine(deps: EngineDeps): Engine {
       feed?.stop();
       stopOutbox?.();
     },
-  };
-}
-
-/** Keeps a report well under the server's body cap. */
-function clipReport(report: ClientErrorReport): ClientErrorReport {
-  const clip = (text: string | null, max: number) => (text && text.length > max ? text.slice(0, max) : text);
-  return {
-    ...report,
-    message: clip(report.message, 2000) ?? '',
-    stack: clip(report.stack, 8000),
-    source: clip(report.source, 2000),
-    url: clip(report.url, 2000) ?? '',
-    userAgent: clip(report.userAgent, 500) ?? '',
   };
 }

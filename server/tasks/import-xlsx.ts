@@ -1,46 +1,25 @@
 /**
- * «Импорт задач из Excel»: the template, and an uploaded .xlsx read into task payloads (`TaskCreate`, the same
+ * «Импорт задач из Excel»: an uploaded .xlsx read into task payloads (`TaskCreate`, the same
  * rules as the task form: every row goes through `taskCreateSchema`) with Russian errors per row and column.
  * Pure: no database, no routes. A bad file as a whole is an `ImportFileError` (its message is for the user);
  * a bad row is that row's `errors`.
  *
- * The file is checked before exceljs sees it, so a hostile upload can neither hang the server nor fill its memory:
- * the size, the format (zip; an old .xls or a password-protected book is named as such), the zip's central
- * directory (declared sizes and ratios: a zip bomb is refused before anything is inflated), then every entry
- * inflated with a ceiling of its declared size (a zip that lies about its sizes is refused at the ceiling), and
- * the first sheet's rows counted in its XML (too many rows are refused before exceljs builds row objects).
+ * The file is checked before exceljs sees it (xlsx-preflight.ts), so a hostile upload can neither hang the server nor
+ * fill its memory. The template users fill in is import-template.ts.
  */
-import { inflateRawSync } from 'node:zlib';
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import { taskCreateSchema, type TaskCreate } from '../../contract/driver.ts';
+import { DAMAGED, IMPORT_MAX_ROWS, ImportFileError, NO_ROWS, preflight, tooManyRows } from './xlsx-preflight.ts';
 
-/** The template's headers, in order. */
-export const IMPORT_HEADERS = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём', 'единица', 'ставка', 'водители', 'комментарий'] as const;
-export type ImportHeader = (typeof IMPORT_HEADERS)[number];
+import { IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
 
-/** The largest upload read at all. */
-export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
-/** The most task rows one file may hold. */
-export const IMPORT_MAX_ROWS = 2000;
-/** The most the zip's entries may inflate to, all together. */
-export const IMPORT_MAX_UNZIPPED_BYTES = 50 * 1024 * 1024;
-/** An entry above this size that inflates more than `MAX_RATIO` times is a zip bomb, not a spreadsheet. */
-const RATIO_FLOOR_BYTES = 1024 * 1024;
-const MAX_RATIO = 300;
-/** More entries than any spreadsheet has. */
-const MAX_ENTRIES = 5000;
-/** Rows (with values) the other sheets of the book may hold together; exceljs reads every sheet. */
-const MAX_OTHER_SHEET_ROWS = 10_000;
+export { buildImportTemplate, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
+export { countValueRows, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_MAX_UNZIPPED_BYTES, ImportFileError } from './xlsx-preflight.ts';
+
 
 const REQUIRED: readonly ImportHeader[] = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём'];
 
-export class ImportFileError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'ImportFileError';
-  }
-}
 
 export interface ImportRowError {
   /** The column's header as in the template (`IMPORT_HEADERS`). */
@@ -70,270 +49,6 @@ export interface ImportContext {
 export function summarizeImport(rows: readonly ImportRow[]): { ok: number; bad: number } {
   const ok = rows.filter((r) => r.task !== null).length;
   return { ok, bad: rows.length - ok };
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The template
-
-const HELP: Record<ImportHeader, string> = {
-  дата: 'Обязательно. Дата задачи: ячейка-дата Excel или текст 25.11.2026, 25.11.26, 25/11/2026, 2026-11-25.',
-  груз: 'Обязательно. Что везём, например «Щебень 20-40».',
-  'место погрузки': 'Обязательно. Откуда везём.',
-  'место выгрузки': 'Обязательно. Куда везём.',
-  объём: 'Обязательно. План на задачу, число больше нуля; можно с запятой (12,5) и с пробелами (1 200).',
-  единица: 'т или м³ (также «тонн», «м3», «куб»). Пусто — т.',
-  ставка: 'Цена для заказчика за единицу (₽ за т или за м³). Можно оставить пустой.',
-  водители: 'ФИО или телефоны водителей через запятую или точку с запятой, как они записаны в «Водителях». Можно оставить пустым.',
-  комментарий: 'Любой текст для водителей. Можно оставить пустым.',
-};
-
-/** Today's date in the server's local time plus `days`, as the UTC midnight Excel stores for that calendar day. */
-function localDay(days: number): Date {
-  const now = new Date();
-  return new Date(Date.UTC(now.getFullYear(), now.getMonth(), now.getDate() + days));
-}
-
-export async function buildImportTemplate(): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet('Задачи', { views: [{ state: 'frozen', ySplit: 1 }] });
-  const widths: Record<ImportHeader, number> = {
-    дата: 12,
-    груз: 24,
-    'место погрузки': 24,
-    'место выгрузки': 24,
-    объём: 10,
-    единица: 10,
-    ставка: 10,
-    водители: 28,
-    комментарий: 36,
-  };
-  sheet.columns = IMPORT_HEADERS.map((header) => ({ header, key: header, width: widths[header] }));
-  sheet.getRow(1).font = { bold: true };
-  sheet.addRow([localDay(1), 'Щебень 20-40', 'Карьер Гранитный', 'ЖК Северный', 120, 'т', 450, 'Петров Пётр', 'Въезд со стороны ул. Лесной']);
-  sheet.getColumn(1).numFmt = 'dd.mm.yyyy';
-
-  const help = book.addWorksheet('Как заполнить');
-  help.columns = [
-    { header: 'Столбец', key: 'column', width: 18 },
-    { header: 'Как заполнить', key: 'how', width: 100 },
-  ];
-  help.getRow(1).font = { bold: true };
-  for (const header of IMPORT_HEADERS) help.addRow([header, HELP[header]]);
-  help.addRow([]);
-  help.addRow(['', 'Задачи — на первом листе, заголовки — в первой строке, одна задача на строку. Порядок столбцов любой, лишние столбцы не читаются.']);
-  help.addRow(['', `Не больше ${IMPORT_MAX_ROWS} строк в файле. Пустые строки пропускаются. Формулы и объединённые ячейки не принимаются — вставьте значения.`]);
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The file's guards: format, zip directory, bounded inflation, row count
-
-const NOT_XLSX = 'Файл не похож на Excel (.xlsx). Откройте таблицу в Excel и сохраните её как «Книга Excel (.xlsx)».';
-const DAMAGED = 'Не удалось прочитать файл Excel: он повреждён или сохранён в необычном формате. Откройте его в Excel и сохраните заново как .xlsx.';
-const BOMB = 'Файл распаковывается в слишком большой объём — это не похоже на обычную таблицу. Сохраните задачи в новый файл .xlsx.';
-const NO_ROWS = 'в файле нет строк с задачами';
-const tooManyRows = (n: number) => `в файле ${n} строк, можно не больше ${IMPORT_MAX_ROWS} — разделите файл`;
-
-interface ZipEntry {
-  name: string;
-  method: number;
-  flags: number;
-  compressedSize: number;
-  size: number;
-  localOffset: number;
-}
-
-function checkFormat(file: Buffer): void {
-  if (file.length === 0) throw new ImportFileError('Файл пустой.');
-  if (file.length > IMPORT_MAX_BYTES) {
-    throw new ImportFileError(`Файл слишком большой (${(file.length / 1024 / 1024).toFixed(1).replace('.', ',')} МБ), можно не больше ${IMPORT_MAX_BYTES / 1024 / 1024} МБ — разделите его.`);
-  }
-  if (file.length >= 8 && file.readUInt32BE(0) === 0xd0cf11e0 && file.readUInt32BE(4) === 0xa1b11ae1) {
-    // An OLE compound file: an old .xls, or a password-protected .xlsx (Excel wraps those in OLE too).
-    if (file.includes(Buffer.from('EncryptedPackage', 'utf16le'))) {
-      throw new ImportFileError('Файл защищён паролем. Снимите пароль в Excel (Файл → Сведения → Защита книги) и загрузите файл снова.');
-    }
-    throw new ImportFileError('Это файл старого формата Excel (.xls). Откройте его в Excel и сохраните как «Книга Excel (.xlsx)».');
-  }
-  if (file.length < 22 || file.readUInt32LE(0) !== 0x04034b50) throw new ImportFileError(NOT_XLSX);
-}
-
-/** The zip's central directory, read from the buffer itself: names and declared sizes, nothing inflated. */
-function readCentralDirectory(file: Buffer): ZipEntry[] {
-  // The end-of-central-directory record: 22 bytes plus a comment of at most 65 535 bytes, at the end.
-  let eocd = -1;
-  for (let i = file.length - 22; i >= Math.max(0, file.length - 22 - 0xffff); i--) {
-    if (file.readUInt32LE(i) === 0x06054b50) {
-      eocd = i;
-      break;
-    }
-  }
-  if (eocd < 0) throw new ImportFileError(DAMAGED);
-  let count = file.readUInt16LE(eocd + 10);
-  let dirOffset = file.readUInt32LE(eocd + 16);
-  if (count === 0xffff || dirOffset === 0xffffffff) {
-    // ZIP64: the locator sits just before the record and points at the 64-bit record.
-    const locator = eocd - 20;
-    if (locator < 0 || file.readUInt32LE(locator) !== 0x07064b50) throw new ImportFileError(DAMAGED);
-    const record = Number(file.readBigUInt64LE(locator + 8));
-    if (record + 56 > file.length || file.readUInt32LE(record) !== 0x06064b50) throw new ImportFileError(DAMAGED);
-    count = Number(file.readBigUInt64LE(record + 32));
-    dirOffset = Number(file.readBigUInt64LE(record + 48));
-  }
-  if (count > MAX_ENTRIES) throw new ImportFileError(BOMB);
-  const entries: ZipEntry[] = [];
-  let at = dirOffset;
-  for (let n = 0; n < count; n++) {
-    if (at + 46 > file.length || file.readUInt32LE(at) !== 0x02014b50) throw new ImportFileError(DAMAGED);
-    const flags = file.readUInt16LE(at + 8);
-    const method = file.readUInt16LE(at + 10);
-    let compressedSize = file.readUInt32LE(at + 20);
-    let size = file.readUInt32LE(at + 24);
-    const nameLength = file.readUInt16LE(at + 28);
-    const extraLength = file.readUInt16LE(at + 30);
-    const commentLength = file.readUInt16LE(at + 32);
-    let localOffset = file.readUInt32LE(at + 42);
-    const end = at + 46 + nameLength + extraLength + commentLength;
-    if (end > file.length) throw new ImportFileError(DAMAGED);
-    const name = file.toString('utf8', at + 46, at + 46 + nameLength);
-    // ZIP64 sizes live in the extra field (id 1), each present only when its 32-bit field is all ones.
-    for (let x = at + 46 + nameLength; x + 4 <= at + 46 + nameLength + extraLength; ) {
-      const id = file.readUInt16LE(x);
-      const length = file.readUInt16LE(x + 2);
-      if (id === 1) {
-        let p = x + 4;
-        const next = () => {
-          if (p + 8 > x + 4 + length) throw new ImportFileError(DAMAGED);
-          const value = Number(file.readBigUInt64LE(p));
-          p += 8;
-          return value;
-        };
-        if (size === 0xffffffff) size = next();
-        if (compressedSize === 0xffffffff) compressedSize = next();
-        if (localOffset === 0xffffffff) localOffset = next();
-      }
-      x += 4 + length;
-    }
-    entries.push({ name: name.replace(/^\/+/, ''), method, flags, compressedSize, size, localOffset });
-    at = end;
-  }
-  return entries;
-}
-
-function checkSizes(entries: readonly ZipEntry[]): void {
-  let total = 0;
-  for (const entry of entries) {
-    if (entry.flags & 1) throw new ImportFileError('Файл защищён паролем. Снимите пароль в Excel и загрузите файл снова.');
-    if (entry.method !== 0 && entry.method !== 8) throw new ImportFileError(DAMAGED);
-    total += entry.size;
-    if (total > IMPORT_MAX_UNZIPPED_BYTES) throw new ImportFileError(BOMB);
-    if (entry.size > RATIO_FLOOR_BYTES && (entry.compressedSize === 0 || entry.size / entry.compressedSize > MAX_RATIO)) throw new ImportFileError(BOMB);
-  }
-}
-
-/** One entry's bytes, inflated to at most its declared size (a zip that lies about it stops there). */
-function inflateEntry(file: Buffer, entry: ZipEntry): Buffer {
-  const at = entry.localOffset;
-  if (at + 30 > file.length || file.readUInt32LE(at) !== 0x04034b50) throw new ImportFileError(DAMAGED);
-  const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
-  if (start + entry.compressedSize > file.length) throw new ImportFileError(DAMAGED);
-  const raw = file.subarray(start, start + entry.compressedSize);
-  let data: Buffer;
-  if (entry.method === 0) {
-    data = raw;
-  } else {
-    try {
-      data = inflateRawSync(raw, { maxOutputLength: entry.size + 1 });
-    } catch (error) {
-      throw new ImportFileError((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' ? BOMB : DAMAGED, { cause: error });
-    }
-  }
-  if (data.length !== entry.size) throw new ImportFileError(data.length > entry.size ? BOMB : DAMAGED);
-  return data;
-}
-
-/** The attributes of an XML start tag as a map (names without their namespace prefix). */
-function attributes(tag: string): Map<string, string> {
-  const map = new Map<string, string>();
-  for (const m of tag.matchAll(/([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g)) {
-    const name = (m[1] as string).replace(/^[\w.-]+:/, '');
-    map.set(name, m[2] ?? m[3] ?? '');
-  }
-  return map;
-}
-
-/** The path of the book's first worksheet: workbook.xml's first <sheet>, through workbook.xml.rels. */
-function firstSheetPath(workbookXml: string, relsXml: string | null, worksheets: readonly string[]): string | null {
-  const sheetTag = /<(?:[\w.-]+:)?sheet\b[^>]*>/.exec(workbookXml);
-  if (!sheetTag) return null;
-  const relId = attributes(sheetTag[0]).get('id');
-  if (relId && relsXml) {
-    for (const m of relsXml.matchAll(/<(?:[\w.-]+:)?Relationship\b[^>]*>/g)) {
-      const rel = attributes(m[0]);
-      if (rel.get('Id') !== relId) continue;
-      const target = rel.get('Target') ?? '';
-      const parts: string[] = [];
-      for (const part of (target.startsWith('/') ? target.slice(1) : `xl/${target}`).split('/')) {
-        if (part === '..') parts.pop();
-        else if (part !== '.' && part !== '') parts.push(part);
-      }
-      const path = parts.join('/');
-      if (worksheets.includes(path)) return path;
-    }
-  }
-  return worksheets[0] ?? null;
-}
-
-/** Rows of a worksheet's XML that hold a value, a shared or inline string or a formula (formatted empty rows do not count). */
-export function countValueRows(xml: string): number {
-  let count = 0;
-  const start = /<((?:[\w.-]+:)?)row\b[^>]*?(\/?)>/g;
-  const value = /<(?:[\w.-]+:)?(?:v|is|f)\b/;
-  for (let m = start.exec(xml); m; m = start.exec(xml)) {
-    if (m[2] === '/') continue;
-    const close = xml.indexOf(`</${m[1]}row>`, start.lastIndex);
-    const end = close < 0 ? xml.length : close;
-    if (value.test(xml.slice(start.lastIndex, end))) count++;
-    start.lastIndex = end;
-  }
-  return count;
-}
-
-/** Every guard that can run without exceljs; throws `ImportFileError`, returns nothing on a file worth reading. */
-function preflight(file: Buffer): void {
-  checkFormat(file);
-  const entries = readCentralDirectory(file);
-  checkSizes(entries);
-  const byName = new Map(entries.map((e) => [e.name, e]));
-  if (!byName.has('xl/workbook.xml')) throw new ImportFileError(NOT_XLSX);
-  const worksheets = entries
-    .map((e) => e.name)
-    .filter((name) => /^xl\/worksheets\/[^/]+\.xml$/.test(name))
-    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-  const texts = new Map<string, string>();
-  // Every entry is inflated once under its ceiling: exceljs will inflate all of them too.
-  for (const entry of entries) {
-    if (entry.name.endsWith('/')) continue;
-    const data = inflateEntry(file, entry);
-    if (entry.name === 'xl/workbook.xml' || entry.name === 'xl/_rels/workbook.xml.rels' || worksheets.includes(entry.name)) {
-      texts.set(entry.name, data.toString('utf8'));
-    }
-  }
-  const first = firstSheetPath(texts.get('xl/workbook.xml') ?? '', texts.get('xl/_rels/workbook.xml.rels') ?? null, worksheets);
-  if (!first) throw new ImportFileError(NO_ROWS);
-  let others = 0;
-  for (const path of worksheets) {
-    const rows = countValueRows(texts.get(path) ?? '');
-    if (path === first) {
-      // One of them is the header row.
-      if (rows - 1 > IMPORT_MAX_ROWS) throw new ImportFileError(tooManyRows(rows - 1));
-    } else {
-      others += rows;
-    }
-  }
-  if (others > MAX_OTHER_SHEET_ROWS) {
-    throw new ImportFileError(`на других листах файла ${others} строк — оставьте в файле только лист с задачами (он должен быть первым)`);
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
