@@ -50,6 +50,13 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // A request must arrive whole in time; Node checks open requests every `connectionsCheckingInterval`, so
+    // the check runs often enough for the limit to hold within a tenth of it.
+    requestTimeout: config.requestTimeoutMs,
+    http: {
+      headersTimeout: Math.min(60_000, config.requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.round(config.requestTimeoutMs / 10))),
+    },
     // The router's own refusals (a malformed %-escape, a 3 000-character id) answer like every other error.
     frameworkErrors: (error, _request, rawReply) => {
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
@@ -61,12 +68,20 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
     // Malformed HTTP that never becomes a request (a NUL in a header, Content-Length with Transfer-Encoding,
     // headers too large): Node would answer with its own bare page; ours is the same JSON, in Russian.
     clientErrorHandler: (error, socket) => {
-      if (!socket.writable) return;
+      // Nothing to say on a closed socket, nor after an answer to this request has begun (a route may answer
+      // before the body is in, e.g. a 400 for a missing header): a second status line would corrupt it.
+      const answering = (socket as unknown as { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;
+      if (!socket.writable || answering?.headersSent) {
+        socket.destroy();
+        return;
+      }
       const code = (error as NodeJS.ErrnoException).code;
       const [status, text, detail] =
         code === 'HPE_HEADER_OVERFLOW'
           ? [431, 'Request Header Fields Too Large', 'Слишком большие заголовки запроса']
-          : [400, 'Bad Request', 'Некорректный HTTP-запрос'];
+          : code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'Request Timeout', `Запрос не пришёл целиком за ${Math.round(config.requestTimeoutMs / 1000)} с: проверьте связь и отправьте ещё раз`]
+            : [400, 'Bad Request', 'Некорректный HTTP-запрос'];
       const body = JSON.stringify({ detail });
       socket.end(
         `HTTP/1.1 ${status} ${text}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

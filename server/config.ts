@@ -24,6 +24,11 @@ export interface Config {
   distDir: string;
   /** How often the change feed's streams get a heartbeat (and their session is checked again), ms. */
   eventsHeartbeatMs: number;
+  /**
+   * The longest a request may take to arrive whole, headers and body (ms): a socket that announces a body and
+   * trickles it is answered 408 and closed. Generous for a report's photos on a 2G uplink (docs/hardening.md).
+   */
+  requestTimeoutMs: number;
   /** Sign-ups an hour from one address, and into one company (server/users/signup-limits.ts). */
   signupsPerAddress: number;
   signupsPerCompany: number;
@@ -106,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtl: intFromEnv(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     distDir: resolve(env.DIST_DIR ?? './dist'),
     eventsHeartbeatMs: intFromEnv(env.EVENTS_HEARTBEAT_MS, 25_000, 'EVENTS_HEARTBEAT_MS'),
+    requestTimeoutMs: intFromEnv(env.REQUEST_TIMEOUT_MS, 120_000, 'REQUEST_TIMEOUT_MS'),
     signupsPerAddress: intFromEnv(env.SIGNUPS_PER_ADDRESS, 5, 'SIGNUPS_PER_ADDRESS'),
     signupsPerCompany: intFromEnv(env.SIGNUPS_PER_COMPANY, 30, 'SIGNUPS_PER_COMPANY'),
     vapid: overrides.vapid ?? { ...loadVapid(dataDir, env), subject: env.VAPID_SUBJECT || 'mailto:admin@reis.local' },

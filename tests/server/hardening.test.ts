@@ -1,10 +1,16 @@
 /** Issue 11's gaps, each shown on the real app: password spraying and tokens without exp. */
+import { randomUUID } from 'node:crypto';
+import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { PASSWORD, call, makeCompany, makeUser, withAccessToken } from '../fixtures/accounts.ts';
+import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
+import { encodeForm, reportForm } from '../fixtures/forms.ts';
+import { JPEG_8x6 } from '../fixtures/images.ts';
 
 describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
   let server: TestServer;
@@ -143,5 +149,62 @@ describe('sign-up floods (issue 23 item 5)', () => {
     expect((await signUp(await makeCompany(server), '203.0.113.9', 0)).status).toBe(201);
     const pending = await server.db.kysely.selectFrom('registration_requests').select('id').where('company_id', '=', company).execute();
     expect(pending).toHaveLength(5);
+  });
+});
+
+describe('a request that does not arrive whole (issue 23 item 3)', () => {
+  let server: TestServer;
+  serveSuite(undefined, (s) => void (server = s), { listen: true, config: { requestTimeoutMs: 800 } });
+
+  /** Writes `head` and `body` to a raw socket and answers what came back once the server closed it. */
+  const raw = (head: string, body: Buffer | string) =>
+    new Promise<string>((resolve, reject) => {
+      const { port } = new URL(server.url as string);
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(Buffer.concat([Buffer.from(head), Buffer.from(body)])));
+      let answer = '';
+      socket.on('data', (chunk) => (answer += chunk.toString('utf8')));
+      socket.on('close', () => resolve(answer));
+      socket.on('error', reject);
+    });
+
+  const rowsAndFiles = async () => {
+    const reports = await server.db.kysely.selectFrom('reports').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const dir = join(server.config.dataDir, 'files');
+    const files = existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => !String(f).endsWith('/')) : [];
+    return { reports: Number(reports.n), files: files.length };
+  };
+
+  it('a body announced and never finished is answered 408 in Russian and the socket closed', async () => {
+    const answer = await raw('POST /api/auth/login/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n', '{"username"');
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(answer).toContain('Запрос не пришёл целиком');
+  });
+
+  it('a photo upload that stalls or loses the signal halfway leaves no report and no file', async () => {
+    const company = await makeCompany(server);
+    const driver = await withAccessToken(server, await makeUser(server, 'driver', company));
+    const task = await createTask(server, company, { date: dayFromToday(0) });
+    const association = await addDriver(server, task, driver.id);
+    const { payload, headers } = await encodeForm(reportForm({ association_id: association, quantity: '24.5' }, [{ data: JPEG_8x6, filename: 'a.jpg' }]));
+    const head = `POST /api/reports/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: Bearer ${driver.token}\r\nIdempotency-Key: ${randomUUID()}\r\nContent-Type: ${headers['content-type']}\r\nContent-Length: ${payload.length}\r\n\r\n`;
+    const before = await rowsAndFiles();
+    // Stalls: all but the last 40 bytes (the photo's bytes and the closing boundary) — then nothing.
+    const stalled = await raw(head, payload.subarray(0, payload.length - 40));
+    expect(stalled).toMatch(/^HTTP\/1\.1 408/);
+    // Loses the signal: the socket is gone halfway.
+    await new Promise<void>((resolve, reject) => {
+      const { port } = new URL(server.url as string);
+      const socket = connect(Number(port), '127.0.0.1', () => {
+        socket.write(Buffer.concat([Buffer.from(head), payload.subarray(0, payload.length - 40)]), () => setTimeout(() => (socket.destroy(), resolve()), 100));
+      });
+      socket.on('error', reject);
+    });
+    // Whatever the server was doing with either has ended by now (the next request is served after them).
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await call(server, 'GET', '/api/users/me/', { token: driver.token })).status).toBe(200);
+    expect(await rowsAndFiles()).toEqual(before);
+    // The same upload sent whole is stored: the limit is not what refused the two above.
+    const whole = await raw(head, payload);
+    expect(whole).toMatch(/^HTTP\/1\.1 201/);
   });
 });
