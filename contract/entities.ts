@@ -80,7 +80,9 @@ export interface RegistrationRequest {
   company_id: number;
   company_name: string | null;
   role: Role;
-  status: 'pending' | 'approved';
+  status: 'pending' | 'approved' | 'rejected';
+  /** Why staff rejected it (a rejected request only). */
+  reject_reason: string | null;
   created_at: string;
   vehicle_number: string | null;
   vehicle_brand: string | null;

@@ -49,7 +49,8 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
     // The spec writes paths both with and without a trailing slash; accept both.
     routerOptions: { ignoreTrailingSlash: true },
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Off unless TRUST_PROXY names the proxies in front: then the client's address comes from X-Forwarded-For.
+    trustProxy: config.trustProxy,
     // A request must arrive whole in time; Node checks open requests every `connectionsCheckingInterval`, so
     // the check runs often enough for the limit to hold within a tenth of it.
     requestTimeout: config.requestTimeoutMs,

@@ -29,6 +29,11 @@ export interface Config {
    * trickles it is answered 408 and closed. Generous for a report's photos on a 2G uplink (docs/hardening.md).
    */
   requestTimeoutMs: number;
+  /**
+   * The proxies whose X-Forwarded-For names the client's address (Fastify's `trustProxy`): false (the socket's
+   * address is the client's), or their addresses / CIDR ranges (docs/hardening.md).
+   */
+  trustProxy: false | string[];
   /** Sign-ups an hour from one address, and into one company (server/users/signup-limits.ts). */
   signupsPerAddress: number;
   signupsPerCompany: number;
@@ -84,6 +89,26 @@ function onceInDataDir<T>(dataDir: string, name: string, valid: (value: unknown)
   }
 }
 
+/**
+ * TRUST_PROXY: unset, '', '0' or 'false' — trust nobody (the socket's address is the client's); otherwise a
+ * comma-separated list of the proxies' addresses or CIDR ranges (or proxy-addr's names `loopback`, `linklocal`,
+ * `uniquelocal`): a request from one of them is taken to come from the address it appended to X-Forwarded-For.
+ * 'true' and hop counts are refused: 'true' lets any client claim any address, and Fastify ignores a hop count
+ * (it cannot tell a proxy from a client that sends the header itself).
+ */
+export function trustProxyFromEnv(value: string | undefined): false | string[] {
+  const given = value?.trim() ?? '';
+  if (given === '' || given === '0' || given === 'false') return false;
+  if (given === 'true' || /^\d+$/.test(given)) {
+    throw new Error(`TRUST_PROXY=${given}: name the proxies' addresses (e.g. 127.0.0.1 or 10.0.0.0/8), not ${given === 'true' ? 'true' : 'a hop count'}`);
+  }
+  const list = given.split(',').map((part) => part.trim()).filter(Boolean);
+  for (const part of list) {
+    if (!/^([0-9a-fA-F:.]+(\/\d{1,3})?|loopback|linklocal|uniquelocal)$/.test(part)) throw new Error(`TRUST_PROXY: "${part}" is neither an address nor a CIDR range`);
+  }
+  return list;
+}
+
 const hasString = (key: string) => (value: unknown): value is Record<string, string> =>
   typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[key] === 'string';
 
@@ -111,6 +136,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtl: intFromEnv(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     distDir: resolve(env.DIST_DIR ?? './dist'),
     eventsHeartbeatMs: intFromEnv(env.EVENTS_HEARTBEAT_MS, 25_000, 'EVENTS_HEARTBEAT_MS'),
+    trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     requestTimeoutMs: intFromEnv(env.REQUEST_TIMEOUT_MS, 120_000, 'REQUEST_TIMEOUT_MS'),
     signupsPerAddress: intFromEnv(env.SIGNUPS_PER_ADDRESS, 5, 'SIGNUPS_PER_ADDRESS'),
     signupsPerCompany: intFromEnv(env.SIGNUPS_PER_COMPANY, 30, 'SIGNUPS_PER_COMPANY'),

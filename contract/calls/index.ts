@@ -14,6 +14,7 @@ import { taskCalls } from './tasks.ts';
 import { userCalls } from './users.ts';
 import { transferCalls } from './transfers.ts';
 import { announcementCalls } from './announcements.ts';
+import { registrationCalls } from './registration.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -26,6 +27,7 @@ export const CALLS = {
   ...userCalls,
   ...transferCalls,
   ...announcementCalls,
+  ...registrationCalls,
 };
 
 export type Calls = typeof CALLS;

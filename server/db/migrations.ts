@@ -6,6 +6,7 @@ import { type Kysely, type Migration, type MigrationProvider, type ColumnDefinit
 import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
+import { migration009 } from './migrations-hardening.ts';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -364,6 +365,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '006_audit': migration006(dialect),
         '007_money': migration007(dialect),
         '008_dispatch_day': migration008(dialect),
+        '009_hardening': migration009(),
       };
     },
   };

@@ -62,10 +62,13 @@ export interface RegistrationRequestsTable {
   vehicle_number: string | null;
   vehicle_brand: string | null;
   vehicle_capacity: number | null;
-  status: string; // pending | approved
+  status: string; // pending | approved | rejected
   created_at: string;
   approved_at: string | null;
   approved_by: number | null;
+  rejected_at: string | null;
+  rejected_by: number | null;
+  reject_reason: string | null;
   user_id: number | null;
 }
 

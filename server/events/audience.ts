@@ -141,14 +141,6 @@ const RESOLVERS: Record<string, Resolver> = {
   'DELETE /reports/:id': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
   'DELETE /reports/:id/photo': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
   'POST /reports/daily_hours/': async (_db, f) => callerCompany(f),
-  'POST /registration-requests/': async (_db, f) => {
-    const company = num(field(f.body, 'company_id'));
-    return company ? { ...none(), staffOf: [company] } : null;
-  },
-  'POST /registration-requests/:id/approve': async (db, f) => {
-    const r = await db.kysely.selectFrom('registration_requests').select('company_id').where('id', '=', num(f.params.id) ?? 0).executeTakeFirst();
-    return r ? { ...none(), staffOf: [r.company_id] } : null;
-  },
   'POST /users/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
   'POST /users/drivers/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
   'POST /users/staff/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),

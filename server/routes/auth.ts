@@ -13,11 +13,9 @@ import { RateLimiter } from '../rate-limit.ts';
 import { ACCOUNT_DISABLED, type RefreshGrant } from '../auth/refresh.ts';
 import { nowIso, type Db } from '../db/connect.ts';
 
-/**
- * A sign-in, a refresh, a logout or a registration needs a few kB (a push subscription is the biggest part): an
- * anonymous caller may not make the server parse a megabyte of nested JSON (issue 23 item 2).
- */
-export const SIGN_IN_BODY_LIMIT = 16 * 1024;
+import { SIGN_IN_BODY_LIMIT } from '../../contract/calls/registration.ts';
+
+export { SIGN_IN_BODY_LIMIT };
 
 export const BAD_CREDENTIALS = 'Неверный e-mail или пароль';
 export const PENDING_REGISTRATION = 'Заявка на регистрацию ещё не подтверждена';
@@ -63,6 +61,12 @@ export async function storePushSubscription(db: Db, userId: number, deviceId: st
     .execute();
 }
 
+/** Whether this device has held a session of this user (any refresh token, even an ended one). */
+async function signedInBefore(db: Db, userId: number, deviceId: string): Promise<boolean> {
+  const row = await db.kysely.selectFrom('refresh_tokens').select('id').where('user_id', '=', userId).where('device_id', '=', deviceId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export const authRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
   const failures = new RateLimiter(LOGIN_FAILURES, LOGIN_WINDOW_MS);
@@ -80,12 +84,11 @@ export const authRoutes: RouteModule = (app, ctx) => {
     const email = body.username.toLowerCase();
     const throttleKey = `${email}|${request.ip}`;
     const addressKey = `ip:${request.ip}`;
-    for (const [limiter, key] of [[failures, throttleKey], [addressFailures, addressKey]] as const) {
-      if (limiter.isBlocked(key)) {
-        const minutes = Math.ceil(limiter.retryAfterSeconds(key) / 60);
-        throw tooManyRequests(`Слишком много неудачных попыток входа. Повторите через ${minutes} мин.`);
-      }
-    }
+    const refuse = (limiter: RateLimiter, key: string) => {
+      const minutes = Math.ceil(limiter.retryAfterSeconds(key) / 60);
+      return tooManyRequests(`Слишком много неудачных попыток входа. Повторите через ${minutes} мин.`);
+    };
+    if (failures.isBlocked(throttleKey)) throw refuse(failures, throttleKey);
     const failed = () => {
       failures.hit(throttleKey);
       addressFailures.hit(addressKey);
@@ -96,17 +99,26 @@ export const authRoutes: RouteModule = (app, ctx) => {
       .select(['id', 'role', 'password_hash', 'is_active'])
       .where('email', '=', email)
       .executeTakeFirst();
+    // An address under attack is closed to every account, except to a device that has signed in to this one
+    // before (its id is a random UUID kept on the device; an attacker spraying passwords does not have it).
+    // Drivers behind one carrier NAT with an attacker keep signing in on their own phones (docs/hardening.md).
+    if (addressFailures.isBlocked(addressKey) && !(user && body.device_id && (await signedInBefore(db, user.id, body.device_id)))) {
+      throw refuse(addressFailures, addressKey);
+    }
     if (!user) {
-      const pending = await db.kysely
+      // The newest request for the e-mail, waiting or rejected (a rejected applicant may have applied again).
+      const request = await db.kysely
         .selectFrom('registration_requests')
-        .select('password_hash')
+        .select(['password_hash', 'status', 'reject_reason'])
         .where('email', '=', email)
-        .where('status', '=', 'pending')
+        .where('status', 'in', ['pending', 'rejected'])
         .orderBy('id', 'desc')
         .executeTakeFirst();
-      // Only someone who knows the password learns that the request exists.
-      if (pending && (await verifyPassword(pending.password_hash, body.password))) throw forbidden(PENDING_REGISTRATION);
-      if (!pending) await spendVerifyTime(body.password);
+      // Only someone who knows the password learns that the request exists, and why it was rejected.
+      if (request && (await verifyPassword(request.password_hash, body.password))) {
+        throw forbidden(request.status === 'rejected' ? `Заявка на регистрацию отклонена: ${request.reject_reason ?? 'причина не указана'}` : PENDING_REGISTRATION);
+      }
+      if (!request) await spendVerifyTime(body.password);
       failed();
       throw unauthorized(BAD_CREDENTIALS);
     }

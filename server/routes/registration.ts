@@ -1,28 +1,19 @@
-/** /registration-requests: public sign-up (same as POST /users/), the staff's pending list, approval. */
+/** /registration-requests on the route table (contract/calls/registration.ts): sign-up, the pending list, approval, rejection. */
 import type { RouteModule } from '../context.ts';
-import { STAFF } from '../../contract/roles.ts';
-import { registrationSchema } from '../../contract/payloads.ts';
-import { currentUser } from '../auth/guard.ts';
-import { idParam, parse } from '../errors.ts';
-import { approveRequest, createRegistrationRequest, listPendingRequests } from '../users/registration.ts';
+import { registrationCalls } from '../../contract/calls/registration.ts';
+import { approveRequest, createRegistrationRequest, listPendingRequests, rejectRequest } from '../users/registration.ts';
 import { loadUserWire } from '../users/wire.ts';
-import { SIGN_IN_BODY_LIMIT } from './auth.ts';
 import { countSignup } from '../users/signup-limits.ts';
+import { registerArea } from './define.ts';
 
 export const registrationRoutes: RouteModule = (app, ctx) => {
-  app.post('/registration-requests/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
-    const input = parse(registrationSchema, request.body);
-    countSignup(ctx, request, reply, input.company_id);
-    const created = await createRegistrationRequest(ctx.db, input);
-    return reply.status(201).send(created);
-  });
-
-  app.get('/registration-requests/', { preHandler: ctx.guard(STAFF) }, async (request) =>
-    listPendingRequests(ctx.db, currentUser(request)),
-  );
-
-  app.post('/registration-requests/:id/approve', { preHandler: ctx.guard(STAFF) }, async (request) => {
-    const userId = await approveRequest(ctx.db, idParam(request.params), currentUser(request));
-    return loadUserWire(ctx.db, userId);
+  registerArea(app, ctx, registrationCalls, {
+    'POST /registration-requests/': async ({ body, request, reply }) => {
+      countSignup(ctx, request, reply, body.company_id);
+      return createRegistrationRequest(ctx.db, body);
+    },
+    'GET /registration-requests/': async ({ user }) => listPendingRequests(ctx.db, user),
+    'POST /registration-requests/:id/approve': async ({ user, params }) => loadUserWire(ctx.db, await approveRequest(ctx.db, params.id, user)),
+    'POST /registration-requests/:id/reject': async ({ user, params, body }) => rejectRequest(ctx.db, params.id, user, body.reason),
   });
 };

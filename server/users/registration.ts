@@ -12,12 +12,17 @@ import type { RegistrationRequestsTable } from '../db/schema.ts';
 import { type AuthUser, inScope } from '../auth/guard.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
-import { EMAIL_TAKEN, createAccount, emailIsTaken } from './accounts.ts';
+import { createAccount, emailIsTaken } from './accounts.ts';
 
 type RequestRow = Selectable<RegistrationRequestsTable> & { company_name: string | null };
 
-export const REQUEST_PENDING = 'Заявка с таким e-mail уже ожидает подтверждения';
+/**
+ * A public sign-up answers the same for an e-mail that is a user and one with a pending request: it does not
+ * tell which (docs/hardening.md, «What a sign-up reveals»). Staff creating a user see EMAIL_TAKEN.
+ */
+export const EMAIL_KNOWN = 'Этот e-mail уже зарегистрирован или ждёт подтверждения заявки: войдите или дождитесь подтверждения';
 export const REQUEST_APPROVED = 'Заявка уже подтверждена';
+export const REQUEST_REJECTED = 'Заявка уже отклонена';
 
 export function registrationWire(row: RequestRow): RegistrationRequest {
   const isDriver = row.role === 'driver';
@@ -29,7 +34,8 @@ export function registrationWire(row: RequestRow): RegistrationRequest {
     company_id: row.company_id,
     company_name: row.company_name,
     role: row.role as Role,
-    status: row.status === 'approved' ? 'approved' : 'pending',
+    status: row.status === 'approved' || row.status === 'rejected' ? row.status : 'pending',
+    reject_reason: row.reject_reason,
     created_at: row.created_at,
     vehicle_number: row.vehicle_number,
     vehicle_brand: row.vehicle_brand,
@@ -66,14 +72,14 @@ async function reviewerOf(db: Db, companyId: number, role: string): Promise<Regi
 export async function createRegistrationRequest(db: Db, body: RegistrationPayload): Promise<RegistrationReceipt> {
   const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', body.company_id).executeTakeFirst();
   if (!company) throw badRequest('company_id: компания не найдена');
-  if (await emailIsTaken(db.kysely, body.email)) throw conflict(EMAIL_TAKEN);
+  if (await emailIsTaken(db.kysely, body.email)) throw conflict(EMAIL_KNOWN);
   const pending = await db.kysely
     .selectFrom('registration_requests')
     .select('id')
     .where('email', '=', body.email)
     .where('status', '=', 'pending')
     .executeTakeFirst();
-  if (pending) throw conflict(REQUEST_PENDING);
+  if (pending) throw conflict(EMAIL_KNOWN);
 
   const isDriver = body.role === 'driver';
   const { id } = await db.kysely
@@ -114,12 +120,7 @@ export async function listPendingRequests(db: Db, user: AuthUser): Promise<Regis
  * A manager approves only drivers; managers and admins only within their company (others' requests are 404).
  */
 export async function approveRequest(db: Db, requestId: number, approver: AuthUser): Promise<number> {
-  const request = await selectRequests(db).where('registration_requests.id', '=', requestId).executeTakeFirst();
-  if (!request || !inScope(approver, request.company_id)) throw notFound('Заявка не найдена');
-  if (request.status === 'approved') throw conflict(REQUEST_APPROVED);
-  if (approver.role === 'manager' && request.role !== 'driver') {
-    throw forbidden('Менеджер может подтверждать только заявки водителей');
-  }
+  const request = await decidableRequest(db, requestId, approver, 'Менеджер может подтверждать только заявки водителей');
 
   return db.kysely.transaction().execute(async (trx) => {
     // Conditional update first: of two approvals racing, only one creates the user.
@@ -129,7 +130,7 @@ export async function approveRequest(db: Db, requestId: number, approver: AuthUs
       .where('id', '=', requestId)
       .where('status', '=', 'pending')
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw conflict(REQUEST_APPROVED);
+    if (Number(claimed.numUpdatedRows) !== 1) throw conflict(await decidedText(trx, requestId));
     const userId = await createAccount(trx, {
       email: request.email,
       password_hash: request.password_hash,
@@ -145,4 +146,35 @@ export async function approveRequest(db: Db, requestId: number, approver: AuthUs
     await trx.updateTable('registration_requests').set({ user_id: userId }).where('id', '=', requestId).execute();
     return userId;
   });
+}
+
+/** The request, when the caller may decide on it now: 404 outside their company, 409 once decided, 403 for a manager and staff. */
+async function decidableRequest(db: Db, requestId: number, decider: AuthUser, managerRefusal: string) {
+  const request = await selectRequests(db).where('registration_requests.id', '=', requestId).executeTakeFirst();
+  if (!request || !inScope(decider, request.company_id)) throw notFound('Заявка не найдена');
+  if (request.status === 'approved') throw conflict(REQUEST_APPROVED);
+  if (request.status === 'rejected') throw conflict(REQUEST_REJECTED);
+  if (decider.role === 'manager' && request.role !== 'driver') throw forbidden(managerRefusal);
+  return request;
+}
+
+async function decidedText(db: Db['kysely'], requestId: number): Promise<string> {
+  const row = await db.selectFrom('registration_requests').select('status').where('id', '=', requestId).executeTakeFirst();
+  return row?.status === 'rejected' ? REQUEST_REJECTED : REQUEST_APPROVED;
+}
+
+/**
+ * Rejects a pending request with a reason, under the rules of approval. The e-mail is free again: the applicant
+ * may apply anew, and until then a sign-in with the request's password is told the reason (server/routes/auth.ts).
+ */
+export async function rejectRequest(db: Db, requestId: number, decider: AuthUser, reason: string): Promise<RegistrationRequest> {
+  await decidableRequest(db, requestId, decider, 'Менеджер может отклонять только заявки водителей');
+  const claimed = await db.kysely
+    .updateTable('registration_requests')
+    .set({ status: 'rejected', rejected_at: nowIso(), rejected_by: decider.id, reject_reason: reason })
+    .where('id', '=', requestId)
+    .where('status', '=', 'pending')
+    .executeTakeFirst();
+  if (Number(claimed.numUpdatedRows) !== 1) throw conflict(await decidedText(db.kysely, requestId));
+  return registrationWire(await selectRequests(db).where('registration_requests.id', '=', requestId).executeTakeFirstOrThrow());
 }

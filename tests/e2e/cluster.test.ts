@@ -6,6 +6,7 @@
  * with faults, registration approval, the export job) runs through the same cluster in the same project.
  */
 import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -56,6 +57,43 @@ describe('two server instances behind HAProxy', () => {
     } finally {
       await context.close();
     }
+  });
+
+  it('behind HAProxy each client keeps its own address: a password sprayer is locked out, a driver beside it is not (TRUST_PROXY)', async () => {
+    // Clients on distinct loopback addresses; HAProxy connects to the instances from 127.0.0.1 and appends
+    // the address it saw to X-Forwarded-For, which the instances trust (TRUST_PROXY=127.0.0.1).
+    const signIn = (from: string, body: Record<string, string>, forged?: string) =>
+      new Promise<number>((resolve, reject) => {
+        const payload = JSON.stringify(body);
+        const req = httpRequest(
+          `${cluster.proxyUrl}/api/auth/login/`,
+          {
+            method: 'POST',
+            localAddress: from,
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), ...(forged ? { 'x-forwarded-for': forged } : {}) },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(payload);
+      });
+    // 30 failures per address per instance; round-robin spreads them, so 2 × 30 closes the address on both.
+    const statuses: number[] = [];
+    for (let i = 0; i < 64; i += 4) {
+      statuses.push(
+        ...(await Promise.all([0, 1, 2, 3].map((j) => signIn('127.0.0.2', { username: `spray-${i + j}@test.local`, password: 'Winter2026!' })))),
+      );
+    }
+    expect(statuses.filter((s) => s === 401).length).toBe(60);
+    expect(statuses.filter((s) => s === 429).length).toBe(4);
+    // The sprayer gets nowhere on either instance, not even by naming another address in front.
+    const right = { username: DEMO.driver, password: DEMO_PASSWORD, device_id: `device-${randomUUID()}` };
+    expect([await signIn('127.0.0.2', right), await signIn('127.0.0.2', right, '127.0.0.9')]).toEqual([429, 429]);
+    // A driver on another address signs in through both instances.
+    expect([await signIn('127.0.0.3', right), await signIn('127.0.0.3', right)]).toEqual([200, 200]);
   });
 
   it('rotates a refresh token on either instance and detects its reuse on the other', async () => {

@@ -91,4 +91,43 @@ describe('registration', () => {
       await newcomer.close();
     }
   });
+
+  it('register → a manager rejects with a reason → the applicant is told why at sign-in', async () => {
+    const applicant: Registration = {
+      email: `e2e-rejected-${Date.now()}@example.test`,
+      password: 'e2e-secret-43',
+      name: 'Иван Отказов',
+      phone: '+7 913 555-44-34',
+      company: 'ООО «СеверТранс»',
+      role: 'driver',
+      vehicle: { number: 'Е778КХ 77', brand: 'МАЗ', capacity: '20' },
+    };
+    const visitor = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });
+    const manager = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });
+    try {
+      const applicantPage = await visitor.newPage();
+      const register = await new RegisterPage(applicantPage, app.url).goto();
+      await register.register(applicant);
+      await register.success.waitFor();
+
+      // On a phone: a reason is required, and the card leaves the list once rejected.
+      const page = await signIn(manager, app.url, DEMO.manager, DEMO_PASSWORD);
+      const requests = await new RegistrationRequestsPage(page, app.url).goto();
+      await requests.card(applicant.email).waitFor();
+      const empty = await requests.reject(applicant.email, '');
+      await empty.getByText('Укажите причину: заявитель увидит её при входе').waitFor();
+      await empty.getByLabel('Причина').fill('Водитель не из нашего парка');
+      await empty.getByRole('button', { name: 'Отклонить' }).click();
+      await new Shell(page).toast(`Заявка ${applicant.email} отклонена.`).waitFor();
+      await requests.card(applicant.email).waitFor({ state: 'detached' });
+
+      const login = await new LoginPage(applicantPage, app.url).goto();
+      await login.submitAs(applicant.email, applicant.password);
+      await login.error.waitFor();
+      expect(await login.error.textContent()).toBe('Заявка на регистрацию отклонена: Водитель не из нашего парка');
+    } finally {
+      await visitor.close();
+      await manager.close();
+    }
+  });
 });

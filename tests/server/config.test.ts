@@ -40,3 +40,14 @@ describe('the generated secrets', () => {
     expect(readdirSync(dataDir).sort()).toEqual(['secrets.json', 'vapid.json']);
   });
 });
+
+describe('TRUST_PROXY', () => {
+  it('off unless given; a list of proxies; never "trust everyone" nor a hop count', async () => {
+    const { trustProxyFromEnv } = await import('../../server/config.ts');
+    for (const off of [undefined, '', ' ', '0', 'false']) expect(trustProxyFromEnv(off)).toBe(false);
+    expect(trustProxyFromEnv('10.0.0.1, 10.1.0.0/16,::1,loopback')).toEqual(['10.0.0.1', '10.1.0.0/16', '::1', 'loopback']);
+    expect(() => trustProxyFromEnv('true')).toThrow(/not true/);
+    expect(() => trustProxyFromEnv('1')).toThrow(/hop count/);
+    expect(() => trustProxyFromEnv('proxy.local')).toThrow(/neither an address nor a CIDR/);
+  });
+});

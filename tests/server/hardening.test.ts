@@ -35,7 +35,16 @@ describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
     expect(blockedAt).toBe(30);
     // The right password from that address waits too; from another address it works.
     expect((await call(server, 'POST', '/api/auth/login/', { body: { username: victim.email, password: PASSWORD }, remoteAddress })).status).toBe(429);
-    expect((await call(server, 'POST', '/api/auth/login/', { body: { username: victim.email, password: PASSWORD }, remoteAddress: '198.51.100.8' })).status).toBe(200);
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { username: victim.email, password: PASSWORD, device_id: 'victim-phone' }, remoteAddress: '198.51.100.8' })).status).toBe(200);
+    // A device that has signed in to this account before gets past the address's lock with the right password
+    // (a driver behind the attacker's carrier NAT); a wrong one from it is refused and counted as before.
+    const known = { username: victim.email, password: PASSWORD, device_id: 'victim-phone' };
+    expect((await call(server, 'POST', '/api/auth/login/', { body: known, remoteAddress })).status).toBe(200);
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { ...known, password: 'wrong-password' }, remoteAddress })).status).toBe(401);
+    // Another account's device id, or a made-up one, does not.
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { ...known, device_id: 'guessed-device' }, remoteAddress })).status).toBe(429);
+    const other = await makeUser(server, 'manager', company);
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { username: other.email, password: PASSWORD, device_id: 'victim-phone' }, remoteAddress })).status).toBe(429);
   });
 
   it('an anonymous sign-in or registration body over 16 kB is refused with 413 before it is parsed (issue 23 item 2)', async () => {
@@ -206,5 +215,38 @@ describe('a request that does not arrive whole (issue 23 item 3)', () => {
     // The same upload sent whole is stored: the limit is not what refused the two above.
     const whole = await raw(head, payload);
     expect(whole).toMatch(/^HTTP\/1\.1 201/);
+  });
+});
+
+describe('behind a reverse proxy (TRUST_PROXY, issue 23 item 8)', () => {
+  let server: TestServer;
+  serveSuite(undefined, (s) => void (server = s), { config: { trustProxy: ['10.0.0.2'], signupsPerAddress: 2 } });
+
+  it('the address the proxy saw is the client\'s: one client\'s limit is not another\'s, and a forged hop changes nothing', async () => {
+    const company = await makeCompany(server);
+    // Every request reaches the server from the proxy's own address; the proxy appends what it saw.
+    const via = (client: string, forged?: string) => ({ remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': forged ? `${forged}, ${client}` : client } });
+    const signUp = (n: number, client: string, forged?: string) =>
+      call(server, 'POST', '/api/registration-requests/', {
+        body: { email: `proxied-${client}-${n}-${forged ?? ''}@test.local`, password: 'password-123', name: 'Пётр Прокси', phone: '+79990000000', company_id: company },
+        ...via(client, forged),
+      });
+    expect((await signUp(0, '203.0.113.30')).status).toBe(201);
+    expect((await signUp(1, '203.0.113.30')).status).toBe(201);
+    expect((await signUp(2, '203.0.113.30')).status).toBe(429);
+    // A client may put anything in front of what the proxy appends: it is not believed.
+    expect((await signUp(3, '203.0.113.30', '198.51.100.99')).status).toBe(429);
+    // Another client behind the same proxy is not held back.
+    expect((await signUp(0, '203.0.113.31')).status).toBe(201);
+    // A client that is not the proxy cannot name an address: its own counts.
+    const direct = (n: number, forged: string) =>
+      call(server, 'POST', '/api/registration-requests/', {
+        body: { email: `direct-${n}@test.local`, password: 'password-123', name: 'Пётр Прямой', phone: '+79990000000', company_id: company },
+        remoteAddress: '203.0.113.40',
+        headers: { 'x-forwarded-for': forged },
+      });
+    expect((await direct(0, '192.0.2.1')).status).toBe(201);
+    expect((await direct(1, '192.0.2.2')).status).toBe(201);
+    expect((await direct(2, '192.0.2.3')).status).toBe(429);
   });
 });

@@ -649,6 +649,14 @@ export const ROWS: Row[] = [
     bad: async () => ({ url: '/api/registration-requests/0/approve' }),
     badBy: 'manager',
   },
+  {
+    call: 'POST /registration-requests/{id}/reject',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/registration-requests/${await registrationOfA(c)}/reject`, body: { reason: 'Не наш водитель' } }),
+    bad: async (c) => ({ url: `/api/registration-requests/${await registrationOfA(c)}/reject`, body: { reason: '   ' } }),
+    badBy: 'manager',
+  },
 
   // ── Announcements ──
   {

@@ -108,6 +108,48 @@ describe.each(backends)('registration requests ($name)', ({ databaseUrl }) => {
     expect(bad.body.detail).toMatch(/^id: /);
   });
 
+  it('staff reject a request with a reason: it leaves the list, the applicant is told why at sign-in, and may apply again', async () => {
+    const req = await register();
+    const blank = await call(server, 'POST', `/api/registration-requests/${req.id}/reject`, { token: w.tokens.manager, body: { reason: '  ' } });
+    expect(blank.status).toBe(400);
+    expect(blank.body.detail).toBe('reason: укажите причину отказа');
+    expect((await call(server, 'POST', `/api/registration-requests/${req.id}/reject`, { token: w.tokens.adminB, body: { reason: 'Чужая' } })).status).toBe(404);
+
+    const rejected = await call(server, 'POST', `/api/registration-requests/${req.id}/reject`, { token: w.tokens.manager, body: { reason: ' Не работает у нас ' } });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toMatchObject({ id: req.id, status: 'rejected', reject_reason: 'Не работает у нас' });
+    const row = await server.db.kysely.selectFrom('registration_requests').selectAll().where('id', '=', req.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'rejected', rejected_by: w.users.manager.id, reject_reason: 'Не работает у нас', user_id: null });
+    const list = await call(server, 'GET', '/api/registration-requests/', { token: w.tokens.manager });
+    expect(list.body.map((r: { id: number }) => r.id)).not.toContain(req.id);
+
+    // Decided once: neither approved nor rejected again.
+    const approve = await call(server, 'POST', `/api/registration-requests/${req.id}/approve`, { token: w.tokens.admin });
+    expect([approve.status, approve.body.detail]).toEqual([409, 'Заявка уже отклонена']);
+    const twice = await call(server, 'POST', `/api/registration-requests/${req.id}/reject`, { token: w.tokens.admin, body: { reason: 'Ещё раз' } });
+    expect([twice.status, twice.body.detail]).toEqual([409, 'Заявка уже отклонена']);
+
+    // The applicant, with the request's password, learns the reason; with another password, nothing.
+    const signIn = await call(server, 'POST', '/api/auth/login/', { body: { username: req.email, password: 'reg-password' } });
+    expect([signIn.status, signIn.body.detail]).toEqual([403, 'Заявка на регистрацию отклонена: Не работает у нас']);
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { username: req.email, password: 'guess-password' } })).status).toBe(401);
+
+    // The e-mail is free for a new request, which then waits as any other.
+    const again = await call(server, 'POST', '/api/registration-requests/', {
+      body: { email: req.email, password: 'new-password', name: 'Пётр Заявкин', phone: '+7 901 000-00-01', company_id: w.companyA },
+    });
+    expect(again.status).toBe(201);
+    const pending = await call(server, 'POST', '/api/auth/login/', { body: { username: req.email, password: 'new-password' } });
+    expect([pending.status, pending.body.detail]).toEqual([403, 'Заявка на регистрацию ещё не подтверждена']);
+  });
+
+  it('a manager rejects drivers\' requests only, as with approval', async () => {
+    const managerReq = await register({ role: 'manager' });
+    const byManager = await call(server, 'POST', `/api/registration-requests/${managerReq.id}/reject`, { token: w.tokens.manager, body: { reason: 'Нет' } });
+    expect([byManager.status, byManager.body.detail]).toEqual([403, 'Менеджер может отклонять только заявки водителей']);
+    expect((await call(server, 'POST', `/api/registration-requests/${managerReq.id}/reject`, { token: w.tokens.admin, body: { reason: 'Нет' } })).status).toBe(200);
+  });
+
   it('answers 409 when the e-mail became a user after the request was made', async () => {
     const req = await register();
     await call(server, 'POST', '/api/users/drivers/', {

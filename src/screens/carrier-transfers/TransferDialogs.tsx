@@ -8,6 +8,7 @@ import { failureMessage } from '../../engine/send.ts';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field, TextAreaField } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { formatDate, formatQuantity } from '../../ui/format.ts';
 import { Select } from '../../ui/Select.tsx';
 import { spellingsMatch } from '../../ui/search-text.ts';
@@ -132,31 +133,23 @@ export function TransferDialog({
 }
 
 export function DeclineDialog({ transfer, onClose, onDone }: { transfer: Transfer; onClose: () => void; onDone: () => void | Promise<void> }) {
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const decline = useSend('POST /transfers/:id/decline');
-
-  async function submit(): Promise<void> {
-    if (!reason.trim()) return setError('Укажите причину: отправитель её увидит');
-    setBusy(true);
-    try {
-      await decline.mutateAsync({ params: { id: transfer.id }, body: { reason: reason.trim() } });
-      await onDone();
-    } catch (e) {
-      setError(failureMessage(e).replace(/^reason:\s*/, ''));
-    } finally {
-      setBusy(false);
-    }
-  }
-
   return (
-    <FormDialog title={`Отклонить передачу №${transfer.id}?`} submitLabel="Отклонить" busy={busy} onSubmit={() => void submit()} onCancel={onClose}>
+    <ReasonDialog
+      title={`Отклонить передачу №${transfer.id}?`}
+      submitLabel="Отклонить"
+      required="Укажите причину: отправитель её увидит"
+      maxLength={1000}
+      onSubmit={async (reason) => {
+        await decline.mutateAsync({ params: { id: transfer.id }, body: { reason } });
+        await onDone();
+      }}
+      onClose={onClose}
+    >
       <p>
         «{transfer.task.cargo}» от компании «{transfer.from_company.name}», {formatQuantity(transfer.quantity, transfer.task.unit)}.
       </p>
-      <TextAreaField label="Причина" rows={3} value={reason} maxLength={1000} error={error ?? undefined} onChange={(event) => setReason(event.target.value)} />
-    </FormDialog>
+    </ReasonDialog>
   );
 }
 

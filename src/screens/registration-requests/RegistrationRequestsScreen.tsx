@@ -1,49 +1,46 @@
-/** Registration requests awaiting a manager (SPEC.md section 2, the one screen described in full). */
-import { useEffect } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+/** Registration requests awaiting a manager (SPEC.md section 2, the one screen described in full), with rejection. */
+import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import type { RegistrationRequest } from '../../../contract/entities.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { unwrap, useApiQuery, type ApiError } from '../../engine/queries.ts';
-import { useGet } from '../../engine/api.ts';
+import { REJECT_REASON_MAX } from '../../../contract/calls/registration.ts';
+import { useGet, useSend } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { listOf } from '../../ui/list.ts';
 import { Page } from '../../ui/Page.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { canApprove } from './approval.ts';
 import { RequestCard } from './RequestCard.tsx';
 
-const REQUESTS = '/registration-requests/';
-
 export function RegistrationRequestsScreen() {
-  const query = useApiQuery<RegistrationRequest[] | { items: RegistrationRequest[] }>(REQUESTS);
+  const query = useGet('GET /registration-requests/');
   // Only for company names the request itself does not carry.
   const companies = useGet('GET /companies/');
   const role = useEngineSnapshot().auth.user?.role;
-  const client = useQueryClient();
   const [confirmElement, confirm] = useConfirm();
+  const [rejecting, setRejecting] = useState<RegistrationRequest | null>(null);
   const server = useNeedsServer();
-  const approve = useMutation<unknown, ApiError, number>({
-    mutationFn: async (id) => unwrap(await getEngine().send('POST', `/registration-requests/${id}/approve`)),
-    onSuccess: async () => {
-      toast.success('Пользователь успешно создан.');
-      await client.invalidateQueries({ queryKey: [REQUESTS] });
-    },
-    onError: (error) => {
-      console.error('approving a registration request failed', error);
-      toast.error('Ошибка при подтверждении заявки.');
-    },
-  });
+  const approve = useSend('POST /registration-requests/:id/approve');
+  const reject = useSend('POST /registration-requests/:id/reject');
 
   useEffect(() => {
     if (query.isError) toast.error('Ошибка при загрузке заявок.', { toastId: 'registration-requests-load' });
   }, [query.isError, query.errorUpdatedAt]);
 
   async function confirmApprove(request: RegistrationRequest): Promise<void> {
-    if (await confirm({ title: `Подтвердить регистрацию ${request.email}?`, confirmLabel: 'Подтвердить' })) approve.mutate(request.id);
+    if (!(await confirm({ title: `Подтвердить регистрацию ${request.email}?`, confirmLabel: 'Подтвердить' }))) return;
+    approve.mutate(
+      { params: { id: request.id } },
+      {
+        onSuccess: () => void toast.success('Пользователь успешно создан.'),
+        onError: (error) => {
+          console.error('approving a registration request failed', error);
+          toast.error('Ошибка при подтверждении заявки.');
+        },
+      },
+    );
   }
 
   function companyName(request: RegistrationRequest): string {
@@ -56,7 +53,8 @@ export function RegistrationRequestsScreen() {
   if (query.isPending) body = <Loading text="Загрузка заявок..." />;
   else if (query.isError) body = <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
   else {
-    const requests = listOf(query.data.data).filter((request) => request.status !== 'approved');
+    const requests = query.data.data.filter((request) => request.status === 'pending');
+    const busy = approve.isPending || reject.isPending;
     body =
       requests.length === 0 ? (
         <Empty>Новых заявок нет.</Empty>
@@ -67,11 +65,12 @@ export function RegistrationRequestsScreen() {
               key={request.id}
               request={request}
               companyName={companyName(request)}
-              approving={approve.isPending && approve.variables === request.id}
-              disabled={approve.isPending || server.offline}
+              approving={approve.isPending && approve.variables.params.id === request.id}
+              disabled={busy || server.offline}
               offlineReason={server.reason}
               approvable={canApprove(role, request.role)}
               onApprove={() => void confirmApprove(request)}
+              onReject={() => setRejecting(request)}
             />
           ))}
         </div>
@@ -81,6 +80,24 @@ export function RegistrationRequestsScreen() {
   return (
     <Page title="Заявки на регистрацию" aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
       {confirmElement}
+      {rejecting && (
+        <ReasonDialog
+          title={`Отклонить заявку №${rejecting.id}?`}
+          submitLabel="Отклонить"
+          required="Укажите причину: заявитель увидит её при входе"
+          maxLength={REJECT_REASON_MAX}
+          onSubmit={async (reason) => {
+            await reject.mutateAsync({ params: { id: rejecting.id }, body: { reason } });
+            toast.success(`Заявка ${rejecting.email} отклонена.`);
+            setRejecting(null);
+          }}
+          onClose={() => setRejecting(null)}
+        >
+          <p>
+            {rejecting.name}, {rejecting.email}. Заявитель увидит причину, когда попробует войти, и сможет подать заявку снова.
+          </p>
+        </ReasonDialog>
+      )}
       {body}
     </Page>
   );

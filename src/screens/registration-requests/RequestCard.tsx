@@ -15,6 +15,7 @@ interface RequestCardProps {
   /** False where the signed-in user may not approve this request: a note stands in for the button. */
   approvable: boolean;
   onApprove: () => void;
+  onReject: () => void;
 }
 
 /** A driver's vehicle: from the current transport where the request has one, else from the request itself. */
@@ -27,7 +28,7 @@ export function vehicleOf(request: RegistrationRequest) {
   };
 }
 
-export function RequestCard({ request, companyName, approving, disabled, offlineReason, approvable, onApprove }: RequestCardProps) {
+export function RequestCard({ request, companyName, approving, disabled, offlineReason, approvable, onApprove, onReject }: RequestCardProps) {
   const titleId = `request-${request.id}`;
   const vehicle = request.role === 'driver' ? vehicleOf(request) : null;
   return (
@@ -57,9 +58,14 @@ export function RequestCard({ request, companyName, approving, disabled, offline
       </dl>
       {approvable ? (
         <>
-          <button type="button" className="button button-primary" onClick={onApprove} disabled={disabled} title={offlineReason}>
-            {approving ? 'Подтверждение...' : 'Подтвердить регистрацию'}
-          </button>
+          <div className="request-actions">
+            <button type="button" className="button button-primary" onClick={onApprove} disabled={disabled} title={offlineReason}>
+              {approving ? 'Подтверждение...' : 'Подтвердить регистрацию'}
+            </button>
+            <button type="button" className="button button-quiet" onClick={onReject} disabled={disabled} title={offlineReason}>
+              Отклонить
+            </button>
+          </div>
           <NeedsServerHint offline={offlineReason !== undefined} />
         </>
       ) : (

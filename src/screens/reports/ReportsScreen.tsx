@@ -27,7 +27,7 @@ import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx'
 import { PAGE_SIZE, Pager } from '../../ui/console/Pager.tsx';
 import { PERIOD_DEFAULTS, PeriodPicker, rangeOf } from '../../ui/console/PeriodPicker.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
-import { FormDialog } from '../../ui/FormDialog.tsx';
+import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { formatDate, formatDateTime, formatQuantity, formatTrips } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
@@ -336,30 +336,21 @@ function Review({ report }: { report: ReportListItem }) {
 }
 
 function DisputeDialog({ report, onClose, onSubmit }: { report: ReportListItem; onClose: () => void; onSubmit: (comment: string) => Promise<void> }) {
-  const [comment, setComment] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  async function submit(): Promise<void> {
-    if (!comment.trim()) return setError('Напишите, что не так: водитель увидит это и исправит отчёт');
-    setBusy(true);
-    try {
-      await onSubmit(comment.trim());
-    } catch (e) {
-      setError(failureMessage(e).replace(/^comment:\s*/, ''));
-    } finally {
-      setBusy(false);
-    }
-  }
   return (
-    <FormDialog title={`Оспорить отчёт №${report.id}`} submitLabel="Оспорить" busy={busy} onSubmit={() => void submit()} onCancel={onClose}>
+    <ReasonDialog
+      title={`Оспорить отчёт №${report.id}`}
+      submitLabel="Оспорить"
+      label="Что не так"
+      field="comment"
+      placeholder="Например: на талоне 20,9 т, а в отчёте 24,9"
+      required="Напишите, что не так: водитель увидит это и исправит отчёт"
+      maxLength={1000}
+      onSubmit={onSubmit}
+      onClose={onClose}
+    >
       <p className="muted">
         {report.driver_name} · №{report.task.id} {report.task.cargo} · {formatQuantity(report.delivered, report.task.unit)}
       </p>
-      <label className="field">
-        <span className="field-label">Что не так</span>
-        <textarea rows={3} maxLength={1000} value={comment} autoFocus onChange={(event) => setComment(event.target.value)} placeholder="Например: на талоне 20,9 т, а в отчёте 24,9" />
-        {error && <span className="field-error">{error}</span>}
-      </label>
-    </FormDialog>
+    </ReasonDialog>
   );
 }

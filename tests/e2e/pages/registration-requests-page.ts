@@ -29,6 +29,15 @@ export class RegistrationRequestsPage {
     await this.card(email).getByRole('button', { name: 'Подтвердить регистрацию' }).click();
     await this.page.getByRole('dialog', { name: `Подтвердить регистрацию ${email}?` }).getByRole('button', { name: 'Подтвердить', exact: true }).click();
   }
+
+  /** Presses the card's 'Отклонить', gives the reason and confirms; answers the dialog (gone once it worked). */
+  async reject(email: string, reason: string): Promise<Locator> {
+    await this.card(email).getByRole('button', { name: 'Отклонить' }).click();
+    const dialog = this.page.getByRole('dialog', { name: /^Отклонить заявку №\d+\?$/ });
+    if (reason) await dialog.getByLabel('Причина').fill(reason);
+    await dialog.getByRole('button', { name: 'Отклонить' }).click();
+    return dialog;
+  }
 }
 
 function escape(text: string): string {
