@@ -12,6 +12,8 @@ export interface Config {
   host: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** SQLite: how long a write waits for another process's write lock before it is answered 503, ms. */
+  sqliteBusyWaitMs: number;
   /** Secret for signing access tokens (HS256). */
   jwtSecret: string;
   /** Access token lifetime, seconds (15 min by default). */
@@ -131,6 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     host: env.HOST || '127.0.0.1',
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    sqliteBusyWaitMs: intFromEnv(env.SQLITE_BUSY_WAIT_MS, 5000, 'SQLITE_BUSY_WAIT_MS'),
     jwtSecret: overrides.jwtSecret ?? loadSecret(dataDir, env.JWT_SECRET),
     accessTokenTtl: intFromEnv(env.ACCESS_TOKEN_TTL, 15 * 60, 'ACCESS_TOKEN_TTL'),
     refreshTokenTtl: intFromEnv(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),

@@ -30,7 +30,7 @@ if (!parsed.success) {
 }
 
 const config = loadConfig();
-const db = await openDb({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'reis.sqlite') });
+const db = await openDb({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'reis.sqlite'), sqliteBusyWaitMs: config.sqliteBusyWaitMs });
 try {
   const id = await createAccount(db.kysely, {
     email: parsed.data.email,

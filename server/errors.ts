@@ -4,6 +4,7 @@
  */
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError, z, type ZodType } from 'zod';
+import { DatabaseBusyError } from './db/sqlite-driver.ts';
 
 // Validation messages reach the user through `detail`, so zod speaks Russian on the server.
 z.config(z.locales.ru());
@@ -81,6 +82,14 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     if (error instanceof ZodError) {
       return reply.status(400).send({ detail: zodDetail(error) });
+    }
+    if (error instanceof DatabaseBusyError) {
+      // Another process holds SQLite's write lock past the wait budget: nothing was written, try again later.
+      request.log.warn({ err: error }, 'database busy');
+      return reply
+        .status(503)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .send({ detail: 'База данных занята, повторите через несколько секунд' });
     }
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {

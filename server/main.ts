@@ -10,7 +10,7 @@ import { buildApp } from './app.ts';
 
 const demo = process.argv.includes('--demo') || process.env.DEMO === '1';
 const config = loadConfig(process.env, demo ? { demo: true } : {});
-const db = await openDb({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'reis.sqlite') });
+const db = await openDb({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'reis.sqlite'), sqliteBusyWaitMs: config.sqliteBusyWaitMs });
 
 const seeded = config.demo ? await seedDemo(db) : false;
 const app = await buildApp({ config, db });

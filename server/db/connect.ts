@@ -6,9 +6,10 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider, type Dialect } from './migrations.ts';
+import { BusyAwareSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-driver.ts';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -21,6 +22,8 @@ export interface DbOptions {
   databaseUrl?: string | undefined;
   /** Path of the SQLite file when no databaseUrl is given. */
   sqliteFile: string;
+  /** SQLite: how long a write waits for another process's write lock before a 503, ms (default 5000). */
+  sqliteBusyWaitMs?: number | undefined;
 }
 
 export async function openDb(options: DbOptions): Promise<Db> {
@@ -36,11 +39,18 @@ export async function openDb(options: DbOptions): Promise<Db> {
   } else {
     dialect = 'sqlite';
     mkdirSync(dirname(options.sqliteFile), { recursive: true });
-    const sqlite = new SQLite(options.sqliteFile);
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('foreign_keys = ON');
-    sqlite.pragma('busy_timeout = 5000');
-    kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const writer = new SQLite(options.sqliteFile);
+    // Opening may wait for another writer (nothing is served yet); after it SQLite never waits more than a
+    // few milliseconds inside a call: a locked database is waited for with timers (sqlite-driver.ts).
+    writer.pragma('busy_timeout = 5000');
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('foreign_keys = ON');
+    writer.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    const reader = new SQLite(options.sqliteFile, { readonly: true, fileMustExist: true });
+    reader.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    kysely = new Kysely<Database>({
+      dialect: new BusyAwareSqliteDialect({ writer, reader, busyWaitMs: options.sqliteBusyWaitMs ?? 5000 }),
+    });
   }
 
   const migrator = new Migrator({ db: kysely, provider: migrationProvider(dialect) });
