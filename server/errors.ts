@@ -66,12 +66,15 @@ export function parse<S extends ZodType>(schema: S, input: unknown): z.infer<S> 
   return result.data;
 }
 
+/** The largest id a row can have: ids are PostgreSQL `integer` columns; a larger one names no object. */
+export const MAX_ID = 2_147_483_647;
+
 /** Parses a positive integer path parameter, or answers 400 naming it. */
 export function idParam(params: unknown, name = 'id'): number {
   const raw = (params as Record<string, string | undefined>)[name];
   // Digits only, no sign, spaces, exponent, hex or leading zero: '+1', '01', '1e0' name no object.
   const n = raw !== undefined && /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n)) throw badRequest(`${name}: ожидается положительное целое число`);
+  if (!Number.isSafeInteger(n) || n > MAX_ID) throw badRequest(`${name}: ожидается положительное целое число`);
   return n;
 }
 
@@ -91,6 +94,11 @@ export function installErrorHandler(app: FastifyInstance): void {
         .header('retry-after', String(error.retryAfterSeconds))
         .send({ detail: 'База данных занята, повторите через несколько секунд' });
     }
+    // PostgreSQL refusing a value the client sent (a number past its column's range, a NUL in text): the
+    // schemas cannot all know a column's range, and SQLite takes both, so the backends agree on a 400 here.
+    const pgCode = (error as { code?: unknown }).code;
+    if (pgCode === '22003') return reply.status(400).send({ detail: 'Число вне допустимого диапазона' });
+    if (pgCode === '22P05' || pgCode === '22021') return reply.status(400).send({ detail: 'Недопустимый символ в тексте' });
     const status = (error as FastifyError).statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const code = (error as FastifyError).code;

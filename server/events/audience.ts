@@ -11,6 +11,7 @@ import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import type { AudienceKind, AudienceRef, CallDecl } from '../../contract/call.ts';
 import { CALLS } from '../../contract/calls/index.ts';
+import { MAX_ID } from '../errors.ts';
 
 export interface Audience {
   /** Every signed-in user (an announcement to all companies). */
@@ -47,7 +48,7 @@ function merge(...parts: (Audience | null)[]): Audience {
 /** A positive integer id, from a number or a digits-only string (a path param); else null. */
 export const num = (value: unknown): number | null => {
   const n = typeof value === 'string' && /^[1-9][0-9]*$/.test(value) ? Number(value) : value;
-  return typeof n === 'number' && Number.isInteger(n) && n > 0 ? n : null;
+  return typeof n === 'number' && Number.isInteger(n) && n > 0 && n <= MAX_ID ? n : null;
 };
 
 async function taskAudience(db: Db, taskId: number | null): Promise<Audience | null> {
