@@ -1,5 +1,6 @@
 /** Announcements and drivers' responses: payloads and answers. Rules: server/routes/ANNOUNCEMENTS.md. */
 import { z } from 'zod';
+import { text } from './fields.ts';
 
 export const RESPONSE_STATUSES = ['pending', 'approved', 'declined'] as const;
 export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
@@ -12,8 +13,8 @@ export const RESPONSE_STATUS_LABELS: Record<ResponseStatus, string> = {
 
 export const announcementCreateSchema = z
   .object({
-    title: z.string({ message: 'укажите заголовок' }).trim().min(1, 'укажите заголовок').max(200, 'не длиннее 200 символов'),
-    body: z.string({ message: 'укажите текст' }).trim().min(1, 'укажите текст').max(5000, 'не длиннее 5000 символов'),
+    title: text('укажите заголовок').min(1, 'укажите заголовок').max(200, 'не длиннее 200 символов'),
+    body: text('укажите текст').min(1, 'укажите текст').max(5000, 'не длиннее 5000 символов'),
     requires_response: z.boolean({ message: 'ожидается true или false' }).default(false),
     /** Super-admin only: a company, or null for every company. Staff post to their own company. */
     company_id: z.number({ message: 'ожидается номер компании' }).int().positive().nullable().optional(),
@@ -22,7 +23,7 @@ export const announcementCreateSchema = z
 export type AnnouncementCreate = z.infer<typeof announcementCreateSchema>;
 
 export const responseCreateSchema = z
-  .object({ text: z.string({ message: 'ожидается текст' }).trim().max(2000, 'не длиннее 2000 символов').nullish() })
+  .object({ text: text().max(2000, 'не длиннее 2000 символов').nullish() })
   .strict();
 
 /** A positive integer id in a query string: digits only, no sign, spaces, exponent or leading zero. */

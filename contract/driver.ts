@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { DRIVER_STATUSES, TASK_STATUSES } from './entities.ts';
 import { REPORT_MAX_TRIPS } from './report-limits.ts';
+import { formFlag, formQuantity, jsonFlag, quantityNumber, text } from './fields.ts';
 
 /** YYYY-MM-DD that is a real calendar date. */
 export const isoDate = z
@@ -14,8 +15,8 @@ export const isoDate = z
     message: 'несуществующая дата',
   });
 
-/** A quantity: a finite number ≥ 0; null clears it. */
-const quantity = z.number({ message: 'ожидается число' }).finite().min(0, 'не может быть отрицательным').max(1e9);
+/** A quantity: a finite number ≥ 0 (contract/fields.ts); null clears it. */
+const quantity = quantityNumber();
 
 const limit = (fallback: number) => z.coerce.number().int().min(1).max(200).default(fallback);
 const offset = z.coerce.number().int().min(0).default(0);
@@ -71,13 +72,13 @@ export type QuantityUpdate = z.infer<typeof quantityUpdateSchema>;
 export const taskCreateSchema = z.object({
   company_id: z.number().int().positive().optional(),
   date: isoDate,
-  cargo: z.string().trim().min(1, 'укажите груз').max(300),
-  loading_place: z.string().trim().min(1, 'укажите место погрузки').max(300),
-  unloading_place: z.string().trim().min(1, 'укажите место выгрузки').max(300),
+  cargo: text().min(1, 'укажите груз').max(300),
+  loading_place: text().min(1, 'укажите место погрузки').max(300),
+  unloading_place: text().min(1, 'укажите место выгрузки').max(300),
   planned_quantity: quantity,
-  unit: z.string().trim().min(1).max(20).default('т'),
+  unit: text().min(1).max(20).default('т'),
   rate: quantity.nullable().optional(),
-  comment: z.string().trim().max(2000).nullable().optional(),
+  comment: text().max(2000).nullable().optional(),
   max_drivers: z.number().int().min(1).max(1000).nullable().optional(),
   driver_ids: z.array(z.number().int().positive()).max(200).optional(),
   /** Each assigned driver's own fields (SPEC §7: id, quantity, status, loading_quantity, transport_rate, unloading_quantity). */
@@ -90,21 +91,13 @@ export const taskOrderSchema = z.object({
   task_ids: z.array(z.number().int().positive()).min(1).max(500),
 });
 
-/** The report's text fields as they arrive in a multipart form (all strings) or JSON. */
-const formNumber = z.preprocess(
-  (v) => (v === '' || v === 'null' || v === undefined ? null : typeof v === 'string' ? Number(v) : v),
-  quantity.nullable(),
-);
-const formFlag = z.preprocess(
-  (v) => (v === true || v === 'true' || v === '1' || v === 1 ? 1 : v === undefined || v === '' || v === false || v === 'false' || v === '0' || v === 0 ? 0 : v),
-  z.union([z.literal(0), z.literal(1)], { message: 'ожидается 0 или 1' }),
-);
-/** A positive whole number from a form: digits only (no sign, exponent, hex or spaces). */
+/** A positive whole number from a form: digits only (no sign, exponent, hex or spaces); empty text is absent. */
 const formCount = (max: number, message: string) =>
   z.preprocess(
-    (v) => (typeof v === 'string' && /^[1-9][0-9]{0,8}$/.test(v) ? Number(v) : typeof v === 'number' ? v : v === undefined || v === '' ? undefined : NaN),
+    (v) => (typeof v === 'string' && /^[1-9][0-9]{0,8}$/.test(v) ? Number(v) : v === undefined || v === '' ? undefined : NaN),
     z.number({ message }).int(message).min(1, message).max(max, `не больше ${max}`),
   );
+const TRIPS_MESSAGE = 'ожидается число рейсов от 1';
 /** A weighbridge ticket's number as printed: letters, digits and separators; empty means none. */
 const ticketNumber = z.preprocess(
   (v) => (typeof v === 'string' ? (v.trim() === '' ? null : v.trim()) : v),
@@ -115,38 +108,52 @@ const ticketNumber = z.preprocess(
     .nullable(),
 );
 
-const formDateTime = z.preprocess(
-  (v) => (v === '' ? undefined : v),
-  z.iso.datetime({ offset: true, message: 'ожидается время ISO 8601' }).optional(),
-);
+const dateTime = z.iso.datetime({ offset: true, message: 'ожидается время ISO 8601' });
+const formDateTime = z.preprocess((v) => (v === '' ? undefined : v), dateTime.optional());
 
+/**
+ * POST /reports/ — a multipart form, so every field is text (contract/fields.ts): quantities strict decimals,
+ * empty text null; flags '0' or '1', absent 0.
+ */
 export const reportCreateSchema = z.object({
   association_id: formCount(Number.MAX_SAFE_INTEGER, 'ожидается номер задания водителя'),
-  trips: formCount(REPORT_MAX_TRIPS, 'ожидается число рейсов от 1').optional().default(1),
+  trips: formCount(REPORT_MAX_TRIPS, TRIPS_MESSAGE).optional().default(1),
   ticket_number: ticketNumber.optional().default(null),
   /** 1: the driver's last trip — the report finishes their part of the task. */
-  final: formFlag.optional().default(0),
-  quantity: formNumber.optional().default(null),
-  total_loading_quantity: formNumber.optional().default(null),
-  total_unloading_quantity: formNumber.optional().default(null),
-  loading_is_buyer: formFlag,
-  unloading_is_buyer: formFlag,
+  final: formFlag().optional().default(0),
+  quantity: formQuantity().optional().default(null),
+  total_loading_quantity: formQuantity().optional().default(null),
+  total_unloading_quantity: formQuantity().optional().default(null),
+  loading_is_buyer: formFlag().optional().default(0),
+  unloading_is_buyer: formFlag().optional().default(0),
   completed_at: formDateTime,
 });
 export type ReportCreate = z.infer<typeof reportCreateSchema>;
 
-/** PUT /reports/{id}: every field optional; an absent field stays. */
+/** PUT /reports/{id} as JSON: every field optional, an absent one stays; numbers are numbers, null clears, flags 0 or 1. */
 export const reportUpdateSchema = z.object({
-  trips: formCount(REPORT_MAX_TRIPS, 'ожидается число рейсов от 1').optional(),
+  trips: z.number({ message: TRIPS_MESSAGE }).int(TRIPS_MESSAGE).min(1, TRIPS_MESSAGE).max(REPORT_MAX_TRIPS, `не больше ${REPORT_MAX_TRIPS}`).optional(),
   ticket_number: ticketNumber.optional(),
-  quantity: formNumber.optional(),
-  total_loading_quantity: formNumber.optional(),
-  total_unloading_quantity: formNumber.optional(),
-  loading_is_buyer: formFlag.optional(),
-  unloading_is_buyer: formFlag.optional(),
-  completed_at: formDateTime,
+  quantity: quantity.nullable().optional(),
+  total_loading_quantity: quantity.nullable().optional(),
+  total_unloading_quantity: quantity.nullable().optional(),
+  loading_is_buyer: jsonFlag().optional(),
+  unloading_is_buyer: jsonFlag().optional(),
+  completed_at: dateTime.optional(),
 });
 export type ReportUpdate = z.infer<typeof reportUpdateSchema>;
+
+/** PUT /reports/{id} as a multipart form (the app's edit, with photos): the same fields as text; empty text clears. */
+export const reportUpdateFormSchema = z.object({
+  trips: formCount(REPORT_MAX_TRIPS, TRIPS_MESSAGE).optional(),
+  ticket_number: ticketNumber.optional(),
+  quantity: formQuantity().optional(),
+  total_loading_quantity: formQuantity().optional(),
+  total_unloading_quantity: formQuantity().optional(),
+  loading_is_buyer: formFlag().optional(),
+  unloading_is_buyer: formFlag().optional(),
+  completed_at: formDateTime,
+}) satisfies z.ZodType<ReportUpdate, unknown>;
 
 export const dailyHoursSchema = z.object({
   date: isoDate,

@@ -4,6 +4,7 @@
  * rubles with kopecks (2 decimals); the server sums them in kopecks.
  */
 import { z } from 'zod';
+import { text } from './fields.ts';
 import { isoDate } from './driver.ts';
 
 export type RateSource = 'transport_rate' | 'progressive';
@@ -217,7 +218,7 @@ export interface DriverPayrollMonth {
 export const payrollQuerySchema = z.object({ company_id: z.coerce.number().int().positive().optional(), month: monthSchema });
 export const payrollCloseSchema = z.object({ company_id: z.number().int().positive().optional(), month: monthSchema }).strict();
 export const payrollReopenSchema = z
-  .object({ company_id: z.number().int().positive(), month: monthSchema, reason: z.string().trim().min(3, 'укажите причину').max(500) })
+  .object({ company_id: z.number().int().positive(), month: monthSchema, reason: text().min(3, 'укажите причину').max(500) })
   .strict();
 export const adjustmentSchema = z
   .object({
@@ -230,7 +231,7 @@ export const adjustmentSchema = z
       .refine((n) => n !== 0, 'сумма не может быть нулевой')
       .refine((n) => Math.abs(n) <= 1e7, 'слишком большая сумма')
       .refine((n) => Math.abs(toKop(n) - n * 100) < 1e-6, 'не больше двух знаков после запятой'),
-    reason: z.string().trim().min(3, 'укажите причину').max(500),
+    reason: text().min(3, 'укажите причину').max(500),
     report_id: z.number().int().positive().nullable().optional(),
   })
   .strict();

@@ -3,11 +3,12 @@
  * the worker and UI use the inferred types.
  */
 import { z } from 'zod';
+import { stripUnsafeChars, text } from './fields.ts';
 import { ROLES } from './roles.ts';
 
 const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Некорректный e-mail' }));
 const password = z.string().min(8, 'Пароль должен быть не короче 8 символов').max(200);
-const name = z.string().trim().min(1, 'Укажите имя').max(200);
+const name = text().min(1, 'Укажите имя').max(200);
 const phone = z
   .string()
   .trim()
@@ -16,8 +17,9 @@ const phone = z
 export const loginSchema = z.object({
   username: z.string().trim().min(1, 'Укажите e-mail').max(320),
   password: z.string().min(1, 'Укажите пароль').max(200),
-  device_id: z.string().trim().min(1).max(100).optional(),
-  device_info: z.string().max(500).nullish(),
+  device_id: text().min(1).max(100).optional(),
+  // The browser's own description: kept, without the characters text refuses (contract/fields.ts).
+  device_info: z.string().max(500).transform(stripUnsafeChars).nullish(),
   push_subscription: z.unknown().nullish(),
 });
 export type LoginPayload = z.infer<typeof loginSchema>;
@@ -33,8 +35,8 @@ const jsonCapacity = z
   .max(MAX_VEHICLE_CAPACITY, `не больше ${MAX_VEHICLE_CAPACITY} т — проверьте запятую`)
   .nullish();
 const jsonVehicleFields = {
-  vehicle_number: z.string().trim().max(20).nullish(),
-  vehicle_brand: z.string().trim().max(100).nullish(),
+  vehicle_number: text().max(20).nullish(),
+  vehicle_brand: text().max(100).nullish(),
   vehicle_capacity: jsonCapacity,
 };
 const companyRef = z.number({ message: 'ожидается номер компании' }).int().positive('ожидается номер компании');
@@ -115,19 +117,22 @@ export const userAdminUpdateSchema = z
 export type UserAdminUpdate = z.infer<typeof userAdminUpdateSchema>;
 
 /** POST /companies/, PUT /companies/{id}. */
-export const companySchema = z.object({ name: z.string().trim().min(1, 'Укажите название').max(200) });
+export const companySchema = z.object({ name: text().min(1, 'Укажите название').max(200) });
 
 /** POST /companies/{id}/users/. */
 // A JSON body: strict types (true or "5" are not user ids).
 export const companyUserSchema = z.object({ user_id: z.number({ message: 'ожидается номер пользователя' }).int().positive() });
 
-/** Long fields are cut, not refused: a crash report is worth keeping even when its stack is huge. */
-const capped = (max: number) => z.string().transform((s) => s.slice(0, max));
+/**
+ * Long fields are cut, not refused: a crash report is worth keeping even when its stack is huge; control
+ * characters and bidi overrides are stripped likewise (contract/fields.ts).
+ */
+const capped = (max: number) => z.string().transform((s) => stripUnsafeChars(s).slice(0, max));
 const position = z.number().int().min(0).max(1e9).nullish();
 
 /** POST /log-client-error (uncaught errors of tabs and the worker). */
 export const clientErrorSchema = z.object({
-  message: z.string().transform((s) => s.slice(0, 2000) || '(без сообщения)'),
+  message: z.string().transform((s) => stripUnsafeChars(s).slice(0, 2000) || '(без сообщения)'),
   stack: capped(8192).nullish(),
   source: capped(2000).nullish(),
   lineno: position,

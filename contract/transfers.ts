@@ -3,6 +3,7 @@
  * who may do what: server/routes/TRANSFERS.md.
  */
 import { z } from 'zod';
+import { text } from './fields.ts';
 import type { Task } from './entities.ts';
 
 export const TRANSFER_STATUSES = ['pending', 'accepted', 'declined'] as const;
@@ -16,7 +17,7 @@ export const TRANSFER_STATUS_LABELS: Record<TransferStatus, string> = {
 
 const id = (what: string) => z.number({ message: `ожидается номер ${what}` }).int().positive();
 const quantity = z.number({ message: 'ожидается число' }).finite().gt(0, 'должно быть больше нуля').max(1e9);
-const comment = z.string({ message: 'ожидается текст' }).trim().max(2000, 'не длиннее 2000 символов');
+const comment = text().max(2000, 'не длиннее 2000 символов');
 
 /** POST /transfers/: without a quantity the whole rest of the task (what is not handed out yet) goes. */
 export const transferCreateSchema = z
@@ -44,7 +45,7 @@ export type TransferUpdate = z.infer<typeof transferUpdateSchema>;
 
 /** POST /transfers/{id}/decline: the receiver says why. */
 export const transferDeclineSchema = z
-  .object({ reason: z.string({ message: 'укажите причину' }).trim().min(1, 'укажите причину').max(1000, 'не длиннее 1000 символов') })
+  .object({ reason: text('укажите причину').min(1, 'укажите причину').max(1000, 'не длиннее 1000 символов') })
   .strict();
 
 export const transferListQuerySchema = z.object({

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { isoDate } from './driver.ts';
+import { quantityNumber } from './fields.ts';
 
 /**
  * The date a scale change is in force from (a version of the scale). Default: the first day of the current open
@@ -11,7 +12,7 @@ import { isoDate } from './driver.ts';
  */
 const validFrom = isoDate.optional();
 
-const amount = z.number({ message: 'ожидается число' }).finite().min(0, 'не может быть отрицательным').max(1e9, 'слишком большое число');
+const amount = quantityNumber();
 
 /** POST /progressive_rates/company/{id}: one band [min_quantity, max_quantity) with its rate per unit. */
 export const rateBandSchema = z

@@ -58,9 +58,12 @@ export function zodDetail(error: ZodError, input?: unknown): string {
   return field ? `${field}: ${message}` : message;
 }
 
-/** Validates input against a schema; a mismatch becomes a 400 naming the field. */
+/**
+ * Validates input against a schema; a mismatch becomes a 400 naming the field. No body at all (undefined) is read
+ * as `{}`; a JSON `null`, like an array or a string, is not an object and is refused.
+ */
 export function parse<S extends ZodType>(schema: S, input: unknown): z.infer<S> {
-  const body = input ?? {};
+  const body = input === undefined ? {} : input;
   const result = schema.safeParse(body, { reportInput: true });
   if (!result.success) throw badRequest(zodDetail(result.error, body));
   return result.data;

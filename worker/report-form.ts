@@ -2,6 +2,7 @@
  * The multipart body of POST /reports/ for one outbox record (SPEC.md sections 5 and 7). The engine sends it
  * with the header `Idempotency-Key: record.idempotencyKey`.
  */
+import { decimalToText } from '../contract/fields.ts';
 import type { FormFields } from './api.ts';
 import type { OutboxRecord } from './db.ts';
 
@@ -26,18 +27,19 @@ export function photoName(blob: Blob, index: number): string {
 }
 
 /**
- * Multipart has no null: an absent field means "no value". A total travels only when its buyer flag equals 1
+ * Multipart has no null: an absent field means "no value". Numbers travel as plain decimals (the server takes
+ * nothing else: contract/fields.ts). A total travels only when its buyer flag equals 1
  * (SPEC.md section 5); the flags themselves always travel, as 0 or 1.
  */
 export function buildReportForm(record: FormRecord, photos: readonly Blob[]): FormData {
   const form = new FormData();
   form.append('association_id', String(record.association_id));
-  if (record.quantity !== null) form.append('quantity', String(record.quantity));
+  if (record.quantity !== null) form.append('quantity', decimalToText(record.quantity));
   if (record.flags.unloadingIsBuyer === 1 && record.total_unloading_quantity !== null) {
-    form.append('total_unloading_quantity', String(record.total_unloading_quantity));
+    form.append('total_unloading_quantity', decimalToText(record.total_unloading_quantity));
   }
   if (record.flags.loadingIsBuyer === 1 && record.total_loading_quantity !== null) {
-    form.append('total_loading_quantity', String(record.total_loading_quantity));
+    form.append('total_loading_quantity', decimalToText(record.total_loading_quantity));
   }
   form.append('unloading_is_buyer', String(record.flags.unloadingIsBuyer));
   form.append('loading_is_buyer', String(record.flags.loadingIsBuyer));
@@ -56,7 +58,7 @@ export function buildReportForm(record: FormRecord, photos: readonly Blob[]): Fo
  */
 export function buildFieldsForm(fields: FormFields, files: readonly Blob[], fileField = 'photos'): FormData {
   const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.append(name, value === null ? '' : String(value));
+  for (const [name, value] of Object.entries(fields)) form.append(name, value === null ? '' : typeof value === 'number' ? decimalToText(value) : String(value));
   files.forEach((file, index) => form.append(fileField, file, photoName(file, index)));
   return form;
 }

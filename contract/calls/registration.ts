@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { answer, area, GET, POST } from '../call.ts';
 import { STAFF } from '../roles.ts';
 import { registrationSchema } from '../payloads.ts';
+import { text } from '../fields.ts';
 import type { RegistrationReceipt, RegistrationRequest, UserWire } from '../entities.ts';
 
 /**
@@ -17,9 +18,7 @@ export const SIGN_IN_BODY_LIMIT = 16 * 1024;
 
 export const REJECT_REASON_MAX = 500;
 export const rejectRequestSchema = z.object({
-  reason: z
-    .string({ message: 'укажите причину отказа' })
-    .trim()
+  reason: text('укажите причину отказа')
     .min(1, 'укажите причину отказа')
     .max(REJECT_REASON_MAX, `не длиннее ${REJECT_REASON_MAX} символов`),
 });

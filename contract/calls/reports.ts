@@ -3,6 +3,7 @@
  * reviewer's decision on one report, and «approve every clean one» in one action.
  */
 import { z } from 'zod';
+import { text } from '../fields.ts';
 import { answer, area, GET, POST } from '../call.ts';
 import type { Page, Report, ReportPhoto, ReviewStatus } from '../entities.ts';
 import { REVIEW_STATUSES } from '../entities.ts';
@@ -44,7 +45,7 @@ export interface ReportListItem extends Omit<Report, 'photos' | 'idempotency_key
 export const reviewSchema = z
   .object({
     action: z.enum(['approve', 'dispute', 'reopen'], { message: 'ожидается approve, dispute или reopen' }),
-    comment: z.string().trim().max(1000, 'не длиннее 1000 символов').nullish(),
+    comment: text().max(1000, 'не длиннее 1000 символов').nullish(),
   })
   .strict()
   .refine((v) => v.action !== 'dispute' || (v.comment ?? '').length > 0, { message: 'укажите, что не так с отчётом', path: ['comment'] });

@@ -5,6 +5,7 @@
  *   import previewed row by row, then created in one transaction.
  */
 import { z } from 'zod';
+import { text } from '../fields.ts';
 import { answer, area, DELETE, GET, POST } from '../call.ts';
 import { STAFF } from '../roles.ts';
 import { isoDate, taskCreateSchema, type TaskCreate } from '../driver.ts';
@@ -24,7 +25,7 @@ export const templateFieldsSchema = taskCreateSchema.omit({ date: true, company_
 export type TemplateFields = z.infer<typeof templateFieldsSchema>;
 export const templateCreateSchema = z
   .object({
-    name: z.string({ message: 'укажите название' }).trim().min(1, 'укажите название шаблона').max(100, 'не длиннее 100 символов'),
+    name: text('укажите название').min(1, 'укажите название шаблона').max(100, 'не длиннее 100 символов'),
     fields: templateFieldsSchema,
     company_id: companyId,
   })
@@ -59,7 +60,7 @@ export interface CreatedTasks {
 export const IMPORT_MAX_FILE_BYTES = 5 * 1024 * 1024;
 export const importFileSchema = z
   .object({
-    file_name: z.string({ message: 'укажите имя файла' }).trim().min(1, 'укажите имя файла').max(200, 'имя файла не длиннее 200 символов'),
+    file_name: text('укажите имя файла').min(1, 'укажите имя файла').max(200, 'имя файла не длиннее 200 символов'),
     file: z
       .string({ message: 'ожидается файл' })
       .min(1, 'файл пуст')

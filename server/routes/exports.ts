@@ -37,7 +37,7 @@ export const exportRoutes: RouteModule = (app, ctx) => {
   }
 
   app.post('/tasks/completed/export', staff, async (request, reply) => {
-    const job = await createJob(ctx.db, currentUser(request), parse(exportRequestSchema, request.body ?? {}));
+    const job = await createJob(ctx.db, currentUser(request), parse(exportRequestSchema, request.body));
     runner.kick();
     return reply.status(202).send(job);
   });

@@ -6,7 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
 import { ALL_ROLES, DRIVER_ONLY } from '../../contract/roles.ts';
-import { dailyHoursSchema, reportCreateSchema, reportUpdateSchema, wagesQuerySchema } from '../../contract/driver.ts';
+import { dailyHoursSchema, reportCreateSchema, reportUpdateFormSchema, reportUpdateSchema, wagesQuerySchema } from '../../contract/driver.ts';
 import { badRequest, idParam, notFound, parse } from '../errors.ts';
 import { readReportForm, multipartLimits } from '../reports/form.ts';
 import { assertDriverMayChange, assertSeesAssociation, associationScope, loadReport, loadReports, reportFor } from '../reports/load.ts';
@@ -57,10 +57,10 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
       assertDriverMayChange(user, report);
       // A driver's correction answers a dispute: the report waits for review again.
       const corrected = user.role === 'driver' && report.review_status === 'disputed';
-      // JSON edits quantities only; multipart may also add photos.
+      // JSON edits the fields only (numbers as numbers); multipart, all text, may also add photos.
       if (!request.isMultipart()) return updateReport(ctx, report, parse(reportUpdateSchema, request.body), [], corrected);
       const form = await readReportForm(request, await photoTotals(ctx.db.kysely, report.id));
-      return updateReport(ctx, report, parse(reportUpdateSchema, form.fields), form.photos, corrected);
+      return updateReport(ctx, report, parse(reportUpdateFormSchema, form.fields), form.photos, corrected);
     });
 
     scope.delete('/reports/:id', anyone, async (request, reply) => {

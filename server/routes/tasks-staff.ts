@@ -3,6 +3,7 @@
  * and a driver's task order. Everything is scoped to the caller's company (a super-admin: all).
  */
 import { z } from 'zod';
+import { formQuantity } from '../../contract/fields.ts';
 import type { RouteModule } from '../context.ts';
 import { STAFF } from '../../contract/roles.ts';
 import { DRIVER_STATUSES } from '../../contract/entities.ts';
@@ -21,11 +22,8 @@ import {
 } from '../tasks/assignments.ts';
 import { currentUser } from '../auth/guard.ts';
 
-/** A query-string number: '' or 'null' clears the field. */
-const queryNumber = z.preprocess(
-  (v) => (v === '' || v === 'null' ? null : v),
-  z.coerce.number({ message: 'ожидается число' }).finite().min(0, 'не может быть отрицательным').nullable(),
-);
+/** A query-string number: a strict decimal as in a form (contract/fields.ts); '' or 'null' clears the field. */
+const queryNumber = z.preprocess((v) => (v === 'null' ? '' : v), formQuantity());
 const assignQuerySchema = z.object({
   quantity: queryNumber.optional(),
   status_param: z.enum(DRIVER_STATUSES, { message: 'неизвестный статус' }).optional(),

@@ -1,5 +1,6 @@
 /** What staff do to a task of their company: change its status, create, delete, assign drivers, order. */
 import { z } from 'zod';
+import { text } from '../../contract/fields.ts';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
@@ -23,7 +24,7 @@ const taskFieldsSchema = taskCreateSchema
   .pick({ date: true, cargo: true, loading_place: true, unloading_place: true, planned_quantity: true, unit: true, rate: true, comment: true, max_drivers: true })
   .partial()
   // The create schema defaults the unit to 'т'; an edit that does not send it must leave it alone.
-  .extend({ unit: z.string().trim().min(1, 'укажите единицу').max(20).optional() });
+  .extend({ unit: text().min(1, 'укажите единицу').max(20).optional() });
 const TASK_FIELDS = Object.keys(taskFieldsSchema.shape) as (keyof z.infer<typeof taskFieldsSchema>)[];
 
 export const STALE_TASK = 'Задачу изменили в другой вкладке или другим пользователем. Обновите и повторите.';

@@ -33,6 +33,11 @@ function fields(form: FormData): Record<string, string> {
 }
 
 describe('buildReportForm', () => {
+  it('writes numbers as plain decimals, never with an exponent the server would refuse', () => {
+    const form = fields(buildReportForm(record({ quantity: 1e-7, total_loading_quantity: 2.5e-7, flags: { unloadingIsBuyer: 0, loadingIsBuyer: 1 } }), []));
+    expect(form).toMatchObject({ quantity: '0.0000001', total_loading_quantity: '0.00000025' });
+  });
+
   it('sends no totals when neither flag is 1', () => {
     expect(fields(buildReportForm(record(), []))).toEqual({
       association_id: '41',
