@@ -26,6 +26,8 @@ export interface Config {
   distDir: string;
   /** How often the change feed's streams get a heartbeat (and their session is checked again), ms. */
   eventsHeartbeatMs: number;
+  /** Change-feed streams one user may hold on one instance; a new one beyond it ends their oldest. */
+  eventStreamsPerUser: number;
   /**
    * The longest a request may take to arrive whole, headers and body (ms): a socket that announces a body and
    * trickles it is answered 408 and closed. Generous for a report's photos on a 2G uplink (docs/hardening.md).
@@ -139,6 +141,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     refreshTokenTtl: intFromEnv(env.REFRESH_TOKEN_TTL, 30 * 24 * 3600, 'REFRESH_TOKEN_TTL'),
     distDir: resolve(env.DIST_DIR ?? './dist'),
     eventsHeartbeatMs: intFromEnv(env.EVENTS_HEARTBEAT_MS, 25_000, 'EVENTS_HEARTBEAT_MS'),
+    eventStreamsPerUser: intFromEnv(env.EVENT_STREAMS_PER_USER, 10, 'EVENT_STREAMS_PER_USER'),
     trustProxy: trustProxyFromEnv(env.TRUST_PROXY),
     requestTimeoutMs: intFromEnv(env.REQUEST_TIMEOUT_MS, 120_000, 'REQUEST_TIMEOUT_MS'),
     signupsPerAddress: intFromEnv(env.SIGNUPS_PER_ADDRESS, 5, 'SIGNUPS_PER_ADDRESS'),

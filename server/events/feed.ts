@@ -175,6 +175,10 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
         })
         .catch(() => undefined);
     }, heartbeatMs);
+    // At most so many streams per user on this instance: a script opening hundreds is cut down, oldest first (an
+    // honest browser holds one per engine; docs/hardening.md).
+    const mine = [...streams].filter((other) => other.user.id === user.id);
+    for (const oldest of mine.slice(0, Math.max(0, mine.length + 1 - ctx.config.eventStreamsPerUser))) oldest.end();
     streams.add(stream);
     res.on('close', () => stream.end());
     res.on('error', () => stream.end());

@@ -52,6 +52,28 @@ export const hashPhoto: { impl: (data: Buffer, maxPixels: number) => Promise<str
 export const PHOTO_MAX_PIXELS = 50_000_000;
 
 /**
+ * Decoding is where an upload costs memory: a 12 MP photo is ~36 MB of pixels in libvips, a 50 MP one ~150 MB.
+ * At most two photos are decoded at once, whatever the number of uploads in flight (the rest wait their turn:
+ * their bytes are already in), and libvips keeps no cache of operations (every photo is new to it), so the
+ * server's memory is bounded by the two decodes, not by the uploads (bench: `npm run bench -- upload-memory`).
+ */
+const DECODES_AT_ONCE = 2;
+sharp.cache(false);
+let decoding = 0;
+const decodeQueue: (() => void)[] = [];
+async function decodeTurn<T>(work: () => Promise<T>): Promise<T> {
+  if (decoding >= DECODES_AT_ONCE) await new Promise<void>((resolve) => decodeQueue.push(resolve));
+  else decoding += 1;
+  try {
+    return await work();
+  } finally {
+    const next = decodeQueue.shift();
+    if (next) next();
+    else decoding -= 1;
+  }
+}
+
+/**
  * Answers the photo's format and size, or a 415 for anything that is not a decodable JPEG, PNG or WebP image,
  * or a 413 for one over PHOTO_MAX_PIXELS.
  */
@@ -67,15 +89,17 @@ export async function inspectPhoto(data: Buffer, filename: string): Promise<Phot
   if (info.width * info.height > PHOTO_MAX_PIXELS) {
     throw tooLarge(`Фото «${quotedName(filename)}» больше ${PHOTO_MAX_PIXELS / 1_000_000} мегапикселей: уменьшите его`);
   }
-  try {
-    // Decoding it whole is the only proof it is an image; sharp runs off the main thread.
-    const decoded = await sharp(data, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS }).stats();
-    if (decoded.channels.length === 0) throw new Error('no channels');
-  } catch {
-    throw unsupported(filename);
-  }
-  // Its perceptual hash, to catch a photo re-used for another trip; a photo it cannot hash is still a photo.
-  const phash = await hashPhoto.impl(data, PHOTO_MAX_PIXELS).catch(() => null);
+  const phash = await decodeTurn(async () => {
+    try {
+      // Decoding it whole is the only proof it is an image; sharp runs off the main thread.
+      const decoded = await sharp(data, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS }).stats();
+      if (decoded.channels.length === 0) throw new Error('no channels');
+    } catch {
+      throw unsupported(filename);
+    }
+    // Its perceptual hash, to catch a photo re-used for another trip; a photo it cannot hash is still a photo.
+    return hashPhoto.impl(data, PHOTO_MAX_PIXELS).catch(() => null);
+  });
   return { data, mime: format.mime, ext: format.ext, width: info.width, height: info.height, phash };
 }
 

@@ -17,7 +17,7 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
   let taskId: number;
   const open: SseReader[] = [];
 
-  serveSuite(databaseUrl, (s) => void (server = s), { listen: true, config: { eventsHeartbeatMs: 200 } });
+  serveSuite(databaseUrl, (s) => void (server = s), { listen: true, config: { eventsHeartbeatMs: 200, eventStreamsPerUser: 3 } });
   beforeEach(async () => {
     p = await makePeople(server);
     taskId = await createTask(server, p.company, { status: 'in_progress' });
@@ -90,6 +90,19 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
 
     const foreign = await stream(p.manager, server.url, 'another-instance.5');
     expect(foreign.events.map((e) => e.event)).toEqual(['reset', 'ready']);
+  });
+
+  it('holds at most EVENT_STREAMS_PER_USER streams per user: a new one ends the oldest, another user\'s are untouched (issue 23 item 9)', async () => {
+    const staff = await stream(p.manager);
+    const first = await stream(p.driver);
+    const second = await stream(p.driver);
+    const third = await stream(p.driver);
+    const fourth = await stream(p.driver);
+    await first.ended;
+    // The three newest still hear the driver's task; the manager's stream was not counted against him.
+    expect((await edit(p.manager, { cargo: 'После лишнего потока' })).status).toBe(200);
+    for (const reader of [second, third, fourth, staff]) await reader.next((e) => e.event === 'message' && e.data.includes(`/tasks/${taskId}/`));
+    expect(first.events.some((e) => e.event === 'message')).toBe(false);
   });
 
   it('needs a session, beats, and ends when the user is deactivated', async () => {
