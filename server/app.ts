@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
-import helmet from '@fastify/helmet';
 import type { Config } from './config.ts';
 import type { Db } from './db/connect.ts';
 import type { AppContext } from './context.ts';
@@ -22,6 +21,7 @@ import { Pusher, type PushTransport } from './push/push.ts';
 import { pushAfterWrite } from './push/triggers.ts';
 import { installHistory } from './audit/history.ts';
 import { installJsonCompression } from './compress.ts';
+import { installSecurityHeaders } from './security-headers.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -117,7 +117,7 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
   // Security headers on every answer (nosniff, frame and referrer policy, cross-origin isolation of resources).
   // No page-wide Content-Security-Policy: the PWA's workers, blob: photo previews and the optional OnlyOffice
   // frame would each need holes in it; stored files (photos, exports) get their own strict one where served.
-  await app.register(helmet, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
+  installSecurityHeaders(app, { contentSecurityPolicy: false, crossOriginEmbedderPolicy: false });
 
   await app.register(
     async (api) => {

@@ -7,6 +7,7 @@ import type { Role } from '../../contract/roles.ts';
 import type { Db } from '../db/connect.ts';
 import type { UserRow } from '../db/schema.ts';
 import { forbidden, unauthorized } from '../errors.ts';
+import { queryTemplate } from '../db/template.ts';
 import type { AccessTokens } from './jwt.ts';
 import type { RefreshTokens } from './refresh.ts';
 
@@ -51,6 +52,10 @@ export interface AuthChecks {
  * password; checked through `sid` when `sessions` is given), or one issued for a role the user no longer
  * has — the client's refresh then gets a token with the new role, or the reason it cannot.
  */
+const userById = queryTemplate((db, id: number) =>
+  db.selectFrom('users').select(['id', 'email', 'name', 'role', 'company_id', 'is_active']).where('id', '=', id),
+);
+
 export async function authenticate(request: FastifyRequest, checks: AuthChecks): Promise<AuthUser | null> {
   const token = bearerToken(request);
   if (!token) return null;
@@ -58,11 +63,7 @@ export async function authenticate(request: FastifyRequest, checks: AuthChecks):
   if (!claims) return null;
   const id = Number(claims.sub);
   if (!Number.isSafeInteger(id)) return null;
-  const row = await checks.db.kysely
-    .selectFrom('users')
-    .select(['id', 'email', 'name', 'role', 'company_id', 'is_active'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+  const [row] = await userById(checks.db.kysely, id);
   if (!row || !row.is_active || row.role !== claims.role) return null;
   if (claims.sid && checks.sessions && !(await checks.sessions.isLive(claims.sid))) return null;
   return toAuthUser(row, claims.device_id);

@@ -13,6 +13,7 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import { unauthorized } from '../errors.ts';
+import { queryTemplate } from '../db/template.ts';
 
 export interface RefreshGrant {
   userId: number;
@@ -37,6 +38,10 @@ export const REUSE_GRACE_MS = 10 * 60 * 1000;
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+const liveTokenOf = queryTemplate((db, familyId: string) =>
+  db.selectFrom('refresh_tokens').select('id').where('family_id', '=', familyId).where('revoked_at', 'is', null).limit(1),
+);
 
 export class RefreshTokens {
   constructor(
@@ -210,13 +215,7 @@ export class RefreshTokens {
   async isLive(familyId: string): Promise<boolean> {
     const now = Date.now();
     if ((this.liveUntil.get(familyId) ?? 0) > now) return true;
-    const row = await this.db.kysely
-      .selectFrom('refresh_tokens')
-      .select('id')
-      .where('family_id', '=', familyId)
-      .where('revoked_at', 'is', null)
-      .limit(1)
-      .executeTakeFirst();
+    const [row] = await liveTokenOf(this.db.kysely, familyId);
     if (!row) return false;
     if (this.liveUntil.size > 10_000) this.liveUntil.clear();
     if (this.sessionCacheMs > 0) this.liveUntil.set(familyId, now + this.sessionCacheMs);

@@ -109,12 +109,38 @@ class WriterLock {
   }
 }
 
+/** How many prepared statements each connection keeps; the app's distinct queries are far fewer. */
+export const STATEMENTS_KEPT = 1_000;
+
+/**
+ * `prepare(sql)` once per SQL text: Kysely compiles every query to SQL, and preparing the same statement again
+ * was a tenth of an authenticated GET. Reuse is safe: better-sqlite3 runs a statement to its end synchronously
+ * (rows are read with `all`, never a lazy iterator), and SQLite re-prepares it itself after a schema change.
+ */
+function statementCache(db: SQLite.Database): (sql: string) => SQLite.Statement {
+  const statements = new Map<string, SQLite.Statement>();
+  return (sql) => {
+    let statement = statements.get(sql);
+    if (!statement) {
+      statement = db.prepare(sql);
+      // A bound, not an LRU: dynamic SQL (lists of ids of every length) must not grow it without end.
+      if (statements.size >= STATEMENTS_KEPT) statements.clear();
+      statements.set(sql, statement);
+    }
+    return statement;
+  };
+}
+
 class BusyAwareSqliteDriver implements Driver {
   readonly #writerLock = new WriterLock();
+  readonly #prepareReader: (sql: string) => SQLite.Statement;
+  readonly #prepareWriter: (sql: string) => SQLite.Statement;
   readonly #retryAfterSeconds: number;
 
   constructor(private readonly config: BusyAwareSqliteConfig) {
     this.#retryAfterSeconds = Math.max(1, Math.ceil(config.busyWaitMs / 1000));
+    this.#prepareReader = statementCache(config.reader);
+    this.#prepareWriter = statementCache(config.writer);
   }
 
   async init(): Promise<void> {}
@@ -156,10 +182,9 @@ class BusyAwareSqliteDriver implements Driver {
 
   /** One statement: in the connection's transaction, else on the reader or, writing, under the writer lock. */
   async execute(conn: BusyAwareConnection, { sql, parameters }: CompiledQuery): Promise<QueryResult<unknown>> {
-    const { reader, writer } = this.config;
     if (conn.holdsWriter) {
       try {
-        return run(writer.prepare(sql), parameters);
+        return run(this.#prepareWriter(sql), parameters);
       } catch (error) {
         // Inside a transaction a busy statement cannot be retried alone: the transaction is rolled back.
         if (isSqliteBusy(error)) throw this.busy(error);
@@ -167,14 +192,14 @@ class BusyAwareSqliteDriver implements Driver {
       }
     }
     const deadline = this.deadline();
-    const readStmt = await this.retryBusy(() => reader.prepare(sql), deadline);
+    const readStmt = await this.retryBusy(() => this.#prepareReader(sql), deadline);
     // Row-returning and read-only (SELECT, WITH … SELECT, a reading PRAGMA other than a connection setting).
     if (readStmt.reader && readStmt.readonly && !/^\s*pragma\b/i.test(sql)) {
       return this.retryBusy(() => run(readStmt, parameters), deadline);
     }
     await this.lockWriter(conn, deadline);
     try {
-      const stmt = writer.prepare(sql);
+      const stmt = this.#prepareWriter(sql);
       // A single statement outside a transaction is atomic: when it fails busy it did nothing and may run again.
       return await this.retryBusy(() => run(stmt, parameters), deadline);
     } finally {

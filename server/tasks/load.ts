@@ -4,6 +4,7 @@ import type { Database, TaskRow } from '../db/schema.ts';
 import type { DriverAssociation, DriverStatus, Page, Task, TaskStatus } from '../../contract/entities.ts';
 import { DELIVERED_SQL, roundQuantity, shareOf } from './progress.ts';
 import { driverPayFor, taskMoney } from '../wages/pay.ts';
+import { queryTemplate } from '../db/template.ts';
 
 type Q = Kysely<Database>;
 
@@ -129,9 +130,8 @@ export async function loadAssociation(db: Q, id: number): Promise<DriverAssociat
   return toAssociation(row, task.planned_quantity, totals?.live ?? 0);
 }
 
-/** Per task: live drivers, how many finished, and what every report on it delivered. */
-function taskTotals(db: Q, taskIds: readonly number[]) {
-  return db
+const taskTotalsOf = queryTemplate((db, taskIds: readonly number[]) =>
+  db
     .selectFrom('task_drivers as td')
     .select([
       'td.task_id',
@@ -140,8 +140,22 @@ function taskTotals(db: Q, taskIds: readonly number[]) {
       sql<number>`coalesce(sum((select coalesce(sum(${sql.raw(DELIVERED_SQL)}), 0) from reports r where r.association_id = td.id)), 0)`.as('delivered'),
     ])
     .where('td.task_id', 'in', taskIds)
-    .groupBy('td.task_id')
-    .execute()
+    .groupBy('td.task_id'),
+);
+
+const tasksByIds = queryTemplate((db, ids: readonly number[]) => db.selectFrom('tasks').selectAll().where('id', 'in', ids));
+
+const associationsOf = queryTemplate((db, taskIds: readonly number[], onlyDriverId: number | undefined) =>
+  selectAssociations(db)
+    .where('td.task_id', 'in', taskIds)
+    .$if(onlyDriverId !== undefined, (qb) => qb.where('td.driver_id', '=', onlyDriverId as number))
+    .orderBy('td.order_index')
+    .orderBy('td.id'),
+);
+
+/** Per task: live drivers, how many finished, and what every report on it delivered. */
+function taskTotals(db: Q, taskIds: readonly number[]) {
+  return taskTotalsOf(db, taskIds)
     .then((rows) => rows.map((r) => ({ task_id: r.task_id, live: Number(r.live), finished: Number(r.finished), delivered: Number(r.delivered) })));
 }
 
@@ -153,13 +167,8 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
   if (ids.length === 0) return [];
   const unique = [...new Set(ids)];
   const [rows, assocRows, taken] = await Promise.all([
-    db.selectFrom('tasks').selectAll().where('id', 'in', unique).execute(),
-    selectAssociations(db)
-      .where('td.task_id', 'in', unique)
-      .$if(onlyDriverId !== undefined, (qb) => qb.where('td.driver_id', '=', onlyDriverId as number))
-      .orderBy('td.order_index')
-      .orderBy('td.id')
-      .execute(),
+    tasksByIds(db, unique),
+    associationsOf(db, unique, onlyDriverId),
     // A driver sees only their own association, but the places taken and the progress count everyone's.
     taskTotals(db, unique),
   ]);
@@ -202,19 +211,22 @@ export function toPage<T>(items: T[], total: number, offset: number): Page<T> {
   return { items, next_offset: items.length > 0 && next < total ? next : null, total };
 }
 
+const dispatcherCandidates = queryTemplate((db, creators: readonly number[], companies: readonly number[]) =>
+  db
+    .selectFrom('users')
+    .select(['id', 'name', 'phone', 'role', 'company_id'])
+    .where('is_active', '=', 1)
+    .where((eb) => eb.or([eb('id', 'in', creators), eb.and([eb('company_id', 'in', companies), eb('role', '=', 'admin')])]))
+    .orderBy('id'),
+);
+
 /** Per task: whom its driver calls — the task's creator if still active staff, else an active admin of its company. */
 async function dispatchers(db: Q, tasks: readonly { id: number; company_id: number; created_by: number | null }[]): Promise<Map<number, { name: string; phone: string }>> {
   const result = new Map<number, { name: string; phone: string }>();
   if (tasks.length === 0) return result;
   const creators = [...new Set(tasks.map((t) => t.created_by).filter((id): id is number => id !== null))];
   const companies = [...new Set(tasks.map((t) => t.company_id))];
-  const staff = await db
-    .selectFrom('users')
-    .select(['id', 'name', 'phone', 'role', 'company_id'])
-    .where('is_active', '=', 1)
-    .where((eb) => eb.or([eb('id', 'in', creators.length ? creators : [-1]), eb.and([eb('company_id', 'in', companies), eb('role', '=', 'admin')])]))
-    .orderBy('id')
-    .execute();
+  const staff = await dispatcherCandidates(db, creators.length ? creators : [-1], companies);
   for (const t of tasks) {
     const creator = staff.find((u) => u.id === t.created_by && u.role !== 'driver' && u.phone);
     const admin = staff.find((u) => u.company_id === t.company_id && u.role === 'admin' && u.phone);

@@ -7,6 +7,7 @@ import type { AvailableQuery, CompletedQuery, DriverCompletedQuery } from '../..
 import { loadTasks, toPage } from './load.ts';
 import { searchCondition } from './search.ts';
 import { isDriver, isSuperAdmin, localToday } from './scope.ts';
+import { queryTemplate } from '../db/template.ts';
 
 const SEARCH_COLUMNS = ['t.cargo', 't.loading_place', 't.unloading_place'] as const;
 
@@ -43,17 +44,20 @@ export async function availableTasks(db: Db, user: AuthUser, q: AvailableQuery):
 }
 
 /** The driver's live associations ('accepted', 'in_progress') by date, and within a day in the manager's order. */
-export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>> {
-  const rows = await db.kysely
+const assignedIds = queryTemplate((db, driverId: number) =>
+  db
     .selectFrom('task_drivers as td')
     .innerJoin('tasks as t', 't.id', 'td.task_id')
     .select('t.id')
-    .where('td.driver_id', '=', user.id)
+    .where('td.driver_id', '=', driverId)
     .where('td.status', 'in', ['accepted', 'in_progress'])
     .orderBy('t.date')
     .orderBy('td.order_index')
-    .orderBy('t.id')
-    .execute();
+    .orderBy('t.id'),
+);
+
+export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>> {
+  const rows = await assignedIds(db.kysely, user.id);
   const items = await loadTasks(db.kysely, rows.map((r) => r.id), user.id);
   return toPage(items, items.length, 0);
 }

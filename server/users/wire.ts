@@ -7,6 +7,28 @@ import type { Transport, UserWire } from '../../contract/entities.ts';
 import type { Db } from '../db/connect.ts';
 import type { TransportRow } from '../db/schema.ts';
 import { notFound } from '../errors.ts';
+import { queryTemplate } from '../db/template.ts';
+
+const usersByIds = queryTemplate((db, ids: readonly number[]) =>
+  db
+    .selectFrom('users')
+    .leftJoin('companies', 'companies.id', 'users.company_id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.name',
+      'users.phone',
+      'users.role',
+      'users.company_id',
+      'users.is_active',
+      'companies.name as company_name',
+    ])
+    .where('users.id', 'in', ids),
+);
+
+const currentTransportsOf = queryTemplate((db, ids: readonly number[]) =>
+  db.selectFrom('transports').selectAll().where('user_id', 'in', ids).where('is_current', '=', 1),
+);
 
 export function transportWire(row: Pick<TransportRow, 'id' | 'vehicle_number' | 'vehicle_brand' | 'vehicle_capacity' | 'is_current'>): Transport {
   return {
@@ -22,27 +44,8 @@ export function transportWire(row: Pick<TransportRow, 'id' | 'vehicle_number' | 
 export async function loadUserWires(db: Db, ids: readonly number[]): Promise<Map<number, UserWire>> {
   const result = new Map<number, UserWire>();
   if (ids.length === 0) return result;
-  const rows = await db.kysely
-    .selectFrom('users')
-    .leftJoin('companies', 'companies.id', 'users.company_id')
-    .select([
-      'users.id',
-      'users.email',
-      'users.name',
-      'users.phone',
-      'users.role',
-      'users.company_id',
-      'users.is_active',
-      'companies.name as company_name',
-    ])
-    .where('users.id', 'in', ids)
-    .execute();
-  const transports = await db.kysely
-    .selectFrom('transports')
-    .selectAll()
-    .where('user_id', 'in', ids)
-    .where('is_current', '=', 1)
-    .execute();
+  const rows = await usersByIds(db.kysely, ids);
+  const transports = await currentTransportsOf(db.kysely, ids);
   const current = new Map(transports.map((t) => [t.user_id, transportWire(t)]));
   for (const row of rows) {
     result.set(row.id, {

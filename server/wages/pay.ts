@@ -14,6 +14,7 @@ import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { ladderRate, type LadderBand } from '../../contract/ladder.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type DriverPay, type PayrollDriver, type RateSource, type WageItem } from '../../contract/money.ts';
 import type { TaskMoney } from '../../contract/entities.ts';
+import { queryTemplate } from '../db/template.ts';
 
 type Q = Kysely<Database>;
 
@@ -123,32 +124,43 @@ export interface PricedLoad extends LoadRow {
 
 const volumeKey = (driverId: number, companyId: number, month: string) => `${driverId}:${companyId}:${month}`;
 
+const bandsOf = queryTemplate((db, companyIds: readonly number[]) =>
+  db.selectFrom('progressive_rates').select(['id', 'company_id', 'valid_from', 'min_quantity', 'max_quantity', 'rate']).where('company_id', 'in', companyIds),
+);
+
 async function scaleBands(db: Q, companyIds: readonly number[]): Promise<Map<number, ScaleBand[]>> {
-  const rows = companyIds.length
-    ? await db.selectFrom('progressive_rates').select(['id', 'company_id', 'valid_from', 'min_quantity', 'max_quantity', 'rate']).where('company_id', 'in', [...companyIds]).execute()
-    : [];
+  const rows = companyIds.length ? await bandsOf(db, [...companyIds]) : [];
   const by = new Map<number, ScaleBand[]>();
   for (const r of rows) by.set(r.company_id, [...(by.get(r.company_id) ?? []), r]);
   return by;
 }
+
+const approvedVolumes = queryTemplate((db, driverIds: readonly number[], companyIds: readonly number[], from: string, to: string) =>
+  db
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select(['td.driver_id', 't.company_id', sql<string>`substr(t.date, 1, 7)`.as('month'), sql<number>`sum(${sql.raw(DELIVERED_SQL)})`.as('volume')])
+    .where('r.review_status', '=', 'approved')
+    .where('td.driver_id', 'in', driverIds)
+    .where('t.company_id', 'in', companyIds)
+    .where('t.date', '>=', from)
+    .where('t.date', '<=', to)
+    .groupBy(['td.driver_id', 't.company_id', sql`substr(t.date, 1, 7)`]),
+);
 
 /** Σ approved delivered per driver, company and month, for the months the keys name. */
 async function monthVolumes(db: Q, keys: readonly { driver_id: number; company_id: number; month: string }[]): Promise<Map<string, number>> {
   const volumes = new Map<string, number>();
   if (keys.length === 0) return volumes;
   const months = [...new Set(keys.map((k) => k.month))].sort();
-  const rows = await db
-    .selectFrom('reports as r')
-    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
-    .innerJoin('tasks as t', 't.id', 'td.task_id')
-    .select(['td.driver_id', 't.company_id', sql<string>`substr(t.date, 1, 7)`.as('month'), sql<number>`sum(${sql.raw(DELIVERED_SQL)})`.as('volume')])
-    .where('r.review_status', '=', 'approved')
-    .where('td.driver_id', 'in', [...new Set(keys.map((k) => k.driver_id))])
-    .where('t.company_id', 'in', [...new Set(keys.map((k) => k.company_id))])
-    .where('t.date', '>=', monthRange(months[0] as string).start)
-    .where('t.date', '<=', monthRange(months.at(-1) as string).end)
-    .groupBy(['td.driver_id', 't.company_id', sql`substr(t.date, 1, 7)`])
-    .execute();
+  const rows = await approvedVolumes(
+    db,
+    [...new Set(keys.map((k) => k.driver_id))],
+    [...new Set(keys.map((k) => k.company_id))],
+    monthRange(months[0] as string).start,
+    monthRange(months.at(-1) as string).end,
+  );
   for (const r of rows) volumes.set(volumeKey(r.driver_id, r.company_id, r.month), roundQuantity(Number(r.volume ?? 0)));
   return volumes;
 }
