@@ -15,6 +15,7 @@ import { userCalls } from './users.ts';
 import { transferCalls } from './transfers.ts';
 import { announcementCalls } from './announcements.ts';
 import { registrationCalls } from './registration.ts';
+import { authCalls } from './auth.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -28,6 +29,7 @@ export const CALLS = {
   ...transferCalls,
   ...announcementCalls,
   ...registrationCalls,
+  ...authCalls,
 };
 
 export type Calls = typeof CALLS;

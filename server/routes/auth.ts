@@ -4,10 +4,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { RouteModule } from '../context.ts';
-import type { RoleInfo, TokenPair } from '../../contract/entities.ts';
-import { ALL_ROLES, ROLES, ROLE_LABELS, type Role } from '../../contract/roles.ts';
-import { loginSchema, refreshSchema } from '../../contract/payloads.ts';
-import { badRequest, forbidden, parse, tooManyRequests, unauthorized } from '../errors.ts';
+import type { TokenPair } from '../../contract/entities.ts';
+import { ROLES, ROLE_LABELS, type Role } from '../../contract/roles.ts';
+import { authCalls } from '../../contract/calls/auth.ts';
+import { badRequest, forbidden, tooManyRequests, unauthorized } from '../errors.ts';
+import { registerArea } from './define.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { RateLimiter } from '../rate-limit.ts';
 import { ACCOUNT_DISABLED, type RefreshGrant } from '../auth/refresh.ts';
@@ -78,86 +79,83 @@ export const authRoutes: RouteModule = (app, ctx) => {
     return { access_token: accessToken, refresh_token: grant.token, token_type: 'bearer' };
   }
 
-  app.post('/auth/login/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request): Promise<TokenPair> => {
-    const body = parse(loginSchema, request.body);
-    const subscription = pushSubscriptionJson(body.push_subscription);
-    const email = body.username.toLowerCase();
-    const throttleKey = `${email}|${request.ip}`;
-    const addressKey = `ip:${request.ip}`;
-    const refuse = (limiter: RateLimiter, key: string) => {
-      const minutes = Math.ceil(limiter.retryAfterSeconds(key) / 60);
-      return tooManyRequests(`Слишком много неудачных попыток входа. Повторите через ${minutes} мин.`);
-    };
-    if (failures.isBlocked(throttleKey)) throw refuse(failures, throttleKey);
-    const failed = () => {
-      failures.hit(throttleKey);
-      addressFailures.hit(addressKey);
-    };
+  registerArea(app, ctx, authCalls, {
+    'POST /auth/login/': async ({ body, request }) => {
+      const subscription = pushSubscriptionJson(body.push_subscription);
+      const email = body.username.toLowerCase();
+      const throttleKey = `${email}|${request.ip}`;
+      const addressKey = `ip:${request.ip}`;
+      const refuse = (limiter: RateLimiter, key: string) => {
+        const minutes = Math.ceil(limiter.retryAfterSeconds(key) / 60);
+        return tooManyRequests(`Слишком много неудачных попыток входа. Повторите через ${minutes} мин.`);
+      };
+      if (failures.isBlocked(throttleKey)) throw refuse(failures, throttleKey);
+      const failed = () => {
+        failures.hit(throttleKey);
+        addressFailures.hit(addressKey);
+      };
 
-    const user = await db.kysely
-      .selectFrom('users')
-      .select(['id', 'role', 'password_hash', 'is_active'])
-      .where('email', '=', email)
-      .executeTakeFirst();
-    // An address under attack is closed to every account, except to a device that has signed in to this one
-    // before (its id is a random UUID kept on the device; an attacker spraying passwords does not have it).
-    // Drivers behind one carrier NAT with an attacker keep signing in on their own phones (docs/hardening.md).
-    if (addressFailures.isBlocked(addressKey) && !(user && body.device_id && (await signedInBefore(db, user.id, body.device_id)))) {
-      throw refuse(addressFailures, addressKey);
-    }
-    if (!user) {
-      // The newest request for the e-mail, waiting or rejected (a rejected applicant may have applied again).
-      const request = await db.kysely
-        .selectFrom('registration_requests')
-        .select(['password_hash', 'status', 'reject_reason'])
+      const user = await db.kysely
+        .selectFrom('users')
+        .select(['id', 'role', 'password_hash', 'is_active'])
         .where('email', '=', email)
-        .where('status', 'in', ['pending', 'rejected'])
-        .orderBy('id', 'desc')
         .executeTakeFirst();
-      // Only someone who knows the password learns that the request exists, and why it was rejected.
-      if (request && (await verifyPassword(request.password_hash, body.password))) {
-        throw forbidden(request.status === 'rejected' ? `Заявка на регистрацию отклонена: ${request.reject_reason ?? 'причина не указана'}` : PENDING_REGISTRATION);
+      // An address under attack is closed to every account, except to a device that has signed in to this one
+      // before (its id is a random UUID kept on the device; an attacker spraying passwords does not have it).
+      // Drivers behind one carrier NAT with an attacker keep signing in on their own phones (docs/hardening.md).
+      if (addressFailures.isBlocked(addressKey) && !(user && body.device_id && (await signedInBefore(db, user.id, body.device_id)))) {
+        throw refuse(addressFailures, addressKey);
       }
-      if (!request) await spendVerifyTime(body.password);
-      failed();
-      throw unauthorized(BAD_CREDENTIALS);
-    }
-    if (!(await verifyPassword(user.password_hash, body.password))) {
-      failed();
-      throw unauthorized(BAD_CREDENTIALS);
-    }
-    if (!user.is_active) throw forbidden(ACCOUNT_DISABLED);
-    failures.reset(throttleKey);
+      if (!user) {
+        // The newest request for the e-mail, waiting or rejected (a rejected applicant may have applied again).
+        const request = await db.kysely
+          .selectFrom('registration_requests')
+          .select(['password_hash', 'status', 'reject_reason'])
+          .where('email', '=', email)
+          .where('status', 'in', ['pending', 'rejected'])
+          .orderBy('id', 'desc')
+          .executeTakeFirst();
+        // Only someone who knows the password learns that the request exists, and why it was rejected.
+        if (request && (await verifyPassword(request.password_hash, body.password))) {
+          throw forbidden(request.status === 'rejected' ? `Заявка на регистрацию отклонена: ${request.reject_reason ?? 'причина не указана'}` : PENDING_REGISTRATION);
+        }
+        if (!request) await spendVerifyTime(body.password);
+        failed();
+        throw unauthorized(BAD_CREDENTIALS);
+      }
+      if (!(await verifyPassword(user.password_hash, body.password))) {
+        failed();
+        throw unauthorized(BAD_CREDENTIALS);
+      }
+      if (!user.is_active) throw forbidden(ACCOUNT_DISABLED);
+      failures.reset(throttleKey);
 
-    // A client that sends no device id still gets a chain of its own.
-    const deviceId = body.device_id ?? `anonymous-${randomUUID()}`;
-    const grant = await ctx.refresh.issue(user.id, deviceId, body.device_info ?? null);
-    if (subscription) await storePushSubscription(db, user.id, deviceId, subscription);
-    return tokenPair(grant, user.role as Role);
+      // A client that sends no device id still gets a chain of its own.
+      const deviceId = body.device_id ?? `anonymous-${randomUUID()}`;
+      const grant = await ctx.refresh.issue(user.id, deviceId, body.device_info ?? null);
+      if (subscription) await storePushSubscription(db, user.id, deviceId, subscription);
+      return tokenPair(grant, user.role as Role);
+    },
+
+    'POST /auth/refresh/': async ({ body: { refresh_token } }) => {
+      const grant = await ctx.refresh.rotate(refresh_token);
+      const user = await db.kysely.selectFrom('users').select('role').where('id', '=', grant.userId).executeTakeFirstOrThrow();
+      return tokenPair(grant, user.role as Role);
+    },
+
+    'POST /auth/logout/': async ({ body: { refresh_token } }) => {
+      const ended = await ctx.refresh.revoke(refresh_token);
+      if (ended) {
+        // A device that logged out must stop receiving the user's notifications.
+        await db.kysely
+          .deleteFrom('push_subscriptions')
+          .where('user_id', '=', ended.userId)
+          .where('device_id', '=', ended.deviceId)
+          .execute();
+      }
+      return undefined;
+    },
+
+    'GET /auth/roles/': () => ROLES.map((name) => ({ name, label: ROLE_LABELS[name] })),
   });
-
-  app.post('/auth/refresh/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request): Promise<TokenPair> => {
-    const { refresh_token } = parse(refreshSchema, request.body);
-    const grant = await ctx.refresh.rotate(refresh_token);
-    const user = await db.kysely.selectFrom('users').select('role').where('id', '=', grant.userId).executeTakeFirstOrThrow();
-    return tokenPair(grant, user.role as Role);
-  });
-
-  app.post('/auth/logout/', { bodyLimit: SIGN_IN_BODY_LIMIT }, async (request, reply) => {
-    const { refresh_token } = parse(refreshSchema, request.body);
-    const ended = await ctx.refresh.revoke(refresh_token);
-    if (ended) {
-      // A device that logged out must stop receiving the user's notifications.
-      await db.kysely
-        .deleteFrom('push_subscriptions')
-        .where('user_id', '=', ended.userId)
-        .where('device_id', '=', ended.deviceId)
-        .execute();
-    }
-    return reply.status(204).send();
-  });
-
-  app.get('/auth/roles/', { preHandler: ctx.guard(ALL_ROLES) }, async (): Promise<RoleInfo[]> =>
-    ROLES.map((name) => ({ name, label: ROLE_LABELS[name] })),
-  );
 };
