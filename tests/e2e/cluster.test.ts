@@ -141,6 +141,37 @@ describe('two server instances behind HAProxy', () => {
     }
   });
 
+  it('100 changes in a row through either instance: each reaches a stream on the other, and a refetch on hearing it sees the change', async () => {
+    const [a, b] = cluster.instances as [string, string];
+    const people = await makePeople(cluster);
+    const taskId = await createTask(cluster, people.company, { status: 'in_progress' });
+    await addDriver(cluster, taskId, people.driver.id);
+    const stream = await openSse(`${b}/api/events/`, people.driver.auth);
+    try {
+      await stream.next((e) => e.event === 'ready');
+      for (let i = 1; i <= 100; i++) {
+        const cargo = `Поток через кластер ${i}`;
+        // Written on a or b by turns; the stream is held on b, so half the changes cross LISTEN/NOTIFY.
+        const edit = await fetch(`${i % 2 ? a : b}/api/tasks/${taskId}/`, {
+          method: 'PUT',
+          headers: { ...people.manager.auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ cargo }),
+        });
+        expect(edit.status).toBe(200);
+        const messages = () => stream.events.filter((e) => e.event === 'message');
+        await waitFor(() => messages().length === i, { message: `change ${i} heard on b`, timeout: 10_000, interval: 5 });
+        expect(JSON.parse(messages()[i - 1]!.data)).toEqual({ path: `/tasks/${taskId}/`, method: 'PUT' });
+        // What a screen does on hearing it: refetch, through the balancer (either instance).
+        const seen = await fetch(`${cluster.proxyUrl}/api/tasks/assigned/`, { headers: people.driver.auth });
+        const { items } = (await seen.json()) as { items: { id: number; cargo: string }[] };
+        expect(items.find((t) => t.id === taskId)?.cargo, `change ${i}`).toBe(cargo);
+      }
+      expect(stream.events.filter((e) => e.event === 'message')).toHaveLength(100);
+    } finally {
+      stream.close();
+    }
+  });
+
   describe('reports', () => {
     let people: People;
     let association: number;
