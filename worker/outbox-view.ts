@@ -10,8 +10,8 @@ export interface OutboxViewState {
   userId: number | null;
   now: number;
   flushing: boolean;
-  /** The item being uploaded, with its progress (0..1). */
-  sending: { id: number; progress: number } | null;
+  /** The items being uploaded (a flush has a few in flight, each of another association): id → progress (0..1). */
+  sending: ReadonlyMap<number, number>;
 }
 
 export const byAge = (a: OutboxRecord, b: OutboxRecord): number =>
@@ -22,7 +22,7 @@ export const byAge = (a: OutboxRecord, b: OutboxRecord): number =>
  * nextAttemptAt); 'retry' means the network failed and the next try waits for nextAttemptAt.
  */
 export function itemState(record: OutboxRecord, { now, sending }: OutboxViewState): OutboxItemState {
-  if (sending && sending.id === record.id) return 'sending';
+  if (record.id !== undefined && sending.has(record.id)) return 'sending';
   if (record.sent) return 'sent';
   if (record.givenUp) return 'undelivered';
   if (record.lastError !== null) return 'failed';
@@ -44,7 +44,7 @@ export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxVi
       photoCount: r.photos.length,
       quantity: r.quantity,
       createdAt: r.createdAt,
-      progress: sending && sending.id === r.id ? sending.progress : null,
+      progress: sending.get(r.id as number) ?? null,
     }),
   );
   const undelivered = mine.filter((r) => r.givenUp).length;

@@ -6,19 +6,29 @@
  * Exactly once, by construction:
  * - every flush, in every context, runs under the Web Lock 'outbox-flush', and inside one engine only one
  *   flush runs at a time; the batch is read from IndexedDB after the lock is granted;
- * - an item is marked sent right where its success was observed, in a strict transaction;
+ * - an item is marked sent as soon as its success was observed, in a strict transaction (the marks of items
+ *   answered meanwhile share one), and every mark is committed before the lock is let go;
  * - a crash between the server's 201 and that mark sends it again with the same Idempotency-Key, and the
  *   server answers with the report it already stored.
+ *
+ * In order per association: a flush has up to FLUSH_CONCURRENCY uploads in flight, each of a different
+ * association; a report goes only after every older unsent report of its association was answered, and an
+ * association whose older report failed (or is waiting out its retry time) sends nothing newer meanwhile.
  */
 import type { EngineDb, OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
-import { addWithPhotos, newOutboxRecord, readWithPhotos, removeWithPhotos, writeOutbox, dropPhotosButFirst } from './outbox-store.ts';
+import { addWithPhotos, newOutboxRecord, readWithPhotos, removeWithPhotos, writeOutbox, dropPhotosButFirst, type OutboxTx } from './outbox-store.ts';
 import { byAge, outboxSnapshot } from './outbox-view.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
 export const FLUSH_INTERVAL_MS = 60_000;
 /** Counted (non-network) failures after which an item is given up, when they happen while online. */
 export const MAX_ATTEMPTS = 10;
+/**
+ * Uploads in flight at once within a flush, never two of one association. The first upload of a batch goes
+ * alone: only once the server has answered does the batch widen, so a dead network costs one request.
+ */
+export const FLUSH_CONCURRENCY = 3;
 
 export function retryDelayMs(attempts: number): number {
   return 2 ** attempts * 1000;
@@ -92,6 +102,16 @@ export interface Outbox {
   start(scheduler: OutboxScheduler): void;
 }
 
+/** How one send ended: delivered (or replayed), refused (a counted attempt), the network failed, or nothing to send. */
+type SendOutcome = 'sent' | 'refused' | 'network' | 'skipped';
+
+interface PendingWrite {
+  id: number;
+  change(record: OutboxRecord): OutboxRecord | null;
+  done(written: OutboxRecord | null): void;
+  fail(error: unknown): void;
+}
+
 const failure = (message: string): Result<number> => ({ ok: false, message, status: null, network: false });
 
 /** Told in every open tab when a report that had to wait reaches the server (issue 10 A). */
@@ -115,7 +135,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   let records: OutboxRecord[] = [];
   let flushing: Promise<void> | null = null;
   let flushAgain = false;
-  let sending: { id: number; progress: number } | null = null;
+  /** The items being uploaded: id → progress (0..1). */
+  const sending = new Map<number, number>();
+  /** Changes to stored records waiting for the next strict transaction (see `update`). */
+  let writeQueue: PendingWrite[] = [];
+  let writing: Promise<void> | null = null;
   let scheduler: OutboxScheduler | null = null;
   let retryTimer: unknown = null;
   /** The next batch sends every unsent item (the driver pressed «Отправить сейчас»). */
@@ -156,61 +180,101 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  /** Applies `change` to the stored record, if it is still there (a discard wins over a late answer); null deletes. */
-  async function update(id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<void> {
-    const written = await writeOutbox(db, async (tx) => {
-      const stored = await tx.objectStore('outbox').get(id);
-      if (!stored) return null;
-      const next = change(stored);
-      if (next?.sent && !stored.sent) {
-        // Delivered: the server holds the photos now. A task carried in many trips keeps its sent items until the
-        // driver finishes it (docs/loads.md), so only the first photo stays, as the queue's thumbnail.
-        await dropPhotosButFirst(tx, next);
-      }
-      await (next ? tx.objectStore('outbox').put(next) : removeWithPhotos(tx, id));
-      return next;
+  /**
+   * Applies `change` to the stored record, if it is still there (a discard wins over a late answer); null
+   * deletes. Resolves once committed. Changes asked for while a transaction commits go together in the next
+   * one: a flush with several uploads answered meanwhile pays for one strict commit, not one each.
+   */
+  function update(id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<OutboxRecord | null> {
+    return new Promise((done, fail) => {
+      writeQueue.push({ id, change, done, fail });
+      writing ??= writeQueued();
     });
-    remember(id, written);
-    deps.onChange(true);
   }
 
-  /** Sends one item; answers false when the network failed and the batch should stop. */
-  async function sendOne(id: number): Promise<boolean> {
+  async function writeQueued(): Promise<void> {
+    // A turn first: changes asked for in the same turn go in this transaction, and `writing` is set before it ends.
+    await Promise.resolve();
+    try {
+      await writeGroups();
+    } finally {
+      writing = null;
+    }
+  }
+
+  async function writeGroups(): Promise<void> {
+    while (writeQueue.length > 0) {
+      const group = writeQueue;
+      writeQueue = [];
+      try {
+        const written = await writeOutbox(db, async (tx) => {
+          const results: (OutboxRecord | null)[] = [];
+          for (const { id, change } of group) results.push(await applyChange(tx, id, change));
+          return results;
+        });
+        group.forEach(({ id }, index) => remember(id, written[index] ?? null));
+        deps.onChange(true);
+        group.forEach(({ done }, index) => done(written[index] ?? null));
+      } catch (error) {
+        for (const { fail } of group) fail(error);
+      }
+    }
+  }
+
+  async function applyChange(tx: OutboxTx, id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<OutboxRecord | null> {
+    const stored = await tx.objectStore('outbox').get(id);
+    if (!stored) return null;
+    const next = change(stored);
+    if (next?.sent && !stored.sent) {
+      // Delivered: the server holds the photos now. A task carried in many trips keeps its sent items until the
+      // driver finishes it (docs/loads.md), so only the first photo stays, as the queue's thumbnail.
+      await dropPhotosButFirst(tx, next);
+    }
+    await (next ? tx.objectStore('outbox').put(next) : removeWithPhotos(tx, id));
+    return next;
+  }
+
+  /**
+   * Sends one item and answers as soon as the server (or the network) did: its record is written in the
+   * background, and `written` settles when that write (and what follows it: the notices) is done.
+   */
+  async function sendOne(id: number): Promise<{ outcome: SendOutcome; written: Promise<void> }> {
     // Read again right before sending: a discard (from any tab) since the batch was read must win.
     const loaded = await readWithPhotos(db, id);
     if (!loaded || loaded.record.sent) {
       remember(id, loaded?.record ?? null);
-      return true;
+      return { outcome: 'skipped', written: Promise.resolve() };
     }
     const { record, photos } = loaded;
-    sending = { id, progress: 0 };
+    sending.set(id, 0);
     deps.onChange(false);
     let result: SendResult;
     try {
       result = await deps.sendReport(record, photos, (progress) => {
-        if (sending?.id !== id) return;
-        sending.progress = Math.min(1, Math.max(0, progress));
+        if (!sending.has(id)) return;
+        sending.set(id, Math.min(1, Math.max(0, progress)));
         deps.onChange(false);
       });
     } catch (error) {
       // The sender is meant to answer, not throw; a throw tells us nothing about the report, so it does not count.
       result = { ok: false, network: true, status: null, message: String(error) };
     } finally {
-      sending = null;
+      sending.delete(id);
     }
     const now = deps.now();
     if (result.ok) {
-      await update(id, (r) => ({ ...r, sent: true, sentAt: now, lastError: null }));
-      if (waited(loaded.record, now)) deps.notify(DELIVERED_NOTICE);
-      return true;
+      const written = update(id, (r) => ({ ...r, sent: true, sentAt: now, lastError: null })).then(() => {
+        if (waited(loaded.record, now)) deps.notify(DELIVERED_NOTICE);
+      });
+      return { outcome: 'sent', written };
     }
     if (result.network) {
-      await update(id, (r) => ({ ...r, nextAttemptAt: now + retryDelayMs(r.attempts) }));
-      return false;
+      const written = update(id, (r) => ({ ...r, nextAttemptAt: now + retryDelayMs(r.attempts) })).then(() => undefined);
+      return { outcome: 'network', written };
     }
     const { message } = result;
     const givenUp: OutboxRecord[] = [];
-    await update(id, (r) => {
+    const written = update(id, (r) => {
       const attempts = r.attempts + 1;
       // Offline, a failure says more about the connection than about the report: keep it.
       if (attempts < MAX_ATTEMPTS || !deps.isOnline()) {
@@ -219,25 +283,92 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       givenUp.push(r);
       // Out of the queue, not thrown away: kept with its photos until the driver decides (issue 10 A).
       return { ...r, attempts, lastError: message, givenUp: true };
+    }).then(() => {
+      for (const r of givenUp) deps.notify(giveUpMessage(r, message));
     });
-    for (const r of givenUp) deps.notify(giveUpMessage(r, message));
-    return true;
+    return { outcome: 'refused', written };
   }
 
-  /** One batch: what is due for the signed-in user when the lock was granted, oldest first, one by one. */
+  /**
+   * What a batch sends, oldest first: the signed-in user's unsent items that are due, but none behind an
+   * older unsent item of the same association that is not (it waits out its retry time): per association,
+   * reports reach the server in the order they were made (a trip's report before the last trip's).
+   */
+  function batchOf(userId: number, now: number, everything: boolean): OutboxRecord[] {
+    const held = new Set<number>();
+    const batch: OutboxRecord[] = [];
+    for (const r of records.filter((r) => r.userId === userId && !r.sent && !r.givenUp).sort(byAge)) {
+      if (held.has(r.association_id)) continue;
+      if (everything || r.nextAttemptAt <= now) batch.push(r);
+      else held.add(r.association_id);
+    }
+    return batch;
+  }
+
+  /**
+   * One batch: what is due for the signed-in user when the lock was granted (batchOf), up to
+   * FLUSH_CONCURRENCY uploads at once, one per association: an association's next item goes only after its
+   * previous one was answered, and none of its items goes after one was refused. A network failure stops
+   * the batch (what is in flight still lands). Every record written before the batch ends.
+   */
   async function runBatch(): Promise<void> {
     const everything = deps.everythingDue === true || everythingNext;
     everythingNext = false;
     const userId = deps.userId();
     if (userId === null || !deps.isOnline()) return;
-    const now = deps.now();
     records = await db.getAll('outbox');
-    const batch = records.filter((r) => r.userId === userId && !r.sent && !r.givenUp && (everything || r.nextAttemptAt <= now)).sort(byAge);
-    for (const item of batch) {
-      if (!deps.isOnline() || deps.userId() !== userId) break;
-      const goOn = await sendOne(item.id as number);
-      if (!goOn) break;
-    }
+    const waiting = batchOf(userId, deps.now(), everything);
+    const busy = new Set<number>();
+    const writes: Promise<void>[] = [];
+    let width = 1;
+    let stopped = false;
+    let failed: { error: unknown } | null = null;
+
+    await new Promise<void>((done) => {
+      let running = 0;
+      const pump = (): void => {
+        while (!stopped && running < width) {
+          if (!deps.isOnline() || deps.userId() !== userId) {
+            stopped = true;
+            break;
+          }
+          const index = waiting.findIndex((r) => !busy.has(r.association_id));
+          if (index < 0) break;
+          const [item] = waiting.splice(index, 1) as [OutboxRecord];
+          const association = item.association_id;
+          busy.add(association);
+          running += 1;
+          sendOne(item.id as number).then(
+            ({ outcome, written }) => {
+              writes.push(written);
+              if (outcome === 'network') stopped = true;
+              // The server answered: the network carries reports, more may go at once.
+              else if (outcome !== 'skipped') width = FLUSH_CONCURRENCY;
+              if (outcome === 'refused') {
+                for (let i = waiting.length - 1; i >= 0; i -= 1) if (waiting[i]?.association_id === association) waiting.splice(i, 1);
+              }
+              finish(association);
+            },
+            (error: unknown) => {
+              failed ??= { error };
+              stopped = true;
+              finish(association);
+            },
+          );
+        }
+        if (running === 0) done();
+      };
+      const finish = (association: number): void => {
+        busy.delete(association);
+        running -= 1;
+        pump();
+      };
+      pump();
+    });
+    const settled = await Promise.allSettled(writes);
+    if (failed) throw (failed as { error: unknown }).error;
+    const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (rejected) throw rejected.reason;
     await resolve();
   }
 
