@@ -290,25 +290,18 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   }
 
   /**
-   * What a batch sends, oldest first: the signed-in user's unsent items that are due, but none behind an
-   * older unsent item of the same association that is not (it waits out its retry time): per association,
-   * reports reach the server in the order they were made (a trip's report before the last trip's).
+   * What a batch sends, oldest first: the signed-in user's unsent items that are due. A refused item waiting out
+   * its retry time does not hold back its association's newer ones (as before several went at once): a driver's
+   * later trips reach the dispatcher while one report is being argued over; the order within a batch holds.
    */
   function batchOf(userId: number, now: number, everything: boolean): OutboxRecord[] {
-    const held = new Set<number>();
-    const batch: OutboxRecord[] = [];
-    for (const r of records.filter((r) => r.userId === userId && !r.sent && !r.givenUp).sort(byAge)) {
-      if (held.has(r.association_id)) continue;
-      if (everything || r.nextAttemptAt <= now) batch.push(r);
-      else held.add(r.association_id);
-    }
-    return batch;
+    return records.filter((r) => r.userId === userId && !r.sent && !r.givenUp && (everything || r.nextAttemptAt <= now)).sort(byAge);
   }
 
   /**
    * One batch: what is due for the signed-in user when the lock was granted (batchOf), up to
    * FLUSH_CONCURRENCY uploads at once, one per association: an association's next item goes only after its
-   * previous one was answered, and none of its items goes after one was refused. A network failure stops
+   * previous one was answered (delivered or refused). A network failure stops
    * the batch (what is in flight still lands). Every record written before the batch ends.
    */
   async function runBatch(): Promise<void> {
@@ -344,9 +337,6 @@ export function createOutbox(deps: OutboxDeps): Outbox {
               if (outcome === 'network') stopped = true;
               // The server answered: the network carries reports, more may go at once.
               else if (outcome !== 'skipped') width = FLUSH_CONCURRENCY;
-              if (outcome === 'refused') {
-                for (let i = waiting.length - 1; i >= 0; i -= 1) if (waiting[i]?.association_id === association) waiting.splice(i, 1);
-              }
               finish(association);
             },
             (error: unknown) => {

@@ -4,7 +4,7 @@
  * and snapshot pushes throttled while a flush changes something per item.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { FLUSH_INTERVAL_MS, FLUSH_LOCK, retryDelayMs, type LockManagerLike } from '../../worker/outbox.ts';
+import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, retryDelayMs, type LockManagerLike } from '../../worker/outbox.ts';
 import { OUTBOX_PUSH_INTERVAL_MS, throttlePushes } from '../../worker/outbox-view.ts';
 import { createManualClock } from './doubles.ts';
 import { deferred, noLocks, photo, photoTexts, queue, report, setup } from './outbox-doubles.ts';
@@ -21,7 +21,8 @@ describe('one flush at a time', () => {
     await Promise.all([h.outbox.flush(), h.outbox.flush()]);
     expect(h.server.calls).toHaveLength(3);
     expect(h.server.sendsPerKey()).toEqual([1, 1, 1]);
-    expect(h.server.maxInFlight).toBe(1);
+    // One batch's uploads at most (a few at once, outbox-concurrency.test.ts), never a second batch's too.
+    expect(h.server.maxInFlight).toBeLessThanOrEqual(FLUSH_CONCURRENCY);
   });
 
   it('across engines on one database (tabs, dedicated workers, the service worker): each item sent once', async () => {
@@ -32,7 +33,8 @@ describe('one flush at a time', () => {
     await Promise.all(engines.map((e) => e.flush()));
     expect(h.server.calls).toHaveLength(3);
     expect(h.server.sendsPerKey()).toEqual([1, 1, 1]);
-    expect(h.server.maxInFlight).toBe(1);
+    // One batch's uploads at most (a few at once, outbox-concurrency.test.ts), never a second batch's too.
+    expect(h.server.maxInFlight).toBeLessThanOrEqual(FLUSH_CONCURRENCY);
   });
 
   it('takes the Web Lock named outbox-flush', async () => {
@@ -47,7 +49,7 @@ describe('one flush at a time', () => {
 });
 
 describe('one batch at a time', () => {
-  it('sends a batch one item after another, oldest first, and what came during it in the next batch', async () => {
+  it('sends a batch oldest first, the first item alone, and what came during it in the next batch', async () => {
     const h = await setup();
     h.server.assigned = [41, 42, 43];
     await queue(h.outbox, report(41));
