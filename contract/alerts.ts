@@ -3,8 +3,10 @@
  * report corrected, a driver taking or finishing a task, a transfer answered. The server derives them from
  * successful writes and sends them on the change feed (`event: alert`) to the company's staff; the engine shows
  * each in one tab (the focused or last-focused one) and counts it beside the menu entry it concerns.
+ *
+ * No zod here: the tab's first chunk, the engine and the service worker import this file, and the settings'
+ * schema (contract/alert-settings.ts) would bring the whole of zod into each of them.
  */
-import { z } from 'zod';
 
 export const ALERT_KINDS = ['report', 'report_fixed', 'task_taken', 'task_finished', 'transfer_answered'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
@@ -35,14 +37,12 @@ export interface StaffAlert {
   url: string;
 }
 
-export const alertSettingsSchema = z
-  .object({
-    kinds: z.array(z.enum(ALERT_KINDS, { message: 'неизвестный вид оповещения' })).max(ALERT_KINDS.length),
-    sound: z.boolean({ message: 'ожидается да или нет' }),
-    notify: z.boolean({ message: 'ожидается да или нет' }),
-  })
-  .strict();
-export type AlertSettings = z.infer<typeof alertSettingsSchema>;
+/** Which alerts a staff user wants, and how (the schema: contract/alert-settings.ts). */
+export interface AlertSettings {
+  kinds: AlertKind[];
+  sound: boolean;
+  notify: boolean;
+}
 
 /** Until a user chooses: every kind as a toast, no sound, no system notification (the browser must be asked). */
 export const DEFAULT_ALERT_SETTINGS: AlertSettings = { kinds: [...ALERT_KINDS], sound: false, notify: false };

@@ -4,16 +4,14 @@
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { ToastContainer, toast } from 'react-toastify';
 import { App } from './app/App.tsx';
 import { ErrorBoundary, Fatal } from './app/ErrorBoundary.tsx';
 import { blockNumberInputWheel } from './app/no-wheel.ts';
 import { registerServiceWorker } from './app/pwa/register.ts';
-import { createQueryClient } from './app/query-client.ts';
+import { showToast } from './app/toasts.ts';
+import { Toasts } from './app/Toasts.tsx';
 import { persistUiState, restoreUiState } from './app/ui-state.ts';
-import { connectEngine, onEngineNotice, onReconnected, onWrites, reportClientErrors } from './engine/connect.ts';
-import { isStaleAfter, routeTableLoaded } from './engine/write-invalidation.ts';
+import { connectEngine, onEngineNotice, reportClientErrors } from './engine/connect.ts';
 import './styles.css';
 
 const container = document.getElementById('root');
@@ -26,24 +24,18 @@ registerServiceWorker();
 
 async function start(): Promise<void> {
   await Promise.all([connectEngine(), restoreUiState()]);
-  const queryClient = createQueryClient();
-  // Back online (or out of offline mode): what the screens show may be stale cache.
-  onReconnected(() => void queryClient.invalidateQueries());
-  // A write in any tab of this browser: every tab refetches what it touched (CONSOLE.md, "Tabs that agree").
-  onWrites((writes) => void routeTableLoaded().then(() => queryClient.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, writes) })));
+  // React Query loads with the first route past /login, and its client with it (app/query-layer.tsx).
   // Background work of the engine (a queued report refused for good) has something to tell the user.
-  onEngineNotice((message: string) => toast.warning(message));
+  onEngineNotice((message: string) => showToast('warning', message));
   const persistence = persistUiState();
   // The debounce may still hold the last change when the tab goes away.
   window.addEventListener('pagehide', () => persistence.flush());
   root.render(
     <StrictMode>
       <ErrorBoundary>
-        <QueryClientProvider client={queryClient}>
-          <App />
-        </QueryClientProvider>
+        <App />
       </ErrorBoundary>
-      <ToastContainer position="bottom-left" autoClose={3000} newestOnTop />
+      <Toasts />
     </StrictMode>,
   );
 }

@@ -69,11 +69,13 @@ export function createAuth(deps: AuthDeps): Auth {
       }
       if (!stored.refresh) return failure(AUTH_MESSAGES.noRefreshToken);
       try {
-        const response = await http.axios.post<TokenPair>(
-          'auth/refresh/',
-          { refresh_token: stored.refresh },
-          { skipAuthRefresh: true, withoutToken: true },
-        );
+        const response = await http.raw<TokenPair>({
+          method: 'POST',
+          url: 'auth/refresh/',
+          data: { refresh_token: stored.refresh },
+          skipAuthRefresh: true,
+          withoutToken: true,
+        });
         await tokens.write(response.data);
         return { ok: true, data: response.data.access_token };
       } catch (error) {

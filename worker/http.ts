@@ -3,14 +3,11 @@
  * bearer token read from IndexedDB for every request (another tab's engine may have rotated it). A 401
  * starts one shared refresh (the caller's `refreshAccess` is single-flight) and the request is repeated
  * once. Failures leave this file as `ApiFailure` values, never as thrown errors.
+ *
+ * axios itself loads on the first request (a dynamic import: its own chunk), not with the engine: a cold
+ * /login sends nothing until the user signs in, and the engine starts with every tab.
  */
-import axios, {
-  type AxiosAdapter,
-  type AxiosInstance,
-  type AxiosProgressEvent,
-  type AxiosRequestConfig,
-  type AxiosResponse,
-} from 'axios';
+import type { AxiosAdapter, AxiosError, AxiosInstance, AxiosProgressEvent, AxiosRequestConfig, AxiosResponse } from 'axios';
 import type { ApiFailure, Params, Result } from './api.ts';
 import { SERVER_UNREACHABLE, serverUnreachable } from './unreachable.ts';
 
@@ -29,6 +26,11 @@ declare module 'axios' {
 
 export const API_TIMEOUT_MS = 10_000;
 
+/** axios.isAxiosError without loading axios: its errors carry the flag. */
+export function isAxiosError(error: unknown): error is AxiosError {
+  return error !== null && typeof error === 'object' && (error as { isAxiosError?: unknown }).isAxiosError === true;
+}
+
 /** SPEC.md section 8: the one test of what counts as a network error. */
 export function isNetworkError(error: unknown): boolean {
   if (error === null || typeof error !== 'object') return true;
@@ -41,7 +43,7 @@ export function isNetworkError(error: unknown): boolean {
 
 /** The server's `{"detail": "..."}`, when it sent one. */
 export function detailOf(error: unknown): string | null {
-  if (!axios.isAxiosError(error)) return null;
+  if (!isAxiosError(error)) return null;
   const data: unknown = error.response?.data;
   if (data && typeof data === 'object' && 'detail' in data) {
     const detail = (data as { detail: unknown }).detail;
@@ -51,7 +53,7 @@ export function detailOf(error: unknown): string | null {
 }
 
 export function statusOf(error: unknown): number | null {
-  return axios.isAxiosError(error) ? (error.response?.status ?? null) : null;
+  return isAxiosError(error) ? (error.response?.status ?? null) : null;
 }
 
 /** An error as the UI sees it: the server's detail, else `fallback`. */
@@ -99,7 +101,8 @@ export interface UploadOptions {
 }
 
 export interface Http {
-  readonly axios: AxiosInstance;
+  /** A call as axios answers it: the response, or a thrown axios error (the refresh wants the raw outcome). */
+  raw<T>(config: AxiosRequestConfig): Promise<AxiosResponse<T>>;
   /** Any call; a failure carries the server's detail or `fallback` (default: a Russian generic text). */
   request<T>(config: AxiosRequestConfig, fallback?: string): Promise<Result<T>>;
   getJson<T>(path: string, params?: Params): Promise<Result<T>>;
@@ -109,34 +112,56 @@ export interface Http {
 }
 
 export function createHttp(deps: HttpDeps): Http {
-  const instance = axios.create({
-    baseURL: deps.baseURL,
-    timeout: API_TIMEOUT_MS,
-    allowAbsoluteUrls: false,
-    ...(deps.adapter ? { adapter: deps.adapter } : {}),
-  });
+  let loading: Promise<AxiosInstance> | null = null;
 
-  instance.interceptors.request.use(async (config) => {
-    const token = config.withoutToken ? null : await deps.accessToken();
-    config.sentWithToken = token;
-    if (token) config.headers.set('Authorization', `Bearer ${token}`);
-    else config.headers.delete('Authorization');
-    return config;
-  });
+  function client(): Promise<AxiosInstance> {
+    loading ??= import('axios').then(
+      ({ default: axios }) =>
+        configure(
+          axios.create({
+            baseURL: deps.baseURL,
+            timeout: API_TIMEOUT_MS,
+            allowAbsoluteUrls: false,
+            ...(deps.adapter ? { adapter: deps.adapter } : {}),
+          }),
+        ),
+      (error: unknown) => {
+        // Not remembered (offline before the chunk was cached, say): the next call tries again.
+        loading = null;
+        throw error;
+      },
+    );
+    return loading;
+  }
 
-  instance.interceptors.response.use(undefined, async (error: unknown) => {
-    if (!axios.isAxiosError(error) || !error.config) throw error;
-    const config = error.config;
-    if (error.response?.status !== 401 || config.skipAuthRefresh || config.authRetried) throw error;
-    const fresh = await deps.refreshAccess(config.sentWithToken ?? null);
-    if (!fresh) throw error;
-    config.authRetried = true;
-    return instance.request(config);
-  });
+  function configure(instance: AxiosInstance): AxiosInstance {
+    instance.interceptors.request.use(async (config) => {
+      const token = config.withoutToken ? null : await deps.accessToken();
+      config.sentWithToken = token;
+      if (token) config.headers.set('Authorization', `Bearer ${token}`);
+      else config.headers.delete('Authorization');
+      return config;
+    });
+
+    instance.interceptors.response.use(undefined, async (error: unknown) => {
+      if (!isAxiosError(error) || !error.config) throw error;
+      const config = error.config;
+      if (error.response?.status !== 401 || config.skipAuthRefresh || config.authRetried) throw error;
+      const fresh = await deps.refreshAccess(config.sentWithToken ?? null);
+      if (!fresh) throw error;
+      config.authRetried = true;
+      return instance.request(config);
+    });
+    return instance;
+  }
+
+  async function raw<T>(config: AxiosRequestConfig): Promise<AxiosResponse<T>> {
+    return (await client()).request<T>(config);
+  }
 
   async function request<T>(config: AxiosRequestConfig, fallback?: string): Promise<Result<T>> {
     try {
-      const response: AxiosResponse<T> = await instance.request<T>({ ...config, url: apiPath(config.url ?? '') });
+      const response = await raw<T>({ ...config, url: apiPath(config.url ?? '') });
       return { ok: true, data: response.data };
     } catch (error) {
       return toFailure(error, fallback ?? genericFallback(error));
@@ -144,7 +169,7 @@ export function createHttp(deps: HttpDeps): Http {
   }
 
   return {
-    axios: instance,
+    raw,
     request,
     getJson: (path, params) => request({ method: 'GET', url: path, params }),
     sendForm: (method, path, form, options = {}) =>
@@ -159,7 +184,7 @@ export function createHttp(deps: HttpDeps): Http {
       }),
     async download(path, today, params) {
       try {
-        const response = await instance.request<Blob>({ method: 'GET', url: apiPath(path), params, responseType: 'blob' });
+        const response = await raw<Blob>({ method: 'GET', url: apiPath(path), params, responseType: 'blob' });
         if (response.status === 204) return { ok: true, data: null };
         const disposition = response.headers['content-disposition'];
         const filename = filenameFrom(typeof disposition === 'string' ? disposition : null) ?? datedXlsxName(today);

@@ -4,9 +4,11 @@
  *
  * browser-image-compression runs with `useWebWorker: false`: a SharedWorker cannot start a Worker, and the
  * library's worker mode loads a script from a CDN. In the engine it then draws on OffscreenCanvas itself.
+ *
+ * Both libraries load on the first photo (dynamic import: their own chunks), not with the engine: the engine
+ * starts with every tab, a photo is compressed only when a driver sends a report.
  */
-import imageCompression, { type Options } from 'browser-image-compression';
-import { imageSize } from 'image-size';
+import type { Options } from 'browser-image-compression';
 
 export const MAX_WIDTH = 1024;
 export const JPEG_QUALITY = 0.7;
@@ -24,7 +26,10 @@ export interface ImageDeps {
 }
 
 export const defaultImageDeps: ImageDeps = {
-  compress: (file, options) => imageCompression(file, options),
+  compress: async (file, options) => {
+    const { default: imageCompression } = await import('browser-image-compression');
+    return imageCompression(file, options);
+  },
   measure: measurePhoto,
 };
 
@@ -85,6 +90,7 @@ function oriented(size: { width: number; height: number; orientation?: number })
  */
 export async function measurePhoto(blob: Blob): Promise<ImageSize> {
   try {
+    const { imageSize } = await import('image-size');
     return oriented(imageSize(new Uint8Array(await blob.arrayBuffer())));
   } catch {
     const bitmap = await createImageBitmap(blob);

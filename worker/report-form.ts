@@ -2,7 +2,7 @@
  * The multipart body of POST /reports/ for one outbox record (SPEC.md sections 5 and 7). The engine sends it
  * with the header `Idempotency-Key: record.idempotencyKey`.
  */
-import { decimalToText } from '../contract/fields.ts';
+import { decimalToText } from '../contract/decimal-text.ts';
 import type { FormFields } from './api.ts';
 import type { OutboxRecord } from './db.ts';
 

@@ -5,7 +5,8 @@
  */
 import { answer, area, GET, PUT } from '../call.ts';
 import { STAFF } from '../roles.ts';
-import { alertSettingsSchema, type AlertSettings } from '../alerts.ts';
+import type { AlertSettings } from '../alerts.ts';
+import { alertSettingsSchema } from '../alert-settings.ts';
 
 export const userCalls = area(
   GET('/users/me/alerts', { roles: STAFF, answer: answer<AlertSettings>() }),

@@ -1,7 +1,8 @@
 /** A user's own settings (contract/calls/users.ts): the alerts they want (docs/alerts.md). */
 import type { RouteModule } from '../context.ts';
 import { userCalls } from '../../contract/calls/users.ts';
-import { alertSettingsSchema, DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../../contract/alerts.ts';
+import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../../contract/alerts.ts';
+import { alertSettingsSchema } from '../../contract/alert-settings.ts';
 import { nowIso } from '../db/connect.ts';
 import type { Db } from '../db/connect.ts';
 import { registerArea } from './define.ts';

@@ -4,7 +4,7 @@ import { Route, Switch } from 'wouter';
 import { Loading } from '../ui/states.tsx';
 import { lazyNamed } from './lazy.ts';
 import { UpdatePrompt } from './pwa/UpdatePrompt.tsx';
-import { AppRoutes } from './routes.tsx';
+import { AppRoutes, QueryLayer } from './routes.tsx';
 import { Shell } from './Shell.tsx';
 import { useStartup } from './use-startup.ts';
 
@@ -17,7 +17,9 @@ export function App() {
       <Switch>
         <Route path="/table">
           <Suspense fallback={<Loading />}>
-            <TableScreen />
+            <QueryLayer>
+              <TableScreen />
+            </QueryLayer>
           </Suspense>
         </Route>
         <Route>

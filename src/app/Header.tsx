@@ -13,7 +13,7 @@ import { lazyNamed } from './lazy.ts';
 
 const OutboxBadge = lazyNamed(() => import('../screens/outbox/OutboxBadge.tsx'), 'OutboxBadge');
 
-interface HeaderProps {
+export interface HeaderProps {
   sidebarExpanded: boolean;
   /** null: no sidebar to toggle (a driver's phone, with the bottom bar). */
   onToggleSidebar: (() => void) | null;

@@ -3,18 +3,20 @@
  * signed in. The sidebar is an off-canvas drawer on phones and a collapsible column on desktops; a driver
  * on a phone gets the bottom bar (DriverBar) instead of the drawer and its hamburger.
  */
-import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { useSnapshot } from 'valtio';
 import { useEngineSnapshot } from '../engine/store.ts';
 import { useMediaQuery } from '../ui/use-media-query.ts';
-import { DriverBar } from './DriverBar.tsx';
-import { Header } from './Header.tsx';
 import { OfflineBanner } from './OfflineBanner.tsx';
-import { Sidebar } from './Sidebar.tsx';
 import { uiState } from './ui-state.ts';
 import { useSessionEndNotice } from './use-session-end.ts';
 import { refreshPushSubscription } from './pwa/push.ts';
-import { useStaffAlerts } from './use-alerts.ts';
+
+// The signed-in parts load with React Query when someone is signed in (signed-in.tsx): not on a signed-out /login.
+const loadSignedIn = () => import('./signed-in.tsx');
+const Header = lazy(() => loadSignedIn().then((m) => ({ default: m.SignedInHeader })));
+const Sidebar = lazy(() => loadSignedIn().then((m) => ({ default: m.SignedInSidebar })));
+const DriverBar = lazy(() => loadSignedIn().then((m) => ({ default: m.SignedInDriverBar })));
 
 export const DESKTOP_QUERY = '(min-width: 900px)';
 
@@ -24,7 +26,6 @@ export function Shell({ children }: { children: ReactNode }) {
   const desktop = useMediaQuery(DESKTOP_QUERY);
   const [drawerOpen, setDrawerOpen] = useState(false);
   useSessionEndNotice(auth);
-  const alertCounts = useStaffAlerts(auth.isAuthenticated ? (auth.user?.role ?? null) : null);
   const signedIn = auth.isAuthenticated;
   const role = auth.user?.role ?? null;
   // A driver's phone: the bottom bar replaces the hamburger and the drawer (desktop drivers and staff keep the sidebar).
@@ -52,17 +53,17 @@ export function Shell({ children }: { children: ReactNode }) {
       {/* The banner stays in sight while scrolling, with the header under it (issue 10 A). */}
       <div className="shell-top">
         <OfflineBanner />
-        {signedIn && <Header sidebarExpanded={expanded} onToggleSidebar={driverBar ? null : toggle} outboxBadge={!driverBar} />}
+        {signedIn && (
+          <Suspense fallback={null}>
+            <Header sidebarExpanded={expanded} onToggleSidebar={driverBar ? null : toggle} outboxBadge={!driverBar} />
+          </Suspense>
+        )}
       </div>
       <div className="shell-body">
         {signedIn && !driverBar && (
-          <Sidebar
-            role={role}
-            variant={desktop ? 'column' : 'drawer'}
-            open={expanded}
-            onNavigate={() => setDrawerOpen(false)}
-            alertCounts={alertCounts}
-          />
+          <Suspense fallback={null}>
+            <Sidebar role={role} variant={desktop ? 'column' : 'drawer'} open={expanded} onNavigate={() => setDrawerOpen(false)} />
+          </Suspense>
         )}
         {signedIn && !desktop && !driverBar && drawerOpen && (
           <div className="drawer-backdrop" aria-hidden="true" onClick={() => setDrawerOpen(false)} />
@@ -71,7 +72,11 @@ export function Shell({ children }: { children: ReactNode }) {
           {children}
         </main>
       </div>
-      {driverBar && <DriverBar />}
+      {driverBar && (
+        <Suspense fallback={null}>
+          <DriverBar />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -6,7 +6,7 @@ import { BUILDING } from './routes.tsx';
 import { useUnreadAnnouncements } from './use-unread-announcements.ts';
 import { usePendingReports } from './use-pending-reports.ts';
 
-interface SidebarProps {
+export interface SidebarProps {
   role: Role | null;
   /** Off-canvas drawer (phones) or a column beside the content (desktop). */
   variant: 'drawer' | 'column';

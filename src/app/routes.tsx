@@ -1,6 +1,7 @@
 /**
  * Every route of SPEC.md section 2. Protected routes come from the NAV table (the sidebar's source too),
- * each behind the guard with its roles. Every screen is its own chunk, so /login loads little.
+ * each behind the guard with its roles. Every screen is its own chunk, so /login loads little; React Query
+ * too (query-layer.tsx) wraps every route but /login.
  */
 import { Suspense, type ComponentType } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
@@ -13,6 +14,9 @@ export interface ScreenProps {
   /** The label from the NAV table, for screens that show it as their title. */
   title: string;
 }
+
+/** React Query for a subtree; its chunk loads with the first route that needs it. */
+export const QueryLayer = lazyNamed(() => import('./query-layer.tsx'), 'QueryLayer');
 
 const LoginScreen = lazyNamed(() => import('../screens/login/LoginScreen.tsx'), 'LoginScreen');
 const RegisterScreen = lazyNamed(() => import('../screens/register/RegisterScreen.tsx'), 'RegisterScreen');
@@ -62,21 +66,27 @@ export function AppRoutes() {
     <Suspense fallback={<Loading />}>
       <Switch>
         <Route path="/login" component={LoginScreen} />
-        <Route path="/register" component={RegisterScreen} />
-        <Route path="/">
-          <Redirect to="/profile" replace />
+        <Route>
+          <QueryLayer>
+            <Switch>
+              <Route path="/register" component={RegisterScreen} />
+              <Route path="/">
+                <Redirect to="/profile" replace />
+              </Route>
+              {NAV.map((entry) => {
+                const Screen = screens[entry.path];
+                return (
+                  <Route key={entry.path} path={entry.path}>
+                    <Protected roles={entry.roles}>
+                      <Screen title={entry.label} />
+                    </Protected>
+                  </Route>
+                );
+              })}
+              <Route component={NotFoundScreen} />
+            </Switch>
+          </QueryLayer>
         </Route>
-        {NAV.map((entry) => {
-          const Screen = screens[entry.path];
-          return (
-            <Route key={entry.path} path={entry.path}>
-              <Protected roles={entry.roles}>
-                <Screen title={entry.label} />
-              </Protected>
-            </Route>
-          );
-        })}
-        <Route component={NotFoundScreen} />
       </Switch>
     </Suspense>
   );

@@ -4,14 +4,14 @@
  * tells the user why, in a toast, and the guard takes them to /login.
  */
 import { useEffect, useRef } from 'react';
-import { toast } from 'react-toastify';
 import type { AuthSnapshot } from '../../worker/api.ts';
+import { showToast } from './toasts.ts';
 
 export function useSessionEndNotice(auth: Pick<AuthSnapshot, 'isAuthenticated' | 'error'>): void {
   const wasSignedIn = useRef(auth.isAuthenticated);
   useEffect(() => {
     if (wasSignedIn.current && !auth.isAuthenticated && auth.error) {
-      toast.error(auth.error, { toastId: `session-end:${auth.error}` });
+      showToast('error', auth.error, { toastId: `session-end:${auth.error}` });
     }
     wasSignedIn.current = auth.isAuthenticated;
   }, [auth.isAuthenticated, auth.error]);

@@ -3,10 +3,10 @@
  * a toast, and /login when the session cannot continue.
  */
 import { useEffect } from 'react';
-import { toast } from 'react-toastify';
 import { useLocation } from 'wouter';
 import { getEngine } from '../engine/engine.ts';
 import { PUBLIC_PATHS } from './nav.ts';
+import { showToast } from './toasts.ts';
 
 export function useStartup(): void {
   const [, navigate] = useLocation();
@@ -17,7 +17,7 @@ export function useStartup(): void {
       .startup()
       .then((outcome) => {
         if (!live) return;
-        if (outcome.toast) toast.error(outcome.toast, { toastId: outcome.toast });
+        if (outcome.toast) showToast('error', outcome.toast, { toastId: outcome.toast });
         // Someone already on a public page (registering, say) is not pulled away from it.
         if (outcome.redirectToLogin && !PUBLIC_PATHS.includes(window.location.pathname)) {
           navigate('/login', { replace: true });
