@@ -1,0 +1,95 @@
+/**
+ * Lighthouse (mobile: its default Moto G Power emulation, simulated slow 4G and a 4× slower CPU) on a cold
+ * /login of the built app, served as `npm start` serves it (precompressed, cache headers), against a plain HTML
+ * sign-in form without JavaScript from a bare Node server in the same run — the ceiling for a page that shows a
+ * form. Goals: performance ≥ 0.9, total blocking time ≤ 300 ms. Chromium is /usr/bin/chromium (CHROME_PATH).
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { figure, round, withApp, type Benchmark, type SectionResult } from './support.ts';
+
+const CHROMIUM = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+interface Audit {
+  score: number;
+  tbtMs: number;
+  fcpMs: number;
+  lcpMs: number;
+  ttiMs: number;
+  unusedJsKb: number;
+  /** Lighthouse's main-thread time per script (bootup-time), the biggest first. */
+  bootup: { url: string; totalMs: number; scriptingMs: number }[];
+}
+
+async function audit(url: string): Promise<Audit> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
+  try {
+    const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' });
+    if (!result) throw new Error(`lighthouse gave no result for ${url}`);
+    const { lhr } = result;
+    const value = (id: string) => Number(lhr.audits[id]?.numericValue ?? NaN);
+    const unused = lhr.audits['unused-javascript']?.details as { overallSavingsBytes?: number } | undefined;
+    return {
+      score: Number(lhr.categories.performance?.score ?? NaN),
+      tbtMs: value('total-blocking-time'),
+      fcpMs: value('first-contentful-paint'),
+      lcpMs: value('largest-contentful-paint'),
+      ttiMs: value('interactive'),
+      unusedJsKb: (unused?.overallSavingsBytes ?? 0) / 1000,
+      bootup: ((lhr.audits['bootup-time']?.details as { items?: { url: string; total: number; scripting: number }[] } | undefined)?.items ?? [])
+        .map((item) => ({ url: item.url.replace(/^https?:\/\/[^/]+/, ''), totalMs: Math.round(item.total), scriptingMs: Math.round(item.scripting) }))
+        .slice(0, 6),
+    };
+  } finally {
+    await chrome.kill();
+  }
+}
+
+const PLAIN_FORM = `<!doctype html><html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Вход</title>
+<meta name="description" content="Вход"><style>body{font-family:sans-serif;margin:0;padding:24px}label{display:block;margin:12px 0 4px}input{width:100%;padding:8px}button{margin-top:16px;padding:10px 16px}</style></head>
+<body><main><h1>Вход</h1><form method="post"><label for="e">E-mail</label><input id="e" name="username" type="email"><label for="p">Пароль</label><input id="p" name="password" type="password"><button>Войти</button></form></main></body></html>`;
+
+async function plainServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    res.end(PLAIN_FORM);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/login`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+export const lighthouseLogin: Benchmark = {
+  id: 'lighthouse',
+  title: 'Lighthouse mobile on a cold /login (performance category)',
+  run: () =>
+    withApp({}, async (app): Promise<SectionResult> => {
+      const plain = await plainServer();
+      try {
+        // The app as served, not through the suite's fault proxy.
+        const ours = await audit(`${app.server.url}/login`);
+        const base = await audit(plain.url);
+        return {
+          ours: 'the built app, /login, cold (Lighthouse mobile: emulated Moto G Power, simulated slow 4G, 4× CPU)',
+          baseline: 'a plain HTML sign-in form without JavaScript, same audit, same run',
+          figures: [
+            figure('performance score', 'score', round(ours.score, 2), round(base.score, 2), { goal: '≥ 0.9', met: ours.score >= 0.9 }),
+            figure('total blocking time', 'ms', round(ours.tbtMs, 0), round(base.tbtMs, 0), { goal: '≤ 300 ms', met: ours.tbtMs <= 300 }),
+            figure('first contentful paint', 'ms', round(ours.fcpMs, 0), round(base.fcpMs, 0)),
+            figure('largest contentful paint', 'ms', round(ours.lcpMs, 0), round(base.lcpMs, 0)),
+            figure('time to interactive', 'ms', round(ours.ttiMs, 0), round(base.ttiMs, 0)),
+            figure('unused JavaScript (Lighthouse estimate)', 'kB', round(ours.unusedJsKb, 1), round(base.unusedJsKb, 1), {
+              note: `main thread by script: ${ours.bootup.map((b) => `${b.url} ${b.totalMs} ms`).join(', ')}`,
+            }),
+          ],
+          details: { bootup: ours.bootup },
+        };
+      } finally {
+        await plain.close();
+      }
+    }),
+};
