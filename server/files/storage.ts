@@ -3,7 +3,7 @@
  * DATA_DIR/files; an S3-compatible store can implement the same interface for multi-instance deployments.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, readdir, rm, stat, writeFile, rename } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, rm, stat, writeFile, rename } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
@@ -21,6 +21,10 @@ export interface PendingFile {
 export interface FileStorage {
   /** Stores bytes under a new key that starts with `prefix`; returns the key. */
   put(prefix: string, data: Uint8Array, extension: string): Promise<string>;
+  /** Stores a file written elsewhere (a streamed upload) under a new key; the file is moved, not left behind. */
+  putFile(prefix: string, path: string, extension: string): Promise<string>;
+  /** A fresh local path for an upload on its way in (`uploads/….tmp`: swept like any unfinished file). */
+  uploadPath(): Promise<string>;
   read(key: string): Readable;
   size(key: string): Promise<number | null>;
   remove(key: string): Promise<void>;
@@ -49,6 +53,29 @@ export class DiskStorage implements FileStorage {
     // Write then rename, so a crash never leaves a half-written file under a live key.
     const tmp = `${path}.tmp`;
     await writeFile(tmp, data);
+    await rename(tmp, path);
+    return key;
+  }
+
+  async uploadPath(): Promise<string> {
+    const path = this.pathOf(`uploads/${randomUUID()}.tmp`);
+    await mkdir(dirname(path), { recursive: true });
+    return path;
+  }
+
+  async putFile(prefix: string, source: string, extension: string): Promise<string> {
+    const key = `${prefix}/${randomUUID()}${extension}`;
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.tmp`;
+    try {
+      await rename(source, tmp);
+    } catch (error) {
+      // Another filesystem (the upload's temporary folder elsewhere): copied, then the source removed.
+      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
+      await copyFile(source, tmp);
+      await rm(source, { force: true });
+    }
     await rename(tmp, path);
     return key;
   }

@@ -2,11 +2,13 @@
  * Reads a report's multipart form: text fields and photos, within the caps. Every parser failure becomes
  * a 4xx with a Russian detail — a client's broken upload is never our 500.
  */
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 // The plugin's types add parts() and isMultipart() to FastifyRequest.
 import type {} from '@fastify/multipart';
 import { badRequest, HttpError } from '../errors.ts';
-import { inspectPhoto, PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, tooLarge, type Photo } from './photos.ts';
+import { discardUploads, inspectPhoto, PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, tooLarge, type Photo } from './photos.ts';
 
 const PHOTO_FIELDS = new Set(['photos', 'photos[]', 'photo']);
 const MB = 1024 * 1024;
@@ -41,14 +43,20 @@ function translate(error: unknown): HttpError {
   }
 }
 
-/** `already` counts the photos a report has before this upload (an edit adds to them). */
+/**
+ * `already` counts the photos a report has before this upload (an edit adds to them). Each photo streams to a
+ * temporary file (`uploadPath`) as it arrives, so an upload's bytes never sit in memory whole; the caller
+ * stores the photos (moving the files) or calls `discardUploads` — on a refusal here they are gone already.
+ */
 export async function readReportForm(
   request: FastifyRequest,
+  uploadPath: () => Promise<string>,
   already: { count: number; bytes: number } = { count: 0, bytes: 0 },
 ): Promise<ReportForm> {
   if (!request.isMultipart()) throw badRequest('Ожидается multipart/form-data');
   const fields: Record<string, string> = {};
   const photos: Photo[] = [];
+  const written: { file: string }[] = [];
   let bytes = already.bytes;
   try {
     for await (const part of request.parts({ limits: multipartLimits })) {
@@ -58,19 +66,37 @@ export async function readReportForm(
         continue;
       }
       if (!PHOTO_FIELDS.has(part.fieldname)) {
-        await part.toBuffer();
+        part.file.resume();
         throw badRequest(`${part.fieldname}: неизвестное поле файла, ожидается photos`);
       }
-      const data = await part.toBuffer();
+      if (already.count + photos.length >= REPORT_MAX_PHOTOS) {
+        part.file.resume();
+        throw tooLarge(`В отчёте не больше ${REPORT_MAX_PHOTOS} фото`);
+      }
+      const file = await uploadPath();
+      written.push({ file });
+      let size = 0;
+      await pipeline(
+        part.file,
+        async function* (chunks: AsyncIterable<Buffer>) {
+          for await (const chunk of chunks) {
+            size += chunk.length;
+            if (bytes + size > REPORT_MAX_BYTES) throw tooLarge(`Фото отчёта вместе больше ${REPORT_MAX_BYTES / MB} МБ`);
+            yield chunk;
+          }
+        },
+        createWriteStream(file),
+      );
       // A browser sends an empty part for a file input left empty.
-      if (data.length === 0 && !part.filename) continue;
-      if (already.count + photos.length >= REPORT_MAX_PHOTOS) throw tooLarge(`В отчёте не больше ${REPORT_MAX_PHOTOS} фото`);
-      bytes += data.length;
-      if (bytes > REPORT_MAX_BYTES) throw tooLarge(`Фото отчёта вместе больше ${REPORT_MAX_BYTES / MB} МБ`);
-      photos.push(await inspectPhoto(data, part.filename || 'без имени'));
+      if (size === 0 && !part.filename) continue;
+      bytes += size;
+      photos.push(await inspectPhoto(file, size, part.filename || 'без имени'));
     }
   } catch (error) {
+    await discardUploads(written);
     throw translate(error);
   }
+  // Empty parts were written as empty files: only the photos' stay.
+  await discardUploads(written.filter((w) => !photos.some((p) => p.file === w.file)));
   return { fields, photos };
 }

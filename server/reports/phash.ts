@@ -81,7 +81,7 @@ function keptFrequencies(pixels: Uint8Array): Float64Array {
 
 /** The photo's perceptual hash: 16 lowercase hex digits. Throws for anything sharp cannot decode. */
 /** `maxPixels`: a larger image is refused by sharp before decoding (photos.ts checks it first anyway). */
-export async function perceptualHash(input: Buffer, maxPixels = 50_000_000): Promise<string> {
+export async function perceptualHash(input: Buffer | string, maxPixels = 50_000_000): Promise<string> {
   const { data, info } = await sharp(input, { limitInputPixels: maxPixels })
     .rotate()
     .flatten({ background: '#ffffff' })

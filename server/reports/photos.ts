@@ -3,7 +3,8 @@
  * `image-size` reads the header (format and dimensions, cheap); then `sharp` decodes the whole image, so a
  * valid header over a garbage body, a polyglot or a decompression bomb (more than 50 megapixels) is refused.
  */
-import { imageSize } from 'image-size';
+import { rm } from 'node:fs/promises';
+import { imageSizeFromFile } from 'image-size/fromFile';
 import { perceptualHash } from './phash.ts';
 import sharp from 'sharp';
 import type { ReportPhotoType } from '../../contract/report-limits.ts';
@@ -20,7 +21,9 @@ const FORMATS: Record<string, { mime: ReportPhotoType; ext: string }> = {
 };
 
 export interface Photo {
-  data: Buffer;
+  /** The uploaded bytes, streamed to a temporary file (form.ts); moved into storage when the report is stored. */
+  file: string;
+  size: number;
   mime: string;
   ext: string;
   width: number;
@@ -29,9 +32,8 @@ export interface Photo {
   phash: string | null;
 }
 
-export interface StoredPhoto extends Omit<Photo, 'data'> {
+export interface StoredPhoto extends Omit<Photo, 'file'> {
   key: string;
-  size: number;
 }
 
 export const tooLarge = (detail: string) => new HttpError(413, detail);
@@ -46,7 +48,7 @@ const unsupported = (name: string) =>
   new HttpError(415, `Файл «${quotedName(name)}» не является фотографией: принимаются JPEG, PNG и WebP`);
 
 /** How a stored photo is hashed; bench/loads.ts swaps it out to measure an upload without the hash. */
-export const hashPhoto: { impl: (data: Buffer, maxPixels: number) => Promise<string | null> } = { impl: perceptualHash };
+export const hashPhoto: { impl: (input: Buffer | string, maxPixels: number) => Promise<string | null> } = { impl: perceptualHash };
 
 /** A photo larger than this is refused before it is decoded (a phone camera's is 12–50 MP; the app sends ≤ 1 MP). */
 export const PHOTO_MAX_PIXELS = 50_000_000;
@@ -77,10 +79,10 @@ async function decodeTurn<T>(work: () => Promise<T>): Promise<T> {
  * Answers the photo's format and size, or a 415 for anything that is not a decodable JPEG, PNG or WebP image,
  * or a 413 for one over PHOTO_MAX_PIXELS.
  */
-export async function inspectPhoto(data: Buffer, filename: string): Promise<Photo> {
-  let info: ReturnType<typeof imageSize>;
+export async function inspectPhoto(file: string, size: number, filename: string): Promise<Photo> {
+  let info: Awaited<ReturnType<typeof imageSizeFromFile>>;
   try {
-    info = imageSize(data);
+    info = await imageSizeFromFile(file);
   } catch {
     throw unsupported(filename);
   }
@@ -92,24 +94,29 @@ export async function inspectPhoto(data: Buffer, filename: string): Promise<Phot
   const phash = await decodeTurn(async () => {
     try {
       // Decoding it whole is the only proof it is an image; sharp runs off the main thread.
-      const decoded = await sharp(data, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS }).stats();
+      const decoded = await sharp(file, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS }).stats();
       if (decoded.channels.length === 0) throw new Error('no channels');
     } catch {
       throw unsupported(filename);
     }
     // Its perceptual hash, to catch a photo re-used for another trip; a photo it cannot hash is still a photo.
-    return hashPhoto.impl(data, PHOTO_MAX_PIXELS).catch(() => null);
+    return hashPhoto.impl(file, PHOTO_MAX_PIXELS).catch(() => null);
   });
-  return { data, mime: format.mime, ext: format.ext, width: info.width, height: info.height, phash };
+  return { file, size, mime: format.mime, ext: format.ext, width: info.width, height: info.height, phash };
+}
+
+/** Removes an upload's temporary files, whatever became of them (a stored photo's was moved already). */
+export async function discardUploads(photos: readonly Pick<Photo, 'file'>[]): Promise<void> {
+  await Promise.all(photos.map((photo) => rm(photo.file, { force: true })));
 }
 
 /** Writes the photos under 'photos/'; on any failure removes what it wrote, so nothing is orphaned. */
 export async function storePhotos(storage: FileStorage, photos: readonly Photo[]): Promise<StoredPhoto[]> {
   const stored: StoredPhoto[] = [];
   try {
-    for (const { data, ...meta } of photos) {
-      const key = await storage.put('photos', data, meta.ext);
-      stored.push({ ...meta, key, size: data.length });
+    for (const { file, ...meta } of photos) {
+      const key = await storage.putFile('photos', file, meta.ext);
+      stored.push({ ...meta, key });
     }
   } catch (error) {
     await removeFiles(storage, stored.map((s) => s.key));

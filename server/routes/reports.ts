@@ -9,6 +9,7 @@ import { ALL_ROLES, DRIVER_ONLY } from '../../contract/roles.ts';
 import { dailyHoursSchema, reportCreateSchema, reportUpdateFormSchema, reportUpdateSchema, wagesQuerySchema } from '../../contract/driver.ts';
 import { badRequest, idParam, notFound, parse } from '../errors.ts';
 import { readReportForm, multipartLimits } from '../reports/form.ts';
+import { discardUploads } from '../reports/photos.ts';
 import { assertDriverMayChange, assertSeesAssociation, associationScope, loadReport, loadReports, reportFor } from '../reports/load.ts';
 import { approveClean, listReports, reviewReport } from '../reports/review.ts';
 import { reportCalls } from '../../contract/calls/reports.ts';
@@ -45,10 +46,15 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
     scope.post('/reports/', driver, async (request, reply) => {
       const user = currentUser(request);
       const key = idempotencyKey(request.headers);
-      const form = await readReportForm(request);
-      const input = parse(reportCreateSchema, form.fields);
-      const { report, created } = await createReport(ctx, user, key, input, form.photos);
-      return reply.status(created ? 201 : 200).send(report);
+      const form = await readReportForm(request, () => ctx.storage.uploadPath());
+      try {
+        const input = parse(reportCreateSchema, form.fields);
+        const { report, created } = await createReport(ctx, user, key, input, form.photos);
+        return reply.status(created ? 201 : 200).send(report);
+      } finally {
+        // Stored photos were moved into storage; a refused or replayed upload's files go.
+        await discardUploads(form.photos);
+      }
     });
 
     scope.put('/reports/:id', anyone, async (request) => {
@@ -59,8 +65,12 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
       const corrected = user.role === 'driver' && report.review_status === 'disputed';
       // JSON edits the fields only (numbers as numbers); multipart, all text, may also add photos.
       if (!request.isMultipart()) return updateReport(ctx, report, parse(reportUpdateSchema, request.body), [], corrected);
-      const form = await readReportForm(request, await photoTotals(ctx.db.kysely, report.id));
-      return updateReport(ctx, report, parse(reportUpdateFormSchema, form.fields), form.photos, corrected);
+      const form = await readReportForm(request, () => ctx.storage.uploadPath(), await photoTotals(ctx.db.kysely, report.id));
+      try {
+        return await updateReport(ctx, report, parse(reportUpdateFormSchema, form.fields), form.photos, corrected);
+      } finally {
+        await discardUploads(form.photos);
+      }
     });
 
     scope.delete('/reports/:id', anyone, async (request, reply) => {

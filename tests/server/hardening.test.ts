@@ -179,7 +179,8 @@ describe('a request that does not arrive whole (issue 23 item 3)', () => {
   const rowsAndFiles = async () => {
     const reports = await server.db.kysely.selectFrom('reports').select(({ fn }) => fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const dir = join(server.config.dataDir, 'files');
-    const files = existsSync(dir) ? readdirSync(dir, { recursive: true }).filter((f) => !String(f).endsWith('/')) : [];
+    // Files only (a folder made for uploads is not one), temporary uploads included.
+    const files = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()) : [];
     return { reports: Number(reports.n), files: files.length };
   };
 
@@ -215,6 +216,19 @@ describe('a request that does not arrive whole (issue 23 item 3)', () => {
     // The same upload sent whole is stored: the limit is not what refused the two above.
     const whole = await raw(head, payload);
     expect(whole).toMatch(/^HTTP\/1\.1 201/);
+    // The photo streamed to a temporary file was moved into storage: one file more, nothing left under uploads/.
+    expect(await rowsAndFiles()).toEqual({ reports: before.reports + 1, files: before.files + 1 });
+    // The same upload again (a replay of its key) stores nothing and leaves nothing behind.
+    expect(await raw(head, payload)).toMatch(/^HTTP\/1\.1 200/);
+    // A refused photo (not an image) leaves nothing either.
+    const notPhoto = await encodeForm(reportForm({ association_id: association, quantity: '1' }, [{ data: Buffer.from('not a photo at all'), filename: 'x.jpg' }]));
+    const refused = await call(server, 'POST', '/api/reports/', {
+      token: driver.token,
+      headers: { ...notPhoto.headers, 'idempotency-key': randomUUID() },
+      body: notPhoto.payload,
+    });
+    expect(refused.status).toBe(415);
+    expect(await rowsAndFiles()).toEqual({ reports: before.reports + 1, files: before.files + 1 });
   });
 });
 
