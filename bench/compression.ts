@@ -24,7 +24,7 @@ export const compression: Benchmark = {
       const bytesIn = median(engine.photos.map((p) => p.bytesIn));
       return {
         ours: 'the engine (compressPreview, the photo crosses to the worker and back)',
-        baseline: 'the same library and settings on the main thread',
+        baseline: 'the same library and settings as normally used (its own web worker)',
         figures: [
           figure('time per photo, median', 'ms', ms(engine), ms(main)),
           figure('bytes in per photo, median', 'MB', mb(bytesIn), mb(median(main.photos.map((p) => p.bytesIn)))),

@@ -4,6 +4,7 @@
  * a phone's photos rather than like a flat colour. They stay in the page (`window.__benchPhotos`); only
  * their sizes come back to Node.
  */
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 
@@ -13,6 +14,8 @@ export const PHOTO_HEIGHT = 3000;
 export type PhotoWindow = Window & {
   __benchPhotos: Blob[];
   imageCompression?: (file: File, options: Record<string, unknown>) => Promise<Blob>;
+  /** The library's own script as a blob: URL, which its web worker imports (`libURL`; its default is a CDN). */
+  __imageCompressionUrl?: string;
 };
 
 /** Makes `count` photos in the page; answers their byte sizes. */
@@ -59,14 +62,25 @@ export function makePhotos(page: Page, count: number): Promise<number[]> {
   );
 }
 
-/** browser-image-compression's UMD build on the page's main thread (the baseline), as `window.imageCompression`. */
+/**
+ * browser-image-compression's UMD build in the page (the baseline), as `window.imageCompression`, and the same
+ * script as a blob: URL for the web worker the library starts by default (its default `libURL` is a CDN, which
+ * this machine cannot reach; a failed worker would fall back to the main thread and flatter us).
+ */
 export async function injectCompressionLibrary(page: Page): Promise<void> {
-  await page.addScriptTag({ path: resolve('node_modules/browser-image-compression/dist/browser-image-compression.js') });
+  const path = resolve('node_modules/browser-image-compression/dist/browser-image-compression.js');
+  await page.addScriptTag({ path });
+  await page.evaluate((source) => {
+    (window as unknown as PhotoWindow).__imageCompressionUrl = URL.createObjectURL(new Blob([source], { type: 'text/javascript' }));
+  }, readFileSync(path, 'utf8'));
 }
 
-/** The engine's settings (worker/images.ts) for a landscape photo wider than 1024: the same call on the main thread. */
-export const MAIN_THREAD_OPTIONS = {
-  useWebWorker: false,
+/**
+ * The engine's settings (worker/images.ts) for a landscape photo wider than 1024, as the library is normally
+ * used: in its own web worker (`useWebWorker` is its default), the library loaded from `libURL` there.
+ */
+export const LIBRARY_OPTIONS = {
+  useWebWorker: true,
   fileType: 'image/jpeg',
   initialQuality: 0.7,
   maxWidthOrHeight: 1024,
@@ -91,7 +105,7 @@ export function compressPhotos(page: Page, where: 'engine' | 'main'): Promise<Co
       const compress = (photo: Blob): Promise<Blob> => {
         if (where === 'engine') return w.__reisEngine.compressPreview(photo);
         const file = new File([photo], 'photo.jpg', { type: photo.type });
-        return w.imageCompression!(file, { ...options });
+        return w.imageCompression!(file, { ...options, libURL: w.__imageCompressionUrl });
       };
       // One small photo first, so neither side pays for its first-call set-up inside the figures.
       const warmUp = new OffscreenCanvas(1600, 1200);
@@ -127,6 +141,6 @@ export function compressPhotos(page: Page, where: 'engine' | 'main'): Promise<Co
         wallMs: ended - started,
       };
     },
-    { where, options: MAIN_THREAD_OPTIONS },
+    { where, options: LIBRARY_OPTIONS },
   );
 }
