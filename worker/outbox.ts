@@ -12,95 +12,18 @@
  *   server answers with the report it already stored.
  *
  * In order per association: a flush has up to FLUSH_CONCURRENCY uploads in flight, each of a different
- * association; a report goes only after every older unsent report of its association was answered, and an
- * association whose older report failed (or is waiting out its retry time) sends nothing newer meanwhile.
+ * association (keyed-pool.ts); within a batch a report goes only after the older one of its association was
+ * answered. A refused report waiting out its retry time does not hold back its association's newer ones.
  */
-import type { EngineDb, OutboxRecord } from './db.ts';
+import { runKeyed } from './keyed-pool.ts';
+import type { OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
+import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs, type Outbox, type OutboxDeps, type OutboxScheduler, type SendResult } from './outbox-types.ts';
 import { addWithPhotos, newOutboxRecord, readWithPhotos, removeWithPhotos, writeOutbox, dropPhotosButFirst, type OutboxTx } from './outbox-store.ts';
 import { byAge, outboxSnapshot } from './outbox-view.ts';
 
-export const FLUSH_LOCK = 'outbox-flush';
-export const FLUSH_INTERVAL_MS = 60_000;
-/** Counted (non-network) failures after which an item is given up, when they happen while online. */
-export const MAX_ATTEMPTS = 10;
-/**
- * Uploads in flight at once within a flush, never two of one association. The first upload of a batch goes
- * alone: only once the server has answered does the batch widen, so a dead network costs one request.
- */
-export const FLUSH_CONCURRENCY = 3;
-
-export function retryDelayMs(attempts: number): number {
-  return 2 ** attempts * 1000;
-}
-
-export type SendResult =
-  | { ok: true; reportId: number }
-  | { ok: false; network: boolean; status: number | null; message: string };
-
-export interface LockManagerLike {
-  request<T>(name: string, fn: () => Promise<T>): Promise<T>;
-}
-
-export interface OutboxDeps {
-  db: EngineDb;
-  now(): number;
-  /** navigator.onLine and not in offline mode. */
-  isOnline(): boolean;
-  userId(): number | null;
-  locks: LockManagerLike;
-  /** Multipart POST /reports/ (buildReportForm) with the Idempotency-Key header; `onProgress` gets 0..1. */
-  sendReport(record: OutboxRecord, photos: Blob[], onProgress: (progress: number) => void): Promise<SendResult>;
-  /** The association ids of GET /tasks/assigned/, or null when that call failed. */
-  assignedAssociationIds(): Promise<number[] | null>;
-  /**
-   * Something in the outbox changed: push a new snapshot. `stored` is false when only this engine's view
-   * changed (the item being sent, its progress): other engines then have nothing to re-read. Called for
-   * every change, also per item and per progress event: the engine's wiring throttles the pushes.
-   */
-  onChange(stored: boolean): void;
-  /** Tell the driver (a toast), in Russian. */
-  notify(message: string): void;
-  /**
-   * Photo compression before queueing (worker/images.ts compressPhoto in the engines, a double in tests).
-   * Null where nothing is queued: the service worker only sends what the engines stored, and must not
-   * carry the compression library in its bundle.
-   */
-  compress: ((photo: Blob) => Promise<Blob>) | null;
-  /**
-   * Every unsent item counts as due, whatever its retry time: the service worker's 'sync' is the browser
-   * saying the network is back, so an item whose last try failed a moment ago goes now (one pass, no loop).
-   */
-  everythingDue?: boolean;
-}
-
-export interface OutboxScheduler {
-  setInterval(fn: () => void, ms: number): unknown;
-  addEventListener(type: 'online', fn: () => void): void;
-  /** For the retry after 2^attempts s; without them, retries wait for the interval. */
-  setTimeout?(fn: () => void, ms: number): unknown;
-  clearTimeout?(handle: unknown): void;
-}
-
-export interface Outbox {
-  queueReport(report: NewReport): Promise<Result<number>>;
-  /**
-   * Sends what is due; resolves when this engine's flush (and any flush asked for meanwhile) is over.
-   * `everything`: the driver asked («Отправить сейчас») — every unsent item goes, whatever its retry time.
-   */
-  flush(options?: { everything?: boolean }): Promise<void>;
-  /** Fire-and-forget flush for timers, 'online', 'visibilitychange', and the service worker's sync events. */
-  triggerFlush(): void;
-  /** Deletes the sent items whose association left /tasks/assigned/; answers them, marked resolved. */
-  resolve(): Promise<OutboxRecord[]>;
-  discard(id: number): Promise<void>;
-  /** An undelivered item back in the queue: attempts from zero, due now; a flush follows. */
-  resend(id: number): Promise<void>;
-  /** Re-reads the store, for changes made by another engine or the service worker. */
-  reload(options?: { announce?: boolean }): Promise<void>;
-  snapshot(): OutboxSnapshot;
-  start(scheduler: OutboxScheduler): void;
-}
+export { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs } from './outbox-types.ts';
+export type { LockManagerLike, Outbox, OutboxDeps, OutboxScheduler, SendResult } from './outbox-types.ts';
 
 /** How one send ended: delivered (or replayed), refused (a counted attempt), the network failed, or nothing to send. */
 type SendOutcome = 'sent' | 'refused' | 'network' | 'skipped';
@@ -310,53 +233,29 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const userId = deps.userId();
     if (userId === null || !deps.isOnline()) return;
     records = await db.getAll('outbox');
-    const waiting = batchOf(userId, deps.now(), everything);
-    const busy = new Set<number>();
     const writes: Promise<void>[] = [];
     let width = 1;
-    let stopped = false;
-    let failed: { error: unknown } | null = null;
-
-    await new Promise<void>((done) => {
-      let running = 0;
-      const pump = (): void => {
-        while (!stopped && running < width) {
-          if (!deps.isOnline() || deps.userId() !== userId) {
-            stopped = true;
-            break;
-          }
-          const index = waiting.findIndex((r) => !busy.has(r.association_id));
-          if (index < 0) break;
-          const [item] = waiting.splice(index, 1) as [OutboxRecord];
-          const association = item.association_id;
-          busy.add(association);
-          running += 1;
-          sendOne(item.id as number).then(
-            ({ outcome, written }) => {
-              writes.push(written);
-              if (outcome === 'network') stopped = true;
-              // The server answered: the network carries reports, more may go at once.
-              else if (outcome !== 'skipped') width = FLUSH_CONCURRENCY;
-              finish(association);
-            },
-            (error: unknown) => {
-              failed ??= { error };
-              stopped = true;
-              finish(association);
-            },
-          );
-        }
-        if (running === 0) done();
-      };
-      const finish = (association: number): void => {
-        busy.delete(association);
-        running -= 1;
-        pump();
-      };
-      pump();
-    });
+    let failure: { error: unknown } | null = null;
+    try {
+      await runKeyed(
+        batchOf(userId, deps.now(), everything),
+        (r) => r.association_id,
+        async (item) => {
+          const { outcome, written } = await sendOne(item.id as number);
+          writes.push(written);
+          if (outcome === 'network') return 'stop';
+          // The server answered: the network carries reports, more may go at once.
+          if (outcome !== 'skipped') width = FLUSH_CONCURRENCY;
+          return 'go';
+        },
+        { width: () => width, mayStart: () => deps.isOnline() && deps.userId() === userId },
+      );
+    } catch (error) {
+      failure = { error };
+    }
+    // Every record written before the batch ends (and the lock is let go), whatever stopped it.
     const settled = await Promise.allSettled(writes);
-    if (failed) throw (failed as { error: unknown }).error;
+    if (failure) throw failure.error;
     const rejected = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (rejected) throw rejected.reason;
     await resolve();

@@ -1,0 +1,88 @@
+/**
+ * What the report outbox is to the rest of the engine (worker/outbox.ts builds it): its constants and retry rule,
+ * the ports it is given (`OutboxDeps`, `OutboxScheduler`) and what it answers (`Outbox`).
+ */
+import type { EngineDb, OutboxRecord } from './db.ts';
+import type { NewReport, OutboxSnapshot, Result } from './api.ts';
+
+export const FLUSH_LOCK = 'outbox-flush';
+export const FLUSH_INTERVAL_MS = 60_000;
+/** Counted (non-network) failures after which an item is given up, when they happen while online. */
+export const MAX_ATTEMPTS = 10;
+/**
+ * Uploads in flight at once within a flush, never two of one association. The first upload of a batch goes
+ * alone: only once the server has answered does the batch widen, so a dead network costs one request.
+ */
+export const FLUSH_CONCURRENCY = 3;
+
+export function retryDelayMs(attempts: number): number {
+  return 2 ** attempts * 1000;
+}
+
+export type SendResult =
+  | { ok: true; reportId: number }
+  | { ok: false; network: boolean; status: number | null; message: string };
+
+export interface LockManagerLike {
+  request<T>(name: string, fn: () => Promise<T>): Promise<T>;
+}
+
+export interface OutboxDeps {
+  db: EngineDb;
+  now(): number;
+  /** navigator.onLine and not in offline mode. */
+  isOnline(): boolean;
+  userId(): number | null;
+  locks: LockManagerLike;
+  /** Multipart POST /reports/ (buildReportForm) with the Idempotency-Key header; `onProgress` gets 0..1. */
+  sendReport(record: OutboxRecord, photos: Blob[], onProgress: (progress: number) => void): Promise<SendResult>;
+  /** The association ids of GET /tasks/assigned/, or null when that call failed. */
+  assignedAssociationIds(): Promise<number[] | null>;
+  /**
+   * Something in the outbox changed: push a new snapshot. `stored` is false when only this engine's view
+   * changed (the item being sent, its progress): other engines then have nothing to re-read. Called for
+   * every change, also per item and per progress event: the engine's wiring throttles the pushes.
+   */
+  onChange(stored: boolean): void;
+  /** Tell the driver (a toast), in Russian. */
+  notify(message: string): void;
+  /**
+   * Photo compression before queueing (worker/images.ts compressPhoto in the engines, a double in tests).
+   * Null where nothing is queued: the service worker only sends what the engines stored, and must not
+   * carry the compression library in its bundle.
+   */
+  compress: ((photo: Blob) => Promise<Blob>) | null;
+  /**
+   * Every unsent item counts as due, whatever its retry time: the service worker's 'sync' is the browser
+   * saying the network is back, so an item whose last try failed a moment ago goes now (one pass, no loop).
+   */
+  everythingDue?: boolean;
+}
+
+export interface OutboxScheduler {
+  setInterval(fn: () => void, ms: number): unknown;
+  addEventListener(type: 'online', fn: () => void): void;
+  /** For the retry after 2^attempts s; without them, retries wait for the interval. */
+  setTimeout?(fn: () => void, ms: number): unknown;
+  clearTimeout?(handle: unknown): void;
+}
+
+export interface Outbox {
+  queueReport(report: NewReport): Promise<Result<number>>;
+  /**
+   * Sends what is due; resolves when this engine's flush (and any flush asked for meanwhile) is over.
+   * `everything`: the driver asked («Отправить сейчас») — every unsent item goes, whatever its retry time.
+   */
+  flush(options?: { everything?: boolean }): Promise<void>;
+  /** Fire-and-forget flush for timers, 'online', 'visibilitychange', and the service worker's sync events. */
+  triggerFlush(): void;
+  /** Deletes the sent items whose association left /tasks/assigned/; answers them, marked resolved. */
+  resolve(): Promise<OutboxRecord[]>;
+  discard(id: number): Promise<void>;
+  /** An undelivered item back in the queue: attempts from zero, due now; a flush follows. */
+  resend(id: number): Promise<void>;
+  /** Re-reads the store, for changes made by another engine or the service worker. */
+  reload(options?: { announce?: boolean }): Promise<void>;
+  snapshot(): OutboxSnapshot;
+  start(scheduler: OutboxScheduler): void;
+}
