@@ -3,6 +3,14 @@
  * times are ISO-8601 text (UTC), booleans are 0/1 integers, quantities are double precision.
  */
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type {
+  ManagerRatesTable,
+  PayrollAdjustmentsTable,
+  PayrollEventsTable,
+  PayrollLinesTable,
+  PayrollMonthsTable,
+  ProgressiveRatesTable,
+} from './schema-money.ts';
 
 type Id = Generated<number>;
 type Bool = number; // 0 | 1, portable across SQLite and PostgreSQL
@@ -211,15 +219,6 @@ export interface AnnouncementReadsTable {
   read_at: string;
 }
 
-export interface ManagerRatesTable {
-  id: Id;
-  manager_id: number;
-  /** Money per unit of completed quantity of the tasks the manager created. */
-  rate: number;
-  updated_by: number | null;
-  updated_at: string;
-}
-
 export interface AnnouncementResponsesTable {
   id: Id;
   announcement_id: number;
@@ -231,76 +230,7 @@ export interface AnnouncementResponsesTable {
   decided_by: number | null;
 }
 
-export interface ProgressiveRatesTable {
-  id: Id;
-  company_id: number;
-  min_quantity: number;
-  max_quantity: number | null;
-  rate: number;
-  created_at: string;
-  /** The scale's version this band belongs to: the date it is in force from (YYYY-MM-DD). */
-  valid_from: Generated<string>;
-}
-
 /** A closed (or reopened) month of a company's payroll (server/payroll/). Money in kopecks. */
-export interface PayrollMonthsTable {
-  id: Id;
-  company_id: number;
-  month: string; // YYYY-MM
-  status: 'closed' | 'reopened';
-  closed_at: string;
-  closed_by: number | null;
-  loads: number;
-  quantity: number;
-  amount_kop: number | string;
-  adjustments_kop: number | string;
-  reopened_at: string | null;
-  reopened_by: number | null;
-  reopen_reason: string | null;
-}
-
-/** One approved load of a closed month, priced and frozen at close. */
-export interface PayrollLinesTable {
-  id: Id;
-  company_id: number;
-  month: string;
-  report_id: number;
-  driver_id: number;
-  association_id: number;
-  task_id: number;
-  date: string;
-  quantity: number;
-  rate: number | null;
-  rate_source: string | null;
-  month_volume: number;
-  amount_kop: number | string;
-  task_rate: number | null;
-}
-
-export interface PayrollEventsTable {
-  id: Id;
-  company_id: number;
-  month: string;
-  action: 'close' | 'reopen';
-  reason: string | null;
-  user_id: number | null;
-  created_at: string;
-}
-
-/** A correction after close: ± amount for a driver, dated in an open month, maybe about one load. */
-export interface PayrollAdjustmentsTable {
-  id: Id;
-  company_id: number;
-  driver_id: number;
-  date: string;
-  amount_kop: number | string;
-  reason: string;
-  report_id: number | null;
-  concerns_month: string | null;
-  created_by: number | null;
-  created_at: string;
-}
-
 export interface ExportJobsTable {
   id: Id;
   user_id: number;
