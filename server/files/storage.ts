@@ -3,7 +3,7 @@
  * DATA_DIR/files; an S3-compatible store can implement the same interface for multi-instance deployments.
  */
 import { createReadStream, createWriteStream } from 'node:fs';
-import { copyFile, mkdir, readdir, rm, stat, writeFile, rename } from 'node:fs/promises';
+import { mkdir, readdir, rm, stat, writeFile, rename } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
@@ -21,7 +21,7 @@ export interface PendingFile {
 export interface FileStorage {
   /** Stores bytes under a new key that starts with `prefix`; returns the key. */
   put(prefix: string, data: Uint8Array, extension: string): Promise<string>;
-  /** Stores a file written elsewhere (a streamed upload) under a new key; the file is moved, not left behind. */
+  /** Stores a file written at a path from `uploadPath()` (a streamed upload) under a new key; the file is moved. */
   putFile(prefix: string, path: string, extension: string): Promise<string>;
   /** A fresh local path for an upload on its way in (`uploads/….tmp`: swept like any unfinished file). */
   uploadPath(): Promise<string>;
@@ -46,15 +46,19 @@ export class DiskStorage implements FileStorage {
     return path;
   }
 
-  async put(prefix: string, data: Uint8Array, extension: string): Promise<string> {
+  /** A new key under `prefix`, its file made by `fill(tmp)` aside and renamed in: a crash leaves no half file under a live key. */
+  private async place(prefix: string, extension: string, fill: (tmp: string) => Promise<void>): Promise<string> {
     const key = `${prefix}/${randomUUID()}${extension}`;
     const path = this.pathOf(key);
     await mkdir(dirname(path), { recursive: true });
-    // Write then rename, so a crash never leaves a half-written file under a live key.
     const tmp = `${path}.tmp`;
-    await writeFile(tmp, data);
+    await fill(tmp);
     await rename(tmp, path);
     return key;
+  }
+
+  put(prefix: string, data: Uint8Array, extension: string): Promise<string> {
+    return this.place(prefix, extension, (tmp) => writeFile(tmp, data));
   }
 
   async uploadPath(): Promise<string> {
@@ -63,21 +67,9 @@ export class DiskStorage implements FileStorage {
     return path;
   }
 
-  async putFile(prefix: string, source: string, extension: string): Promise<string> {
-    const key = `${prefix}/${randomUUID()}${extension}`;
-    const path = this.pathOf(key);
-    await mkdir(dirname(path), { recursive: true });
-    const tmp = `${path}.tmp`;
-    try {
-      await rename(source, tmp);
-    } catch (error) {
-      // Another filesystem (the upload's temporary folder elsewhere): copied, then the source removed.
-      if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error;
-      await copyFile(source, tmp);
-      await rm(source, { force: true });
-    }
-    await rename(tmp, path);
-    return key;
+  /** `source` is a path from `uploadPath()`: under the same root, so the move is a rename. */
+  putFile(prefix: string, source: string, extension: string): Promise<string> {
+    return this.place(prefix, extension, (tmp) => rename(source, tmp));
   }
 
   read(key: string): Readable {

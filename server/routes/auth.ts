@@ -14,9 +14,6 @@ import { RateLimiter } from '../rate-limit.ts';
 import { ACCOUNT_DISABLED, type RefreshGrant } from '../auth/refresh.ts';
 import { nowIso, type Db } from '../db/connect.ts';
 
-import { SIGN_IN_BODY_LIMIT } from '../../contract/calls/registration.ts';
-
-export { SIGN_IN_BODY_LIMIT };
 
 export const BAD_CREDENTIALS = 'Неверный e-mail или пароль';
 export const PENDING_REGISTRATION = 'Заявка на регистрацию ещё не подтверждена';

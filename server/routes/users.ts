@@ -10,7 +10,7 @@ import { currentUser } from '../auth/guard.ts';
 import { idParam, notFound, parse } from '../errors.ts';
 import { createRegistrationRequest } from '../users/registration.ts';
 import { loadUserWire, transportWire } from '../users/wire.ts';
-import { SIGN_IN_BODY_LIMIT } from './auth.ts';
+import { SIGN_IN_BODY_LIMIT } from '../../contract/calls/registration.ts';
 import { countSignup } from '../users/signup-limits.ts';
 
 export const userRoutes: RouteModule = (app, ctx) => {

@@ -43,6 +43,15 @@ async function post<T>(base: string, path: string, body: unknown, token?: string
   return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
+/** A company's task in progress with its driver, and the driver's change-feed stream held on instance b. */
+async function driverStreamOnB() {
+  const b = (cluster.instances as [string, string])[1];
+  const people = await makePeople(cluster);
+  const taskId = await createTask(cluster, people.company, { status: 'in_progress' });
+  await addDriver(cluster, taskId, people.driver.id);
+  return { people, taskId, stream: await openSse(`${b}/api/events/`, people.driver.auth) };
+}
+
 describe('two server instances behind HAProxy', () => {
   it('both instances serve one browser session, without sticky sessions', async () => {
     const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
@@ -122,11 +131,8 @@ describe('two server instances behind HAProxy', () => {
   });
 
   it('a change made through one instance reaches a change-feed stream held by the other (LISTEN/NOTIFY)', async () => {
-    const [a, b] = cluster.instances as [string, string];
-    const people = await makePeople(cluster);
-    const taskId = await createTask(cluster, people.company, { status: 'in_progress' });
-    await addDriver(cluster, taskId, people.driver.id);
-    const stream = await openSse(`${b}/api/events/`, people.driver.auth);
+    const [a] = cluster.instances as [string, string];
+    const { people, taskId, stream } = await driverStreamOnB();
     try {
       await stream.next((e) => e.event === 'ready');
       const edit = await fetch(`${a}/api/tasks/${taskId}/`, {
@@ -143,10 +149,7 @@ describe('two server instances behind HAProxy', () => {
 
   it('100 changes in a row through either instance: each reaches a stream on the other, and a refetch on hearing it sees the change', async () => {
     const [a, b] = cluster.instances as [string, string];
-    const people = await makePeople(cluster);
-    const taskId = await createTask(cluster, people.company, { status: 'in_progress' });
-    await addDriver(cluster, taskId, people.driver.id);
-    const stream = await openSse(`${b}/api/events/`, people.driver.auth);
+    const { people, taskId, stream } = await driverStreamOnB();
     try {
       await stream.next((e) => e.event === 'ready');
       for (let i = 1; i <= 100; i++) {

@@ -28,7 +28,7 @@ import type { RegisteredRoute } from '../../server/app.ts';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
-import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
+import { addDriver, createTask, dayFromToday, pendingTransfer } from '../fixtures/tasks.ts';
 import { encodeForm, reportForm } from '../fixtures/forms.ts';
 import { JPEG_8x6 } from '../fixtures/images.ts';
 
@@ -299,26 +299,7 @@ const MAKERS: Record<string, (s: TestServer, place: Place) => Promise<number | R
   },
   async transfer(s, { company, ids }) {
     const third = await makeCompany(s);
-    const row = await s.db.kysely
-      .insertInto('transfers')
-      .values({
-        task_id: ids.task as number,
-        from_company_id: company,
-        to_company_id: third,
-        quantity: 40,
-        status: 'pending',
-        comment: null,
-        created_by: null,
-        created_at: nowIso(),
-        decided_at: null,
-        carrier_task_id: null,
-        decline_reason: null,
-        decided_by: null,
-        updated_at: null,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return Number(row.id);
+    return pendingTransfer(s, ids.task as number, company, third);
   },
   async announcement(s, { company, users }) {
     const now = nowIso();

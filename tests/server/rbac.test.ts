@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { call, login, makeCompany, makeUser, makeWorld, PASSWORD, type World } from '../fixtures/accounts.ts';
-import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
+import { addDriver, createTask, dayFromToday, pendingTransfer } from '../fixtures/tasks.ts';
 import { encodeForm, reportForm } from '../fixtures/forms.ts';
 import { JPEG_8x6 } from '../fixtures/images.ts';
 import { join } from 'node:path';
@@ -140,26 +140,7 @@ async function transferOfA(c: Ctx, incoming = false): Promise<number> {
   const from = incoming ? third : c.w.companyA;
   const to = incoming ? c.w.companyA : third;
   const task = await createTask(c.s, from, { planned_quantity: 100 });
-  const row = await c.s.db.kysely
-    .insertInto('transfers')
-    .values({
-      task_id: task,
-      from_company_id: from,
-      to_company_id: to,
-      quantity: 40,
-      status: 'pending',
-      comment: null,
-      created_by: null,
-      created_at: nowIso(),
-      decided_at: null,
-      carrier_task_id: null,
-      decline_reason: null,
-      decided_by: null,
-      updated_at: null,
-    })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  return pendingTransfer(c.s, task, from, to);
 }
 
 /** An announcement of company A (asking for a response), and optionally its driver's pending response. */
