@@ -39,15 +39,7 @@ export async function sharedWorkersOf(context: BrowserContext, page: Page): Prom
   }
 }
 
-/**
- * Resolves once a service worker controls the tab, so a reload without network is served by it. No time limit of
- * its own (the test's bounds it): installing precaches every chunk, which on a loaded machine took over 20 s once.
- */
+/** Waits until the service worker controls the tab, so a reload without network is served by it. */
 export async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (navigator.serviceWorker.controller) return;
-    // The first visit is not controlled until the worker claims it.
-    await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
-  });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
 }

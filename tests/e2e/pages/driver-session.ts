@@ -15,4 +15,12 @@ export async function signInAsDriver(page: Page, baseUrl: string): Promise<void>
   await page.waitForURL(`${baseUrl}/current-tasks`);
 }
 
-export { waitForServiceWorker } from '../harness/engine.ts';
+/** Resolves once a service worker controls the page, so a reload works offline. */
+export async function waitForServiceWorker(page: Page): Promise<void> {
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (navigator.serviceWorker.controller) return;
+    // The first visit is not controlled until the worker claims it.
+    await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
+  });
+}
