@@ -39,7 +39,10 @@ export async function sharedWorkersOf(context: BrowserContext, page: Page): Prom
   }
 }
 
-/** Waits until the service worker controls the tab, so a reload without network is served by it. */
+/**
+ * Waits until the service worker controls the tab, so a reload without network is served by it. Installing
+ * precaches every chunk; on a loaded CI machine that once took over 20 s, hence the minute.
+ */
 export async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 20_000 });
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 60_000 });
 }
