@@ -9,7 +9,7 @@ import { Link } from 'wouter';
 import { toast } from 'react-toastify';
 
 import { TRANSFER_STATUS_LABELS, TRANSFER_STATUSES, type Transfer } from '../../../contract/transfers.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';

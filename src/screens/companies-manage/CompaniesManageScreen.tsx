@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import type { Company, UserListPage } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';

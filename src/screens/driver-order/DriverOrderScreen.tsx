@@ -21,7 +21,7 @@ import {
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import type { Page as TaskPage, Task, UserWire } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';

@@ -10,7 +10,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { toast } from 'react-toastify';
 import type { DriverListItem, DriverRemoval } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useGet } from '../../engine/api.ts';
 import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';

@@ -11,7 +11,7 @@ import { toast } from 'react-toastify';
 import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../../contract/wages.ts';
 import { ROLE_LABELS, isRole } from '../../../contract/roles.ts';
 import type { Params } from '../../../worker/api.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';

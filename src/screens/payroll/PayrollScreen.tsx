@@ -10,7 +10,7 @@ import { Link } from 'wouter';
 import { toast } from 'react-toastify';
 import { createColumnHelper } from '@tanstack/react-table';
 import { monthLabel, monthOf, monthRange, nextMonth, type PayrollDriver, type PayrollMonth } from '../../../contract/money.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';

@@ -9,7 +9,7 @@ import { History } from '../../ui/console/History.tsx';
 import { Link, useLocation, useParams } from 'wouter';
 import { toast } from 'react-toastify';
 import type { Report, ReportPhoto, ReportView } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';

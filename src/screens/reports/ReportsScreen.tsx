@@ -9,7 +9,7 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { toast } from 'react-toastify';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import type { ReportListItem } from '../../../contract/calls/reports.ts';
 import { FLAG_CODES, FLAG_LABELS, INFO_FLAGS, type ReportFlag } from '../../../contract/report-checks.ts';
 import type { ReviewStatus, UserWire } from '../../../contract/entities.ts';

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { toast } from 'react-toastify';
 import type { Page as TaskPage, Task } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';

@@ -5,7 +5,7 @@
  */
 import { Link } from 'wouter';
 import type { Page as TaskPage, Task } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';

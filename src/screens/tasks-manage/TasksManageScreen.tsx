@@ -9,7 +9,7 @@ import { Link, useLocation } from 'wouter';
 import { toast } from 'react-toastify';
 import type { Page as TaskPage, Task, TaskStatus, UserWire } from '../../../contract/entities.ts';
 import type { Result } from '../../../worker/api.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { unwrap, useApiQuery } from '../../engine/queries.ts';
 import { sendOnce, useGet } from '../../engine/api.ts';

@@ -13,7 +13,7 @@ import { toast } from 'react-toastify';
 import type { UserListPage, UserWire } from '../../../contract/entities.ts';
 import { STAFF_ROLES } from '../../../contract/payloads.ts';
 import { ROLE_LABELS, ROLES, type Role } from '../../../contract/roles.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useApiQuery } from '../../engine/queries.ts';
 import { useGet } from '../../engine/api.ts';
 import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
