@@ -16,6 +16,8 @@ import { transferCalls } from './transfers.ts';
 import { announcementCalls } from './announcements.ts';
 import { registrationCalls } from './registration.ts';
 import { authCalls } from './auth.ts';
+import { wageCalls } from './wages.ts';
+import { exportCalls } from './exports.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -30,6 +32,8 @@ export const CALLS = {
   ...announcementCalls,
   ...registrationCalls,
   ...authCalls,
+  ...wageCalls,
+  ...exportCalls,
 };
 
 export type Calls = typeof CALLS;

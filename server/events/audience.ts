@@ -150,7 +150,6 @@ const RESOLVERS: Record<string, Resolver> = {
   'DELETE /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
   'PUT /users/me/': async (_db, f) => callerCompany(f),
   'PUT /users/me/transport/:id/': async (_db, f) => callerCompany(f),
-  'PUT /wages/manager/:id/rate': async (db, f) => userAudience(db, num(f.params.id)),
 };
 
 /** Each audience kind of the route table (contract/call.ts `AudienceKind`), from one id. */

@@ -47,6 +47,12 @@ export async function getOnce<K extends GetKey>(key: K, ...[input]: GetArgs<K>):
   return unwrap((await getEngine().get(path, query)) as Result<CachedResult<CallAnswer<K>>>);
 }
 
+/** A file a declared GET answers (an xlsx attachment) through the engine, which holds the token: its bytes and name, or null for a 204. */
+export async function downloadOnce<K extends GetKey>(key: K, ...[input]: GetArgs<K>): Promise<{ blob: Blob; filename: string } | null> {
+  const { path, query } = splitInput(key, input);
+  return unwrap(await getEngine().download(path, query));
+}
+
 type GetOptions<K extends GetKey> = Omit<UseQueryOptions<CachedResult<CallAnswer<K>>, ApiError>, 'queryKey' | 'queryFn'>;
 
 /**
