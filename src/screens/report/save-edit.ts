@@ -4,7 +4,7 @@
  * Photos marked for removal go first, one DELETE each, so the server's per-report photo cap counts them
  * gone; then one multipart PUT carries the changed fields and the added photos.
  */
-import type { FormFields } from '../../../worker/api.ts';
+import type { FormFields } from '../../engine/types.ts';
 import { sendFormOnce, sendOnce } from '../../engine/api.ts';
 
 export interface ReportEdit {
