@@ -16,6 +16,9 @@ import { transferCalls } from './transfers.ts';
 import { announcementCalls } from './announcements.ts';
 import { registrationCalls } from './registration.ts';
 import { authCalls } from './auth.ts';
+import { clientErrorCalls } from './client-errors.ts';
+import { pushCalls } from './push.ts';
+import { eventCalls } from './events.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -30,6 +33,9 @@ export const CALLS = {
   ...announcementCalls,
   ...registrationCalls,
   ...authCalls,
+  ...clientErrorCalls,
+  ...pushCalls,
+  ...eventCalls,
 };
 
 export type Calls = typeof CALLS;
