@@ -18,6 +18,9 @@ import { registrationCalls } from './registration.ts';
 import { authCalls } from './auth.ts';
 import { wageCalls } from './wages.ts';
 import { exportCalls } from './exports.ts';
+import { clientErrorCalls } from './client-errors.ts';
+import { pushCalls } from './push.ts';
+import { eventCalls } from './events.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -34,6 +37,9 @@ export const CALLS = {
   ...authCalls,
   ...wageCalls,
   ...exportCalls,
+  ...clientErrorCalls,
+  ...pushCalls,
+  ...eventCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -137,14 +137,6 @@ const RESOLVERS: Record<string, Resolver> = {
   'PUT /tasks/:id/drivers/:driverId/move/': async (db, f) => taskAudience(db, num(f.params.id)),
   'PUT /tasks/:id/drivers/:driverId/quantity/': async (db, f) => taskAudience(db, num(f.params.id)),
   'PUT /tasks/drivers/:id/tasks/order': async (db, f) => userAudience(db, num(f.params.id)),
-  'POST /users/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
-  'POST /users/drivers/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
-  'POST /users/staff/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
-  'PUT /users/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
-  'PUT /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
-  'DELETE /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
-  'PUT /users/me/': async (_db, f) => callerCompany(f),
-  'PUT /users/me/transport/:id/': async (_db, f) => callerCompany(f),
 };
 
 /** Each audience kind of the route table (contract/call.ts `AudienceKind`), from one id. */
