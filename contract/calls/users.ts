@@ -78,7 +78,9 @@ export const profileCalls = area(
     status: 201,
     answer: answer<RegistrationReceipt>(),
     invalidates: PEOPLE,
-    audience: ['caller', 'user:answer.id'],
+    // A sign-up is a request for the company's staff to decide, as POST /registration-requests/ (its answer's id
+    // is a request's, not a user's).
+    audience: ['company-staff:body.company_id'],
   }),
   GET('/users/me/', { roles: ALL_ROLES, answer: answer<UserWire>() }),
   PUT('/users/me/', { roles: ALL_ROLES, body: profileUpdateSchema, answer: answer<UserWire>(), invalidates: PEOPLE, audience: ['caller'] }),

@@ -67,6 +67,22 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
     expect(stranger!.events.filter((e) => e.event === 'message')).toEqual([]);
   });
 
+  it("a sign-up under POST /users/ reaches the company's staff, who decide on it, not its drivers nor another company", async () => {
+    const [manager, driver, stranger] = await Promise.all([p.manager, p.driver, p.otherManager].map((u) => stream(u)));
+    const res = await fetch(`${server.url}/api/users/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `new-${Date.now()}@example.com`, password: 'secret123', name: 'Новый Водитель', phone: '+79990000000', company_id: p.company }),
+    });
+    expect(res.status).toBe(201);
+    expect(JSON.parse((await manager!.next((e) => e.event === 'message')).data)).toEqual({ path: '/users/', method: 'POST' });
+    // A task change told to all three proves the silence of the other two is not mere slowness.
+    expect((await edit(p.manager, { cargo: 'Щебень' })).status).toBe(200);
+    await driver!.next((e) => e.event === 'message');
+    expect(driver!.events.filter((e) => e.event === 'message').map((e) => JSON.parse(e.data).path)).not.toContain('/users/');
+    expect(stranger!.events.filter((e) => e.event === 'message')).toEqual([]);
+  });
+
   it('a refused write tells nobody', async () => {
     const manager = await stream(p.manager);
     expect((await edit(p.otherManager, { cargo: 'Чужое' })).status).toBe(404);
