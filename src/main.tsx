@@ -8,7 +8,7 @@ import { App } from './app/App.tsx';
 import { ErrorBoundary, Fatal } from './app/ErrorBoundary.tsx';
 import { blockNumberInputWheel } from './app/no-wheel.ts';
 import { registerServiceWorker } from './app/pwa/register.ts';
-import { showToast } from './app/toasts.ts';
+import { showToast } from './ui/toasts.ts';
 import { Toasts } from './app/Toasts.tsx';
 import { persistUiState, restoreUiState } from './app/ui-state.ts';
 import { connectEngine, onEngineNotice, reportClientErrors } from './engine/connect.ts';

@@ -1,7 +1,7 @@
 /** The toast container, rendered only once toasts are wanted (toasts.ts): react-toastify is not in the first chunk. */
 import { lazy, Suspense } from 'react';
 import { useSnapshot } from 'valtio';
-import { toastState } from './toasts.ts';
+import { toastState } from '../ui/toasts.ts';
 
 const ToastContainer = lazy(() => import('react-toastify').then((m) => ({ default: m.ToastContainer })));
 

@@ -8,7 +8,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { onReconnected, onWrites } from '../engine/connect.ts';
 import { isStaleAfter, routeTableLoaded } from '../engine/write-invalidation.ts';
 import { createQueryClient } from './query-client.ts';
-import { wantToasts } from './toasts.ts';
+import { wantToasts } from '../ui/toasts.ts';
 
 export const queryClient = createQueryClient();
 // Back online (or out of offline mode): what the screens show may be stale cache.

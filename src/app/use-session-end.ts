@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import type { AuthSnapshot } from '../engine/types.ts';
-import { showToast } from './toasts.ts';
+import { showToast } from '../ui/toasts.ts';
 
 export function useSessionEndNotice(auth: Pick<AuthSnapshot, 'isAuthenticated' | 'error'>): void {
   const wasSignedIn = useRef(auth.isAuthenticated);

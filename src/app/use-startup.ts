@@ -6,7 +6,7 @@ import { useEffect } from 'react';
 import { useLocation } from 'wouter';
 import { getEngine } from '../engine/engine.ts';
 import { PUBLIC_PATHS } from './nav.ts';
-import { showToast } from './toasts.ts';
+import { showToast } from '../ui/toasts.ts';
 
 export function useStartup(): void {
   const [, navigate] = useLocation();

@@ -3,7 +3,9 @@
  * while the server is out of reach or the row is busy) and its card on a phone (a head with the name and a
  * badge, a few quiet lines, the actions — a tap on those does not open the row).
  */
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
+import { failureMessage } from '../../engine/send.ts';
+import { showToast } from '../toasts.ts';
 import './console.css';
 
 /** Why a row's actions cannot run now; `disabled` false: they can. */
@@ -49,4 +51,24 @@ export function RowCard({ title, badge, actions, children }: { title: ReactNode;
       )}
     </div>
   );
+}
+
+/**
+ * A row's action in flight: `run(id, work)` marks the row busy (its buttons wait), and a refusal becomes a toast
+ * with the reason the user reads; `gate(id)` is what the row's buttons are given.
+ */
+export function useRowWork(offline: { offline: boolean; reason?: string | undefined }) {
+  const [busyId, setBusyId] = useState<number | string | null>(null);
+  async function run(id: number | string, work: () => Promise<unknown>): Promise<void> {
+    setBusyId(id);
+    try {
+      await work();
+    } catch (error) {
+      showToast('error', failureMessage(error));
+    } finally {
+      setBusyId(null);
+    }
+  }
+  const gate = (id: number | string): RowGate => ({ disabled: offline.offline || busyId === id, title: offline.reason });
+  return { run, gate, busyId };
 }
