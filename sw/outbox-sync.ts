@@ -10,7 +10,8 @@
 import { CHANNEL_NAME, type CrossTabMessage } from '../worker/cross-tab.ts';
 import { associationIdsOf } from '../worker/assigned-ids.ts';
 import { KV, openEngineDb, type EngineDb, type OutboxRecord } from '../worker/db.ts';
-import { createOutbox, type LockManagerLike, type SendResult } from '../worker/outbox.ts';
+import { createOutbox, type SendResult } from '../worker/outbox.ts';
+import { browserClock, type Locks } from '../worker/ports.ts';
 import { buildReportForm, IDEMPOTENCY_HEADER } from '../worker/report-form.ts';
 import { SERVER_UNREACHABLE, serverUnreachable } from '../worker/unreachable.ts';
 import { ASSIGNED_PATH, readClaims } from './background-sync.ts';
@@ -28,7 +29,7 @@ export interface OutboxSyncDeps {
   now: () => number;
   online: () => boolean;
   /** navigator.locks; null where there is none: then only the tabs' engines flush (no exclusion, no send). */
-  locks: LockManagerLike | null;
+  locks: Locks | null;
   /** Tells the driver about an item given up after 10 refusals (a notification, where permitted). */
   notify: (message: string) => void;
   /** Tells the engines that the queue changed in IndexedDB, so their outbox views re-read it. */
@@ -119,13 +120,13 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
         // The server stored it (201, or 200 for a repeated key); an unreadable body changes nothing.
         const body: unknown = await response.json().catch(() => null);
         const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
-        return { ok: true, reportId: typeof id === 'number' ? id : 0 };
+        return { ok: true, data: { id: typeof id === 'number' ? id : 0 } };
       }
       const detail = await detailOf(response);
       // A busy or unreachable server (503 during a restart, a proxy's 502 page) did not refuse it: not an attempt.
       const unreachable = serverUnreachable(response.status, detail !== null);
       const message = detail ?? (unreachable ? SERVER_UNREACHABLE : `Ошибка сервера (код ${response.status})`);
-      return { ok: false, network: unreachable, status: response.status, message };
+      return { ok: false, network: false, unreachable, status: response.status, message };
     }
 
     async function assignedAssociationIds(): Promise<number[] | null> {
@@ -145,7 +146,7 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
     // The connection stays open for the flush (the outbox reads and writes between requests).
     const outbox = createOutbox({
       db: open,
-      now: deps.now,
+      clock: { ...browserClock, now: deps.now },
       isOnline: deps.online,
       userId: () => userId,
       locks,

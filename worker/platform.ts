@@ -5,16 +5,8 @@
 import type { ClientErrorReport, Snapshot, WorkerApi } from './api.ts';
 import { openEngineDb } from './db.ts';
 import { createEngine, type EngineDeps } from './engine.ts';
-import { reportOutbox } from './outbox-wiring.ts';
-import { createLocalLocks, type Channel, type Clock, type Locks, type NetworkStatus } from './ports.ts';
-
-export const browserClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as number),
-  setInterval: (fn, ms) => setInterval(fn, ms),
-  clearInterval: (handle) => clearInterval(handle as number),
-};
+import { createOutbox } from './outbox.ts';
+import { browserClock, createLocalLocks, type Channel, type Locks, type NetworkStatus } from './ports.ts';
 
 export function browserLocks(scope: WorkerGlobalScope): Locks {
   const locks = scope.navigator.locks as LockManager | undefined;
@@ -102,7 +94,7 @@ export async function startEngine(
     clock: browserClock,
     locks: browserLocks(scope),
     network: workerNetwork(scope),
-    outbox: reportOutbox,
+    outbox: createOutbox,
     feedFetch: (url, init) => scope.fetch(url, init),
     ...extra,
   });
