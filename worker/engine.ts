@@ -9,15 +9,14 @@ import { createAuth, type Auth } from './auth.ts';
 import { createAuthState, createTokenStore } from './auth-store.ts';
 import { createCache } from './cache.ts';
 import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
-import type { EngineDb } from './db.ts';
 import { createHttp } from './http.ts';
 import { compressPhoto } from './images.ts';
 import { associationIdsOf } from './assigned-ids.ts';
-import { firstPhotoOf } from './outbox-store.ts';
 import { noOutbox, type OutboxFactory } from './outbox-types.ts';
 import { throttlePushes } from './outbox-view.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
+import type { EngineStore } from './store.ts';
 import { buildFieldsForm, buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
 import { createTabs } from './tabs.ts';
 import { createAlerts } from './alerts.ts';
@@ -28,7 +27,8 @@ export type { Outbox, OutboxDeps, OutboxFactory } from './outbox-types.ts';
 
 export interface EngineDeps {
   mode: Snapshot['mode'];
-  db: EngineDb;
+  /** IndexedDB behind worker/store.ts (worker/idb-store.ts createIdbStore). */
+  store: EngineStore;
   /** Absolute '/api/' URL of the worker's origin. */
   baseURL: string;
   clock: Clock;
@@ -58,13 +58,20 @@ export const NO_NETWORK_WRITE = 'Нет подключения к сети: де
 export const SERVER_DOWN_WRITE = 'Сервер недоступен: действие не выполнено. Повторите, когда связь с сервером восстановится.';
 const WRITES_KEPT = 20;
 
+/** Told when the database was deleted under the engine: what the device no longer holds. */
+export function storeResetNotice(lostReports: number): string {
+  return lostReports > 0
+    ? `Данные приложения на устройстве были удалены: неотправленные отчёты (${lostReports}) потеряны, создайте их заново.`
+    : 'Данные приложения на устройстве были удалены: при необходимости войдите снова.';
+}
+
 /** A feed down for less than this is a blink: nothing to refetch when it is back. */
 const LIVE_BLINK_MS = 3_000;
 
 export function createEngine(deps: EngineDeps): Engine {
-  const { db, clock, locks, network, channel } = deps;
+  const { store, clock, locks, network, channel } = deps;
   const tabs = createTabs(locks);
-  const tokens = createTokenStore(db);
+  const tokens = createTokenStore(store.kv);
   const notices: EngineNotice[] = [];
   const writes: EngineWrite[] = [];
   let reconnectedAt: number | null = null;
@@ -95,7 +102,7 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const offline = () => !network.online() || state.get().offlineMode;
   const cache = createCache({
-    db,
+    store: store.cache,
     clock,
     offline,
     effectiveType: () => network.effectiveType(),
@@ -123,7 +130,7 @@ export function createEngine(deps: EngineDeps): Engine {
     if (stored) channel?.postMessage({ type: 'outbox' });
   });
   const outbox = (deps.outbox ?? noOutbox)({
-    db,
+    store: store.outbox,
     clock,
     locks,
     isOnline: () => !offline(),
@@ -147,6 +154,13 @@ export function createEngine(deps: EngineDeps): Engine {
       channel?.postMessage({ type: 'notice', message });
     },
     compress,
+  });
+
+  // The database was deleted meanwhile and created again, empty: say what was lost, and show the queue as it is now.
+  const unsubscribeStore = store.onReset(() => {
+    const { pending, undelivered = 0 } = outbox.snapshot();
+    addNotice(storeResetNotice(pending + undelivered));
+    outbox.reload().then(schedulePush, (error: unknown) => console.warn('reading the outbox failed', error));
   });
 
   // The outbox sends only for a known user outside offline mode, and both arrive after the events it
@@ -389,7 +403,7 @@ export function createEngine(deps: EngineDeps): Engine {
     discard: (id) => outbox.discard(id),
     resend: (id) => outbox.resend(id),
     compressPreview: (photo) => compress(photo),
-    outboxPhoto: (id) => firstPhotoOf(db, id),
+    outboxPhoto: (id) => store.outbox.firstPhoto(id),
   };
 
   return {
@@ -401,6 +415,7 @@ export function createEngine(deps: EngineDeps): Engine {
       feed?.stop();
       stopOutbox();
       outboxPushes.cancel();
+      unsubscribeStore();
     },
   };
 }

@@ -3,9 +3,10 @@
  * what it is given (`OutboxDeps`: the browser primitives as worker/ports.ts names them) and what it answers
  * (`Outbox`); `noOutbox` stands in for it where nothing may be queued.
  */
-import type { EngineDb, OutboxRecord } from './db.ts';
+import type { OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import type { Clock, Locks, NetworkStatus } from './ports.ts';
+import type { OutboxStore } from './store.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
 export const FLUSH_INTERVAL_MS = 60_000;
@@ -25,7 +26,8 @@ export function retryDelayMs(attempts: number): number {
 export type SendResult = Result<{ id: number }>;
 
 export interface OutboxDeps {
-  db: EngineDb;
+  /** The queue's records and photos (worker/store.ts). */
+  store: OutboxStore;
   /** Time, and the timers of the schedule (`start`): the 60 s tick and the retry after 2^attempts s. */
   clock: Clock;
   /** Web Locks: every flush, in every context, runs under FLUSH_LOCK. */

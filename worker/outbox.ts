@@ -20,7 +20,8 @@ import type { OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import type { NetworkStatus } from './ports.ts';
 import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs, type Outbox, type OutboxDeps, type SendResult } from './outbox-types.ts';
-import { addWithPhotos, newOutboxRecord, readWithPhotos, removeWithPhotos, writeOutbox, dropPhotosButFirst, type OutboxTx } from './outbox-store.ts';
+import { newOutboxRecord } from './outbox-store.ts';
+import { isStoreError, type OutboxWrite } from './store.ts';
 import { byAge, outboxSnapshot } from './outbox-view.ts';
 
 export { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs } from './outbox-types.ts';
@@ -38,6 +39,11 @@ interface PendingWrite {
 
 const failure = (message: string, network = false): Result<never> => ({ ok: false, message, status: null, network });
 
+/** A report the device had no room for; one already queued is never lost to it (a failed write keeps nothing). */
+export const NO_SPACE_MESSAGE = 'Недостаточно места на устройстве: отчёт не сохранён';
+/** The device's storage cannot be opened (private mode, storage switched off). */
+export const NO_STORAGE_MESSAGE = 'Хранилище на устройстве недоступно: отчёт не сохранён';
+
 /** Told in every open tab when a report that had to wait reaches the server (issue 10 A). */
 export const DELIVERED_NOTICE = 'Отчёт отправлен';
 /** Longer than a report sent at once takes on a poor connection: beyond it, the driver may have stopped watching. */
@@ -54,7 +60,7 @@ function giveUpMessage(record: OutboxRecord, reason: string): string {
 }
 
 export function createOutbox(deps: OutboxDeps): Outbox {
-  const { db, compress, clock } = deps;
+  const { store, compress, clock } = deps;
   /** What the snapshot shows: the store as last read, with this engine's own writes applied since. */
   let records: OutboxRecord[] = [];
   let flushing: Promise<void> | null = null;
@@ -70,7 +76,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   let everythingNext = false;
 
   async function reload({ announce = true }: { announce?: boolean } = {}): Promise<void> {
-    records = await db.getAll('outbox');
+    records = await store.all();
     if (announce) deps.onChange(true);
   }
 
@@ -93,12 +99,14 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const photos: Blob[] = [];
       // One at a time: a decoded 12 MP photo is ~48 MB, and phones are short of memory.
       for (const photo of report.photos) photos.push(await compress(photo));
-      const id = await addWithPhotos(db, newOutboxRecord(report, userId, clock.now()), photos);
+      const id = await store.add(newOutboxRecord(report, userId, clock.now()), photos);
       await reload();
       if (started) triggerFlush();
       return { ok: true, data: id };
     } catch (error) {
       console.error('queueing a report failed', error);
+      if (isStoreError(error, 'quota')) return failure(NO_SPACE_MESSAGE);
+      if (isStoreError(error, 'unavailable')) return failure(NO_STORAGE_MESSAGE);
       return failure('Не удалось сохранить отчёт на устройстве');
     }
   }
@@ -130,7 +138,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const group = writeQueue;
       writeQueue = [];
       try {
-        const written = await writeOutbox(db, async (tx) => {
+        const written = await store.write(async (tx) => {
           const results: (OutboxRecord | null)[] = [];
           for (const { id, change } of group) results.push(await applyChange(tx, id, change));
           return results;
@@ -144,16 +152,18 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  async function applyChange(tx: OutboxTx, id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<OutboxRecord | null> {
-    const stored = await tx.objectStore('outbox').get(id);
+  async function applyChange(tx: OutboxWrite, id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<OutboxRecord | null> {
+    const stored = await tx.get(id);
     if (!stored) return null;
     const next = change(stored);
     if (next?.sent && !stored.sent) {
       // Delivered: the server holds the photos now. A task carried in many trips keeps its sent items until the
       // driver finishes it (docs/loads.md), so only the first photo stays, as the queue's thumbnail.
-      await dropPhotosButFirst(tx, next);
+      const [first, ...rest] = next.photos;
+      await tx.deletePhotos(rest);
+      next.photos = first === undefined ? [] : [first];
     }
-    await (next ? tx.objectStore('outbox').put(next) : removeWithPhotos(tx, id));
+    await (next ? tx.put(next) : tx.remove(id));
     return next;
   }
 
@@ -163,7 +173,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
    */
   async function sendOne(id: number): Promise<{ outcome: SendOutcome; written: Promise<void> }> {
     // Read again right before sending: a discard (from any tab) since the batch was read must win.
-    const loaded = await readWithPhotos(db, id);
+    const loaded = await store.read(id);
     if (!loaded || loaded.record.sent) {
       remember(id, loaded?.record ?? null);
       return { outcome: 'skipped', written: Promise.resolve() };
@@ -232,7 +242,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     everythingNext = false;
     const userId = deps.userId();
     if (userId === null || !deps.isOnline()) return;
-    records = await db.getAll('outbox');
+    records = await store.all();
     const writes: Promise<void>[] = [];
     let width = 1;
     let failure: { error: unknown } | null = null;
@@ -312,19 +322,19 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   async function resolve(): Promise<OutboxRecord[]> {
     const userId = deps.userId();
     if (userId === null) return [];
-    const sent = (await db.getAll('outbox')).filter((r) => r.userId === userId && r.sent);
+    const sent = (await store.all()).filter((r) => r.userId === userId && r.sent);
     if (sent.length === 0) return [];
     const assigned = await deps.assignedAssociationIds();
     if (assigned === null) return [];
     const stillAssigned = new Set(assigned);
     const gone = sent.filter((r) => !stillAssigned.has(r.association_id));
     if (gone.length === 0) return [];
-    const resolved = await writeOutbox(db, async (tx) => {
+    const resolved = await store.write(async (tx) => {
       const done: OutboxRecord[] = [];
       for (const record of gone) {
-        const stored = await tx.objectStore('outbox').get(record.id as number);
+        const stored = await tx.get(record.id as number);
         if (!stored?.sent) continue;
-        await removeWithPhotos(tx, record.id as number);
+        await tx.remove(record.id as number);
         done.push({ ...stored, resolved: true });
       }
       return done;
@@ -335,7 +345,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
 
   async function discard(id: number): Promise<void> {
     // An upload already under way may still reach the server; its late answer then finds no record to mark.
-    await writeOutbox(db, (tx) => removeWithPhotos(tx, id));
+    await store.write((tx) => tx.remove(id));
     await reload();
   }
 

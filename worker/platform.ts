@@ -3,8 +3,8 @@
  * (shared.ts, dedicated.ts). Only the entries import this file; everything else takes ports.
  */
 import type { ClientErrorReport, Snapshot, WorkerApi } from './api.ts';
-import { openEngineDb } from './db.ts';
 import { createEngine, type EngineDeps } from './engine.ts';
+import { openEngineStore } from './idb-store.ts';
 import { createOutbox } from './outbox.ts';
 import { browserClock, createLocalLocks, type Channel, type Locks, type NetworkStatus } from './ports.ts';
 
@@ -86,10 +86,10 @@ export async function startEngine(
   mode: Snapshot['mode'],
   extra: Pick<EngineDeps, 'channel' | 'outbox'> = {},
 ): Promise<WorkerApi> {
-  const db = await openEngineDb();
+  const store = await openEngineStore();
   const engine = createEngine({
     mode,
-    db,
+    store,
     baseURL: new URL('/api/', scope.location.origin).href,
     clock: browserClock,
     locks: browserLocks(scope),

@@ -3,10 +3,12 @@
  * server that stores by Idempotency-Key like the real one. The database is a real idb over fake-indexeddb.
  */
 import 'fake-indexeddb/auto';
-import { openEngineDb, type EngineDb, type OutboxRecord } from '../../worker/db.ts';
+import type { EngineDb, OutboxRecord } from '../../worker/db.ts';
 import { createOutbox, type Outbox, type OutboxDeps, type SendResult } from '../../worker/outbox.ts';
 import type { NewReport } from '../../worker/api.ts';
 import type { Clock, Locks, NetworkStatus } from '../../worker/ports.ts';
+import type { EngineStore } from '../../worker/store.ts';
+import { trackedStore } from './harness.ts';
 
 export const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 
@@ -104,7 +106,9 @@ export interface TimerCall {
 }
 
 export interface Harness {
+  /** The store's first connection: reads for assertions, spies. */
   db: EngineDb;
+  store: EngineStore;
   dbName: string;
   /** The time the outbox reads; tests move it by hand. */
   clock: { now: number };
@@ -126,7 +130,9 @@ let dbCounter = 0;
 
 export async function setup(overrides: Partial<OutboxDeps> = {}): Promise<Harness> {
   const dbName = `outbox-test-${++dbCounter}`;
-  const db = await openEngineDb(dbName);
+  const { store, connections } = trackedStore(dbName);
+  await store.outbox.all();
+  const db = connections[0] as EngineDb;
   const clock = { now: T0 };
   const online = { value: true };
   const user = { id: 7 as number | null };
@@ -159,7 +165,7 @@ export async function setup(overrides: Partial<OutboxDeps> = {}): Promise<Harnes
   };
   const engine = (more: Partial<OutboxDeps> = {}): Outbox =>
     createOutbox({
-      db,
+      store: store.outbox,
       clock: timerClock,
       isOnline: () => online.value,
       userId: () => user.id,
@@ -172,7 +178,7 @@ export async function setup(overrides: Partial<OutboxDeps> = {}): Promise<Harnes
       ...overrides,
       ...more,
     });
-  return { db, dbName, clock, timers, network, online, user, server, notes, changes, outbox: engine(), engine };
+  return { db, store, dbName, clock, timers, network, online, user, server, notes, changes, outbox: engine(), engine };
 }
 
 export function photo(text: string): Blob {
