@@ -138,3 +138,36 @@ export function trackedStore(name: string): { store: EngineStore; connections: E
   });
   return { store, connections };
 }
+
+interface FakeTransaction {
+  _execRequestAsync(request: { operation: () => unknown }): IDBRequest;
+}
+
+/**
+ * The device is full for the next `count` writes into `storeName`: each fails as in a browser — the request
+ * errs with QuotaExceededError and its transaction aborts (fake-indexeddb runs the failing operation). Answers
+ * the undo.
+ */
+export function fillDisk(storeName: string, count = 1): () => void {
+  const proto = IDBObjectStore.prototype;
+  const originals = { put: proto.put, add: proto.add };
+  let left = count;
+  for (const method of ['put', 'add'] as const) {
+    const original = originals[method] as (this: IDBObjectStore, ...args: unknown[]) => IDBRequest;
+    (proto as unknown as Record<string, unknown>)[method] = function (this: IDBObjectStore, ...args: unknown[]): IDBRequest {
+      if (this.name === storeName && left > 0) {
+        left -= 1;
+        const tx = this.transaction as unknown as FakeTransaction;
+        tx._execRequestAsync = (request) => {
+          delete (tx as Partial<FakeTransaction>)._execRequestAsync;
+          const operation = () => {
+            throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          };
+          return tx._execRequestAsync({ ...request, operation });
+        };
+      }
+      return original.apply(this, args);
+    };
+  }
+  return () => Object.assign(proto, originals);
+}
