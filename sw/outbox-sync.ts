@@ -9,8 +9,11 @@
  */
 import { CHANNEL_NAME, type CrossTabMessage } from '../worker/cross-tab.ts';
 import { associationIdsOf } from '../worker/assigned-ids.ts';
-import { KV, openEngineDb, type EngineDb, type OutboxRecord } from '../worker/db.ts';
-import { createOutbox, type LockManagerLike, type SendResult } from '../worker/outbox.ts';
+import { DB_NAME, KV, openEngineDb, type EngineDb, type OpenEvents, type OutboxRecord } from '../worker/db.ts';
+import { createIdbStore } from '../worker/idb-store.ts';
+import { createOutbox, type SendResult } from '../worker/outbox.ts';
+import { browserClock, type Locks } from '../worker/ports.ts';
+import type { EngineStore } from '../worker/store.ts';
 import { buildReportForm, IDEMPOTENCY_HEADER } from '../worker/report-form.ts';
 import { SERVER_UNREACHABLE, serverUnreachable } from '../worker/unreachable.ts';
 import { ASSIGNED_PATH, readClaims } from './background-sync.ts';
@@ -21,14 +24,14 @@ const FETCH_TIMEOUT_MS = 10_000;
 export type OutboxSyncOutcome = 'flushed' | 'no-locks' | 'offline' | 'no-token' | 'not-driver' | 'expired' | 'failed';
 
 export interface OutboxSyncDeps {
-  openDb: () => Promise<EngineDb>;
+  openDb: (events?: OpenEvents) => Promise<EngineDb>;
   fetch: typeof fetch;
   /** Where the API lives, without a trailing slash. */
   apiBase: string;
   now: () => number;
   online: () => boolean;
   /** navigator.locks; null where there is none: then only the tabs' engines flush (no exclusion, no send). */
-  locks: LockManagerLike | null;
+  locks: Locks | null;
   /** Tells the driver about an item given up after 10 refusals (a notification, where permitted). */
   notify: (message: string) => void;
   /** Tells the engines that the queue changed in IndexedDB, so their outbox views re-read it. */
@@ -38,7 +41,7 @@ export interface OutboxSyncDeps {
 function defaults(): OutboxSyncDeps {
   const locks = typeof navigator !== 'undefined' ? (navigator.locks as LockManager | undefined) : undefined;
   return {
-    openDb: () => openEngineDb(),
+    openDb: (events) => openEngineDb(DB_NAME, events),
     fetch: (input, init) => fetch(input, init),
     apiBase: '/api',
     now: () => Date.now(),
@@ -80,11 +83,12 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
   const locks = deps.locks;
   if (!locks) return 'no-locks';
   if (!deps.online()) return 'offline';
-  let db: EngineDb | null = null;
+  let store: EngineStore | null = null;
   try {
-    db = await deps.openDb();
-    const open = db;
-    const token = await open.get('kv', KV.token);
+    // One connection for the flush (the outbox reads and writes between requests), opened again if it is lost.
+    const open = createIdbStore(DB_NAME, (_name, events) => deps.openDb(events));
+    store = open;
+    const token = await open.kv.get(KV.token);
     if (typeof token !== 'string' || token === '') return 'no-token';
     const claims = readClaims(token);
     const userId = Number(claims?.sub);
@@ -95,7 +99,7 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
 
     /** The token as stored now (the engine may have rotated it); null when another user signed in or out. */
     async function currentToken(): Promise<string | null> {
-      const stored = await open.get('kv', KV.token);
+      const stored = await open.kv.get(KV.token);
       if (typeof stored !== 'string' || stored === '') return null;
       return Number(readClaims(stored)?.sub) === userId ? stored : null;
     }
@@ -119,13 +123,13 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
         // The server stored it (201, or 200 for a repeated key); an unreadable body changes nothing.
         const body: unknown = await response.json().catch(() => null);
         const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
-        return { ok: true, reportId: typeof id === 'number' ? id : 0 };
+        return { ok: true, data: { id: typeof id === 'number' ? id : 0 } };
       }
       const detail = await detailOf(response);
       // A busy or unreachable server (503 during a restart, a proxy's 502 page) did not refuse it: not an attempt.
       const unreachable = serverUnreachable(response.status, detail !== null);
       const message = detail ?? (unreachable ? SERVER_UNREACHABLE : `Ошибка сервера (код ${response.status})`);
-      return { ok: false, network: unreachable, status: response.status, message };
+      return { ok: false, network: false, unreachable, status: response.status, message };
     }
 
     async function assignedAssociationIds(): Promise<number[] | null> {
@@ -142,10 +146,9 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
       }
     }
 
-    // The connection stays open for the flush (the outbox reads and writes between requests).
     const outbox = createOutbox({
-      db: open,
-      now: deps.now,
+      store: open.outbox,
+      clock: { ...browserClock, now: deps.now },
       isOnline: deps.online,
       userId: () => userId,
       locks,
@@ -158,14 +161,14 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
       // A sync event is the moment to try: an item that failed a second ago is not held for its retry time.
       everythingDue: true,
     });
-    const before = JSON.stringify(await open.getAll('outbox'));
+    const before = JSON.stringify(await open.outbox.all());
     await outbox.flush();
-    if (JSON.stringify(await open.getAll('outbox')) !== before) deps.announce();
+    if (JSON.stringify(await open.outbox.all()) !== before) deps.announce();
     return 'flushed';
   } catch (error) {
     console.warn('outbox sync failed', error);
     return 'failed';
   } finally {
-    db?.close();
+    store?.close();
   }
 }

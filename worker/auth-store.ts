@@ -5,7 +5,8 @@
  */
 import type { User, UserWire } from '../contract/entities.ts';
 import type { AuthSnapshot } from './api.ts';
-import { KV, type EngineDb } from './db.ts';
+import { KV } from './db.ts';
+import type { KvStore } from './store.ts';
 
 export interface Tokens {
   access: string | null;
@@ -24,28 +25,25 @@ function asString(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-export function createTokenStore(db: EngineDb): TokenStore {
+export function createTokenStore(kv: KvStore): TokenStore {
   return {
     async read() {
-      const tx = db.transaction('kv', 'readonly');
-      const [access, refresh] = await Promise.all([tx.store.get(KV.token), tx.store.get(KV.refresh)]);
+      const [access, refresh] = await kv.getMany([KV.token, KV.refresh]);
       return { access: asString(access), refresh: asString(refresh) };
     },
     async write(pair) {
       // One transaction: another engine never reads a new access token with the old refresh token.
-      const tx = db.transaction('kv', 'readwrite');
-      await Promise.all([tx.store.put(pair.access_token, KV.token), tx.store.put(pair.refresh_token, KV.refresh), tx.done]);
+      await kv.set({ [KV.token]: pair.access_token, [KV.refresh]: pair.refresh_token });
     },
     async clear() {
-      const tx = db.transaction('kv', 'readwrite');
-      await Promise.all([tx.store.delete(KV.token), tx.store.delete(KV.refresh), tx.store.delete(KV.profile), tx.done]);
+      await kv.delete([KV.token, KV.refresh, KV.profile]);
     },
     async readProfile() {
-      const value = await db.get('kv', KV.profile);
+      const value = await kv.get(KV.profile);
       return value && typeof value === 'object' ? (value as User) : null;
     },
     async writeProfile(user) {
-      await db.put('kv', user, KV.profile);
+      await kv.set({ [KV.profile]: user });
     },
   };
 }

@@ -16,7 +16,7 @@
  * No network code here: `fetch` is passed in, so the service worker may import `cacheKey` alone.
  */
 import type { CachedResult, Params, Result } from './api.ts';
-import type { EngineDb } from './db.ts';
+import type { CacheStore } from './store.ts';
 import type { Clock, Locks } from './ports.ts';
 import { isSlowConnection } from './ports.ts';
 
@@ -42,7 +42,7 @@ export function cacheKey(userId: number | null, path: string, params?: Params): 
 }
 
 export interface CacheDeps {
-  db: EngineDb;
+  store: CacheStore;
   clock: Clock;
   /** navigator.onLine is false, or the app is in offline mode. */
   offline(): boolean;
@@ -70,7 +70,7 @@ export interface GetCache {
 type Fresh = Result<{ data: unknown; storedAt: number }>;
 
 export function createCache(deps: CacheDeps): GetCache {
-  const { db, clock } = deps;
+  const { store, clock } = deps;
   const inFlight = new Map<string, { promise: Promise<Fresh>; epoch: number }>();
   // Bumped by clear(): an answer that lands after a logout must not refill the cache.
   let generation = 0;
@@ -88,7 +88,7 @@ export function createCache(deps: CacheDeps): GetCache {
    */
   async function storedSince(key: string, since: number): Promise<Fresh | null> {
     try {
-      const entry = await db.get('cache', key);
+      const entry = await store.get(key);
       const fresh = entry && entry.storedAt >= since && (entry.startedAt ?? -Infinity) >= invalidatedAt;
       return fresh ? { ok: true, data: { data: entry.data, storedAt: entry.storedAt } } : null;
     } catch {
@@ -109,8 +109,8 @@ export function createCache(deps: CacheDeps): GetCache {
       if (startedIn === generation) {
         try {
           // An answer to an older request than the one stored (it landed late) is not the newest: keep the stored one.
-          const current = await db.get('cache', key);
-          if (!current || (current.startedAt ?? -Infinity) <= startedAt) await db.put('cache', { key, userId, path: normalizePath(path), data: result.data, storedAt, startedAt });
+          const current = await store.get(key);
+          if (!current || (current.startedAt ?? -Infinity) <= startedAt) await store.put({ key, userId, path: normalizePath(path), data: result.data, storedAt, startedAt });
         } catch (error) {
           // A full or closed store must not cost the user the answer they already have.
           console.warn('GET cache write failed', error);
@@ -144,7 +144,7 @@ export function createCache(deps: CacheDeps): GetCache {
   }
 
   async function stored<T>(key: string, path: string, otherwise: Result<never>): Promise<Result<CachedResult<T>>> {
-    const entry = await db.get('cache', key);
+    const entry = await store.get(key);
     if (entry) return { ok: true, data: { data: entry.data as T, fromCache: true, storedAt: entry.storedAt } };
     if (normalizePath(path) === TRANSPORTS_PATH) {
       // SPEC.md section 7: the transports list answers empty when nothing is cached.
@@ -163,7 +163,7 @@ export function createCache(deps: CacheDeps): GetCache {
       const network = fetchShared(key, path, params, userId);
       let result: Fresh | 'slow' = isSlowConnection(deps.effectiveType()) ? await withSlowTimeout(network) : await network;
       if (result === 'slow') {
-        const entry = await db.get('cache', key);
+        const entry = await store.get(key);
         if (entry) return { ok: true, data: { data: entry.data as T, fromCache: true, storedAt: entry.storedAt } };
         result = await network;
       }
@@ -174,7 +174,7 @@ export function createCache(deps: CacheDeps): GetCache {
 
     async clear() {
       generation += 1;
-      await db.clear('cache');
+      await store.clear();
     },
 
     invalidate() {
@@ -182,12 +182,6 @@ export function createCache(deps: CacheDeps): GetCache {
       invalidatedAt = clock.now();
     },
 
-    async keepOnly(userId) {
-      const tx = db.transaction('cache', 'readwrite');
-      for (let cursor = await tx.store.openCursor(); cursor; cursor = await cursor.continue()) {
-        if (cursor.value.userId !== userId) await cursor.delete();
-      }
-      await tx.done;
-    },
+    keepOnly: (userId) => store.keepOnly(userId),
   };
 }

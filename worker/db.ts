@@ -73,18 +73,59 @@ export interface EngineSchema extends DBSchema {
 
 export type EngineDb = IDBPDatabase<EngineSchema>;
 
-export function openEngineDb(name = DB_NAME): Promise<EngineDb> {
-  return openDB<EngineSchema>(name, DB_VERSION, {
-    upgrade(db) {
-      db.createObjectStore('kv');
-      const cache = db.createObjectStore('cache', { keyPath: 'key' });
-      cache.createIndex('byUser', 'userId');
-      const outbox = db.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
-      outbox.createIndex('byAssociation', 'association_id');
-      const photos = db.createObjectStore('photos', { keyPath: 'id', autoIncrement: true });
-      photos.createIndex('byOutbox', 'outboxId');
+const STORES = ['kv', 'cache', 'outbox', 'photos'] as const;
+
+/** What happens to a connection after it opened (worker/idb-store.ts keeps the engine's connection alive with these). */
+export interface OpenEvents {
+  /** The database did not exist and was created now, empty. */
+  created?(): void;
+  /** Another connection asks for a newer version, or to delete the database: this one must close, or it blocks them. */
+  versionChange?(db: EngineDb): void;
+  /** The browser closed the connection itself (site data cleared, a storage failure): it is unusable. */
+  terminated?(db: EngineDb): void;
+  /** This open waits for older connections (another tab) to close. */
+  blocked?(): void;
+}
+
+function createStores(db: IDBPDatabase<EngineSchema>): void {
+  db.createObjectStore('kv');
+  const cache = db.createObjectStore('cache', { keyPath: 'key' });
+  cache.createIndex('byUser', 'userId');
+  const outbox = db.createObjectStore('outbox', { keyPath: 'id', autoIncrement: true });
+  outbox.createIndex('byAssociation', 'association_id');
+  const photos = db.createObjectStore('photos', { keyPath: 'id', autoIncrement: true });
+  photos.createIndex('byOutbox', 'outboxId');
+}
+
+/**
+ * Opens the engine's database at DB_VERSION, creating it when missing. When another tab already upgraded it
+ * to a newer version (a newer app), the current version is opened instead as long as it still has the four stores.
+ */
+export async function openEngineDb(name = DB_NAME, events: OpenEvents = {}): Promise<EngineDb> {
+  let opened: EngineDb | null = null;
+  const callbacks = {
+    upgrade(db: IDBPDatabase<EngineSchema>, oldVersion: number) {
+      if (oldVersion !== 0) return;
+      createStores(db);
+      events.created?.();
     },
-  });
+    blocked: () => events.blocked?.(),
+    blocking: () => opened && events.versionChange?.(opened),
+    terminated: () => opened && events.terminated?.(opened),
+  };
+  try {
+    opened = await openDB<EngineSchema>(name, DB_VERSION, callbacks);
+    return opened;
+  } catch (error) {
+    if ((error as { name?: unknown } | null)?.name !== 'VersionError') throw error;
+    const current = await openDB<EngineSchema>(name, undefined, callbacks);
+    if (!STORES.every((store) => current.objectStoreNames.contains(store))) {
+      current.close();
+      throw error;
+    }
+    opened = current;
+    return opened;
+  }
 }
 
 export const KV = {

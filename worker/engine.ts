@@ -9,23 +9,26 @@ import { createAuth, type Auth } from './auth.ts';
 import { createAuthState, createTokenStore } from './auth-store.ts';
 import { createCache } from './cache.ts';
 import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
-import type { EngineDb } from './db.ts';
 import { createHttp } from './http.ts';
 import { compressPhoto } from './images.ts';
-import { associationIdsOf, noOutbox, type OutboxFactory, type OutboxPorts } from './outbox-port.ts';
+import { associationIdsOf } from './assigned-ids.ts';
+import { noOutbox, type OutboxFactory } from './outbox-types.ts';
+import { throttlePushes } from './outbox-view.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
-import { buildFieldsForm } from './report-form.ts';
+import type { EngineStore } from './store.ts';
+import { buildFieldsForm, buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
 import { createTabs } from './tabs.ts';
 import { createAlerts } from './alerts.ts';
 import { createErrorReporter } from './error-reports.ts';
 import { createFeed, type Feed, type FeedFetch } from './feed.ts';
 
-export type { OutboxFactory, OutboxModule, OutboxPorts } from './outbox-port.ts';
+export type { Outbox, OutboxDeps, OutboxFactory } from './outbox-types.ts';
 
 export interface EngineDeps {
   mode: Snapshot['mode'];
-  db: EngineDb;
+  /** IndexedDB behind worker/store.ts (worker/idb-store.ts createIdbStore). */
+  store: EngineStore;
   /** Absolute '/api/' URL of the worker's origin. */
   baseURL: string;
   clock: Clock;
@@ -34,9 +37,9 @@ export interface EngineDeps {
   /** Dedicated-worker mode: the channel to the other tabs' engines. */
   channel?: Channel<CrossTabMessage>;
   adapter?: AxiosAdapter;
-  /** The report outbox (worker/outbox.ts plugs in here); without it, queueing answers a failure. */
+  /** The report outbox (worker/outbox.ts createOutbox); without it, queueing answers a failure. */
   outbox?: OutboxFactory;
-  /** Photo compression for sendForm; defaults to worker/images.ts compressPhoto, tests pass a double. */
+  /** Photo compression for sendForm and the outbox; defaults to worker/images.ts compressPhoto, tests pass a double. */
   compress?: (photo: Blob) => Promise<Blob>;
   /** The live change feed's fetch (worker/feed.ts); without it the engine holds no stream. */
   feedFetch?: FeedFetch;
@@ -55,13 +58,20 @@ export const NO_NETWORK_WRITE = 'Нет подключения к сети: де
 export const SERVER_DOWN_WRITE = 'Сервер недоступен: действие не выполнено. Повторите, когда связь с сервером восстановится.';
 const WRITES_KEPT = 20;
 
+/** Told when the database was deleted under the engine: what the device no longer holds. */
+export function storeResetNotice(lostReports: number): string {
+  return lostReports > 0
+    ? `Данные приложения на устройстве были удалены: неотправленные отчёты (${lostReports}) потеряны, создайте их заново.`
+    : 'Данные приложения на устройстве были удалены: при необходимости войдите снова.';
+}
+
 /** A feed down for less than this is a blink: nothing to refetch when it is back. */
 const LIVE_BLINK_MS = 3_000;
 
 export function createEngine(deps: EngineDeps): Engine {
-  const { db, clock, locks, network, channel } = deps;
+  const { store, clock, locks, network, channel } = deps;
   const tabs = createTabs(locks);
-  const tokens = createTokenStore(db);
+  const tokens = createTokenStore(store.kv);
   const notices: EngineNotice[] = [];
   const writes: EngineWrite[] = [];
   let reconnectedAt: number | null = null;
@@ -92,7 +102,7 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const offline = () => !network.online() || state.get().offlineMode;
   const cache = createCache({
-    db,
+    store: store.cache,
     clock,
     offline,
     effectiveType: () => network.effectiveType(),
@@ -113,31 +123,45 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   auth = authApi;
 
-  const ports: OutboxPorts = {
-    db,
+  const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
+  // A flush changes something per item and per progress event: the pushes to the tabs are throttled.
+  const outboxPushes = throttlePushes(clock, (stored) => {
+    schedulePush();
+    if (stored) channel?.postMessage({ type: 'outbox' });
+  });
+  const outbox = (deps.outbox ?? noOutbox)({
+    store: store.outbox,
     clock,
     locks,
-    network,
-    now: () => clock.now(),
     isOnline: () => !offline(),
     userId: () => state.get().user?.id ?? null,
     // A report that met a dead connection is a sign the server is down, as for any write.
-    postForm: async (path, form, options) => afterNetworkFailure(await http.sendForm('POST', path, form, options)),
+    sendReport: async (record, photos, onProgress) =>
+      afterNetworkFailure(
+        await http.sendForm<{ id: number }>('POST', 'reports/', buildReportForm(record, photos), {
+          headers: { [IDEMPOTENCY_HEADER]: record.idempotencyKey },
+          onProgress,
+        }),
+      ),
     async assignedAssociationIds() {
       const result = await cache.get('tasks/assigned/');
       return result.ok && !result.data.fromCache ? associationIdsOf(result.data.data) : null;
     },
-    onChange(stored = true) {
-      schedulePush();
-      if (stored) channel?.postMessage({ type: 'outbox' });
-    },
+    onChange: (stored) => outboxPushes.change(stored),
     notify(message) {
       addNotice(message);
       // The tabs of other engines (fallback mode) are told too.
       channel?.postMessage({ type: 'notice', message });
     },
-  };
-  const outbox = (deps.outbox ?? noOutbox)(ports);
+    compress,
+  });
+
+  // The database was deleted meanwhile and created again, empty: say what was lost, and show the queue as it is now.
+  const unsubscribeStore = store.onReset(() => {
+    const { pending, undelivered = 0 } = outbox.snapshot();
+    addNotice(storeResetNotice(pending + undelivered));
+    outbox.reload().then(schedulePush, (error: unknown) => console.warn('reading the outbox failed', error));
+  });
 
   // The outbox sends only for a known user outside offline mode, and both arrive after the events it
   // listens to: the user is known once startup has read the cached profile (after the engine's own start-up
@@ -280,7 +304,8 @@ export function createEngine(deps: EngineDeps): Engine {
       return;
     }
     if (message.type === 'outbox') {
-      void (outbox.reload?.() ?? Promise.resolve()).then(schedulePush);
+      // Another engine changed the queue: re-read it without announcing the change back to them.
+      void outbox.reload({ announce: false }).then(schedulePush);
       return;
     }
     state.adopt(message.auth);
@@ -290,7 +315,7 @@ export function createEngine(deps: EngineDeps): Engine {
     recovery.onNetworkChange();
     schedulePush();
   });
-  const stopOutbox = outbox.start?.();
+  const stopOutbox = outbox.start(network);
 
   // SPEC.md section 8: a tab's uncaught errors reach the server, at most ten a minute.
   const logClientError = createErrorReporter({ clock, http, deviceId: () => tabs.device().deviceId });
@@ -334,7 +359,6 @@ export function createEngine(deps: EngineDeps): Engine {
     return afterWrite(method, path, afterNetworkFailure(await run()));
   }
 
-  const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
   async function sendForm<T>(method: 'POST' | 'PUT', path: string, fields: FormFields, files: Blob[], fileField = 'photos') {
     const compressed: Blob[] = [];
     // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB.
@@ -377,11 +401,9 @@ export function createEngine(deps: EngineDeps): Engine {
       await outbox.flush({ everything: true });
     },
     discard: (id) => outbox.discard(id),
-    resend: async (id) => {
-      await outbox.resend?.(id);
-    },
-    compressPreview: (photo) => outbox.compressPreview(photo),
-    outboxPhoto: async (id) => (await outbox.firstPhoto?.(id)) ?? null,
+    resend: (id) => outbox.resend(id),
+    compressPreview: (photo) => compress(photo),
+    outboxPhoto: (id) => store.outbox.firstPhoto(id),
   };
 
   return {
@@ -391,7 +413,9 @@ export function createEngine(deps: EngineDeps): Engine {
       unsubscribeNetwork();
       recovery.stop();
       feed?.stop();
-      stopOutbox?.();
+      stopOutbox();
+      outboxPushes.cancel();
+      unsubscribeStore();
     },
   };
 }

@@ -1,26 +1,18 @@
 /**
- * The outbox's IndexedDB side: records and their photos, written together in strict transactions.
- * Photos are bound to their record's id (never to "the current task"), so deleting a record takes exactly
- * its own photos with it.
+ * The outbox's IndexedDB side (worker/store.ts `OutboxStore`): records and their photos, written together in
+ * strict transactions. Photos are bound to their record's id (never to "the current task"), so deleting a record
+ * takes exactly its own photos with it. Also the shape of a new record.
  */
 import { v4 as uuidv4 } from 'uuid';
 import type { IDBPTransaction } from 'idb';
-import type { EngineDb, EngineSchema, OutboxRecord } from './db.ts';
+import type { EngineSchema, OutboxRecord } from './db.ts';
 import type { NewReport } from './api.ts';
+import type { RunOnDb } from './idb-store.ts';
+import type { OutboxStore, OutboxWrite } from './store.ts';
 import { photoName } from './report-form.ts';
 
 const STORES: ['outbox', 'photos'] = ['outbox', 'photos'];
-export type OutboxTx = IDBPTransaction<EngineSchema, typeof STORES, 'readwrite'>;
-
-/** Durability 'strict': a report the driver saw as queued must survive a crash or a power cut. */
-export async function writeOutbox<T>(db: EngineDb, fn: (tx: OutboxTx) => Promise<T>): Promise<T> {
-  const tx = db.transaction(STORES, 'readwrite', { durability: 'strict' });
-  // Observed below; this keeps an abort caused by fn's own error from also surfacing as unhandled.
-  tx.done.catch(() => {});
-  const result = await fn(tx);
-  await tx.done;
-  return result;
-}
+type OutboxTx = IDBPTransaction<EngineSchema, typeof STORES, 'readwrite'>;
 
 /** A new item: unsent, never tried, due now, with its own idempotency key and the device's time. */
 export function newOutboxRecord(report: NewReport, userId: number, now: number): OutboxRecord {
@@ -48,53 +40,78 @@ export function newOutboxRecord(report: NewReport, userId: number, now: number):
   };
 }
 
-/** Stores the record and its photos in one transaction; answers the record's id. */
-export function addWithPhotos(db: EngineDb, record: OutboxRecord, photos: readonly Blob[]): Promise<number> {
-  return writeOutbox(db, async (tx) => {
-    const outbox = tx.objectStore('outbox');
-    const id = await outbox.add(record);
-    const photoIds: number[] = [];
-    for (const [index, blob] of photos.entries()) {
-      photoIds.push(await tx.objectStore('photos').add({ outboxId: id, blob, name: photoName(blob, index), type: blob.type }));
-    }
-    await outbox.put({ ...record, id, photos: photoIds });
-    return id;
-  });
-}
-
 /** Deletes a record and every photo bound to its id (also any the record's list lost track of). */
-export async function removeWithPhotos(tx: OutboxTx, id: number): Promise<void> {
+async function removeWithPhotos(tx: OutboxTx, id: number): Promise<void> {
   const photos = tx.objectStore('photos');
   for (const key of await photos.index('byOutbox').getAllKeys(id)) await photos.delete(key);
   await tx.objectStore('outbox').delete(id);
 }
 
-/** Deletes every photo of a delivered record but its first (the thumbnail); `record.photos` is trimmed to match. */
-export async function dropPhotosButFirst(tx: OutboxTx, record: OutboxRecord): Promise<void> {
-  const [first, ...rest] = record.photos;
-  const photos = tx.objectStore('photos');
-  for (const key of rest) await photos.delete(key);
-  record.photos = first === undefined ? [] : [first];
+function outboxWrite(tx: OutboxTx): OutboxWrite {
+  return {
+    get: (id) => tx.objectStore('outbox').get(id),
+    put: async (record) => void (await tx.objectStore('outbox').put(record)),
+    remove: (id) => removeWithPhotos(tx, id),
+    async deletePhotos(ids) {
+      for (const id of ids) await tx.objectStore('photos').delete(id);
+    },
+  };
 }
 
-/** The first photo of a record (the queue's thumbnail), or null. */
-export async function firstPhotoOf(db: EngineDb, id: number): Promise<Blob | null> {
-  const tx = db.transaction(STORES, 'readonly');
-  const record = await tx.objectStore('outbox').get(id);
-  const first = record?.photos[0];
-  const photo = first === undefined ? undefined : await tx.objectStore('photos').get(first);
-  await tx.done;
-  return photo?.blob ?? null;
-}
+export function idbOutboxStore(run: RunOnDb): OutboxStore {
+  /** Durability 'strict': a report the driver saw as queued must survive a crash or a power cut. */
+  const write = <T>(fn: (tx: OutboxTx) => Promise<T>): Promise<T> =>
+    run(async (db) => {
+      const tx = db.transaction(STORES, 'readwrite', { durability: 'strict' });
+      // Observed below; this keeps an abort caused by fn's own error from also surfacing as unhandled.
+      tx.done.catch(() => {});
+      let result: T;
+      try {
+        result = await fn(tx);
+      } catch (error) {
+        // Nothing of a failed write is kept, also when fn failed on its own (the transaction would commit).
+        try {
+          tx.abort();
+        } catch {
+          // Already aborted by the failed request.
+        }
+        throw error;
+      }
+      await tx.done;
+      return result;
+    });
 
-/**
- * The record as stored now, with its photos, read in one transaction (a send reads this for every item,
- * so one transaction rather than one per photo); null when it is gone (discarded meanwhile).
- */
-export async function readWithPhotos(db: EngineDb, id: number): Promise<{ record: OutboxRecord; photos: Blob[] } | null> {
-  const tx = db.transaction(STORES, 'readonly');
-  const record = await tx.objectStore('outbox').get(id);
-  if (!record) return null;
-  const found = await Promise.all(record.photos.map((photoId) => tx.objectStore('photos').get(photoId)));
-  return { record, photos: found.flatMap((photo) => (photo ? [photo.blob] : [])) };
+  return {
+    all: () => run((db) => db.getAll('outbox')),
+    add: (record, photos) =>
+      write(async (tx) => {
+        const outbox = tx.objectStore('outbox');
+        const id = await outbox.add(record);
+        const photoIds: number[] = [];
+        for (const [index, blob] of photos.entries()) {
+          photoIds.push(await tx.objectStore('photos').add({ outboxId: id, blob, name: photoName(blob, index), type: blob.type }));
+        }
+        await outbox.put({ ...record, id, photos: photoIds });
+        return id;
+      }),
+    read: (id) =>
+      run(async (db) => {
+        // One transaction rather than one per photo: a send reads this for every item.
+        const tx = db.transaction(STORES, 'readonly');
+        const record = await tx.objectStore('outbox').get(id);
+        if (!record) return null;
+        const found = await Promise.all(record.photos.map((photoId) => tx.objectStore('photos').get(photoId)));
+        return { record, photos: found.flatMap((photo) => (photo ? [photo.blob] : [])) };
+      }),
+    firstPhoto: (id) =>
+      run(async (db) => {
+        const tx = db.transaction(STORES, 'readonly');
+        const record = await tx.objectStore('outbox').get(id);
+        const first = record?.photos[0];
+        const photo = first === undefined ? undefined : await tx.objectStore('photos').get(first);
+        await tx.done;
+        return photo?.blob ?? null;
+      }),
+    write: (fn) => write((tx) => fn(outboxWrite(tx))),
+  };
 }

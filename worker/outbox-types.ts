@@ -1,9 +1,12 @@
 /**
  * What the report outbox is to the rest of the engine (worker/outbox.ts builds it): its constants and retry rule,
- * the ports it is given (`OutboxDeps`, `OutboxScheduler`) and what it answers (`Outbox`).
+ * what it is given (`OutboxDeps`: the browser primitives as worker/ports.ts names them) and what it answers
+ * (`Outbox`); `noOutbox` stands in for it where nothing may be queued.
  */
-import type { EngineDb, OutboxRecord } from './db.ts';
+import type { OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
+import type { Clock, Locks, NetworkStatus } from './ports.ts';
+import type { OutboxStore } from './store.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
 export const FLUSH_INTERVAL_MS = 60_000;
@@ -19,29 +22,31 @@ export function retryDelayMs(attempts: number): number {
   return 2 ** attempts * 1000;
 }
 
-export type SendResult =
-  | { ok: true; reportId: number }
-  | { ok: false; network: boolean; status: number | null; message: string };
-
-export interface LockManagerLike {
-  request<T>(name: string, fn: () => Promise<T>): Promise<T>;
-}
+/** What POST /reports/ answered: the stored report's id, or why not (`network` or `unreachable`: not an attempt). */
+export type SendResult = Result<{ id: number }>;
 
 export interface OutboxDeps {
-  db: EngineDb;
-  now(): number;
+  /** The queue's records and photos (worker/store.ts). */
+  store: OutboxStore;
+  /** Time, and the timers of the schedule (`start`): the 60 s tick and the retry after 2^attempts s. */
+  clock: Clock;
+  /** Web Locks: every flush, in every context, runs under FLUSH_LOCK. */
+  locks: Locks;
   /** navigator.onLine and not in offline mode. */
   isOnline(): boolean;
+  /** The signed-in user: a flush sends only their reports. */
   userId(): number | null;
-  locks: LockManagerLike;
-  /** Multipart POST /reports/ (buildReportForm) with the Idempotency-Key header; `onProgress` gets 0..1. */
+  /**
+   * Multipart POST /reports/ (buildReportForm) with the Idempotency-Key header; `onProgress` gets 0..1. A failure
+   * with `network` or `unreachable` set (a dead connection, a busy server) did not refuse the report.
+   */
   sendReport(record: OutboxRecord, photos: Blob[], onProgress: (progress: number) => void): Promise<SendResult>;
   /** The association ids of GET /tasks/assigned/, or null when that call failed. */
   assignedAssociationIds(): Promise<number[] | null>;
   /**
    * Something in the outbox changed: push a new snapshot. `stored` is false when only this engine's view
    * changed (the item being sent, its progress): other engines then have nothing to re-read. Called for
-   * every change, also per item and per progress event: the engine's wiring throttles the pushes.
+   * every change, also per item and per progress event: the engine throttles the pushes.
    */
   onChange(stored: boolean): void;
   /** Tell the driver (a toast), in Russian. */
@@ -59,14 +64,6 @@ export interface OutboxDeps {
   everythingDue?: boolean;
 }
 
-export interface OutboxScheduler {
-  setInterval(fn: () => void, ms: number): unknown;
-  addEventListener(type: 'online', fn: () => void): void;
-  /** For the retry after 2^attempts s; without them, retries wait for the interval. */
-  setTimeout?(fn: () => void, ms: number): unknown;
-  clearTimeout?(handle: unknown): void;
-}
-
 export interface Outbox {
   queueReport(report: NewReport): Promise<Result<number>>;
   /**
@@ -81,8 +78,30 @@ export interface Outbox {
   discard(id: number): Promise<void>;
   /** An undelivered item back in the queue: attempts from zero, due now; a flush follows. */
   resend(id: number): Promise<void>;
-  /** Re-reads the store, for changes made by another engine or the service worker. */
+  /**
+   * Re-reads the store, for changes made by another engine or the service worker (`announce: false` then:
+   * announcing it back would ping-pong).
+   */
   reload(options?: { announce?: boolean }): Promise<void>;
   snapshot(): OutboxSnapshot;
-  start(scheduler: OutboxScheduler): void;
+  /** Starts the schedule: a flush now, every 60 s, when `network` comes back, and when a retry is due. Answers the stop. */
+  start(network: NetworkStatus): () => void;
 }
+
+/** Builds the outbox from what the engine gives it (worker/outbox.ts createOutbox, `noOutbox`, or a test double). */
+export type OutboxFactory = (deps: OutboxDeps) => Outbox;
+
+export const NO_OUTBOX_MESSAGE = 'Очередь отчётов недоступна';
+
+/** The engine without an outbox: nothing is queued, and the UI is told so in Russian. */
+export const noOutbox: OutboxFactory = () => ({
+  queueReport: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  flush: async () => undefined,
+  triggerFlush: () => undefined,
+  resolve: async () => [],
+  discard: async () => undefined,
+  resend: async () => undefined,
+  reload: async () => undefined,
+  snapshot: () => ({ pending: 0, flushing: false, items: [] }),
+  start: () => () => undefined,
+});

@@ -18,12 +18,14 @@
 import { runKeyed } from './keyed-pool.ts';
 import type { OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
-import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs, type Outbox, type OutboxDeps, type OutboxScheduler, type SendResult } from './outbox-types.ts';
-import { addWithPhotos, newOutboxRecord, readWithPhotos, removeWithPhotos, writeOutbox, dropPhotosButFirst, type OutboxTx } from './outbox-store.ts';
+import type { NetworkStatus } from './ports.ts';
+import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs, type Outbox, type OutboxDeps, type SendResult } from './outbox-types.ts';
+import { newOutboxRecord } from './outbox-store.ts';
+import { isStoreError, type OutboxWrite } from './store.ts';
 import { byAge, outboxSnapshot } from './outbox-view.ts';
 
 export { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs } from './outbox-types.ts';
-export type { LockManagerLike, Outbox, OutboxDeps, OutboxScheduler, SendResult } from './outbox-types.ts';
+export type { Outbox, OutboxDeps, SendResult } from './outbox-types.ts';
 
 /** How one send ended: delivered (or replayed), refused (a counted attempt), the network failed, or nothing to send. */
 type SendOutcome = 'sent' | 'refused' | 'network' | 'skipped';
@@ -35,7 +37,12 @@ interface PendingWrite {
   fail(error: unknown): void;
 }
 
-const failure = (message: string): Result<number> => ({ ok: false, message, status: null, network: false });
+const failure = (message: string, network = false): Result<never> => ({ ok: false, message, status: null, network });
+
+/** A report the device had no room for; one already queued is never lost to it (a failed write keeps nothing). */
+export const NO_SPACE_MESSAGE = 'Недостаточно места на устройстве: отчёт не сохранён';
+/** The device's storage cannot be opened (private mode, storage switched off). */
+export const NO_STORAGE_MESSAGE = 'Хранилище на устройстве недоступно: отчёт не сохранён';
 
 /** Told in every open tab when a report that had to wait reaches the server (issue 10 A). */
 export const DELIVERED_NOTICE = 'Отчёт отправлен';
@@ -53,7 +60,7 @@ function giveUpMessage(record: OutboxRecord, reason: string): string {
 }
 
 export function createOutbox(deps: OutboxDeps): Outbox {
-  const { db, compress } = deps;
+  const { store, compress, clock } = deps;
   /** What the snapshot shows: the store as last read, with this engine's own writes applied since. */
   let records: OutboxRecord[] = [];
   let flushing: Promise<void> | null = null;
@@ -63,14 +70,13 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   /** Changes to stored records waiting for the next strict transaction (see `update`). */
   let writeQueue: PendingWrite[] = [];
   let writing: Promise<void> | null = null;
-  let scheduler: OutboxScheduler | null = null;
+  let started = false;
   let retryTimer: unknown = null;
   /** The next batch sends every unsent item (the driver pressed «Отправить сейчас»). */
   let everythingNext = false;
 
-  /** `announce: false` when the change came from another engine: announcing it back would ping-pong. */
   async function reload({ announce = true }: { announce?: boolean } = {}): Promise<void> {
-    records = await db.getAll('outbox');
+    records = await store.all();
     if (announce) deps.onChange(true);
   }
 
@@ -93,12 +99,14 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const photos: Blob[] = [];
       // One at a time: a decoded 12 MP photo is ~48 MB, and phones are short of memory.
       for (const photo of report.photos) photos.push(await compress(photo));
-      const id = await addWithPhotos(db, newOutboxRecord(report, userId, deps.now()), photos);
+      const id = await store.add(newOutboxRecord(report, userId, clock.now()), photos);
       await reload();
-      if (scheduler) triggerFlush();
+      if (started) triggerFlush();
       return { ok: true, data: id };
     } catch (error) {
       console.error('queueing a report failed', error);
+      if (isStoreError(error, 'quota')) return failure(NO_SPACE_MESSAGE);
+      if (isStoreError(error, 'unavailable')) return failure(NO_STORAGE_MESSAGE);
       return failure('Не удалось сохранить отчёт на устройстве');
     }
   }
@@ -130,7 +138,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const group = writeQueue;
       writeQueue = [];
       try {
-        const written = await writeOutbox(db, async (tx) => {
+        const written = await store.write(async (tx) => {
           const results: (OutboxRecord | null)[] = [];
           for (const { id, change } of group) results.push(await applyChange(tx, id, change));
           return results;
@@ -144,16 +152,18 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     }
   }
 
-  async function applyChange(tx: OutboxTx, id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<OutboxRecord | null> {
-    const stored = await tx.objectStore('outbox').get(id);
+  async function applyChange(tx: OutboxWrite, id: number, change: (record: OutboxRecord) => OutboxRecord | null): Promise<OutboxRecord | null> {
+    const stored = await tx.get(id);
     if (!stored) return null;
     const next = change(stored);
     if (next?.sent && !stored.sent) {
       // Delivered: the server holds the photos now. A task carried in many trips keeps its sent items until the
       // driver finishes it (docs/loads.md), so only the first photo stays, as the queue's thumbnail.
-      await dropPhotosButFirst(tx, next);
+      const [first, ...rest] = next.photos;
+      await tx.deletePhotos(rest);
+      next.photos = first === undefined ? [] : [first];
     }
-    await (next ? tx.objectStore('outbox').put(next) : removeWithPhotos(tx, id));
+    await (next ? tx.put(next) : tx.remove(id));
     return next;
   }
 
@@ -163,7 +173,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
    */
   async function sendOne(id: number): Promise<{ outcome: SendOutcome; written: Promise<void> }> {
     // Read again right before sending: a discard (from any tab) since the batch was read must win.
-    const loaded = await readWithPhotos(db, id);
+    const loaded = await store.read(id);
     if (!loaded || loaded.record.sent) {
       remember(id, loaded?.record ?? null);
       return { outcome: 'skipped', written: Promise.resolve() };
@@ -180,34 +190,34 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       });
     } catch (error) {
       // The sender is meant to answer, not throw; a throw tells us nothing about the report, so it does not count.
-      result = { ok: false, network: true, status: null, message: String(error) };
+      result = failure(String(error), true);
     } finally {
       sending.delete(id);
     }
-    const now = deps.now();
+    const now = clock.now();
     if (result.ok) {
       const written = update(id, (r) => ({ ...r, sent: true, sentAt: now, lastError: null })).then(() => {
         if (waited(loaded.record, now)) deps.notify(DELIVERED_NOTICE);
       });
       return { outcome: 'sent', written };
     }
-    if (result.network) {
+    if (result.network || result.unreachable === true) {
       const written = update(id, (r) => ({ ...r, nextAttemptAt: now + retryDelayMs(r.attempts) })).then(() => undefined);
       return { outcome: 'network', written };
     }
     const { message } = result;
-    const givenUp: OutboxRecord[] = [];
+    let givenUp: OutboxRecord | null = null;
     const written = update(id, (r) => {
       const attempts = r.attempts + 1;
       // Offline, a failure says more about the connection than about the report: keep it.
       if (attempts < MAX_ATTEMPTS || !deps.isOnline()) {
         return { ...r, attempts, lastError: message, nextAttemptAt: now + retryDelayMs(attempts) };
       }
-      givenUp.push(r);
+      givenUp = r;
       // Out of the queue, not thrown away: kept with its photos until the driver decides (issue 10 A).
       return { ...r, attempts, lastError: message, givenUp: true };
     }).then(() => {
-      for (const r of givenUp) deps.notify(giveUpMessage(r, message));
+      if (givenUp) deps.notify(giveUpMessage(givenUp, message));
     });
     return { outcome: 'refused', written };
   }
@@ -232,13 +242,13 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     everythingNext = false;
     const userId = deps.userId();
     if (userId === null || !deps.isOnline()) return;
-    records = await db.getAll('outbox');
+    records = await store.all();
     const writes: Promise<void>[] = [];
     let width = 1;
     let failure: { error: unknown } | null = null;
     try {
       await runKeyed(
-        batchOf(userId, deps.now(), everything),
+        batchOf(userId, clock.now(), everything),
         (r) => r.association_id,
         async (item) => {
           const { outcome, written } = await sendOne(item.id as number);
@@ -291,15 +301,15 @@ export function createOutbox(deps: OutboxDeps): Outbox {
    * the 'online' event starts the next flush instead.
    */
   function scheduleRetry(): void {
-    if (!scheduler?.setTimeout) return;
-    if (retryTimer !== null) scheduler.clearTimeout?.(retryTimer);
+    if (!started) return;
+    if (retryTimer !== null) clock.clearTimeout(retryTimer);
     retryTimer = null;
     const userId = deps.userId();
-    const now = deps.now();
+    const now = clock.now();
     if (userId === null || !deps.isOnline()) return;
     const next = Math.min(...records.filter((r) => r.userId === userId && !r.sent && !r.givenUp && r.nextAttemptAt > now).map((r) => r.nextAttemptAt));
     if (!Number.isFinite(next)) return;
-    retryTimer = scheduler.setTimeout(() => {
+    retryTimer = clock.setTimeout(() => {
       retryTimer = null;
       triggerFlush();
     }, next - now);
@@ -312,19 +322,19 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   async function resolve(): Promise<OutboxRecord[]> {
     const userId = deps.userId();
     if (userId === null) return [];
-    const sent = (await db.getAll('outbox')).filter((r) => r.userId === userId && r.sent);
+    const sent = (await store.all()).filter((r) => r.userId === userId && r.sent);
     if (sent.length === 0) return [];
     const assigned = await deps.assignedAssociationIds();
     if (assigned === null) return [];
     const stillAssigned = new Set(assigned);
     const gone = sent.filter((r) => !stillAssigned.has(r.association_id));
     if (gone.length === 0) return [];
-    const resolved = await writeOutbox(db, async (tx) => {
+    const resolved = await store.write(async (tx) => {
       const done: OutboxRecord[] = [];
       for (const record of gone) {
-        const stored = await tx.objectStore('outbox').get(record.id as number);
+        const stored = await tx.get(record.id as number);
         if (!stored?.sent) continue;
-        await removeWithPhotos(tx, record.id as number);
+        await tx.remove(record.id as number);
         done.push({ ...stored, resolved: true });
       }
       return done;
@@ -335,25 +345,33 @@ export function createOutbox(deps: OutboxDeps): Outbox {
 
   async function discard(id: number): Promise<void> {
     // An upload already under way may still reach the server; its late answer then finds no record to mark.
-    await writeOutbox(db, (tx) => removeWithPhotos(tx, id));
+    await store.write((tx) => tx.remove(id));
     await reload();
   }
 
   async function resend(id: number): Promise<void> {
-    await update(id, (r) => (r.givenUp ? { ...r, givenUp: false, attempts: 0, lastError: null, nextAttemptAt: deps.now() } : r));
-    if (scheduler) triggerFlush();
+    await update(id, (r) => (r.givenUp ? { ...r, givenUp: false, attempts: 0, lastError: null, nextAttemptAt: clock.now() } : r));
+    if (started) triggerFlush();
   }
 
   function snapshot(): OutboxSnapshot {
-    return outboxSnapshot(records, { userId: deps.userId(), now: deps.now(), flushing: flushing !== null, sending });
+    return outboxSnapshot(records, { userId: deps.userId(), now: clock.now(), flushing: flushing !== null, sending });
   }
 
-  function start(given: OutboxScheduler): void {
-    if (scheduler) return;
-    scheduler = given;
-    given.setInterval(triggerFlush, FLUSH_INTERVAL_MS);
-    given.addEventListener('online', triggerFlush);
+  function start(network: NetworkStatus): () => void {
+    if (started) return () => undefined;
+    started = true;
+    const tick = clock.setInterval(triggerFlush, FLUSH_INTERVAL_MS);
+    const unsubscribe = network.subscribe(() => {
+      if (network.online()) triggerFlush();
+    });
     reload().then(triggerFlush, (error: unknown) => console.warn('reading the outbox failed', error));
+    return () => {
+      clock.clearInterval(tick);
+      if (retryTimer !== null) clock.clearTimeout(retryTimer);
+      retryTimer = null;
+      unsubscribe();
+    };
   }
 
   return { queueReport, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };

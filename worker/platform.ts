@@ -3,18 +3,10 @@
  * (shared.ts, dedicated.ts). Only the entries import this file; everything else takes ports.
  */
 import type { ClientErrorReport, Snapshot, WorkerApi } from './api.ts';
-import { openEngineDb } from './db.ts';
 import { createEngine, type EngineDeps } from './engine.ts';
-import { reportOutbox } from './outbox-wiring.ts';
-import { createLocalLocks, type Channel, type Clock, type Locks, type NetworkStatus } from './ports.ts';
-
-export const browserClock: Clock = {
-  now: () => Date.now(),
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (handle) => clearTimeout(handle as number),
-  setInterval: (fn, ms) => setInterval(fn, ms),
-  clearInterval: (handle) => clearInterval(handle as number),
-};
+import { openEngineStore } from './idb-store.ts';
+import { createOutbox } from './outbox.ts';
+import { browserClock, createLocalLocks, type Channel, type Locks, type NetworkStatus } from './ports.ts';
 
 export function browserLocks(scope: WorkerGlobalScope): Locks {
   const locks = scope.navigator.locks as LockManager | undefined;
@@ -94,15 +86,15 @@ export async function startEngine(
   mode: Snapshot['mode'],
   extra: Pick<EngineDeps, 'channel' | 'outbox'> = {},
 ): Promise<WorkerApi> {
-  const db = await openEngineDb();
+  const store = await openEngineStore();
   const engine = createEngine({
     mode,
-    db,
+    store,
     baseURL: new URL('/api/', scope.location.origin).href,
     clock: browserClock,
     locks: browserLocks(scope),
     network: workerNetwork(scope),
-    outbox: reportOutbox,
+    outbox: createOutbox,
     feedFetch: (url, init) => scope.fetch(url, init),
     ...extra,
   });

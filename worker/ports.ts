@@ -13,6 +13,15 @@ export interface Clock {
   clearInterval(handle: unknown): void;
 }
 
+/** Date.now and the global timers (the engines' and the service worker's clock). */
+export const browserClock: Clock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (handle) => clearTimeout(handle as number),
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clearInterval: (handle) => clearInterval(handle as number),
+};
+
 /**
  * Web Locks (navigator.locks). The callback's promise holds the lock; `request` answers what the
  * callback answered, once the lock is released again.

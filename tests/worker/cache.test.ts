@@ -4,6 +4,7 @@ import { GET_LOCK_PREFIX, OFFLINE_NO_CACHE, SLOW_NETWORK_TIMEOUT_MS, cacheKey, c
 import type { CrossTabMessage } from '../../worker/cross-tab.ts';
 import type { EngineDb } from '../../worker/db.ts';
 import { failure } from '../../worker/http.ts';
+import { createIdbStore } from '../../worker/idb-store.ts';
 import type { Locks } from '../../worker/ports.ts';
 import { createChannelHub, createFakeServer, createFifoLocks, createManualClock, deferred, settle } from './doubles.ts';
 import { driverWire, freshDb, makeEngine, serveAuth } from './harness.ts';
@@ -18,7 +19,7 @@ async function setup() {
   const calls: Array<{ path: string; params: Params | undefined }> = [];
   let next: (path: string) => Answer = () => ({ ok: true, data: 'fresh' });
   const cache = createCache({
-    db,
+    store: createIdbStore(db.name).cache,
     clock,
     offline: () => !inputs.online || inputs.offlineMode,
     effectiveType: () => inputs.effectiveType,
@@ -264,7 +265,7 @@ describe('sharing across tabs in dedicated-worker mode (one engine per tab)', ()
       const calls: string[] = [];
       let next: () => Answer = () => ({ ok: true, data: `${name}'s answer` });
       const cache = createCache({
-        db,
+        store: createIdbStore(db.name).cache,
         clock,
         locks,
         offline: () => false,

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CrossTabMessage } from '../../worker/cross-tab.ts';
-import type { OutboxFactory, OutboxPorts } from '../../worker/engine.ts';
+import type { OutboxDeps, OutboxFactory } from '../../worker/engine.ts';
+import { noOutbox } from '../../worker/outbox-types.ts';
 import { DELIVERED_NOTICE } from '../../worker/outbox.ts';
 import { createChannelHub, createFakeServer, settle } from './doubles.ts';
 import { makeEngine } from './harness.ts';
@@ -56,10 +57,10 @@ describe('notices reach every tab of the browser (issue 10 A)', () => {
   it('dedicated mode: «Отчёт отправлен» told by the engine that sent it shows in the other tab too, once', async () => {
     const hub = createChannelHub<CrossTabMessage>();
     const server = createFakeServer();
-    let portsA: OutboxPorts | null = null;
-    const capture: OutboxFactory = (ports) => {
-      portsA = ports;
-      return { queueReport: async () => ({ ok: true, data: 1 }), flush: async () => undefined, discard: async () => undefined, snapshot: () => ({ pending: 0, flushing: false, items: [] }), compressPreview: async (p) => p };
+    let portsA: OutboxDeps | null = null;
+    const capture: OutboxFactory = (deps) => {
+      portsA = deps;
+      return noOutbox(deps);
     };
     const a = await makeEngine({ mode: 'dedicated', server, channel: hub.channel(), outbox: capture });
     const b = await makeEngine({ mode: 'dedicated', server, channel: hub.channel() });

@@ -1,8 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ClientErrorReport, NewReport } from '../../worker/api.ts';
-import { NO_NETWORK_WRITE, SERVER_DOWN_WRITE, type OutboxFactory, type OutboxPorts } from '../../worker/engine.ts';
-import { NO_OUTBOX_MESSAGE } from '../../worker/outbox-port.ts';
-import { reportOutbox } from '../../worker/outbox-wiring.ts';
+import { NO_NETWORK_WRITE, SERVER_DOWN_WRITE, type OutboxDeps, type OutboxFactory } from '../../worker/engine.ts';
+import { createOutbox } from '../../worker/outbox.ts';
+import { newOutboxRecord } from '../../worker/outbox-store.ts';
+import { NO_OUTBOX_MESSAGE, noOutbox } from '../../worker/outbox-types.ts';
 import { RECOVERY_FIRST_DELAY_MS } from '../../worker/recovery.ts';
 import { networkFailure, settle } from './doubles.ts';
 import { driverUser, driverWire, makeEngine, seedSession, serveAuth } from './harness.ts';
@@ -70,14 +71,13 @@ describe('tabs and snapshots', () => {
 /** An outbox double that records, for each flush, whether the engine could send at that moment. */
 function flushRecorder() {
   const onlineAtFlush: boolean[] = [];
-  const factory: OutboxFactory = (ports) => ({
+  const factory: OutboxFactory = (deps) => ({
+    ...noOutbox(deps),
     queueReport: async () => ({ ok: true, data: 1 }),
     flush: async () => {
-      onlineAtFlush.push(ports.isOnline() && ports.userId() !== null);
+      onlineAtFlush.push(deps.isOnline() && deps.userId() !== null);
     },
-    discard: async () => undefined,
     snapshot: () => ({ pending: 1, flushing: false, items: [] }),
-    compressPreview: async (photo) => photo,
   });
   return { factory, onlineAtFlush };
 }
@@ -150,12 +150,11 @@ describe('the network coming back', () => {
 
   it('the change feed opening sends the whole queue at once, reports waiting out a retry delay too (heal in seconds)', async () => {
     const flushes: { everything?: boolean }[] = [];
-    const factory: OutboxFactory = () => ({
+    const factory: OutboxFactory = (deps) => ({
+      ...noOutbox(deps),
       queueReport: async () => ({ ok: true, data: 1 }),
       flush: async (options) => void flushes.push(options ?? {}),
-      discard: async () => undefined,
       snapshot: () => ({ pending: 1, flushing: false, items: [] }),
-      compressPreview: async (photo) => photo,
     });
     let opened = 0;
     const feedFetch = async () => {
@@ -278,7 +277,7 @@ describe('writes while the server is unreachable (issue 10 A)', () => {
 
 describe('the report outbox behind a busy server (issue 10 A)', () => {
   it('503, a proxy page for 502, and 429 are not attempts: the report stays with 0 attempts and goes when the server answers', async () => {
-    const { api, server, db, clock } = await makeEngine({ outbox: reportOutbox, compress: async (photo) => photo });
+    const { api, server, db, clock } = await makeEngine({ outbox: createOutbox, compress: async (photo) => photo });
     serveAuth(server, clock);
     await api.login('driver@demo.local', 'demo12345');
     server.on('GET tasks/assigned/', () => ({ status: 200, data: { items: [{ id: 1, driver_associations: [{ id: 41 }] }], next_offset: null } }));
@@ -342,20 +341,18 @@ describe('the outbox plug', () => {
   });
 
   it('an outbox gets an authorised multipart POST with progress, the assigned ids, notices and pushes', async () => {
-    let ports!: OutboxPorts;
+    let ports!: OutboxDeps;
     let pending = 0;
     const factory: OutboxFactory = (given) => {
       ports = given;
       return {
+        ...noOutbox(given),
         queueReport: async () => {
           pending += 1;
-          given.onChange();
+          given.onChange(true);
           return { ok: true, data: 41 };
         },
-        flush: async () => undefined,
-        discard: async () => undefined,
         snapshot: () => ({ pending, flushing: false, items: [] }),
-        compressPreview: async (photo) => photo,
       };
     };
     const { api, server, clock, connectTab } = await makeEngine({ outbox: factory });
@@ -372,12 +369,12 @@ describe('the outbox plug', () => {
       request.config.onUploadProgress?.({ loaded: 50, total: 100, bytes: 50, lengthComputable: true });
       return auth.authorised(request.headers) ? { status: 201, data: { id: 9 } } : { status: 401, data: { detail: 'Требуется вход' } };
     });
-    const form = new FormData();
-    form.append('association_id', '3');
-    const sent = await ports.postForm('reports/', form, { headers: { 'Idempotency-Key': 'k-1' }, onProgress: (p) => progress.push(p) });
+    const record = { ...newOutboxRecord(report, driverUser.id, clock.now()), idempotencyKey: 'k-1' };
+    const sent = await ports.sendReport(record, [], (p) => progress.push(p));
     expect(sent).toEqual({ ok: true, data: { id: 9 } });
     expect(server.log.at(-1)?.headers['idempotency-key']).toBe('k-1');
     expect(server.log.at(-1)?.body).toBeInstanceOf(FormData);
+    expect((server.log.at(-1)?.body as FormData).get('association_id')).toBe('3');
     expect(progress).toEqual([0.5]);
 
     server.on('GET tasks/assigned/', () => ({ status: 200, data: [{ id: 1, driver_associations: [{ id: 3 }, { id: 4 }] }] }));

@@ -7,6 +7,8 @@ import type { UserWire } from '../../contract/entities.ts';
 import type { Snapshot, TabInfo } from '../../worker/api.ts';
 import type { CrossTabMessage } from '../../worker/cross-tab.ts';
 import { KV, openEngineDb, type EngineDb } from '../../worker/db.ts';
+import { createIdbStore } from '../../worker/idb-store.ts';
+import type { EngineStore } from '../../worker/store.ts';
 import { createEngine, type EngineDeps, type OutboxFactory } from '../../worker/engine.ts';
 import type { Channel, Locks } from '../../worker/ports.ts';
 import { createFakeServer, createFifoLocks, createManualClock, createNetwork, makeJwt, type FakeServer } from './doubles.ts';
@@ -50,9 +52,11 @@ export async function makeEngine(options: EngineOptions = {}) {
   const clock = options.clock ?? createManualClock();
   const locks = options.locks ?? createFifoLocks();
   const network = options.network ?? createNetwork();
+  // The engine's own connection, as in a browser; the test reads and seeds through `db`.
+  const store = createIdbStore(db.name);
   const engine = createEngine({
     mode: options.mode ?? 'shared',
-    db,
+    store,
     baseURL: 'http://app.test/api/',
     clock,
     locks,
@@ -74,7 +78,7 @@ export async function makeEngine(options: EngineOptions = {}) {
     await engine.api.connect(info, (snapshot) => snapshots.push(snapshot));
     return { snapshots, info, close: () => release(), latest: () => snapshots.at(-1) };
   }
-  return { engine, api: engine.api, db, server, clock, locks, network, connectTab };
+  return { engine, api: engine.api, db, store, server, clock, locks, network, connectTab };
 }
 
 /** Stores a session as a previous visit left it. */
@@ -122,4 +126,48 @@ export function serveAuth(server: FakeServer, clock: { now(): number }, ttlSecon
     /** Puts a session in place as if a login had happened earlier; answers the pair. */
     grant,
   };
+}
+
+/** A store on `name` whose connections the test can reach (to close them, as the browser may). */
+export function trackedStore(name: string): { store: EngineStore; connections: EngineDb[] } {
+  const connections: EngineDb[] = [];
+  const store = createIdbStore(name, async (dbName, events) => {
+    const db = await openEngineDb(dbName, events);
+    connections.push(db);
+    return db;
+  });
+  return { store, connections };
+}
+
+interface FakeTransaction {
+  _execRequestAsync(request: { operation: () => unknown }): IDBRequest;
+}
+
+/**
+ * The device is full for the next `count` writes into `storeName`: each fails as in a browser — the request
+ * errs with QuotaExceededError and its transaction aborts (fake-indexeddb runs the failing operation). Answers
+ * the undo.
+ */
+export function fillDisk(storeName: string, count = 1): () => void {
+  const proto = IDBObjectStore.prototype;
+  const originals = { put: proto.put, add: proto.add };
+  let left = count;
+  for (const method of ['put', 'add'] as const) {
+    const original = originals[method] as (this: IDBObjectStore, ...args: unknown[]) => IDBRequest;
+    (proto as unknown as Record<string, unknown>)[method] = function (this: IDBObjectStore, ...args: unknown[]): IDBRequest {
+      if (this.name === storeName && left > 0) {
+        left -= 1;
+        const tx = this.transaction as unknown as FakeTransaction;
+        tx._execRequestAsync = (request) => {
+          delete (tx as Partial<FakeTransaction>)._execRequestAsync;
+          const operation = () => {
+            throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+          };
+          return tx._execRequestAsync({ ...request, operation });
+        };
+      }
+      return original.apply(this, args);
+    };
+  }
+  return () => Object.assign(proto, originals);
 }

@@ -21,7 +21,7 @@ function controlledSender() {
   let maxInFlight = 0;
   const overlaps: number[][] = [];
   const send = async (record: OutboxRecord): Promise<SendResult> => {
-    const call: Call = { association: record.association_id, key: record.idempotencyKey, answer: deferred(), result: { ok: true, reportId: calls.length + 1 } };
+    const call: Call = { association: record.association_id, key: record.idempotencyKey, answer: deferred(), result: { ok: true, data: { id: calls.length + 1 } } };
     calls.push(call);
     inFlight.add(call);
     maxInFlight = Math.max(maxInFlight, inFlight.size);

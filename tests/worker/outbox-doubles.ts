@@ -3,9 +3,12 @@
  * server that stores by Idempotency-Key like the real one. The database is a real idb over fake-indexeddb.
  */
 import 'fake-indexeddb/auto';
-import { openEngineDb, type EngineDb, type OutboxRecord } from '../../worker/db.ts';
-import { createOutbox, type LockManagerLike, type Outbox, type OutboxDeps, type SendResult } from '../../worker/outbox.ts';
+import type { EngineDb, OutboxRecord } from '../../worker/db.ts';
+import { createOutbox, type Outbox, type OutboxDeps, type SendResult } from '../../worker/outbox.ts';
 import type { NewReport } from '../../worker/api.ts';
+import type { Clock, Locks, NetworkStatus } from '../../worker/ports.ts';
+import type { EngineStore } from '../../worker/store.ts';
+import { trackedStore } from './harness.ts';
 
 export const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
 
@@ -21,7 +24,7 @@ export function deferred(): Deferred {
 }
 
 /** Grants each lock name to one holder at a time, in request order (as navigator.locks does). */
-export function fifoLocks(): LockManagerLike {
+export function fifoLocks(): Locks {
   const tails = new Map<string, Promise<void>>();
   return {
     async request<T>(name: string, fn: () => Promise<T>): Promise<T> {
@@ -39,7 +42,7 @@ export function fifoLocks(): LockManagerLike {
 }
 
 /** A lock that excludes nothing: shows what one engine guarantees on its own. */
-export const noLocks: LockManagerLike = { request: (_name, fn) => fn() };
+export const noLocks: Locks = { request: (_name, fn) => fn() };
 
 export type Answer = SendResult | 'network' | { status: number; message: string };
 
@@ -81,7 +84,7 @@ export class ServerDouble {
         report = { id: this.reports.size + 1, association_id: record.association_id };
         this.reports.set(record.idempotencyKey, report);
       }
-      return { ok: true, reportId: report.id };
+      return { ok: true, data: { id: report.id } };
     } finally {
       this.inFlight -= 1;
     }
@@ -94,10 +97,25 @@ export class ServerDouble {
   }
 }
 
+/** A timer the outbox set on the harness's clock; `cleared` once it was cleared. */
+export interface TimerCall {
+  fn: () => void;
+  ms: number;
+  interval: boolean;
+  cleared: boolean;
+}
+
 export interface Harness {
+  /** The store's first connection: reads for assertions, spies. */
   db: EngineDb;
+  store: EngineStore;
   dbName: string;
+  /** The time the outbox reads; tests move it by hand. */
   clock: { now: number };
+  /** Every timer the outbox set, in order. */
+  timers: TimerCall[];
+  /** The network the schedule listens to: `changed()` tells it (online follows `online.value`). */
+  network: NetworkStatus & { changed(): void };
   online: { value: boolean };
   user: { id: number | null };
   server: ServerDouble;
@@ -112,7 +130,9 @@ let dbCounter = 0;
 
 export async function setup(overrides: Partial<OutboxDeps> = {}): Promise<Harness> {
   const dbName = `outbox-test-${++dbCounter}`;
-  const db = await openEngineDb(dbName);
+  const { store, connections } = trackedStore(dbName);
+  await store.outbox.all();
+  const db = connections[0] as EngineDb;
   const clock = { now: T0 };
   const online = { value: true };
   const user = { id: 7 as number | null };
@@ -120,10 +140,33 @@ export async function setup(overrides: Partial<OutboxDeps> = {}): Promise<Harnes
   const notes: string[] = [];
   const changes = { count: 0 };
   const locks = fifoLocks();
+  const timers: TimerCall[] = [];
+  const setTimer = (fn: () => void, ms: number, interval: boolean) => timers.push({ fn, ms, interval, cleared: false }) - 1;
+  const clearTimer = (handle: unknown) => {
+    const timer = timers[handle as number];
+    if (timer) timer.cleared = true;
+  };
+  const timerClock: Clock = {
+    now: () => clock.now,
+    setTimeout: (fn, ms) => setTimer(fn, ms, false),
+    clearTimeout: clearTimer,
+    setInterval: (fn, ms) => setTimer(fn, ms, true),
+    clearInterval: clearTimer,
+  };
+  const listeners = new Set<() => void>();
+  const network = {
+    online: () => online.value,
+    effectiveType: () => null,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    changed: () => listeners.forEach((listener) => listener()),
+  };
   const engine = (more: Partial<OutboxDeps> = {}): Outbox =>
     createOutbox({
-      db,
-      now: () => clock.now,
+      store: store.outbox,
+      clock: timerClock,
       isOnline: () => online.value,
       userId: () => user.id,
       locks,
@@ -135,7 +178,7 @@ export async function setup(overrides: Partial<OutboxDeps> = {}): Promise<Harnes
       ...overrides,
       ...more,
     });
-  return { db, dbName, clock, online, user, server, notes, changes, outbox: engine(), engine };
+  return { db, store, dbName, clock, timers, network, online, user, server, notes, changes, outbox: engine(), engine };
 }
 
 export function photo(text: string): Blob {

@@ -4,7 +4,8 @@
  * and snapshot pushes throttled while a flush changes something per item.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, retryDelayMs, type LockManagerLike } from '../../worker/outbox.ts';
+import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, retryDelayMs, } from '../../worker/outbox.ts';
+import type { Locks } from '../../worker/ports.ts';
 import { OUTBOX_PUSH_INTERVAL_MS, throttlePushes } from '../../worker/outbox-view.ts';
 import { createManualClock } from './doubles.ts';
 import { deferred, noLocks, photo, photoTexts, queue, report, setup } from './outbox-doubles.ts';
@@ -39,7 +40,7 @@ describe('one flush at a time', () => {
 
   it('takes the Web Lock named outbox-flush', async () => {
     const names: string[] = [];
-    const spyLocks: LockManagerLike = { request: (name, fn) => (names.push(name), fn()) };
+    const spyLocks: Locks = { request: (name, fn) => (names.push(name), fn()) };
     const h = await setup({ locks: spyLocks });
     await queue(h.outbox, report(41));
     await h.outbox.flush();
@@ -94,14 +95,9 @@ describe('scheduling', () => {
   it('flushes at start, every 60 s and when the network comes back', async () => {
     const h = await setup();
     h.server.assigned = [41, 42, 43];
-    let tick: (() => void) | null = null;
-    let interval = 0;
-    const listeners = new Map<string, () => void>();
-    h.outbox.start({
-      setInterval: (fn, ms) => ((tick = fn), (interval = ms)),
-      addEventListener: (type, fn) => listeners.set(type, fn),
-    });
-    expect(interval).toBe(FLUSH_INTERVAL_MS);
+    h.outbox.start(h.network);
+    const tick = h.timers.find((timer) => timer.interval);
+    expect(tick?.ms).toBe(FLUSH_INTERVAL_MS);
     expect(FLUSH_INTERVAL_MS).toBe(60_000);
 
     h.online.value = false;
@@ -110,13 +106,13 @@ describe('scheduling', () => {
     expect(h.server.calls).toHaveLength(0);
 
     h.online.value = true;
-    listeners.get('online')?.();
+    h.network.changed();
     await vi.waitFor(() => expect(h.server.calls).toHaveLength(1));
 
     h.online.value = false;
     await queue(h.outbox, report(42));
     h.online.value = true;
-    (tick as (() => void) | null)?.();
+    tick?.fn();
     await vi.waitFor(() => expect(h.server.calls).toHaveLength(2));
 
     await queue(h.outbox, report(43));
@@ -126,26 +122,21 @@ describe('scheduling', () => {
   it('a failed send is tried again when its delay is over, not at the next 60 s tick; never while offline', async () => {
     const h = await setup();
     h.server.assigned = [41];
-    const timers: { fn: () => void; ms: number }[] = [];
-    h.outbox.start({
-      setInterval: () => 0,
-      addEventListener: () => undefined,
-      setTimeout: (fn, ms) => timers.push({ fn, ms }),
-      clearTimeout: () => undefined,
-    });
+    h.outbox.start(h.network);
+    const timeouts = () => h.timers.filter((timer) => !timer.interval);
     h.online.value = false;
     await queue(h.outbox, report(41));
     await h.outbox.flush();
-    expect(timers).toHaveLength(0);
+    expect(timeouts()).toHaveLength(0);
 
     h.online.value = true;
     h.server.script.push('network');
     await h.outbox.flush();
     expect(h.server.calls).toHaveLength(1);
-    expect(timers.at(-1)?.ms).toBe(retryDelayMs(0));
+    expect(timeouts().at(-1)?.ms).toBe(retryDelayMs(0));
 
     h.clock.now += retryDelayMs(0);
-    timers.at(-1)?.fn();
+    timeouts().at(-1)?.fn();
     await vi.waitFor(() => expect(h.server.calls).toHaveLength(2));
     expect(h.server.reports.size).toBe(1);
   });

@@ -5,7 +5,6 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { openEngineDb } from '../../worker/db.ts';
-import { firstPhotoOf } from '../../worker/outbox-store.ts';
 import { photo, photoTexts, queue, report, setup, T0 } from './outbox-doubles.ts';
 
 describe('queueing a report', () => {
@@ -38,10 +37,10 @@ describe('queueing a report', () => {
       [withPhotos, 12.5, 2],
       [without, 12.5, 0],
     ]);
-    expect(await (await firstPhotoOf(h.db, withPhotos))?.text()).toBe('first');
-    expect(await firstPhotoOf(h.db, without)).toBeNull();
+    expect(await (await h.store.outbox.firstPhoto(withPhotos))?.text()).toBe('first');
+    expect(await h.store.outbox.firstPhoto(without)).toBeNull();
     await h.outbox.discard(withPhotos);
-    expect(await firstPhotoOf(h.db, withPhotos)).toBeNull();
+    expect(await h.store.outbox.firstPhoto(withPhotos)).toBeNull();
   });
 
   it('gives every report its own idempotency key', async () => {

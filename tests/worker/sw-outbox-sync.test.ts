@@ -7,7 +7,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { runOutboxSync, type OutboxSyncDeps } from '../../sw/outbox-sync.ts';
 import { KV, openEngineDb, type EngineDb, type OutboxRecord } from '../../worker/db.ts';
 import { FLUSH_LOCK, MAX_ATTEMPTS } from '../../worker/outbox.ts';
-import { addWithPhotos, newOutboxRecord } from '../../worker/outbox-store.ts';
+import { createIdbStore } from '../../worker/idb-store.ts';
+import { newOutboxRecord } from '../../worker/outbox-store.ts';
 import { deferred, fifoLocks, report, T0 } from './outbox-doubles.ts';
 
 function base64url(value: object): string {
@@ -70,7 +71,12 @@ function deps(over: Partial<OutboxSyncDeps> = {}): Partial<OutboxSyncDeps> {
 }
 
 async function queued(associationId: number, over: Partial<OutboxRecord> = {}, photos: Blob[] = []): Promise<number> {
-  return addWithPhotos(db, { ...newOutboxRecord(report(associationId), 7, T0 - 1000), ...over }, photos);
+  const store = createIdbStore(db.name);
+  try {
+    return await store.outbox.add({ ...newOutboxRecord(report(associationId), 7, T0 - 1000), ...over }, photos);
+  } finally {
+    store.close();
+  }
 }
 
 const posts = () => seen.filter((request) => request.method === 'POST');
