@@ -73,6 +73,9 @@ export interface EngineSchema extends DBSchema {
 
 export type EngineDb = IDBPDatabase<EngineSchema>;
 
+/** Runs `fn` on the store's current connection (idb-store.ts). */
+export type RunOnDb = <T>(fn: (db: EngineDb) => Promise<T>) => Promise<T>;
+
 const STORES = ['kv', 'cache', 'outbox', 'photos'] as const;
 
 /** What happens to a connection after it opened (worker/idb-store.ts keeps the engine's connection alive with these). */

@@ -7,12 +7,11 @@
  * - out of space → `StoreError('quota')`, nothing of that write kept; not openable → `StoreError('unavailable')`.
  * A call that met a connection lost midway runs once more on a new one: an interrupted transaction kept nothing.
  */
-import { DB_NAME, openEngineDb, type EngineDb, type OpenEvents } from './db.ts';
+import { DB_NAME, openEngineDb, type EngineDb, type OpenEvents, type RunOnDb } from './db.ts';
+
+export type { RunOnDb };
 import { idbOutboxStore } from './outbox-store.ts';
 import { StoreError, type EngineStore, type StoreReset } from './store.ts';
-
-/** Runs `fn` on the store's current connection. */
-export type RunOnDb = <T>(fn: (db: EngineDb) => Promise<T>) => Promise<T>;
 
 export type OpenDb = (name: string, events: OpenEvents) => Promise<EngineDb>;
 

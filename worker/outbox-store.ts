@@ -5,9 +5,8 @@
  */
 import { v4 as uuidv4 } from 'uuid';
 import type { IDBPTransaction } from 'idb';
-import type { EngineSchema, OutboxRecord } from './db.ts';
+import type { EngineSchema, OutboxRecord, RunOnDb } from './db.ts';
 import type { NewReport } from './api.ts';
-import type { RunOnDb } from './idb-store.ts';
 import type { OutboxStore, OutboxWrite } from './store.ts';
 import { photoName } from './report-form.ts';
 
