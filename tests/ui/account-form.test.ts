@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { UserWire } from '../../contract/entities.ts';
 import { accountBody, accountServerError, EMPTY_ACCOUNT, valuesOf } from '../../src/screens/accounts/account-form.ts';
-import { filterDrivers, nextSort, DRIVER_DEFAULTS } from '../../src/screens/drivers-manage/driver-list.ts';
+import { filterDrivers, DRIVER_DEFAULTS } from '../../src/screens/drivers-manage/driver-list.ts';
+import { nextOrdering } from '../../src/ui/console/list-controller.ts';
 import { spellingsMatch } from '../../src/ui/search-text.ts';
 
 const driver: UserWire = {
@@ -93,9 +94,9 @@ describe('the drivers list', () => {
   });
 
   it('a header click flips the same column and starts the busiest first for today', () => {
-    expect(nextSort('name', 'name')).toBe('-name');
-    expect(nextSort('-name', 'name')).toBe('name');
-    expect(nextSort('name', 'today')).toBe('-today');
+    expect(nextOrdering('name', 'name', ['today'])).toBe('-name');
+    expect(nextOrdering('-name', 'name', ['today'])).toBe('name');
+    expect(nextOrdering('name', 'today', ['today'])).toBe('-today');
   });
 
   it('ё and е are the same letter to a searcher', () => {

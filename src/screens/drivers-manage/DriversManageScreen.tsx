@@ -13,21 +13,19 @@ import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatCapacity } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState } from '../../ui/states.tsx';
-import { DataTable } from '../../ui/console/DataTable.tsx';
 import { FilterBar } from '../../ui/console/FilterBar.tsx';
 import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx';
-import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { useListController } from '../../ui/console/list-controller.ts';
+import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
+import { RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
 import { AccountDialog } from '../accounts/AccountDialog.tsx';
 import { valuesOf } from '../accounts/account-form.ts';
 import { ActiveBadge, PersonCell } from '../accounts/parts.tsx';
-import { PAGE_SIZE, Pager } from '../../ui/console/Pager.tsx';
-import { DRIVER_DEFAULTS, filterDrivers, nextSort, STATUS_OPTIONS } from './driver-list.ts';
+import { DRIVER_DEFAULTS, filterDrivers, STATUS_OPTIONS } from './driver-list.ts';
 import '../accounts/accounts.css';
 
 const column = createColumnHelper<DriverListItem>();
@@ -47,38 +45,26 @@ function Vehicle({ driver, withCapacity = true }: { driver: DriverListItem; with
 }
 
 export function DriversManageScreen({ title }: ScreenProps) {
-  const [state, setState] = useUrlState(DRIVER_DEFAULTS);
-  const server = useNeedsServer();
-  const [confirmElement, ask] = useConfirm();
   const superAdmin = useEngineSnapshot().auth.user?.role === 'super-admin';
+  const list = useListController({
+    key: 'GET /users/drivers/',
+    defaults: DRIVER_DEFAULTS,
+    paging: 'client',
+    input: (state) => ({ include_inactive: 'true' as const, ...(superAdmin && state.company ? { company_id: Number(state.company) } : {}) }),
+    local: filterDrivers,
+    sortKey: 'sort',
+    descFirst: ['today'],
+  });
+  const { state, update } = list;
+  const server = useNeedsServer();
+  const work = useRowWork(server);
+  const [confirmElement, ask] = useConfirm();
   const companyList = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
-  const query = useGet('GET /users/drivers/', { include_inactive: 'true', ...(superAdmin && state.company ? { company_id: Number(state.company) } : {}) });
   // Each write refetches the drivers (and tasks, requests and the board) when it settles, also after a refusal.
   const createCall = useSend('POST /users/drivers/');
   const updateCall = useSend('PUT /users/drivers/:id/');
   const removeCall = useSend('DELETE /users/drivers/:id/');
   const [editing, setEditing] = useState<Editing>(null);
-  const [busyId, setBusyId] = useState<number | null>(null);
-
-  const all = query.data?.data ?? [];
-  const rows = filterDrivers(all, state);
-  const page = Math.min(Math.max(0, Number(state.page) || 0), Math.max(0, Math.ceil(rows.length / PAGE_SIZE) - 1));
-  const visible = rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
-
-  function update(patch: Partial<typeof DRIVER_DEFAULTS>): void {
-    setState({ page: '0', ...patch });
-  }
-
-  async function act(driver: DriverListItem, run: () => Promise<void>): Promise<void> {
-    setBusyId(driver.id);
-    try {
-      await run();
-    } catch (error) {
-      toast.error((error as Error).message);
-    } finally {
-      setBusyId(null);
-    }
-  }
 
   async function setActive(driver: DriverListItem, active: boolean): Promise<void> {
     if (!active) {
@@ -95,7 +81,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
       });
       if (!yes) return;
     }
-    await act(driver, async () => {
+    await work.run(driver.id, async () => {
       await updateCall.mutateAsync({ params: { id: driver.id }, body: { is_active: active } });
       toast.success(active ? `Водитель «${driver.name}» снова активен` : `Водитель «${driver.name}» отключён`);
     });
@@ -116,16 +102,16 @@ export function DriversManageScreen({ title }: ScreenProps) {
       danger: true,
     });
     if (!yes) return;
-    await act(driver, async () => {
+    await work.run(driver.id, async () => {
       const result = await removeCall.mutateAsync({ params: { id: driver.id } });
       toast.success(result.outcome === 'deleted' ? `Водитель «${driver.name}» удалён` : result.detail);
     });
   }
 
   function actions(driver: DriverListItem) {
-    const disabled = server.offline || busyId === driver.id;
+    const gate = work.gate(driver.id);
     return (
-      <div className="row-actions" onClick={(event) => event.stopPropagation()}>
+      <RowActions>
         {/* The driver's day: their tasks and today's reports, one click from the list. */}
         <Link className="button button-small button-quiet" href={`/tasks/manage?status=all&search=${encodeURIComponent(driver.name)}`}>
           Задачи
@@ -133,29 +119,16 @@ export function DriversManageScreen({ title }: ScreenProps) {
         <Link className="button button-small button-quiet" href={`/reports?period=today&review=&driver=${driver.id}`}>
           Отчёты
         </Link>
-        <button type="button" className="button button-small" disabled={disabled} title={server.reason} onClick={() => setEditing({ kind: 'edit', driver })}>
+        <RowButton gate={gate} onClick={() => setEditing({ kind: 'edit', driver })}>
           Изменить
-        </button>
-        {driver.is_active ? (
-          <button type="button" className="button button-small button-quiet" disabled={disabled} title={server.reason} onClick={() => void setActive(driver, false)}>
-            Отключить
-          </button>
-        ) : (
-          <button type="button" className="button button-small button-quiet" disabled={disabled} title={server.reason} onClick={() => void setActive(driver, true)}>
-            Включить
-          </button>
-        )}
-        <button
-          type="button"
-          className="button button-small button-quiet"
-          disabled={disabled}
-          title={server.reason}
-          aria-label={`Удалить водителя ${driver.name}`}
-          onClick={() => void remove(driver)}
-        >
+        </RowButton>
+        <RowButton gate={gate} kind="quiet" onClick={() => void setActive(driver, !driver.is_active)}>
+          {driver.is_active ? 'Отключить' : 'Включить'}
+        </RowButton>
+        <RowButton gate={gate} kind="quiet" label={`Удалить водителя ${driver.name}`} onClick={() => void remove(driver)}>
           Удалить
-        </button>
-      </div>
+        </RowButton>
+      </RowActions>
     );
   }
 
@@ -187,14 +160,14 @@ export function DriversManageScreen({ title }: ScreenProps) {
   ];
 
   const empty =
-    all.length === 0 ? (
+    (list.answer ?? []).length === 0 ? (
       <p>В компании пока нет водителей. Добавьте первого кнопкой «Добавить водителя» или подтвердите заявку на регистрацию.</p>
     ) : (
       <p>По этому фильтру водителей нет.</p>
     );
 
   return (
-    <Page title={title} wide aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+    <Page title={title} wide aside={<ListCacheNote list={list} />}>
       {confirmElement}
       <p className="account-note">
         Водители компании и их текущий транспорт. Отключённый водитель не может войти, его сеансы завершаются сразу; водитель с задачами
@@ -217,39 +190,24 @@ export function DriversManageScreen({ title }: ScreenProps) {
         )}
       </FilterBar>
       <NeedsServerHint offline={server.offline} what="изменять водителей" />
-      {query.isError && !query.data ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : (
-        <DataTable
-          label="Водители"
-          columns={columns}
-          data={visible}
-          getRowId={(d) => String(d.id)}
-          sort={{ id: state.sort.replace(/^-/, ''), desc: state.sort.startsWith('-') }}
-          onSort={(id) => update({ sort: nextSort(state.sort, id) })}
-          onOpen={(driver) => !server.offline && setEditing({ kind: 'edit', driver })}
-          loading={query.isPending}
-          empty={empty}
-          rowClassName={(d) => (d.is_active ? undefined : 'is-muted')}
-          card={(driver) => (
-            <div className="account-card">
-              <div className="account-card-head">
-                <strong>{driver.name}</strong>
-                <ActiveBadge active={driver.is_active} />
-              </div>
-              <span className="muted">
-                {driver.phone} · {driver.email}
-              </span>
-              <Vehicle driver={driver} />
-              <span>Задач сегодня: {driver.today_task_count}</span>
-              <div className="account-card-actions" onClick={(event) => event.stopPropagation()}>
-                {actions(driver)}
-              </div>
-            </div>
-          )}
-        />
-      )}
-      <Pager page={page} total={rows.length} onPage={(next) => setState({ page: String(next) })} />
+      <ListFrame
+        list={list}
+        label="Водители"
+        columns={columns}
+        getRowId={(d) => String(d.id)}
+        onOpen={(driver) => !server.offline && setEditing({ kind: 'edit', driver })}
+        empty={empty}
+        rowClassName={(d) => (d.is_active ? undefined : 'is-muted')}
+        card={(driver) => (
+          <RowCard title={driver.name} badge={<ActiveBadge active={driver.is_active} />} actions={actions(driver)}>
+            <span className="muted">
+              {driver.phone} · {driver.email}
+            </span>
+            <Vehicle driver={driver} />
+            <span>Задач сегодня: {driver.today_task_count}</span>
+          </RowCard>
+        )}
+      />
       {editing && (
         <AccountDialog
           title={editing.kind === 'create' ? 'Новый водитель' : `Водитель «${editing.driver.name}»`}

@@ -33,9 +33,3 @@ export function filterDrivers(drivers: readonly DriverListItem[], f: DriverFilte
     return desc ? -order : order;
   });
 }
-
-/** A header click: the same column flips direction, another column starts ascending (today's count: busiest first). */
-export function nextSort(current: string, column: string): string {
-  if (current.replace(/^-/, '') === column) return current.startsWith('-') ? column : `-${column}`;
-  return column === 'today' ? '-today' : column;
-}

@@ -18,20 +18,18 @@ import { useGet, useSend } from '../../engine/api.ts';
 import { ApiError } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState } from '../../ui/states.tsx';
-import { DataTable } from '../../ui/console/DataTable.tsx';
 import { FilterBar } from '../../ui/console/FilterBar.tsx';
 import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx';
-import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { useListController } from '../../ui/console/list-controller.ts';
+import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
+import { RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
 import { AccountDialog } from '../accounts/AccountDialog.tsx';
 import { roleOf, valuesOf, type NewAccount } from '../accounts/account-form.ts';
 import { ActiveBadge, PersonCell } from '../accounts/parts.tsx';
-import { PAGE_SIZE, Pager } from '../../ui/console/Pager.tsx';
 import '../accounts/accounts.css';
 
 type Row = UserListPage['items'][number];
@@ -95,33 +93,29 @@ function staffAccount(account: NewAccount): CallBody<'POST /users/staff/'> {
 
 function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' | 'managers' }) {
   const v = VARIANTS[variant];
-  const [state, setState] = useUrlState(DEFAULTS);
+  const list = useListController({
+    key: 'GET /users/',
+    defaults: DEFAULTS,
+    paging: 'server',
+    input: (state, paging) => ({
+      ...paging,
+      ordering: ORDERINGS.find((o) => o === state.ordering) ?? 'name',
+      active: ACTIVE_OPTIONS.find((o) => o.value === state.active)?.value ?? 'all',
+      role: state.role || v.roles.join(','),
+      ...(state.search.trim() ? { search: state.search.trim() } : {}),
+      ...(state.company ? { company_id: Number(state.company) } : {}),
+    }),
+  });
+  const { state, update } = list;
   const server = useNeedsServer();
+  const work = useRowWork(server);
   const [confirmElement, ask] = useConfirm();
   const me = useEngineSnapshot().auth.user;
   const companyList = useGet('GET /companies/').data?.data ?? [];
-  const page = Math.max(0, Number(state.page) || 0);
-  const params = {
-    limit: PAGE_SIZE,
-    offset: page * PAGE_SIZE,
-    ordering: ORDERINGS.find((o) => o === state.ordering) ?? 'name',
-    active: ACTIVE_OPTIONS.find((o) => o.value === state.active)?.value ?? 'all',
-    role: state.role || v.roles.join(','),
-    ...(state.search.trim() ? { search: state.search.trim() } : {}),
-    ...(state.company ? { company_id: Number(state.company) } : {}),
-  };
-  const query = useGet('GET /users/', params, { placeholderData: (previous) => previous });
   // Each write refetches the users (and tasks, requests and the board) when it settles, also after a refusal.
   const createCall = useSend('POST /users/staff/');
   const updateCall = useSend('PUT /users/:id/');
   const [editing, setEditing] = useState<Editing>(null);
-  const [busyId, setBusyId] = useState<number | null>(null);
-  const data = query.data?.data;
-  const rows = data?.items ?? [];
-
-  function update(patch: Partial<typeof DEFAULTS>): void {
-    setState({ page: '0', ...patch });
-  }
 
   async function setActive(user: Row, active: boolean): Promise<void> {
     if (!active) {
@@ -133,38 +127,27 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
       });
       if (!yes) return;
     }
-    setBusyId(user.id);
-    try {
+    await work.run(user.id, async () => {
       await updateCall.mutateAsync({ params: { id: user.id }, body: { is_active: active } });
       toast.success(active ? `«${user.name}» снова активен` : `«${user.name}» отключён`);
-    } catch (error) {
-      toast.error((error as Error).message);
-    } finally {
-      setBusyId(null);
-    }
+    });
   }
 
   function actions(user: Row) {
-    const disabled = server.offline || busyId === user.id;
+    const gate = work.gate(user.id);
     return (
-      <div className="row-actions">
-        <button type="button" className="button button-small" disabled={disabled} title={server.reason} onClick={() => setEditing({ kind: 'edit', user })}>
+      <RowActions>
+        <RowButton gate={gate} onClick={() => setEditing({ kind: 'edit', user })}>
           Изменить
-        </button>
-        {user.id !== me?.id &&
-          (user.is_active ? (
-            <button type="button" className="button button-small button-quiet" disabled={disabled} title={server.reason} onClick={() => void setActive(user, false)}>
-              Отключить
-            </button>
-          ) : (
-            <button type="button" className="button button-small button-quiet" disabled={disabled} title={server.reason} onClick={() => void setActive(user, true)}>
-              Включить
-            </button>
-          ))}
-      </div>
+        </RowButton>
+        {user.id !== me?.id && (
+          <RowButton gate={gate} kind="quiet" onClick={() => void setActive(user, !user.is_active)}>
+            {user.is_active ? 'Отключить' : 'Включить'}
+          </RowButton>
+        )}
+      </RowActions>
     );
   }
-
   const columns = [
     column.accessor('name', {
       header: 'Пользователь',
@@ -178,10 +161,8 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
     column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
   ];
 
-  const sortId = state.ordering.replace(/^-/, '');
-
   return (
-    <Page title={title} wide aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+    <Page title={title} wide aside={<ListCacheNote list={list} />}>
       {confirmElement}
       <p className="account-note">{v.note}</p>
       <FilterBar
@@ -207,41 +188,26 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
         <FilterSelect label="Статус" value={state.active} onChange={(active) => update({ active })} options={ACTIVE_OPTIONS} />
       </FilterBar>
       <NeedsServerHint offline={server.offline} what="изменять пользователей" />
-      {query.isError && !data ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : (
-        <DataTable
-          label={title}
-          columns={columns}
-          data={rows}
-          getRowId={(u) => String(u.id)}
-          sort={{ id: sortId, desc: state.ordering.startsWith('-') }}
-          onSort={(id) => update({ ordering: sortId === id && !state.ordering.startsWith('-') ? `-${id}` : id })}
-          onOpen={(user) => !server.offline && setEditing({ kind: 'edit', user })}
-          loading={query.isPending}
-          empty={<p>{v.empty}</p>}
-          rowClassName={(u) => (u.is_active ? undefined : 'is-muted')}
-          card={(user) => (
-            <div className="account-card">
-              <div className="account-card-head">
-                <strong>{user.name}</strong>
-                <ActiveBadge active={user.is_active} />
-              </div>
-              <span className="muted">
-                {ROLE_LABELS[roleOf(user)]}
-                {user.company_name ? ` · ${user.company_name}` : ''}
-              </span>
-              <span className="muted">
-                {user.email} · {user.phone}
-              </span>
-              <div className="account-card-actions" onClick={(event) => event.stopPropagation()}>
-                {actions(user)}
-              </div>
-            </div>
-          )}
-        />
-      )}
-      <Pager page={page} total={data?.total ?? 0} onPage={(next) => setState({ page: String(next) })} />
+      <ListFrame
+        list={list}
+        label={title}
+        columns={columns}
+        getRowId={(u) => String(u.id)}
+        onOpen={(user) => !server.offline && setEditing({ kind: 'edit', user })}
+        empty={<p>{v.empty}</p>}
+        rowClassName={(u) => (u.is_active ? undefined : 'is-muted')}
+        card={(user) => (
+          <RowCard title={user.name} badge={<ActiveBadge active={user.is_active} />} actions={actions(user)}>
+            <span className="muted">
+              {ROLE_LABELS[roleOf(user)]}
+              {user.company_name ? ` · ${user.company_name}` : ''}
+            </span>
+            <span className="muted">
+              {user.email} · {user.phone}
+            </span>
+          </RowCard>
+        )}
+      />
       {editing && (
         <AccountDialog
           title={editing.kind === 'create' ? 'Новый сотрудник' : `«${editing.user.name}»`}

@@ -18,15 +18,25 @@ export function RowButton({
   gate,
   onClick,
   kind,
+  label,
   children,
 }: {
   gate?: RowGate;
   onClick: () => void;
   kind?: 'primary' | 'quiet' | 'danger';
+  /** The accessible name, where the visible text needs the row's name beside it. */
+  label?: string;
   children: ReactNode;
 }) {
   return (
-    <button type="button" className={`button button-small${kind ? ` button-${kind}` : ''}`} disabled={gate?.disabled} title={gate?.title} onClick={onClick}>
+    <button
+      type="button"
+      className={`button button-small${kind ? ` button-${kind}` : ''}`}
+      disabled={gate?.disabled}
+      title={gate?.title}
+      aria-label={label}
+      onClick={onClick}
+    >
       {children}
     </button>
   );

@@ -61,11 +61,13 @@ export function useListController<K extends GetKey, S extends UrlStateValues>(op
   // The controller's own keys (page, the sort) are among the screen's defaults, which the generic type cannot see.
   const patchUrl = setState as (patch: Partial<UrlStateValues>) => void;
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const page = paging === 'none' ? 0 : Math.max(0, Number(state.page) || 0);
-  const serverPaging = paging === 'server' ? { limit: PAGE_SIZE, offset: page * PAGE_SIZE } : undefined;
+  const asked = paging === 'none' ? 0 : Math.max(0, Number(state.page) || 0);
+  const serverPaging = paging === 'server' ? { limit: PAGE_SIZE, offset: asked * PAGE_SIZE } : undefined;
   const query = useGet(key, options.input(state, serverPaging), { placeholderData: (previous) => previous });
   const answer = query.data?.data;
   const all = options.local ? options.local(rowsOf(answer), state) : rowsOf(answer);
+  // Paged here, a page past the end (the filter left fewer rows) shows the last one.
+  const page = paging === 'client' ? Math.min(asked, Math.max(0, Math.ceil(all.length / PAGE_SIZE) - 1)) : asked;
   const rows = paging === 'client' ? all.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE) : all;
   const total = paging === 'server' ? Number((answer as { total?: number } | undefined)?.total ?? 0) : all.length;
   const ordering = sortKey in defaults ? state[sortKey] : undefined;
