@@ -126,17 +126,6 @@ const callerCompany = (f: WriteFacts): Audience => ({ staffOf: f.caller?.company
 
 /** Per write route: the audience, asked before the write and again after it (the union is told). */
 const RESOLVERS: Record<string, Resolver> = {
-  'POST /tasks/': async (db, f) => taskAudience(db, num(field(f.answer, 'id'))),
-  'PUT /tasks/:id/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'DELETE /tasks/:id/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'PUT /tasks/:id/accept/': async (db, f) => merge(await taskAudience(db, num(f.params.id)), callerCompany(f)),
-  // The task's drivers before (a removed or moved-away driver) and after (an added or moved-to one): the
-  // union covers both, and `before` alone says who was on the task (push.ts: "assigned" means new).
-  'PUT /tasks/:id/drivers/:driverId/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'DELETE /tasks/:id/drivers/:driverId/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'PUT /tasks/:id/drivers/:driverId/move/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'PUT /tasks/:id/drivers/:driverId/quantity/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'PUT /tasks/drivers/:id/tasks/order': async (db, f) => userAudience(db, num(f.params.id)),
   'POST /reports/': async (db, f) => merge(await taskAudience(db, await reportTask(db, { associationId: num(field(f.answer, 'association_id')) })), callerCompany(f)),
   'PUT /reports/:id': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
   'DELETE /reports/:id': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
