@@ -83,8 +83,8 @@ export interface CallDecl {
   body?: z.ZodType;
   /** Bytes a request body may have, beyond the server's default 1 MB (an uploaded file). */
   bodyLimit?: number;
-  /** The success status; 200 by default. A 204 answers no body. */
-  status?: 200 | 201 | 204;
+  /** The success status; 200 by default. A 202: accepted, done later (an export job). A 204 answers no body. */
+  status?: 200 | 201 | 202 | 204;
   answer: Answer<unknown>;
   /** Writes: the cached areas to refetch besides the call's own. */
   invalidates?: readonly Area[];

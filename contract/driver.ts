@@ -5,15 +5,10 @@
 import { z } from 'zod';
 import { DRIVER_STATUSES, TASK_STATUSES } from './entities.ts';
 import { REPORT_MAX_TRIPS } from './report-limits.ts';
-import { formFlag, formQuantity, jsonFlag, quantityNumber, text } from './fields.ts';
+import { formFlag, formQuantity, isoDate, jsonFlag, quantityNumber, text } from './fields.ts';
 
-/** YYYY-MM-DD that is a real calendar date. */
-export const isoDate = z
-  .string()
-  .regex(/^\d{4}-\d{2}-\d{2}$/, 'ожидается дата ГГГГ-ММ-ДД')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
-    message: 'несуществующая дата',
-  });
+export { isoDate };
+
 
 /** A quantity: a finite number ≥ 0 (contract/fields.ts); null clears it. */
 const quantity = quantityNumber();

@@ -44,12 +44,23 @@ export interface TableRows {
   footer: (string | number | null)[] | null;
 }
 
-export const tableRowsQuerySchema = z.object({
+/** GET /table/file, GET /onlyoffice/config: the signed link's file and token (its credential, EXPORTS.md). */
+export const tableFileQuerySchema = z.object({
   file_id: z.coerce.number({ message: 'ожидается номер файла' }).int().positive(),
   token: z.string({ message: 'нет ссылки доступа' }).min(10, 'нет ссылки доступа').max(2000),
+});
+
+/** GET /table/rows: the link's file and token, and which rows. */
+export const tableRowsQuerySchema = tableFileQuerySchema.extend({
   offset: z.coerce.number().int().min(0).default(0),
   limit: z.coerce.number().int().min(1).max(500).default(200),
   /** Sort by this column (0-based), ascending unless `desc` is 1; left out, the file's order. */
   sort: z.coerce.number().int().min(0).max(200).optional(),
   desc: z.enum(['0', '1'], { message: 'ожидается 0 или 1' }).optional(),
 });
+
+/** GET /onlyoffice/config: the Docs server's address (null: none configured, the built-in grid) and the editor's config. */
+export interface OnlyOfficeConfig {
+  server_url: string | null;
+  config: Record<string, unknown>;
+}

@@ -44,6 +44,14 @@ export const text = (message = 'ожидается текст') => z.string({ me
 const positiveZero = (n: number) => (n === 0 ? 0 : n);
 
 /** A JSON number: finite; chain its bounds. */
+/** YYYY-MM-DD that is a real calendar date. */
+export const isoDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'ожидается дата ГГГГ-ММ-ДД')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+    message: 'несуществующая дата',
+  });
+
 export const jsonNumber = (message = 'ожидается число') => z.number({ message }).finite(message);
 
 /** A quantity (tonnes, money per unit): a finite number from 0 to 1e9. */

@@ -4,8 +4,7 @@
  * rubles with kopecks (2 decimals); the server sums them in kopecks.
  */
 import { z } from 'zod';
-import { text } from './fields.ts';
-import { isoDate } from './driver.ts';
+import { isoDate, text } from './fields.ts';
 
 export type RateSource = 'transport_rate' | 'progressive';
 

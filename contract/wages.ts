@@ -3,7 +3,7 @@
  * The rules are written in server/routes/WAGES.md.
  */
 import { z } from 'zod';
-import { isoDate } from './driver.ts';
+import { isoDate, wagesQuerySchema } from './driver.ts';
 import { quantityNumber } from './fields.ts';
 
 /**
@@ -73,6 +73,22 @@ export interface ScaleImpact {
   /** The first day a change may start from (the day after the latest closed month), or null. */
   first_open_day: string | null;
 }
+
+/**
+ * GET /wages/driver|company|manager/{id}: an optional period (its end not before its start), and `format=xlsx`
+ * for the breakdown as a workbook instead of the figures (json, the default).
+ */
+export const wageQuerySchema = z
+  .object({ format: z.enum(['json', 'xlsx'], { message: 'ожидается json или xlsx' }).optional(), ...wagesQuerySchema.shape })
+  .refine((p) => !(p.start_date && p.end_date && p.start_date > p.end_date), { message: 'раньше, чем start_date', path: ['end_date'] });
+
+/** An id in a query string, read as a path id is: digits only, no sign or leading zero, at most int4's largest. */
+const queryId = z
+  .custom<string>((v) => typeof v === 'string' && /^[1-9][0-9]*$/.test(v) && Number(v) <= 2_147_483_647, 'ожидается положительное целое число')
+  .transform(Number);
+
+/** GET /wages/managers/: the period as above (checked first), and the super-admin's company filter. */
+export const managerWagesQuerySchema = wageQuerySchema.and(z.object({ company_id: queryId.optional() }));
 
 /** PUT /wages/manager/{id}/rate: money per unit of completed volume of the manager's tasks; null removes it. */
 export const managerRateSchema = z.object({ rate: amount.nullable() }).strict();

@@ -16,6 +16,11 @@ import { transferCalls } from './transfers.ts';
 import { announcementCalls } from './announcements.ts';
 import { registrationCalls } from './registration.ts';
 import { authCalls } from './auth.ts';
+import { wageCalls } from './wages.ts';
+import { exportCalls } from './exports.ts';
+import { clientErrorCalls } from './client-errors.ts';
+import { pushCalls } from './push.ts';
+import { eventCalls } from './events.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -30,6 +35,11 @@ export const CALLS = {
   ...announcementCalls,
   ...registrationCalls,
   ...authCalls,
+  ...wageCalls,
+  ...exportCalls,
+  ...clientErrorCalls,
+  ...pushCalls,
+  ...eventCalls,
 };
 
 export type Calls = typeof CALLS;

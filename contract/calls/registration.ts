@@ -1,7 +1,7 @@
 /**
  * Registration requests (SPEC.md sections 2 and 6): the public sign-up, the staff's pending list, approval, and
  * rejection with a reason (docs/hardening.md). `POST /users/` is the same sign-up under the spec's other name
- * and is still registered by hand in server/routes/users.ts.
+ * (contract/calls/users.ts).
  */
 import { z } from 'zod';
 import { answer, area, GET, POST } from '../call.ts';

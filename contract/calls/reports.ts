@@ -1,15 +1,17 @@
 /**
- * The review of loads (docs/reports-review.md): the company's reports as a paged list with filters, a
- * reviewer's decision on one report, and «approve every clean one» in one action.
+ * Reports (server/routes/REPORTS.md): a driver's report filed through the outbox (an idempotent multipart POST
+ * with photos), its edits, deletes and photos, the reports of one driver's part of a task, the driver's daily
+ * hours; and the review of loads (docs/reports-review.md): the company's reports as a paged list with filters,
+ * a reviewer's decision on one report, and «approve every clean one» in one action.
  */
 import { z } from 'zod';
 import { text } from '../fields.ts';
-import { answer, area, GET, POST } from '../call.ts';
-import type { Page, Report, ReportPhoto, ReviewStatus } from '../entities.ts';
+import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import type { Page, Report, ReportPhoto, ReportView, ReviewStatus } from '../entities.ts';
 import { REVIEW_STATUSES } from '../entities.ts';
 import { FLAG_CODES } from '../report-checks.ts';
-import { isoDate } from '../driver.ts';
-import { STAFF } from '../roles.ts';
+import { dailyHoursSchema, isoDate, wagesQuerySchema, type DailyHours } from '../driver.ts';
+import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
 
 const id = (message: string) => z.coerce.number({ message }).int(message).positive(message);
 
@@ -66,7 +68,43 @@ export interface ReviewCount {
   approved: number;
 }
 
-export const reportCalls = area(
+/** GET /reports/{id}/photos: the first photo, or all of them. */
+export const reportPhotosQuerySchema = z.object({ mode: z.enum(['single', 'all'], { message: 'ожидается single или all' }).default('single') });
+/** DELETE /reports/{id}/photo: which photo, in the query. */
+export const reportPhotoIdQuerySchema = z.object({ photo_id: z.coerce.number({ message: 'ожидается число' }).int().positive() });
+
+/** What a report's write changes besides the reports: its task's quantities, the pay, the dispatch board. */
+const REPORT_STALE = ['tasks', 'wages', 'dispatch'] as const;
+
+/**
+ * A report's filing, edits, deletes and photos, the reports of one driver's part of a task, the daily hours. The
+ * form (POST, and PUT with photos) is multipart, read by its handler as it streams (photos to disk, the caps'
+ * 400/413 texts), so those two declare no `body`; a PUT may also be JSON (the fields only), parsed there too.
+ */
+export const reportFilingCalls = area(
+  /** The outbox's upload: `Idempotency-Key` header; 201 for a new report, 200 (the same report) for a replay. */
+  POST('/reports/', { roles: DRIVER_ONLY, status: 201, answer: answer<Report>(), invalidates: REPORT_STALE, audience: ['association-task:answer.association_id', 'caller'] }),
+  PUT('/reports/:id', { roles: ALL_ROLES, answer: answer<Report>(), invalidates: REPORT_STALE, audience: ['report-task:param.id'] }),
+  DELETE('/reports/:id', { roles: ALL_ROLES, status: 204, answer: answer<null>(), invalidates: REPORT_STALE, audience: ['report-task:param.id'] }),
+  DELETE('/reports/:id/photo', {
+    roles: ALL_ROLES,
+    query: reportPhotoIdQuerySchema,
+    status: 204,
+    answer: answer<null>(),
+    invalidates: REPORT_STALE,
+    audience: ['report-task:param.id'],
+  }),
+  GET('/reports/:id', { roles: ALL_ROLES, answer: answer<ReportView>() }),
+  GET('/reports/:id/photos', { roles: ALL_ROLES, query: reportPhotosQuerySchema, answer: answer<{ photos: ReportPhoto[] }>() }),
+  /** The photo's bytes (an image, sent by the handler); the UI downloads it through the engine (photo.url). */
+  GET('/reports/photos/:photoId', { roles: ALL_ROLES, answer: answer<unknown>() }),
+  GET('/reports/association/:id', { roles: ALL_ROLES, answer: answer<Report[]>() }),
+  POST('/reports/daily_hours/', { roles: DRIVER_ONLY, body: dailyHoursSchema, answer: answer<DailyHours>(), invalidates: REPORT_STALE, audience: ['caller'] }),
+  GET('/reports/daily_hours/', { roles: DRIVER_ONLY, query: wagesQuerySchema, answer: answer<DailyHours[]>() }),
+);
+
+/** The review of loads. */
+export const reportReviewCalls = area(
   GET('/reports/', { roles: STAFF, query: reportListQuerySchema, answer: answer<Page<ReportListItem> & { pending: number }>() }),
   POST('/reports/:id/review', {
     roles: STAFF,
@@ -83,5 +121,8 @@ export const reportCalls = area(
     audience: ['caller'],
   }),
 );
+
+/** The area's table; the server registers the filing calls in the scope that parses multipart. */
+export const reportCalls = { ...reportFilingCalls, ...reportReviewCalls };
 
 export type { ReviewStatus };

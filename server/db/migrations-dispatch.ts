@@ -4,7 +4,7 @@
  * Append-only, as migrations.ts.
  */
 import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
-import type { Dialect } from './migrations.ts';
+import type { Dialect } from './dialect.ts';
 
 export function migration008(dialect: Dialect): Migration {
   const id = (c: ColumnDefinitionBuilder) =>

@@ -1,6 +1,6 @@
 /** The loads' schema (docs/loads.md): trips and their review (005), the history of changes (006). Append-only, as migrations.ts. */
 import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
-import type { Dialect } from './migrations.ts';
+import type { Dialect } from './dialect.ts';
 
 /**
  * Loads (docs/loads.md): a report is one trip's load ticket (trips, ticket number, whether it was the last

@@ -4,7 +4,7 @@
  * Append-only, as migrations.ts. Money is stored in kopecks (bigint): sums are exact to the kopeck.
  */
 import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
-import type { Dialect } from './migrations.ts';
+import type { Dialect } from './dialect.ts';
 
 /** The date the scale's first version starts: before any load (the bands there before versions existed). */
 export const SCALE_EPOCH = '2000-01-01';

@@ -8,7 +8,9 @@ import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
 
-export type Dialect = 'sqlite' | 'postgres';
+import type { Dialect } from './dialect.ts';
+
+export type { Dialect };
 
 function migration001(dialect: Dialect): Migration {
   // SQLite: INTEGER PRIMARY KEY AUTOINCREMENT; PostgreSQL: identity column.

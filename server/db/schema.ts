@@ -11,6 +11,10 @@ import type {
   PayrollMonthsTable,
   ProgressiveRatesTable,
 } from './schema-money.ts';
+import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
+import type { TransferStatus } from '../../contract/transfers.ts';
+import type { ResponseStatus } from '../../contract/announcements.ts';
+import type { ExportStatus } from '../../contract/exports.ts';
 
 type Id = Generated<number>;
 type Bool = number; // 0 | 1, portable across SQLite and PostgreSQL
@@ -70,7 +74,7 @@ export interface RegistrationRequestsTable {
   vehicle_number: string | null;
   vehicle_brand: string | null;
   vehicle_capacity: number | null;
-  status: string; // pending | approved | rejected
+  status: RegistrationRequest['status'];
   created_at: string;
   approved_at: string | null;
   approved_by: number | null;
@@ -111,7 +115,7 @@ export interface TasksTable {
   unloading_place: string;
   planned_quantity: number;
   unit: string;
-  status: string;
+  status: TaskStatus;
   rate: number | null;
   comment: string | null;
   max_drivers: number | null;
@@ -124,7 +128,7 @@ export interface TaskDriversTable {
   task_id: number;
   driver_id: number;
   quantity: number | null;
-  status: string;
+  status: DriverStatus;
   loading_quantity: number | null;
   unloading_quantity: number | null;
   transport_rate: number | null;
@@ -154,7 +158,7 @@ export interface ReportsTable {
   ticket_number: string | null;
   /** 1: the driver's last trip on the association (it finished their part). */
   final: Generated<Bool>;
-  review_status: Generated<'pending' | 'approved' | 'disputed'>;
+  review_status: Generated<ReviewStatus>;
   review_comment: string | null;
   reviewed_by: number | null;
   reviewed_at: string | null;
@@ -189,7 +193,7 @@ export interface TransfersTable {
   from_company_id: number;
   to_company_id: number;
   quantity: number | null;
-  status: string; // pending | accepted | declined
+  status: TransferStatus;
   comment: string | null;
   created_by: number | null;
   created_at: string;
@@ -224,7 +228,7 @@ export interface AnnouncementResponsesTable {
   announcement_id: number;
   user_id: number;
   text: string | null;
-  status: string; // pending | approved | declined
+  status: ResponseStatus;
   created_at: string;
   decided_at: string | null;
   decided_by: number | null;
@@ -234,7 +238,7 @@ export interface AnnouncementResponsesTable {
 export interface ExportJobsTable {
   id: Id;
   user_id: number;
-  status: string; // queued | running | done | failed
+  status: ExportStatus;
   params: string; // JSON
   company_id: number | null;
   rows_written: Generated<number>;

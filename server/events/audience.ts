@@ -126,20 +126,6 @@ const callerCompany = (f: WriteFacts): Audience => ({ staffOf: f.caller?.company
 
 /** Per write route: the audience, asked before the write and again after it (the union is told). */
 const RESOLVERS: Record<string, Resolver> = {
-  'POST /reports/': async (db, f) => merge(await taskAudience(db, await reportTask(db, { associationId: num(field(f.answer, 'association_id')) })), callerCompany(f)),
-  'PUT /reports/:id': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
-  'DELETE /reports/:id': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
-  'DELETE /reports/:id/photo': async (db, f) => taskAudience(db, await reportTask(db, { reportId: num(f.params.id) })),
-  'POST /reports/daily_hours/': async (_db, f) => callerCompany(f),
-  'POST /users/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
-  'POST /users/drivers/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
-  'POST /users/staff/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(field(f.answer, 'id')))),
-  'PUT /users/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
-  'PUT /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
-  'DELETE /users/drivers/:id/': async (db, f) => merge(callerCompany(f), await userAudience(db, num(f.params.id))),
-  'PUT /users/me/': async (_db, f) => callerCompany(f),
-  'PUT /users/me/transport/:id/': async (_db, f) => callerCompany(f),
-  'PUT /wages/manager/:id/rate': async (db, f) => userAudience(db, num(f.params.id)),
 };
 
 /** Each audience kind of the route table (contract/call.ts `AudienceKind`), from one id. */

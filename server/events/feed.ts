@@ -16,7 +16,8 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { authenticate, type AuthUser } from '../auth/guard.ts';
-import { ALL_ROLES } from '../../contract/roles.ts';
+import { eventCalls } from '../../contract/calls/events.ts';
+import { registerArea } from '../routes/define.ts';
 import { audienceOf, field, hears, mergeAudiences, num, tracked, type Audience, type WriteFacts } from './audience.ts';
 import type { Change, ChangeBus } from './bus.ts';
 import { alertAfterWrite } from './alerts.ts';
@@ -124,64 +125,67 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
     }
   });
 
-  api.get('/events/', { preHandler: ctx.guard(ALL_ROLES) }, async (request, reply) => {
-    const user = request.user!;
-    reply.hijack();
-    const res = reply.raw;
-    res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache, no-transform',
-      'x-accel-buffering': 'no',
-      'x-content-type-options': 'nosniff',
-      // Not reused after the stream: when it ends (a logout, a graceful stop) the socket goes with it, so a
-      // stopping server never waits on a kept-alive connection.
-      connection: 'close',
-    });
-    res.write('retry: 3000\n\n');
+  // The stream takes the reply over (hijack): registerCall sends nothing after it.
+  registerArea(api, ctx, eventCalls, {
+    'GET /events/': ({ user, request, reply }) => {
+      reply.hijack();
+      const res = reply.raw;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-transform',
+        'x-accel-buffering': 'no',
+        'x-content-type-options': 'nosniff',
+        // Not reused after the stream: when it ends (a logout, a graceful stop) the socket goes with it, so a
+        // stopping server never waits on a kept-alive connection.
+        connection: 'close',
+      });
+      res.write('retry: 3000\n\n');
 
-    // What this stream missed since Last-Event-ID, if this instance can tell; else: refetch everything.
-    const last = request.headers['last-event-id'];
-    if (typeof last === 'string' && last !== '') {
-      const [from, n] = last.split('.');
-      const since = Number(n);
-      const oldest = recent[0]?.seq ?? seq + 1;
-      if (from === instance && Number.isInteger(since) && since >= oldest - 1 && since <= seq) {
-        for (const r of recent) if (r.seq > since && hears(user, r.change.audience)) res.write(format(r.seq, r.change));
-      } else {
-        res.write(`id: ${instance}.${seq}\nevent: reset\ndata: {}\n\n`);
+      // What this stream missed since Last-Event-ID, if this instance can tell; else: refetch everything.
+      const last = request.headers['last-event-id'];
+      if (typeof last === 'string' && last !== '') {
+        const [from, n] = last.split('.');
+        const since = Number(n);
+        const oldest = recent[0]?.seq ?? seq + 1;
+        if (from === instance && Number.isInteger(since) && since >= oldest - 1 && since <= seq) {
+          for (const r of recent) if (r.seq > since && hears(user, r.change.audience)) res.write(format(r.seq, r.change));
+        } else {
+          res.write(`id: ${instance}.${seq}\nevent: reset\ndata: {}\n\n`);
+        }
       }
-    }
-    res.write(`id: ${instance}.${seq}\nevent: ready\ndata: {}\n\n`);
+      res.write(`id: ${instance}.${seq}\nevent: ready\ndata: {}\n\n`);
 
-    let ended = false;
-    const stream: Stream = {
-      user,
-      send: (text) => void res.write(text),
-      end() {
-        if (ended) return;
-        ended = true;
-        clearInterval(beat);
-        streams.delete(stream);
-        res.end();
-      },
-    };
-    const beat = setInterval(() => {
-      res.write(': ping\n\n');
-      void authenticate(request, { db: ctx.db, tokens: ctx.tokens, sessions: ctx.refresh })
-        .then((still) => {
-          // Who hears what depends on the company and the role: a user moved to another company, or with another
-          // role, reconnects to be heard as they are now (issue 23 item 6).
-          if (!still || still.company_id !== user.company_id || still.role !== user.role) stream.end();
-        })
-        .catch(() => undefined);
-    }, heartbeatMs);
-    // At most so many streams per user on this instance: a script opening hundreds is cut down, oldest first (an
-    // honest browser holds one per engine; docs/hardening.md).
-    const mine = [...streams].filter((other) => other.user.id === user.id);
-    for (const oldest of mine.slice(0, Math.max(0, mine.length + 1 - ctx.config.eventStreamsPerUser))) oldest.end();
-    streams.add(stream);
-    res.on('close', () => stream.end());
-    res.on('error', () => stream.end());
+      let ended = false;
+      const stream: Stream = {
+        user,
+        send: (text) => void res.write(text),
+        end() {
+          if (ended) return;
+          ended = true;
+          clearInterval(beat);
+          streams.delete(stream);
+          res.end();
+        },
+      };
+      const beat = setInterval(() => {
+        res.write(': ping\n\n');
+        void authenticate(request, { db: ctx.db, tokens: ctx.tokens, sessions: ctx.refresh })
+          .then((still) => {
+            // Who hears what depends on the company and the role: a user moved to another company, or with another
+            // role, reconnects to be heard as they are now (issue 23 item 6).
+            if (!still || still.company_id !== user.company_id || still.role !== user.role) stream.end();
+          })
+          .catch(() => undefined);
+      }, heartbeatMs);
+      // At most so many streams per user on this instance: a script opening hundreds is cut down, oldest first (an
+      // honest browser holds one per engine; docs/hardening.md).
+      const mine = [...streams].filter((other) => other.user.id === user.id);
+      for (const oldest of mine.slice(0, Math.max(0, mine.length + 1 - ctx.config.eventStreamsPerUser))) oldest.end();
+      streams.add(stream);
+      res.on('close', () => stream.end());
+      res.on('error', () => stream.end());
+      return undefined;
+    },
   });
 
   api.addHook('preClose', async () => {

@@ -29,7 +29,7 @@ interface StoredParams extends ExportRequest {
 
 type JobRow = {
   id: number;
-  status: string;
+  status: ExportStatus;
   rows_written: number;
   rows_total: number | null;
   filename: string | null;
@@ -41,7 +41,7 @@ type JobRow = {
 export function toJob(row: JobRow): ExportJob {
   return {
     id: row.id,
-    status: row.status as ExportStatus,
+    status: row.status,
     rows_written: Number(row.rows_written),
     rows_total: row.rows_total === null ? null : Number(row.rows_total),
     filename: row.filename,

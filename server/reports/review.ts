@@ -53,7 +53,7 @@ export async function listReports(db: Db, user: AuthUser, q: ReportListQuery): P
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))
     .$if(q.driver_id !== undefined, (qb) => qb.where('r.driver_id', '=', q.driver_id as number))
     .$if(q.task_id !== undefined, (qb) => qb.where('t.id', '=', q.task_id as number))
-    .$if(q.review !== undefined, (qb) => qb.where('r.review_status', '=', q.review as ReviewStatus))
+    .$call((qb) => (q.review === undefined ? qb : qb.where('r.review_status', '=', q.review)))
     .$if(q.flag === 'none', (qb) => qb.where('r.flags', '=', '[]'))
     .$if(q.flag === 'any', (qb) => qb.where('r.flags', '<>', '[]'))
     .$if(q.flag === 'clean', (qb) => qb.where((eb) => eb.and(FAULT_CODES.map((code) => eb.not(flagLike(code))))))

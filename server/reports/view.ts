@@ -1,7 +1,7 @@
 /** One report with its driver, task and association: what /reports/{id} shows staff. */
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { DriverStatus, ReportView, TaskStatus } from '../../contract/entities.ts';
+import type { ReportView } from '../../contract/entities.ts';
 import { loadReport } from './load.ts';
 import { priceLoads, selectLoads } from '../wages/pay.ts';
 import { fromKop } from '../../contract/money.ts';
@@ -56,11 +56,11 @@ export async function loadReportView(db: Kysely<Database>, reportId: number): Pr
       unloading_place: row.unloading_place,
       planned_quantity: row.planned_quantity,
       unit: row.unit,
-      status: row.task_status as TaskStatus,
+      status: row.task_status,
     },
     association: {
       id: row.association_id,
-      status: row.association_status as DriverStatus,
+      status: row.association_status,
       quantity: row.quantity,
       loading_quantity: row.loading_quantity,
       unloading_quantity: row.unloading_quantity,

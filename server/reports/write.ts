@@ -45,7 +45,7 @@ export async function syncAssociation(trx: Q, associationId: number, finish: 'fi
     if (agg.loading !== null) sums.loading_quantity = Number(agg.loading);
     if (agg.unloading !== null) sums.unloading_quantity = Number(agg.unloading);
   }
-  const status = finish === 'finish' ? { status: 'completed' } : finish === 'reopen' ? { status: 'in_progress' } : {};
+  const status = finish === 'finish' ? { status: 'completed' as const } : finish === 'reopen' ? { status: 'in_progress' as const } : {};
   if (Object.keys(sums).length > 0 || finish) {
     await trx
       .updateTable('task_drivers')

@@ -102,7 +102,7 @@ async function listFor(db: Db, user: AuthUser, only: { companyFilter?: number | 
   const items: Announcement[] = rows.map((r) => {
     const response = mine.find((m) => m.announcement_id === r.id);
     const tally = { pending: 0, approved: 0, declined: 0 };
-    for (const c of counts) if (c.announcement_id === r.id && c.status in tally) tally[c.status as ResponseStatus] = Number(c.n);
+    for (const c of counts) if (c.announcement_id === r.id && c.status in tally) tally[c.status] = Number(c.n);
     return {
       id: r.id,
       title: r.title,
@@ -114,7 +114,7 @@ async function listFor(db: Db, user: AuthUser, only: { companyFilter?: number | 
       requires_response: r.requires_response === 1,
       is_read: read.has(r.id),
       my_response: response
-        ? { id: response.id, text: response.text, status: response.status as ResponseStatus, created_at: response.created_at, decided_at: response.decided_at }
+        ? { id: response.id, text: response.text, status: response.status, created_at: response.created_at, decided_at: response.decided_at }
         : null,
       responses: isDriver(user) ? null : tally,
     };

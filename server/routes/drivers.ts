@@ -3,31 +3,25 @@
  * made here are active at once. DELETE ends their sessions at once; a driver with history (assignments,
  * reports, logged hours) is deactivated so that history stays, one without is erased; the answer says which.
  */
-import { z } from 'zod';
 import type { RouteModule } from '../context.ts';
-import type { DriverListItem, DriverRemoval, UserWire } from '../../contract/entities.ts';
-import { STAFF } from '../../contract/roles.ts';
-import { driverCreateSchema, driverUpdateSchema, type DriverUpdate } from '../../contract/payloads.ts';
+import { driverCalls } from '../../contract/calls/users.ts';
+import type { DriverRemoval } from '../../contract/entities.ts';
+import type { DriverUpdate } from '../../contract/payloads.ts';
 import type { Kysely, Updateable } from 'kysely';
 import type { Database, TransportsTable, UserUpdate } from '../db/schema.ts';
-import { type AuthUser, currentUser, inScope } from '../auth/guard.ts';
+import { type AuthUser, inScope } from '../auth/guard.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { badRequest, conflict, forbidden, idParam, notFound, parse } from '../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
 import { EMAIL_TAKEN, addVehicle, createActiveAccount } from '../users/accounts.ts';
 import { localToday } from '../tasks/scope.ts';
 import { loadUserWire, loadUserWires } from '../users/wire.ts';
-
-const listQuery = z.object({
-  company_id: z.coerce.number().int().positive().optional(),
-  include_inactive: z.enum(['true', 'false', '1', '0']).optional(),
-});
+import { registerArea } from './define.ts';
 
 const HAS_HISTORY = 'У водителя есть задачи или отчёты: он отключён, а не удалён, и его история сохранена';
 const ERASED = 'Водитель удалён: у него не было задач и отчётов';
 
 export const driverRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
-  const staff = { preHandler: ctx.guard(STAFF) };
 
   /** The driver with this id, when the user may manage them; otherwise 404. */
   async function managedDriver(user: AuthUser, id: number) {
@@ -65,80 +59,6 @@ export const driverRoutes: RouteModule = (app, ctx) => {
     return new Set([...assigned, ...reported, ...hours].map((r) => r.id));
   }
 
-  app.get('/users/drivers/', staff, async (request): Promise<DriverListItem[]> => {
-    const user = currentUser(request);
-    const query = parse(listQuery, request.query);
-    let select = db.kysely.selectFrom('users').select('id').where('role', '=', 'driver');
-    if (user.role !== 'super-admin') select = select.where('company_id', '=', user.company_id ?? -1);
-    else if (query.company_id) select = select.where('company_id', '=', query.company_id);
-    if (query.include_inactive !== 'true' && query.include_inactive !== '1') select = select.where('is_active', '=', 1);
-    const ids = (await select.orderBy('name').orderBy('id').execute()).map((r) => r.id);
-    if (ids.length === 0) return [];
-    const [wires, history, today] = await Promise.all([
-      loadUserWires(db, ids),
-      withHistory(ids),
-      db.kysely
-        .selectFrom('task_drivers as td')
-        .innerJoin('tasks as t', 't.id', 'td.task_id')
-        .select(['td.driver_id', db.kysely.fn.countAll<number>().as('n')])
-        .where('td.driver_id', 'in', ids)
-        .where('t.date', '=', localToday())
-        .where('t.status', '!=', 'cancelled')
-        .groupBy('td.driver_id')
-        .execute(),
-    ]);
-    const todayCount = new Map(today.map((r) => [r.driver_id, Number(r.n)]));
-    return ids.flatMap((id) => {
-      const wire = wires.get(id);
-      return wire ? [{ ...wire, today_task_count: todayCount.get(id) ?? 0, has_history: history.has(id) }] : [];
-    });
-  });
-
-  app.post('/users/drivers/', staff, async (request, reply) => {
-    const user = currentUser(request);
-    const body = parse(driverCreateSchema, request.body);
-    const companyId = await targetCompany(user, body.company_id);
-    const id = await createActiveAccount(db.kysely, {
-      email: body.email,
-      password: body.password,
-      name: body.name,
-      phone: body.phone,
-      role: 'driver',
-      company_id: companyId,
-      vehicle: body.vehicle_number
-        ? { vehicle_number: body.vehicle_number, vehicle_brand: body.vehicle_brand, vehicle_capacity: body.vehicle_capacity }
-        : null,
-    });
-    return reply.status(201).send(await loadUserWire(db, id));
-  });
-
-  app.put('/users/drivers/:id/', staff, async (request): Promise<UserWire> => {
-    const driver = await managedDriver(currentUser(request), idParam(request.params));
-    const body = parse(driverUpdateSchema, request.body);
-    const changes: UserUpdate = {};
-    if (body.name !== undefined) changes.name = body.name;
-    if (body.phone !== undefined) changes.phone = body.phone;
-    if (body.email !== undefined) {
-      const other = await db.kysely
-        .selectFrom('users')
-        .select('id')
-        .where('email', '=', body.email)
-        .where('id', '!=', driver.id)
-        .executeTakeFirst();
-      if (other) throw conflict(EMAIL_TAKEN);
-      changes.email = body.email;
-    }
-    if (body.password !== undefined) changes.password_hash = await hashPassword(body.password);
-    if (body.is_active !== undefined) changes.is_active = body.is_active ? 1 : 0;
-    await db.kysely.transaction().execute(async (trx) => {
-      if (Object.keys(changes).length > 0) await trx.updateTable('users').set(changes).where('id', '=', driver.id).execute();
-      await updateCurrentVehicle(trx, driver.id, body);
-    });
-    // A new password or a deactivation must end the sessions that the old state allowed.
-    if (body.password !== undefined || body.is_active === false) await ctx.refresh.revokeUser(driver.id);
-    return loadUserWire(db, driver.id);
-  });
-
   /** Vehicle fields edit the current vehicle in place; a driver without one gets one (a number is needed). */
   async function updateCurrentVehicle(trx: Kysely<Database>, driverId: number, body: DriverUpdate): Promise<void> {
     const sent = body.vehicle_number !== undefined || body.vehicle_brand !== undefined || body.vehicle_capacity !== undefined;
@@ -169,15 +89,86 @@ export const driverRoutes: RouteModule = (app, ctx) => {
     );
   }
 
-  app.delete('/users/drivers/:id/', staff, async (request): Promise<DriverRemoval> => {
-    const driver = await managedDriver(currentUser(request), idParam(request.params));
-    await ctx.refresh.revokeUser(driver.id);
-    if ((await withHistory([driver.id])).has(driver.id)) {
-      await db.kysely.updateTable('users').set({ is_active: 0 }).where('id', '=', driver.id).execute();
-      return { outcome: 'deactivated', detail: HAS_HISTORY };
-    }
-    // Tokens, vehicles and push subscriptions go with the account (ON DELETE CASCADE).
-    await db.kysely.deleteFrom('users').where('id', '=', driver.id).execute();
-    return { outcome: 'deleted', detail: ERASED };
+  registerArea(app, ctx, driverCalls, {
+    'GET /users/drivers/': async ({ user, query }) => {
+      let select = db.kysely.selectFrom('users').select('id').where('role', '=', 'driver');
+      if (user.role !== 'super-admin') select = select.where('company_id', '=', user.company_id ?? -1);
+      else if (query.company_id) select = select.where('company_id', '=', query.company_id);
+      if (query.include_inactive !== 'true' && query.include_inactive !== '1') select = select.where('is_active', '=', 1);
+      const ids = (await select.orderBy('name').orderBy('id').execute()).map((r) => r.id);
+      if (ids.length === 0) return [];
+      const [wires, history, today] = await Promise.all([
+        loadUserWires(db, ids),
+        withHistory(ids),
+        db.kysely
+          .selectFrom('task_drivers as td')
+          .innerJoin('tasks as t', 't.id', 'td.task_id')
+          .select(['td.driver_id', db.kysely.fn.countAll<number>().as('n')])
+          .where('td.driver_id', 'in', ids)
+          .where('t.date', '=', localToday())
+          .where('t.status', '!=', 'cancelled')
+          .groupBy('td.driver_id')
+          .execute(),
+      ]);
+      const todayCount = new Map(today.map((r) => [r.driver_id, Number(r.n)]));
+      return ids.flatMap((id) => {
+        const wire = wires.get(id);
+        return wire ? [{ ...wire, today_task_count: todayCount.get(id) ?? 0, has_history: history.has(id) }] : [];
+      });
+    },
+
+    'POST /users/drivers/': async ({ user, body }) => {
+      const companyId = await targetCompany(user, body.company_id);
+      const id = await createActiveAccount(db.kysely, {
+        email: body.email,
+        password: body.password,
+        name: body.name,
+        phone: body.phone,
+        role: 'driver',
+        company_id: companyId,
+        vehicle: body.vehicle_number
+          ? { vehicle_number: body.vehicle_number, vehicle_brand: body.vehicle_brand, vehicle_capacity: body.vehicle_capacity }
+          : null,
+      });
+      return loadUserWire(db, id);
+    },
+
+    'PUT /users/drivers/:id/': async ({ user, params: { id }, body }) => {
+      const driver = await managedDriver(user, id);
+      const changes: UserUpdate = {};
+      if (body.name !== undefined) changes.name = body.name;
+      if (body.phone !== undefined) changes.phone = body.phone;
+      if (body.email !== undefined) {
+        const other = await db.kysely
+          .selectFrom('users')
+          .select('id')
+          .where('email', '=', body.email)
+          .where('id', '!=', driver.id)
+          .executeTakeFirst();
+        if (other) throw conflict(EMAIL_TAKEN);
+        changes.email = body.email;
+      }
+      if (body.password !== undefined) changes.password_hash = await hashPassword(body.password);
+      if (body.is_active !== undefined) changes.is_active = body.is_active ? 1 : 0;
+      await db.kysely.transaction().execute(async (trx) => {
+        if (Object.keys(changes).length > 0) await trx.updateTable('users').set(changes).where('id', '=', driver.id).execute();
+        await updateCurrentVehicle(trx, driver.id, body);
+      });
+      // A new password or a deactivation must end the sessions that the old state allowed.
+      if (body.password !== undefined || body.is_active === false) await ctx.refresh.revokeUser(driver.id);
+      return loadUserWire(db, driver.id);
+    },
+
+    'DELETE /users/drivers/:id/': async ({ user, params: { id } }): Promise<DriverRemoval> => {
+      const driver = await managedDriver(user, id);
+      await ctx.refresh.revokeUser(driver.id);
+      if ((await withHistory([driver.id])).has(driver.id)) {
+        await db.kysely.updateTable('users').set({ is_active: 0 }).where('id', '=', driver.id).execute();
+        return { outcome: 'deactivated', detail: HAS_HISTORY };
+      }
+      // Tokens, vehicles and push subscriptions go with the account (ON DELETE CASCADE).
+      await db.kysely.deleteFrom('users').where('id', '=', driver.id).execute();
+      return { outcome: 'deleted', detail: ERASED };
+    },
   });
 };

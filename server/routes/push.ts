@@ -1,29 +1,28 @@
 /**
- * Push notifications, the client's side (issue 10 C; design in PUSH.md): the VAPID public key a browser
- * subscribes with, and this device's subscription — refreshed when the browser changes it, removed when the
- * user turns notifications off in /profile. Login still carries it too (SPEC §3).
+ * Push notifications, the client's side (issue 10 C; design in PUSH.md; contract/calls/push.ts): the VAPID public
+ * key a browser subscribes with, and this device's subscription — refreshed when the browser changes it, removed
+ * when the user turns notifications off in /profile. Login still carries it too (SPEC §3).
  */
 import type { RouteModule } from '../context.ts';
-import { ALL_ROLES } from '../../contract/roles.ts';
-import { currentUser } from '../auth/guard.ts';
+import { pushCalls } from '../../contract/calls/push.ts';
 import { badRequest } from '../errors.ts';
 import { pushSubscriptionJson, storePushSubscription } from './auth.ts';
+import { registerArea } from './define.ts';
 
 export const pushRoutes: RouteModule = (app, ctx) => {
-  app.get('/push/key/', async () => ({ public_key: ctx.config.vapid.publicKey }));
+  registerArea(app, ctx, pushCalls, {
+    'GET /push/key/': () => ({ public_key: ctx.config.vapid.publicKey }),
 
-  app.put('/push/subscription/', { preHandler: ctx.guard(ALL_ROLES) }, async (request, reply) => {
-    const user = currentUser(request);
-    const body = request.body as { push_subscription?: unknown } | null;
-    const subscription = pushSubscriptionJson(body?.push_subscription ?? null);
-    if (subscription === null) throw badRequest('push_subscription: ожидается подписка на уведомления с полем endpoint');
-    await storePushSubscription(ctx.db, user.id, user.device_id, subscription);
-    return reply.status(204).send();
-  });
+    'PUT /push/subscription/': async ({ user, body }) => {
+      const subscription = pushSubscriptionJson(body.push_subscription ?? null);
+      if (subscription === null) throw badRequest('push_subscription: ожидается подписка на уведомления с полем endpoint');
+      await storePushSubscription(ctx.db, user.id, user.device_id, subscription);
+      return undefined;
+    },
 
-  app.delete('/push/subscription/', { preHandler: ctx.guard(ALL_ROLES) }, async (request, reply) => {
-    const user = currentUser(request);
-    await ctx.db.kysely.deleteFrom('push_subscriptions').where('user_id', '=', user.id).where('device_id', '=', user.device_id).execute();
-    return reply.status(204).send();
+    'DELETE /push/subscription/': async ({ user }) => {
+      await ctx.db.kysely.deleteFrom('push_subscriptions').where('user_id', '=', user.id).where('device_id', '=', user.device_id).execute();
+      return undefined;
+    },
   });
 };

@@ -1,6 +1,6 @@
-/** A user's own settings (contract/calls/users.ts): the alerts they want (docs/alerts.md). */
+/** A user's own settings (contract/calls/users.ts `userSettingsCalls`): the alerts they want (docs/alerts.md). */
 import type { RouteModule } from '../context.ts';
-import { userCalls } from '../../contract/calls/users.ts';
+import { userSettingsCalls } from '../../contract/calls/users.ts';
 import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../../contract/alerts.ts';
 import { alertSettingsSchema } from '../../contract/alert-settings.ts';
 import { nowIso } from '../db/connect.ts';
@@ -16,7 +16,7 @@ export async function alertSettingsOf(db: Db, userId: number): Promise<AlertSett
 
 export const userSettingsRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
-  registerArea(app, ctx, userCalls, {
+  registerArea(app, ctx, userSettingsCalls, {
     'GET /users/me/alerts': ({ user }) => alertSettingsOf(db, user.id),
     'PUT /users/me/alerts': async ({ user, body }) => {
       const settings: AlertSettings = { kinds: [...new Set(body.kinds)], sound: body.sound, notify: body.notify };

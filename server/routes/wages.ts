@@ -1,19 +1,19 @@
 /**
  * Wages (SPEC §7): a driver's earnings, a company's figures, a manager's salary — each for an optional period,
  * as JSON or, with `?format=xlsx`, as the breakdown in a streamed workbook. Also the list of managers' salaries
- * and the manager's rate. The rules and who sees what: WAGES.md beside this file.
+ * and the manager's rate. The rules and who sees what: WAGES.md beside this file; the calls are declared in
+ * contract/calls/wages.ts.
  */
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { RouteModule } from '../context.ts';
-import { ADMINS, ALL_ROLES, STAFF } from '../../contract/roles.ts';
-import { wagesQuerySchema } from '../../contract/driver.ts';
-import type { CompanyWages, DriverWages, WageItem } from '../../contract/money.ts';
-import { managerRateSchema, type ManagerWages } from '../../contract/wages.ts';
-import { currentUser, type AuthUser } from '../auth/guard.ts';
+import type { WageItem } from '../../contract/money.ts';
+import { wageCalls } from '../../contract/calls/wages.ts';
+import type { AuthUser } from '../auth/guard.ts';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
-import { badRequest, forbidden, idParam, notFound, parse } from '../errors.ts';
+import { forbidden, notFound } from '../errors.ts';
+import { registerArea } from './define.ts';
 import { XLSX, contentDisposition, createSheetWriter, type ExportCell, type SheetColumn } from '../exports/workbook.ts';
 import { companyWages, driverWages, managerWageRows, managerWages, type Period, type StaffRow } from '../wages/compute.ts';
 import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
@@ -22,19 +22,6 @@ import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
 function rateSourceText(i: WageItem): string {
   const source = i.rate_source === 'transport_rate' ? 'ставка водителя' : i.rate_source === 'progressive' ? `шкала при ${i.month_volume} ${i.unit} за месяц` : 'нет ставки';
   return i.frozen ? `${source}, месяц закрыт` : source;
-}
-
-interface WageQuery extends Period {
-  xlsx: boolean;
-}
-
-function wageQuery(query: unknown): WageQuery {
-  const raw = (query ?? {}) as Record<string, unknown>;
-  const { format, ...rest } = raw;
-  if (format !== undefined && format !== 'json' && format !== 'xlsx') throw badRequest('format: ожидается json или xlsx');
-  const p = parse(wagesQuerySchema, rest);
-  if (p.start_date && p.end_date && p.start_date > p.end_date) throw badRequest('end_date: раньше, чем start_date');
-  return { ...p, xlsx: format === 'xlsx' };
 }
 
 function periodLabel(p: Period): string {
@@ -47,8 +34,8 @@ function periodLabel(p: Period): string {
 
 const dateCell = (iso: string): Date => new Date(`${iso}T00:00:00Z`);
 
-/** Streams one sheet as an attachment: rows are written while the client reads. */
-function sendSheet(reply: FastifyReply, filename: string, sheetName: string, columns: readonly SheetColumn[], rows: readonly ExportCell[][]) {
+/** Streams one sheet as an attachment: rows are written while the client reads; settles once it is sent. */
+async function sendSheet(reply: FastifyReply, filename: string, sheetName: string, columns: readonly SheetColumn[], rows: readonly ExportCell[][]): Promise<void> {
   const stream = new PassThrough();
   const sheet = createSheetWriter(stream, sheetName, columns);
   void (async () => {
@@ -59,7 +46,7 @@ function sendSheet(reply: FastifyReply, filename: string, sheetName: string, col
       stream.destroy(error as Error);
     }
   })();
-  return reply.type(XLSX).header('content-disposition', contentDisposition(filename)).send(stream);
+  await reply.type(XLSX).header('content-disposition', contentDisposition(filename)).send(stream);
 }
 
 const money = '#,##0.00';
@@ -88,137 +75,131 @@ async function visibleManager(db: Db, user: AuthUser, id: number): Promise<Staff
 export const wageRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
 
-  app.get('/wages/driver/:id', { preHandler: ctx.guard(ALL_ROLES) }, async (request, reply) => {
-    const user = currentUser(request);
-    const driverId = idParam(request.params);
-    const query = wageQuery(request.query);
-    const driver = await db.kysely
-      .selectFrom('users')
-      .select(['id', 'name', 'company_id'])
-      .where('id', '=', driverId)
-      .where('role', '=', 'driver')
-      .executeTakeFirst();
-    if (isDriver(user)) {
-      if (driverId !== user.id) throw forbidden('Можно смотреть только свой заработок');
-    } else {
-      if (!driver) throw notFound('Водитель не найден');
-      assertStaffSeesCompany(user, driver.company_id ?? -1, 'Водитель не найден');
-    }
-    const wages: DriverWages = await driverWages(db, driverId, query);
-    if (!query.xlsx) return wages;
-    return sendSheet(
-      reply,
-      `Заработок ${driver?.name ?? driverId}, ${periodLabel(query)}.xlsx`,
-      'Заработок',
-      [
-        { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
-        { header: '№ задачи', key: 'task', width: 10 },
-        { header: '№ отчёта', key: 'report', width: 10 },
-        { header: 'Груз', key: 'cargo', width: 30 },
-        { header: 'Талон', key: 'ticket', width: 14 },
-        { header: 'Рейсов', key: 'trips', width: 8 },
-        { header: 'Доставлено', key: 'quantity', width: 12 },
-        { header: 'Ставка, ₽', key: 'rate', width: 11, numFmt: money },
-        { header: 'Откуда ставка', key: 'source', width: 30 },
-        { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
-      ],
-      [
-        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.report_id, i.cargo, i.ticket_number, i.trips, i.quantity, i.rate, rateSourceText(i), i.amount]),
-        ...wages.adjustments.map((a) => [dateCell(a.date), null, a.report_id, `Корректировка: ${a.reason}`, null, null, null, null, null, a.amount]),
-        [null, null, null, 'Итого', null, null, wages.total_quantity, null, null, wages.total_amount],
-      ],
-    );
-  });
+  registerArea(app, ctx, wageCalls, {
+    'GET /wages/driver/:id': async ({ user, params, query, reply }) => {
+      const driverId = params.id;
+      const driver = await db.kysely
+        .selectFrom('users')
+        .select(['id', 'name', 'company_id'])
+        .where('id', '=', driverId)
+        .where('role', '=', 'driver')
+        .executeTakeFirst();
+      if (isDriver(user)) {
+        if (driverId !== user.id) throw forbidden('Можно смотреть только свой заработок');
+      } else {
+        if (!driver) throw notFound('Водитель не найден');
+        assertStaffSeesCompany(user, driver.company_id ?? -1, 'Водитель не найден');
+      }
+      const wages = await driverWages(db, driverId, query);
+      if (query.format !== 'xlsx') return wages;
+      await sendSheet(
+        reply,
+        `Заработок ${driver?.name ?? driverId}, ${periodLabel(query)}.xlsx`,
+        'Заработок',
+        [
+          { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
+          { header: '№ задачи', key: 'task', width: 10 },
+          { header: '№ отчёта', key: 'report', width: 10 },
+          { header: 'Груз', key: 'cargo', width: 30 },
+          { header: 'Талон', key: 'ticket', width: 14 },
+          { header: 'Рейсов', key: 'trips', width: 8 },
+          { header: 'Доставлено', key: 'quantity', width: 12 },
+          { header: 'Ставка, ₽', key: 'rate', width: 11, numFmt: money },
+          { header: 'Откуда ставка', key: 'source', width: 30 },
+          { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
+        ],
+        [
+          ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.report_id, i.cargo, i.ticket_number, i.trips, i.quantity, i.rate, rateSourceText(i), i.amount]),
+          ...wages.adjustments.map((a) => [dateCell(a.date), null, a.report_id, `Корректировка: ${a.reason}`, null, null, null, null, null, a.amount]),
+          [null, null, null, 'Итого', null, null, wages.total_quantity, null, null, wages.total_amount],
+        ],
+      );
+      return wages;
+    },
 
-  app.get('/wages/company/:id', { preHandler: ctx.guard(STAFF) }, async (request, reply) => {
-    const companyId = idParam(request.params);
-    const query = wageQuery(request.query);
-    const company = await db.kysely.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirst();
-    if (!company) throw notFound('Компания не найдена');
-    assertStaffSeesCompany(currentUser(request), companyId, 'Компания не найдена');
-    const wages: CompanyWages = await companyWages(db, companyId, query);
-    if (!query.xlsx) return wages;
-    return sendSheet(
-      reply,
-      `${company.name}, начисления ${periodLabel(query)}.xlsx`,
-      'Начисления',
-      [
-        { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
-        { header: '№ задачи', key: 'task', width: 10 },
-        { header: '№ отчёта', key: 'report', width: 10 },
-        { header: 'Груз', key: 'cargo', width: 28 },
-        { header: 'Водитель', key: 'driver', width: 24 },
-        { header: 'Талон', key: 'ticket', width: 14 },
-        { header: 'Доставлено', key: 'quantity', width: 12 },
-        { header: 'Ставка водителя, ₽', key: 'rate', width: 14, numFmt: money },
-        { header: 'Водителю, ₽', key: 'amount', width: 13, numFmt: money },
-        { header: 'Цена задачи, ₽', key: 'task_rate', width: 14, numFmt: money },
-        { header: 'Выручка, ₽', key: 'revenue', width: 13, numFmt: money },
-        { header: 'Маржа, ₽', key: 'margin', width: 13, numFmt: money },
-        { header: 'По передаче №', key: 'transfer', width: 13 },
-      ],
-      [
-        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.report_id, i.cargo, i.driver_name, i.ticket_number, i.quantity, i.rate, i.amount, i.task_rate, i.revenue, i.margin, i.transfer_id]),
-        ...wages.adjustments.map((a) => [dateCell(a.date), null, a.report_id, `Корректировка: ${a.reason}`, a.driver_name, null, null, null, a.amount, null, null, -a.amount, null]),
-        [null, null, null, 'Итого', null, null, wages.total_quantity, null, wages.total_amount, null, wages.revenue, wages.margin, null],
-      ],
-    );
-  });
+    'GET /wages/company/:id': async ({ user, params, query, reply }) => {
+      const companyId = params.id;
+      const company = await db.kysely.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirst();
+      if (!company) throw notFound('Компания не найдена');
+      assertStaffSeesCompany(user, companyId, 'Компания не найдена');
+      const wages = await companyWages(db, companyId, query);
+      if (query.format !== 'xlsx') return wages;
+      await sendSheet(
+        reply,
+        `${company.name}, начисления ${periodLabel(query)}.xlsx`,
+        'Начисления',
+        [
+          { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
+          { header: '№ задачи', key: 'task', width: 10 },
+          { header: '№ отчёта', key: 'report', width: 10 },
+          { header: 'Груз', key: 'cargo', width: 28 },
+          { header: 'Водитель', key: 'driver', width: 24 },
+          { header: 'Талон', key: 'ticket', width: 14 },
+          { header: 'Доставлено', key: 'quantity', width: 12 },
+          { header: 'Ставка водителя, ₽', key: 'rate', width: 14, numFmt: money },
+          { header: 'Водителю, ₽', key: 'amount', width: 13, numFmt: money },
+          { header: 'Цена задачи, ₽', key: 'task_rate', width: 14, numFmt: money },
+          { header: 'Выручка, ₽', key: 'revenue', width: 13, numFmt: money },
+          { header: 'Маржа, ₽', key: 'margin', width: 13, numFmt: money },
+          { header: 'По передаче №', key: 'transfer', width: 13 },
+        ],
+        [
+          ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.report_id, i.cargo, i.driver_name, i.ticket_number, i.quantity, i.rate, i.amount, i.task_rate, i.revenue, i.margin, i.transfer_id]),
+          ...wages.adjustments.map((a) => [dateCell(a.date), null, a.report_id, `Корректировка: ${a.reason}`, a.driver_name, null, null, null, a.amount, null, null, -a.amount, null]),
+          [null, null, null, 'Итого', null, null, wages.total_quantity, null, wages.total_amount, null, wages.revenue, wages.margin, null],
+        ],
+      );
+      return wages;
+    },
 
-  app.get('/wages/manager/:id', { preHandler: ctx.guard(STAFF) }, async (request, reply) => {
-    const manager = await visibleManager(db, currentUser(request), idParam(request.params));
-    const query = wageQuery(request.query);
-    const wages: ManagerWages = await managerWages(db, manager, query);
-    if (!query.xlsx) return wages;
-    return sendSheet(
-      reply,
-      `Зарплата ${manager.name}, ${periodLabel(query)}.xlsx`,
-      'Зарплата',
-      [
-        { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
-        { header: '№ задачи', key: 'task', width: 10 },
-        { header: 'Груз', key: 'cargo', width: 30 },
-        { header: 'Выполнено', key: 'quantity', width: 12 },
-        { header: 'Ед.', key: 'unit', width: 6 },
-        { header: 'Ставка, ₽', key: 'rate', width: 11, numFmt: money },
-        { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
-      ],
-      [
-        ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.cargo, i.completed_quantity, i.unit, wages.rate, i.amount]),
-        [null, null, 'Итого', wages.total_quantity, null, wages.rate, wages.total_amount],
-      ],
-    );
-  });
+    'GET /wages/manager/:id': async ({ user, params, query, reply }) => {
+      const manager = await visibleManager(db, user, params.id);
+      const wages = await managerWages(db, manager, query);
+      if (query.format !== 'xlsx') return wages;
+      await sendSheet(
+        reply,
+        `Зарплата ${manager.name}, ${periodLabel(query)}.xlsx`,
+        'Зарплата',
+        [
+          { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
+          { header: '№ задачи', key: 'task', width: 10 },
+          { header: 'Груз', key: 'cargo', width: 30 },
+          { header: 'Выполнено', key: 'quantity', width: 12 },
+          { header: 'Ед.', key: 'unit', width: 6 },
+          { header: 'Ставка, ₽', key: 'rate', width: 11, numFmt: money },
+          { header: 'Сумма, ₽', key: 'amount', width: 13, numFmt: money },
+        ],
+        [
+          ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.cargo, i.completed_quantity, i.unit, wages.rate, i.amount]),
+          [null, null, 'Итого', wages.total_quantity, null, wages.rate, wages.total_amount],
+        ],
+      );
+      return wages;
+    },
 
-  app.get('/wages/managers/', { preHandler: ctx.guard(STAFF) }, async (request) => {
-    const user = currentUser(request);
-    const raw = (request.query ?? {}) as Record<string, unknown>;
-    const { company_id: companyRaw, ...rest } = raw;
-    const query = wageQuery(rest);
-    const companyId = companyRaw === undefined ? null : idParam({ company_id: companyRaw }, 'company_id');
-    let q = staffQuery(db).where('u.is_active', '=', 1);
-    if (user.role === 'manager') q = q.where('u.id', '=', user.id);
-    else if (user.role === 'admin') q = q.where('u.company_id', '=', user.company_id ?? -1);
-    else if (companyId !== null) q = q.where('u.company_id', '=', companyId);
-    const managers = await q.orderBy('c.name').orderBy('u.name').orderBy('u.id').execute();
-    return managerWageRows(db, managers, query);
-  });
+    'GET /wages/managers/': async ({ user, query: { company_id: companyId, ...period } }) => {
+      let q = staffQuery(db).where('u.is_active', '=', 1);
+      if (user.role === 'manager') q = q.where('u.id', '=', user.id);
+      else if (user.role === 'admin') q = q.where('u.company_id', '=', user.company_id ?? -1);
+      else if (companyId !== undefined) q = q.where('u.company_id', '=', companyId);
+      const managers = await q.orderBy('c.name').orderBy('u.name').orderBy('u.id').execute();
+      return managerWageRows(db, managers, period);
+    },
 
-  app.put('/wages/manager/:id/rate', { preHandler: ctx.guard(ADMINS) }, async (request): Promise<ManagerWages> => {
-    const user = currentUser(request);
-    const manager = await visibleManager(db, user, idParam(request.params));
-    if (manager.id === user.id) throw forbidden('Свою ставку задаёт суперадминистратор');
-    const { rate } = parse(managerRateSchema, request.body);
-    if (rate === null) {
-      await db.kysely.deleteFrom('manager_rates').where('manager_id', '=', manager.id).execute();
-    } else {
-      const now = nowIso();
-      await db.kysely
-        .insertInto('manager_rates')
-        .values({ manager_id: manager.id, rate, updated_by: user.id, updated_at: now })
-        .onConflict((oc) => oc.column('manager_id').doUpdateSet({ rate, updated_by: user.id, updated_at: now }))
-        .execute();
-    }
-    return managerWages(db, manager, {});
+    'PUT /wages/manager/:id/rate': async ({ user, params, body: { rate } }) => {
+      const manager = await visibleManager(db, user, params.id);
+      if (manager.id === user.id) throw forbidden('Свою ставку задаёт суперадминистратор');
+      if (rate === null) {
+        await db.kysely.deleteFrom('manager_rates').where('manager_id', '=', manager.id).execute();
+      } else {
+        const now = nowIso();
+        await db.kysely
+          .insertInto('manager_rates')
+          .values({ manager_id: manager.id, rate, updated_by: user.id, updated_at: now })
+          .onConflict((oc) => oc.column('manager_id').doUpdateSet({ rate, updated_by: user.id, updated_at: now }))
+          .execute();
+      }
+      return managerWages(db, manager, {});
+    },
   });
 };

@@ -3,7 +3,7 @@ import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict, forbidden, notFound } from '../errors.ts';
-import type { DriverAssociation, Page, Task } from '../../contract/entities.ts';
+import type { DriverAssociation, DriverStatus, Page, Task } from '../../contract/entities.ts';
 import type { TaskCreate } from '../../contract/driver.ts';
 import { loadAssociation, loadTask, loadTasks, toPage } from './load.ts';
 import { assertStaffSeesCompany, isSuperAdmin } from './scope.ts';
@@ -99,7 +99,7 @@ export async function deleteTask(db: Db, user: AuthUser, taskId: number): Promis
 
 export interface AssignFields {
   quantity?: number | null | undefined;
-  status_param?: string | undefined;
+  status_param?: DriverStatus | undefined;
   loading_quantity?: number | null | undefined;
   transport_rate?: number | null | undefined;
   unloading_quantity?: number | null | undefined;

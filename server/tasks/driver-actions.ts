@@ -16,14 +16,14 @@ import { assertTaskMonthOpen } from '../payroll/months.ts';
  * The status moves a driver makes by hand: start, and finish their part without another report («Завершить
  * задачу»); their last trip's report finishes it too (`final`). Reopening is staff's.
  */
-const DRIVER_MOVES: Readonly<Record<string, readonly DriverStatus[]>> = {
+const DRIVER_MOVES: Readonly<Partial<Record<DriverStatus, readonly DriverStatus[]>>> = {
   accepted: ['in_progress', 'completed'],
   in_progress: ['completed'],
 };
 
-function assertDriverMove(from: string, to: string): void {
+function assertDriverMove(from: DriverStatus, to: DriverStatus): void {
   if (from === to) return;
-  if (!DRIVER_MOVES[from]?.includes(to as DriverStatus)) {
+  if (!DRIVER_MOVES[from]?.includes(to)) {
     throw conflict(`Нельзя сменить статус с «${statusLabel(from)}» на «${statusLabel(to)}»`);
   }
 }
@@ -123,7 +123,7 @@ export async function updateQuantities(
 }
 
 /** PUT /tasks/{id}/ by a driver: moves their own association ('accepted' → 'in_progress'). */
-export async function changeOwnStatus(db: Db, user: AuthUser, taskId: number, status: string): Promise<Task> {
+export async function changeOwnStatus(db: Db, user: AuthUser, taskId: number, status: DriverStatus): Promise<Task> {
   const assoc = await db.kysely
     .selectFrom('task_drivers')
     .select(['id', 'status'])

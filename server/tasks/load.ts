@@ -1,7 +1,7 @@
 /** Loads tasks with their driver associations and shapes them as the contract's Task. */
 import { sql, type Kysely } from 'kysely';
 import type { Database, TaskRow } from '../db/schema.ts';
-import type { DriverAssociation, DriverStatus, Page, Task, TaskStatus } from '../../contract/entities.ts';
+import type { DriverAssociation, DriverStatus, Page, Task } from '../../contract/entities.ts';
 import { DELIVERED_SQL, roundQuantity, shareOf } from './progress.ts';
 import { driverPayFor, taskMoney } from '../wages/pay.ts';
 import { queryTemplate } from '../db/template.ts';
@@ -14,7 +14,7 @@ export interface AssociationRow {
   driver_id: number;
   driver_name: string | null;
   quantity: number | null;
-  status: string;
+  status: DriverStatus;
   loading_quantity: number | null;
   transport_rate: number | null;
   unloading_quantity: number | null;
@@ -40,7 +40,7 @@ export function toAssociation(row: AssociationRow, plan: number, liveDrivers: nu
     driver_id: row.driver_id,
     driver_name: row.driver_name,
     quantity: row.quantity,
-    status: row.status as DriverStatus,
+    status: row.status,
     loading_quantity: row.loading_quantity,
     transport_rate: row.transport_rate,
     unloading_quantity: row.unloading_quantity,
@@ -75,7 +75,7 @@ export function toTask(row: TaskRow, associations: DriverAssociation[], totals: 
     unloading_place: row.unloading_place,
     planned_quantity: row.planned_quantity,
     unit: row.unit,
-    status: row.status as TaskStatus,
+    status: row.status,
     rate: row.rate,
     comment: row.comment,
     max_drivers: row.max_drivers,

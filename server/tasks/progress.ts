@@ -13,7 +13,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import type { TaskProgress, TaskStatus } from '../../contract/entities.ts';
+import type { DriverStatus, TaskProgress, TaskStatus } from '../../contract/entities.ts';
 import { nowIso } from '../db/connect.ts';
 
 type Q = Kysely<Database>;
@@ -61,7 +61,7 @@ export function nextTaskStatus(current: TaskStatus, associations: readonly { sta
  * An association's status is where its part stands; `finished_at` follows it: set when it becomes `completed`
  * (the last trip, «Завершить задачу», or staff), cleared when it is reopened. A report starts an accepted part.
  */
-export function settledAssociation(a: { status: string; finished_at: string | null; reports: number }, now: string): { status: string; finished_at: string | null } {
+export function settledAssociation(a: { status: DriverStatus; finished_at: string | null; reports: number }, now: string): { status: DriverStatus; finished_at: string | null } {
   if (a.status === 'cancelled') return a;
   if (a.status === 'completed') return { status: a.status, finished_at: a.finished_at ?? now };
   return { status: a.status === 'accepted' && a.reports > 0 ? 'in_progress' : a.status, finished_at: null };
@@ -88,7 +88,7 @@ export async function settleTask(trx: Q, taskId: number): Promise<void> {
     }
     settled.push(next);
   }
-  const status = nextTaskStatus(task.status as TaskStatus, settled);
+  const status = nextTaskStatus(task.status, settled);
   if (status !== task.status) await trx.updateTable('tasks').set({ status, updated_at: now }).where('id', '=', taskId).execute();
 }
 

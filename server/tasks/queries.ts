@@ -113,7 +113,7 @@ export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
     .selectFrom('tasks as t')
     .$if(!isSuperAdmin(user), (qb) => qb.where('t.company_id', '=', user.company_id ?? -1))
     .$if(q.company_id !== undefined, (qb) => qb.where('t.company_id', '=', q.company_id as number))
-    .$if(q.status !== 'all', (qb) => qb.where('t.status', '=', q.status))
+    .$call((qb) => (q.status === 'all' ? qb : qb.where('t.status', '=', q.status)))
     .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))
     .$if(!!q.search, (qb) => qb.where(staffSearch(db, q.search as string)));

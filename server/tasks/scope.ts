@@ -43,8 +43,8 @@ const STATUS_LABELS: Record<TaskStatus | DriverStatus, string> = {
   accepted: 'принято',
 };
 
-export function statusLabel(status: string): string {
-  return STATUS_LABELS[status as TaskStatus | DriverStatus] ?? status;
+export function statusLabel(status: TaskStatus | DriverStatus): string {
+  return STATUS_LABELS[status];
 }
 
 /**

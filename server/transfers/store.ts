@@ -77,7 +77,7 @@ export async function listTransfers(db: Db, viewer: AuthUser, filter: TransferFi
   const own = viewer.company_id;
   return rows.map((r) => ({
     id: r.id,
-    status: r.status as TransferStatus,
+    status: r.status,
     direction: own === r.to_company_id ? 'incoming' : own === r.from_company_id ? 'outgoing' : null,
     task: {
       id: r.task_id,

@@ -2,7 +2,6 @@
 import { Link, useLocation } from 'wouter';
 import type { Role } from '../../contract/roles.ts';
 import { sidebarFor } from './nav.ts';
-import { BUILDING } from './routes.tsx';
 import { useUnreadAnnouncements } from './use-unread-announcements.ts';
 import { usePendingReports } from './use-pending-reports.ts';
 
@@ -53,11 +52,6 @@ export function Sidebar({ role, variant, open, onNavigate, alertCounts = {} }: S
                 {entry.path !== '/reports' && (alertCounts[entry.path] ?? 0) > 0 && (
                   <span className="nav-count nav-count--alert" aria-label={`новых событий: ${alertCounts[entry.path]}`}>
                     {alertCounts[entry.path]}
-                  </span>
-                )}
-                {BUILDING.has(entry.path) && (
-                  <span className="nav-soon" title="Раздел в разработке">
-                    скоро
                   </span>
                 )}
               </Link>

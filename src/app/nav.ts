@@ -58,3 +58,9 @@ export function landingFor(role: Role | null | undefined): NavPath {
 
 /** Public pages: reachable without signing in, where startup must not force a redirect. */
 export const PUBLIC_PATHS: readonly string[] = ['/login', '/register', '/table'];
+
+/** What the route table gives every screen. */
+export interface ScreenProps {
+  /** The label from the NAV table, for screens that show it as their title. */
+  title: string;
+}

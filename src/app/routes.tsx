@@ -10,10 +10,7 @@ import { lazyNamed } from './lazy.ts';
 import { NAV, type NavPath } from './nav.ts';
 import { Protected } from './Protected.tsx';
 
-export interface ScreenProps {
-  /** The label from the NAV table, for screens that show it as their title. */
-  title: string;
-}
+import type { ScreenProps } from './nav.ts';
 
 /** React Query for a subtree; its chunk loads with the first route that needs it. */
 export const QueryLayer = lazyNamed(() => import('./query-layer.tsx'), 'QueryLayer');
@@ -21,7 +18,6 @@ export const QueryLayer = lazyNamed(() => import('./query-layer.tsx'), 'QueryLay
 const LoginScreen = lazyNamed(() => import('../screens/login/LoginScreen.tsx'), 'LoginScreen');
 const RegisterScreen = lazyNamed(() => import('../screens/register/RegisterScreen.tsx'), 'RegisterScreen');
 const NotFoundScreen = lazyNamed(() => import('../screens/not-found/NotFoundScreen.tsx'), 'NotFoundScreen');
-const Placeholder = lazyNamed(() => import('../screens/placeholder/PlaceholderScreen.tsx'), 'PlaceholderScreen');
 
 const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/profile': lazyNamed(() => import('../screens/profile/ProfileScreen.tsx'), 'ProfileScreen'),
@@ -50,16 +46,6 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/managers/manage': lazyNamed(() => import('../screens/users-manage/UsersManageScreen.tsx'), 'ManagersManageScreen'),
   '/users/manage': lazyNamed(() => import('../screens/users-manage/UsersManageScreen.tsx'), 'AllUsersManageScreen'),
 };
-
-/**
- * Screens that still show «Раздел в разработке»: the sidebar marks them (issue 12 item 8). Derived from the
- * table above, so a mark drops by itself when its screen lands.
- */
-export const BUILDING: ReadonlySet<string> = new Set(
-  Object.entries(screens)
-    .filter(([, screen]) => screen === Placeholder)
-    .map(([path]) => path),
-);
 
 export function AppRoutes() {
   return (

@@ -7,7 +7,7 @@
 import { useEffect, useRef } from 'react';
 import { toast } from 'react-toastify';
 import { useLocation } from 'wouter';
-import type { AlertItem } from '../../worker/api.ts';
+import type { AlertItem } from '../engine/types.ts';
 import type { Role } from '../../contract/roles.ts';
 import { DEFAULT_ALERT_SETTINGS, type AlertSettings } from '../../contract/alerts.ts';
 import { useEngineSnapshot } from '../engine/store.ts';

@@ -4,7 +4,7 @@
  * tells the user why, in a toast, and the guard takes them to /login.
  */
 import { useEffect, useRef } from 'react';
-import type { AuthSnapshot } from '../../worker/api.ts';
+import type { AuthSnapshot } from '../engine/types.ts';
 import { showToast } from './toasts.ts';
 
 export function useSessionEndNotice(auth: Pick<AuthSnapshot, 'isAuthenticated' | 'error'>): void {

@@ -6,7 +6,7 @@
  * (write-invalidation.ts: one rule for both).
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient, type UseQueryOptions } from '@tanstack/react-query';
-import type { CachedResult, Params, Result } from '../../worker/api.ts';
+import type { CachedResult, FormFields, Params, Result } from '../../worker/api.ts';
 // Types only: the table's zod schemas stay out of the UI's bundles; a key carries its method and path.
 import type { CallAnswer, CallBody, CallKey, CallParams, CallQuery, GetKey, SendKey } from '../../contract/calls/index.ts';
 import { fillPath, type WriteMethod } from '../../contract/call.ts';
@@ -50,6 +50,12 @@ export async function getOnce<K extends GetKey>(key: K, ...[input]: GetArgs<K>):
   return unwrap((await getEngine().get(path, query)) as Result<CachedResult<CallAnswer<K>>>);
 }
 
+/** A file a declared GET answers (an xlsx attachment) through the engine, which holds the token: its bytes and name, or null for a 204. */
+export async function downloadOnce<K extends GetKey>(key: K, ...[input]: GetArgs<K>): Promise<{ blob: Blob; filename: string } | null> {
+  const { path, query } = splitInput(key, input);
+  return unwrap(await getEngine().download(path, query));
+}
+
 type GetOptions<K extends GetKey> = Omit<UseQueryOptions<CachedResult<CallAnswer<K>>, ApiError>, 'queryKey' | 'queryFn'>;
 
 /**
@@ -71,6 +77,24 @@ export async function sendOnce<K extends SendKey>(key: K, input: SendInput<K>): 
   const call = callOf(key);
   const path = fillPath(call.path, input.params);
   const result = await getEngine().send(call.method as WriteMethod, path, input.body, input.query);
+  return unwrap(result as Result<CallAnswer<K>>);
+}
+
+/** A declared call whose body is a multipart form (a report's edit with photos): its text fields and files. */
+export interface FormInput<K extends SendKey> {
+  params: CallParams<K>;
+  fields: FormFields;
+  files: Blob[];
+}
+
+/**
+ * A declared multipart write through the engine, once (the engine compresses the photos); the answer, or an
+ * ApiError. The caller refetches what it made stale (`invalidateAfter`).
+ */
+export async function sendFormOnce<K extends SendKey>(key: K, input: FormInput<K>): Promise<CallAnswer<K>> {
+  const call = callOf(key);
+  if (call.method !== 'POST' && call.method !== 'PUT') throw new Error(`${key}: a form is posted or put`);
+  const result = await getEngine().sendForm(call.method, fillPath(call.path, input.params), input.fields, input.files);
   return unwrap(result as Result<CallAnswer<K>>);
 }
 

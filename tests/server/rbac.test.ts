@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { DiskStorage } from '../../server/files/storage.ts';
 import { nowIso } from '../../server/db/connect.ts';
+import type { DriverStatus } from '../../contract/entities.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const CALLERS = ['anon', 'driver', 'manager', 'managerB', 'admin', 'adminB', 'super'] as const;
@@ -65,7 +66,7 @@ const uid = () => randomUUID().slice(0, 8);
 const json = (value: unknown) => JSON.stringify(value);
 
 /** A task of company A with company A's driver on it (status as given). */
-async function taskWithDriver(c: Ctx, status = 'accepted', quantity: number | null = null) {
+async function taskWithDriver(c: Ctx, status: DriverStatus = 'accepted', quantity: number | null = null) {
   const task = await createTask(c.s, c.w.companyA, { date: dayFromToday(0) });
   const association = await addDriver(c.s, task, c.w.users.driver.id, { status, quantity });
   return { task, association };

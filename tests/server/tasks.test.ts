@@ -88,7 +88,7 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
     expect(fullRes.statusCode).toBe(409);
     expect(fullRes.json().detail).toBe('На задании уже нет свободных мест');
 
-    for (const fields of [{ date: dayFromToday(-2) }, { status: 'completed' }, { status: 'cancelled' }]) {
+    for (const fields of [{ date: dayFromToday(-2) }, { status: 'completed' as const }, { status: 'cancelled' as const }]) {
       const gone = await createTask(server, p.company, fields);
       const res = await call('PUT', `/tasks/${gone}/accept/`, p.driver);
       expect(res.statusCode).toBe(409);

@@ -4,8 +4,7 @@
  * PUT /push/subscription/; turning them off unsubscribes and removes it there. A login sends the device's
  * current subscription, if any (SPEC §3), and each start sends it again when the browser changed it.
  */
-import type { CachedResult, Result } from '../../../worker/api.ts';
-import { getEngine } from '../../engine/engine.ts';
+import { getOnce, sendOnce } from '../../engine/api.ts';
 
 export type PushState = 'unsupported' | 'denied' | 'off' | 'on';
 
@@ -44,10 +43,21 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
-async function send(subscription: PushSubscriptionJSON): Promise<Result<unknown>> {
-  const result = await getEngine().send('PUT', '/push/subscription/', { push_subscription: subscription });
-  if (result.ok && subscription.endpoint) localStorage.setItem(SENT_KEY, subscription.endpoint);
-  return result;
+/** The refusal's Russian message, or null. */
+async function failure(call: Promise<unknown>): Promise<string | null> {
+  try {
+    await call;
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+}
+
+/** Tells the server this device's subscription; the refusal's message, or null. */
+async function send(subscription: PushSubscriptionJSON): Promise<string | null> {
+  const refused = await failure(sendOnce('PUT /push/subscription/', { body: { push_subscription: subscription } }));
+  if (refused === null && subscription.endpoint) localStorage.setItem(SENT_KEY, subscription.endpoint);
+  return refused;
 }
 
 /** Turns notifications on: permission (asked on this click), subscription, the server told. Answers a Russian failure or null. */
@@ -56,12 +66,15 @@ export async function enablePush(): Promise<string | null> {
   if (!reg) return 'Этот браузер не поддерживает уведомления';
   const permission = await Notification.requestPermission();
   if (permission !== 'granted') return 'Браузер не разрешил уведомления: разрешите их в настройках сайта';
-  const key = (await getEngine().get('/push/key/')) as Result<CachedResult<{ public_key: string }>>;
-  if (!key.ok) return key.message;
+  let publicKey: string;
   try {
-    const sub = (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key.data.data.public_key) }));
-    const sent = await send(sub.toJSON());
-    return sent.ok ? null : sent.message;
+    publicKey = (await getOnce('GET /push/key/')).data.public_key;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
+  try {
+    const sub = (await reg.pushManager.getSubscription()) ?? (await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }));
+    return await send(sub.toJSON());
   } catch (error) {
     console.warn('push subscribe failed', error);
     return 'Не удалось подписаться на уведомления';
@@ -73,8 +86,7 @@ export async function disablePush(): Promise<string | null> {
   const sub = await (await registration())?.pushManager.getSubscription();
   await sub?.unsubscribe().catch(() => false);
   localStorage.removeItem(SENT_KEY);
-  const result = await getEngine().send('DELETE', '/push/subscription/');
-  return result.ok ? null : result.message;
+  return failure(sendOnce('DELETE /push/subscription/', {}));
 }
 
 /** At start, signed in: the browser may have renewed the subscription; the server gets the new one. */

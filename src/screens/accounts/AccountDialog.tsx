@@ -9,7 +9,20 @@ import { ApiError } from '../../engine/queries.ts';
 import { Field } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { accountBody, accountServerError, EMPTY_ACCOUNT, FIELD_ORDER, type AccountErrors, type AccountShape, type AccountValues } from './account-form.ts';
+import {
+  accountBody,
+  accountServerError,
+  EMPTY_ACCOUNT,
+  FIELD_ORDER,
+  type AccountBody,
+  type AccountErrors,
+  type AccountShape,
+  type AccountValues,
+  type NewAccount,
+} from './account-form.ts';
+
+/** What the dialog hands over: a new account, or an edit's changed fields. */
+export type AccountSave = { kind: 'create'; account: NewAccount } | { kind: 'edit'; changes: AccountBody };
 
 export interface AccountDialogProps {
   title: string;
@@ -21,7 +34,7 @@ export interface AccountDialogProps {
   initial?: Partial<AccountValues>;
   companies?: readonly Company[];
   /** Sends the body; throws the engine's ApiError when refused. */
-  save: (body: Record<string, unknown>) => Promise<void>;
+  save: (sent: AccountSave) => Promise<void>;
   onClose: () => void;
 }
 
@@ -42,21 +55,30 @@ export function AccountDialog({ title, submitLabel, shape, loaded, initial, comp
     if (errors[key]) setErrors((e) => ({ ...e, [key]: undefined }));
   }
 
+  function check(): { ok: true; sent: AccountSave } | { ok: false; errors: AccountErrors } {
+    if (loaded === null) {
+      const created = accountBody(values, shape, null);
+      return created.ok ? { ok: true, sent: { kind: 'create', account: created.body } } : created;
+    }
+    const edited = accountBody(values, shape, loaded);
+    return edited.ok ? { ok: true, sent: { kind: 'edit', changes: edited.body } } : edited;
+  }
+
   async function submit(): Promise<void> {
-    const checked = accountBody(values, shape, loaded);
+    const checked = check();
     if (!checked.ok) {
       setErrors(checked.errors);
       setFormError(null);
       focusFirst(checked.errors);
       return;
     }
-    if (loaded && Object.keys(checked.body).length === 0) {
+    if (checked.sent.kind === 'edit' && Object.keys(checked.sent.changes).length === 0) {
       onClose();
       return;
     }
     setBusy(true);
     try {
-      await save(checked.body);
+      await save(checked.sent);
       onClose();
     } catch (error) {
       if (error instanceof ApiError && !error.network) {

@@ -63,13 +63,45 @@ export function valuesOf(user: UserWire): AccountValues {
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const PHONE = /^\+?[0-9 ()-]{5,20}$/;
 
-export type AccountCheck = { ok: true; body: Record<string, unknown> } | { ok: false; errors: AccountErrors };
+/** What the form sends, field by field as the server's schemas take them; an edit sends only what changed. */
+export interface AccountBody {
+  name?: string;
+  email?: string;
+  phone?: string;
+  password?: string;
+  role?: Role;
+  company_id?: number | null;
+  vehicle_number?: string | null;
+  vehicle_brand?: string | null;
+  vehicle_capacity?: number | null;
+}
+
+/** A new account: the fields every account has, checked; the rest where the form has them. */
+export interface NewAccount extends AccountBody {
+  name: string;
+  email: string;
+  phone: string;
+  password: string;
+  company_id?: number;
+}
+
+export type AccountCheck<B> = { ok: true; body: B } | { ok: false; errors: AccountErrors };
+
+const BODY_FIELDS = [
+  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity',
+] as const satisfies readonly (keyof AccountBody)[];
+
+function copy<K extends keyof AccountBody>(to: AccountBody, from: AccountBody, key: K): void {
+  to[key] = from[key];
+}
 
 /**
  * Checks the form and builds the body. `loaded` is the account being edited (null when creating): an edit
  * sends only changed fields and an empty password means "keep the old one".
  */
-export function accountBody(values: AccountValues, shape: AccountShape, loaded: AccountValues | null): AccountCheck {
+export function accountBody(values: AccountValues, shape: AccountShape, loaded: null): AccountCheck<NewAccount>;
+export function accountBody(values: AccountValues, shape: AccountShape, loaded: AccountValues): AccountCheck<AccountBody>;
+export function accountBody(values: AccountValues, shape: AccountShape, loaded: AccountValues | null): AccountCheck<AccountBody> {
   const errors: AccountErrors = {};
   const v = { ...values, name: values.name.trim(), email: values.email.trim(), phone: values.phone.trim() };
   if (!v.name) errors.name = 'Укажите имя';
@@ -102,14 +134,16 @@ export function accountBody(values: AccountValues, shape: AccountShape, loaded: 
       delete full.vehicle_brand;
       delete full.vehicle_capacity;
     }
-    if (full.company_id === null) delete full.company_id;
-    return { ok: true, body: full };
+    const { company_id: companyId, ...rest } = full;
+    // The password was checked above: a new account has one.
+    const created: NewAccount = { ...rest, password: v.password, ...(companyId === null || companyId === undefined ? {} : { company_id: companyId }) };
+    return { ok: true, body: created };
   }
   const loadedCapacity = parseQuantity(loaded.vehicle_capacity);
   const old = normalized(loaded, shape, loadedCapacity.ok ? loadedCapacity.value : null);
-  const changed: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(full)) {
-    if (key === 'password' || old[key] !== value) changed[key] = value;
+  const changed: AccountBody = {};
+  for (const key of BODY_FIELDS) {
+    if (key in full && (key === 'password' || old[key] !== full[key])) copy(changed, full, key);
   }
   if (shape.vehicle) {
     if (full.vehicle_number === null) {
@@ -126,10 +160,15 @@ export function accountBody(values: AccountValues, shape: AccountShape, loaded: 
 }
 
 /** The full body for `values`, trimmed, with the company as a number and the role only where the form has one. */
-function normalized(values: AccountValues, shape: AccountShape, capacity: number | null): Record<string, unknown> {
-  const body: Record<string, unknown> = { name: values.name.trim(), email: values.email.trim().toLowerCase(), phone: values.phone.trim() };
+function normalized(values: AccountValues, shape: AccountShape, capacity: number | null): AccountBody & Pick<NewAccount, 'name' | 'email' | 'phone'> {
+  const body: AccountBody & Pick<NewAccount, 'name' | 'email' | 'phone'> = {
+    name: values.name.trim(),
+    email: values.email.trim().toLowerCase(),
+    phone: values.phone.trim(),
+  };
   if (values.password) body.password = values.password;
-  if (shape.roles && shape.roles.length > 0) body.role = values.role;
+  // An empty role is refused by the check above (an edit's loaded account always has one).
+  if (shape.roles && shape.roles.length > 0 && values.role) body.role = values.role;
   if (shape.company) body.company_id = values.role === 'super-admin' || !values.company_id ? null : Number(values.company_id);
   if (shape.vehicle) {
     body.vehicle_number = values.vehicle_number.trim() || null;

@@ -9,28 +9,26 @@ import { Link } from 'wouter';
 import { toast } from 'react-toastify';
 
 import { TRANSFER_STATUS_LABELS, TRANSFER_STATUSES, type Transfer } from '../../../contract/transfers.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState } from '../../ui/states.tsx';
-import { DataTable } from '../../ui/console/DataTable.tsx';
 import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
-import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { useListController } from '../../ui/console/list-controller.ts';
+import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
+import { RowActions, RowButton, RowCard } from '../../ui/console/RowParts.tsx';
 import { DeclineDialog, ProgressDialog, TransferDialog } from './TransferDialogs.tsx';
-import '../../ui/console/console.css';
 import '../../ui/status-badge.css';
-import '../accounts/accounts.css';
 import './carrier-transfers.css';
 
 const column = createColumnHelper<Transfer>();
 const STATUS_CLASS = { pending: 'status-in_progress', accepted: 'status-completed', declined: 'status-cancelled' } as const;
+const DIRECTIONS = ['incoming', 'outgoing'] as const;
 const STATUS_OPTIONS = TRANSFER_STATUSES.map((value) => ({ value, label: TRANSFER_STATUS_LABELS[value] }));
 
 type Dialog = { kind: 'create' } | { kind: 'edit'; transfer: Transfer } | { kind: 'decline'; transfer: Transfer } | { kind: 'progress'; transfer: Transfer } | null;
@@ -53,16 +51,21 @@ function Progress({ t }: { t: Transfer }) {
 export function CarrierTransfersScreen({ title }: ScreenProps) {
   const user = useEngineSnapshot().auth.user;
   const superAdmin = user?.role === 'super-admin';
-  const [state, setState] = useUrlState({ tab: superAdmin ? 'all' : 'incoming', status: '' });
+  const list = useListController({
+    key: 'GET /transfers/',
+    defaults: { tab: superAdmin ? 'all' : 'incoming', status: '' },
+    input: (s) => {
+      const direction = DIRECTIONS.find((v) => v === s.tab);
+      const status = TRANSFER_STATUSES.find((v) => v === s.status);
+      return { ...(direction && !superAdmin ? { direction } : {}), ...(status ? { status } : {}) };
+    },
+  });
+  const { state, update } = list;
   const server = useNeedsServer();
   const [confirmElement, ask] = useConfirm();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
-  const direction = state.tab === 'incoming' || state.tab === 'outgoing' ? state.tab : undefined;
-  const status = TRANSFER_STATUSES.find((s) => s === state.status);
-  const query = useGet('GET /transfers/', { ...(direction && !superAdmin ? { direction } : {}), ...(status ? { status } : {}) });
   const companies = useGet('GET /companies/').data?.data ?? [];
-  const rows = query.data?.data ?? [];
   // Each write refetches the transfers, the tasks and the board when it settles (its declaration's invalidates).
   const acceptCall = useSend('POST /transfers/:id/accept');
   const withdrawCall = useSend('DELETE /transfers/:id');
@@ -107,42 +110,38 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
   }
 
   function actions(t: Transfer) {
-    const disabled = server.offline || busyId === t.id;
+    const gate = { disabled: server.offline || busyId === t.id, title: server.reason };
     const receiver = superAdmin || t.direction === 'incoming';
     const sender = superAdmin || t.direction === 'outgoing';
     return (
-      <div className="row-actions">
+      <RowActions>
         {t.status === 'pending' && receiver && (
           <>
-            <button type="button" className="button button-small button-primary" disabled={disabled} title={server.reason} onClick={() => void accept(t)}>
+            <RowButton gate={gate} kind="primary" onClick={() => void accept(t)}>
               Принять
-            </button>
-            <button type="button" className="button button-small button-quiet" disabled={disabled} title={server.reason} onClick={() => setDialog({ kind: 'decline', transfer: t })}>
+            </RowButton>
+            <RowButton gate={gate} kind="quiet" onClick={() => setDialog({ kind: 'decline', transfer: t })}>
               Отклонить
-            </button>
+            </RowButton>
           </>
         )}
         {t.status === 'pending' && sender && (
           <>
-            <button type="button" className="button button-small" disabled={disabled} title={server.reason} onClick={() => setDialog({ kind: 'edit', transfer: t })}>
+            <RowButton gate={gate} onClick={() => setDialog({ kind: 'edit', transfer: t })}>
               Изменить
-            </button>
-            <button type="button" className="button button-small button-quiet" disabled={disabled} title={server.reason} onClick={() => void withdraw(t)}>
+            </RowButton>
+            <RowButton gate={gate} kind="quiet" onClick={() => void withdraw(t)}>
               Отменить
-            </button>
+            </RowButton>
           </>
         )}
-        {t.status === 'accepted' && (
-          <button type="button" className="button button-small" onClick={() => setDialog({ kind: 'progress', transfer: t })}>
-            Ход выполнения
-          </button>
-        )}
+        {t.status === 'accepted' && <RowButton onClick={() => setDialog({ kind: 'progress', transfer: t })}>Ход выполнения</RowButton>}
         {t.status === 'accepted' && t.carrier_task_id !== null && (superAdmin || t.direction === 'incoming') && (
           <Link className="button button-small button-quiet" href={`/tasks/manage?search=${encodeURIComponent(t.task.cargo)}`}>
             Назначить водителей
           </Link>
         )}
-      </div>
+      </RowActions>
     );
   }
 
@@ -191,7 +190,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
       ];
 
   return (
-    <Page title={title} wide aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+    <Page title={title} wide aside={<ListCacheNote list={list} />}>
       {confirmElement}
       <p className="account-note">
         Передача отдаёт задачу или её часть другой компании-перевозчику. Пока получатель не ответил, отправитель может изменить или отменить
@@ -201,64 +200,54 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
       <div className="transfer-toolbar">
         <div className="tabs" role="tablist" aria-label="Передачи">
           {tabs.map((tab) => (
-            <button key={tab.id} type="button" role="tab" className="tab" aria-selected={state.tab === tab.id || tabs.length === 1} onClick={() => setState({ tab: tab.id })}>
+            <button key={tab.id} type="button" role="tab" className="tab" aria-selected={state.tab === tab.id || tabs.length === 1} onClick={() => update({ tab: tab.id })}>
               {tab.label}
             </button>
           ))}
         </div>
         <div className="filter-slots">
-          <FilterSelect label="Статус" value={state.status} onChange={(status) => setState({ status })} options={STATUS_OPTIONS} allLabel="Все статусы" />
+          <FilterSelect label="Статус" value={state.status} onChange={(status) => update({ status })} options={STATUS_OPTIONS} allLabel="Все статусы" />
         </div>
         <button type="button" className="button button-primary" disabled={server.offline} title={server.reason} onClick={() => setDialog({ kind: 'create' })}>
           Передать задачу
         </button>
       </div>
       <NeedsServerHint offline={server.offline} what="передавать задачи и отвечать на передачи" />
-      {query.isError && !query.data ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : (
-        <DataTable
-          label="Передачи"
-          columns={columns}
-          data={rows}
-          getRowId={(t) => String(t.id)}
-          loading={query.isPending}
-          empty={
-            <p>
-              {state.tab === 'outgoing'
-                ? 'Вы ещё не передавали задачи. Кнопка «Передать задачу» отдаст задачу или её часть другой компании.'
-                : state.tab === 'incoming'
-                  ? 'Другие компании пока не передавали вам задач.'
-                  : 'Передач пока нет.'}
-            </p>
-          }
-          card={(t) => (
-            <div className="account-card">
-              <div className="account-card-head">
-                <strong>
-                  №{t.id} · {t.task.cargo}
-                </strong>
-                <span className={`status-badge ${STATUS_CLASS[t.status]}`}>{TRANSFER_STATUS_LABELS[t.status]}</span>
-              </div>
-              <span className="muted">
-                {formatDate(t.task.date)} · {t.task.loading_place} → {t.task.unloading_place}
-              </span>
-              <span>
-                {other(t)} · {formatQuantity(t.quantity, t.task.unit)}
-              </span>
-              {t.decline_reason && <span className="muted">Причина: {t.decline_reason}</span>}
-              {t.status === 'accepted' && <Progress t={t} />}
-              <span className="muted">
-                Создана {formatDateTime(t.created_at)}
-                {t.created_by_name ? `, ${t.created_by_name}` : ''}
-              </span>
-              <div className="account-card-actions" onClick={(event) => event.stopPropagation()}>
-                {actions(t)}
-              </div>
-            </div>
-          )}
-        />
-      )}
+      <ListFrame
+        list={list}
+        label="Передачи"
+        columns={columns}
+        getRowId={(t) => String(t.id)}
+        empty={
+          <p>
+            {state.tab === 'outgoing'
+              ? 'Вы ещё не передавали задачи. Кнопка «Передать задачу» отдаст задачу или её часть другой компании.'
+              : state.tab === 'incoming'
+                ? 'Другие компании пока не передавали вам задач.'
+                : 'Передач пока нет.'}
+          </p>
+        }
+        card={(t) => (
+          <RowCard
+            title={`№${t.id} · ${t.task.cargo}`}
+            badge={<span className={`status-badge ${STATUS_CLASS[t.status]}`}>{TRANSFER_STATUS_LABELS[t.status]}</span>}
+            actions={actions(t)}
+          >
+            <span className="muted">
+              {formatDate(t.task.date)} · {t.task.loading_place} → {t.task.unloading_place}
+            </span>
+            <span>
+              {other(t)} · {formatQuantity(t.quantity, t.task.unit)}
+            </span>
+            {t.decline_reason && <span className="muted">Причина: {t.decline_reason}</span>}
+            {t.status === 'accepted' && <Progress t={t} />}
+            <span className="muted">
+              Создана {formatDateTime(t.created_at)}
+              {t.created_by_name ? `, ${t.created_by_name}` : ''}
+            </span>
+          </RowCard>
+        )}
+      />
       {(dialog?.kind === 'create' || dialog?.kind === 'edit') && (
         <TransferDialog
           editing={dialog.kind === 'edit' ? dialog.transfer : null}
@@ -268,7 +257,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
           onSaved={(saved) => {
             setDialog(null);
             toast.success(dialog.kind === 'edit' ? `Передача №${saved.id} изменена` : `Задача передана в «${saved.to_company.name}»: ждём ответа`);
-            if (dialog.kind === 'create' && !superAdmin) setState({ tab: 'outgoing' });
+            if (dialog.kind === 'create' && !superAdmin) update({ tab: 'outgoing' });
           }}
         />
       )}

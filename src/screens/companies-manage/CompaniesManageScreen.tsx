@@ -6,9 +6,8 @@
  */
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import type { Company, UserListPage } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
-import { useApiQuery } from '../../engine/queries.ts';
+import type { Company } from '../../../contract/entities.ts';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
@@ -187,7 +186,7 @@ function AddUserDialog({ company, superAdmin, onClose, onSaved }: { company: Com
   const [userId, setUserId] = useState('');
   const [error, setError] = useState<string | null>(null);
   const attach = useSend('POST /companies/:id/users/');
-  const found = useApiQuery<UserListPage>(superAdmin && search.trim().length >= 2 ? '/users/' : null, { search: search.trim(), limit: 20, active: 'true' });
+  const found = useGet(superAdmin && search.trim().length >= 2 ? 'GET /users/' : null, { search: search.trim(), limit: 20, active: 'true' });
   const candidates = (found.data?.data.items ?? []).filter((u) => u.company_id !== company.id && roleOf(u) !== 'super-admin');
 
   async function submit(): Promise<void> {

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import { formatDate, isoDate } from '../driver-common/format.ts';
-import { failureMessage, useEngineSend } from '../../engine/send.ts';
+import { failureMessage } from '../../engine/send.ts';
+import { useSend } from '../../engine/api.ts';
 import { parseHours } from './quantity.ts';
 import { DateInput } from '../../ui/DateInput.tsx';
 
@@ -11,7 +12,7 @@ export function DailyHoursForm({ online }: { online: boolean }) {
   const [date, setDate] = useState(() => isoDate(new Date()));
   const [hours, setHours] = useState('');
   const [error, setError] = useState<string | null>(null);
-  const save = useEngineSend<{ date: string; hours: number }>((body) => ({ method: 'POST', path: '/reports/daily_hours/', body }));
+  const save = useSend('POST /reports/daily_hours/');
 
   async function submit() {
     const parsed = parseHours(hours);
@@ -25,7 +26,7 @@ export function DailyHoursForm({ online }: { online: boolean }) {
     }
     setError(null);
     try {
-      await save.mutateAsync({ date, hours: parsed.value });
+      await save.mutateAsync({ body: { date, hours: parsed.value } });
       toast.success(`Часы за ${formatDate(date)} сохранены`);
       setHours('');
     } catch (failure) {

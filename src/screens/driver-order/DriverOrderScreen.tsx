@@ -19,14 +19,12 @@ import {
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import type { Task, UserWire } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
-import { useApiQuery } from '../../engine/queries.ts';
+import type { Task } from '../../../contract/entities.ts';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatQuantity } from '../../ui/format.ts';
-import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
@@ -39,9 +37,9 @@ import { DateInput } from '../../ui/DateInput.tsx';
 
 export function DriverOrderScreen({ title }: ScreenProps) {
   const [state, setState] = useUrlState({ driver: '', date: isoDate(new Date()) });
-  const drivers = useApiQuery<UserWire[]>('/users/drivers/');
+  const drivers = useGet('GET /users/drivers/');
   const driverId = Number(state.driver) || null;
-  const list = listOf(drivers.data?.data);
+  const list = drivers.data?.data ?? [];
   const chosen = list.find((d) => d.id === driverId);
   return (
     <Page title={title} aside={drivers.data && <CacheNote fromCache={drivers.data.fromCache} storedAt={drivers.data.storedAt} />}>

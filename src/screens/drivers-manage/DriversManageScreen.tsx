@@ -6,20 +6,16 @@
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { toast } from 'react-toastify';
-import type { DriverListItem, DriverRemoval } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
-import { useApiQuery } from '../../engine/queries.ts';
-import { useGet } from '../../engine/api.ts';
-import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import type { DriverListItem } from '../../../contract/entities.ts';
+import type { ScreenProps } from '../../app/nav.ts';
+import { useGet, useSend } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatCapacity } from '../../ui/format.ts';
-import { listOf } from '../../ui/list.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState } from '../../ui/states.tsx';
@@ -34,7 +30,6 @@ import { PAGE_SIZE, Pager } from '../../ui/console/Pager.tsx';
 import { DRIVER_DEFAULTS, filterDrivers, nextSort, STATUS_OPTIONS } from './driver-list.ts';
 import '../accounts/accounts.css';
 
-const DRIVERS = '/users/drivers/';
 const column = createColumnHelper<DriverListItem>();
 
 type Editing = { kind: 'create' } | { kind: 'edit'; driver: DriverListItem } | null;
@@ -53,16 +48,19 @@ function Vehicle({ driver, withCapacity = true }: { driver: DriverListItem; with
 
 export function DriversManageScreen({ title }: ScreenProps) {
   const [state, setState] = useUrlState(DRIVER_DEFAULTS);
-  const client = useQueryClient();
   const server = useNeedsServer();
   const [confirmElement, ask] = useConfirm();
   const superAdmin = useEngineSnapshot().auth.user?.role === 'super-admin';
   const companyList = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
-  const query = useApiQuery<DriverListItem[]>(DRIVERS, { include_inactive: true, ...(superAdmin && state.company ? { company_id: state.company } : {}) });
+  const query = useGet('GET /users/drivers/', { include_inactive: 'true', ...(superAdmin && state.company ? { company_id: Number(state.company) } : {}) });
+  // Each write refetches the drivers (and tasks, requests and the board) when it settles, also after a refusal.
+  const createCall = useSend('POST /users/drivers/');
+  const updateCall = useSend('PUT /users/drivers/:id/');
+  const removeCall = useSend('DELETE /users/drivers/:id/');
   const [editing, setEditing] = useState<Editing>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
 
-  const all = listOf(query.data?.data);
+  const all = query.data?.data ?? [];
   const rows = filterDrivers(all, state);
   const page = Math.min(Math.max(0, Number(state.page) || 0), Math.max(0, Math.ceil(rows.length / PAGE_SIZE) - 1));
   const visible = rows.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
@@ -79,7 +77,6 @@ export function DriversManageScreen({ title }: ScreenProps) {
       toast.error((error as Error).message);
     } finally {
       setBusyId(null);
-      await invalidatePaths(client, [DRIVERS]);
     }
   }
 
@@ -99,7 +96,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
       if (!yes) return;
     }
     await act(driver, async () => {
-      await sendThroughEngine({ method: 'PUT', path: `${DRIVERS}${driver.id}/`, body: { is_active: active } });
+      await updateCall.mutateAsync({ params: { id: driver.id }, body: { is_active: active } });
       toast.success(active ? `Водитель «${driver.name}» снова активен` : `Водитель «${driver.name}» отключён`);
     });
   }
@@ -120,7 +117,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
     });
     if (!yes) return;
     await act(driver, async () => {
-      const result = await sendThroughEngine<DriverRemoval>({ method: 'DELETE', path: `${DRIVERS}${driver.id}/` });
+      const result = await removeCall.mutateAsync({ params: { id: driver.id } });
       toast.success(result.outcome === 'deleted' ? `Водитель «${driver.name}» удалён` : result.detail);
     });
   }
@@ -262,15 +259,14 @@ export function DriversManageScreen({ title }: ScreenProps) {
           initial={{ company_id: state.company }}
           companies={companyList}
           onClose={() => setEditing(null)}
-          save={async (body) => {
-            if (editing.kind === 'create') {
-              await sendThroughEngine({ method: 'POST', path: DRIVERS, body });
-              toast.success(`Водитель «${String(body.name)}» добавлен`);
-            } else {
-              await sendThroughEngine({ method: 'PUT', path: `${DRIVERS}${editing.driver.id}/`, body });
+          save={async (sent) => {
+            if (sent.kind === 'create') {
+              await createCall.mutateAsync({ body: sent.account });
+              toast.success(`Водитель «${sent.account.name}» добавлен`);
+            } else if (editing.kind === 'edit') {
+              await updateCall.mutateAsync({ params: { id: editing.driver.id }, body: sent.changes });
               toast.success(`Изменения водителя «${editing.driver.name}» сохранены`);
             }
-            await invalidatePaths(client, [DRIVERS]);
           }}
         />
       )}

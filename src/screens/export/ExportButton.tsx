@@ -4,11 +4,8 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify';
-import type { ExportJob, ExportRequest, TableLink } from '../../../contract/exports.ts';
-import type { Result } from '../../../worker/api.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { unwrap, useApiQuery } from '../../engine/queries.ts';
-import { sendThroughEngine } from '../../engine/send.ts';
+import type { ExportRequest } from '../../../contract/exports.ts';
+import { downloadOnce, sendOnce, useGet } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { saveDownload } from '../../ui/download.ts';
 import './export.css';
@@ -25,7 +22,8 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
   const [starting, setStarting] = useState(false);
   const server = useNeedsServer();
   const watched = useRef<number | null>(null);
-  const job = useApiQuery<ExportJob>(jobId ? `/tasks/completed/export/${jobId}` : null, undefined, {
+  // No job: not asked (the id is then never read).
+  const job = useGet(jobId ? 'GET /tasks/completed/export/:id' : null, { id: jobId ?? 0 }, {
     refetchInterval: (query) => (query.state.data?.data.status === 'done' || query.state.data?.data.status === 'failed' ? false : 1000),
   });
   const current = job.data?.data;
@@ -38,7 +36,7 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
   async function start(): Promise<void> {
     setStarting(true);
     try {
-      const created = await sendThroughEngine<ExportJob>({ method: 'POST', path: '/tasks/completed/export', body: filters });
+      const created = await sendOnce('POST /tasks/completed/export', { body: filters });
       localStorage.setItem(JOB_KEY, String(created.id));
       // Started here: it downloads by itself once done, even if it is done before the first poll answers.
       watched.current = created.id;
@@ -52,7 +50,7 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
 
   async function download(id: number): Promise<void> {
     try {
-      const file = unwrap((await getEngine().download(`/tasks/completed/export/${id}/download`)) as Result<{ blob: Blob; filename: string } | null>);
+      const file = await downloadOnce('GET /tasks/completed/export/:id/download', { id });
       if (!file) {
         toast.info('Файл ещё не готов');
         return;
@@ -67,7 +65,7 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
     // The tab opens first (a popup must come from the click), then learns its address.
     const tab = window.open('', '_blank');
     try {
-      const link = await sendThroughEngine<TableLink>({ method: 'POST', path: `/tasks/completed/export/${id}/table-link` });
+      const link = await sendOnce('POST /tasks/completed/export/:id/table-link', { params: { id } });
       if (tab) tab.location.href = link.url;
       else window.location.assign(link.url);
     } catch (error) {

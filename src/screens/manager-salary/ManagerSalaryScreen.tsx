@@ -6,14 +6,12 @@
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../../contract/wages.ts';
 import { ROLE_LABELS, isRole } from '../../../contract/roles.ts';
-import type { Params } from '../../../worker/api.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
-import { useApiQuery } from '../../engine/queries.ts';
-import { failureMessage, invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import type { ScreenProps } from '../../app/nav.ts';
+import { downloadOnce, useGet, useSend } from '../../engine/api.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
@@ -21,11 +19,10 @@ import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { formatDate, formatMoney, formatQuantity, formatRate } from '../../ui/format.ts';
-import { listOf } from '../../ui/list.ts';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
 import { DataTable } from '../../ui/console/DataTable.tsx';
-import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams } from '../../ui/console/PeriodPicker.tsx';
+import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams, type PeriodParams } from '../../ui/console/PeriodPicker.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import '../../ui/console/console.css';
@@ -58,9 +55,9 @@ export function ManagerSalaryScreen({ title }: ScreenProps) {
   );
 }
 
-function ManagerList({ params, chosen, onChoose }: { params: Params; chosen: number | null; onChoose: (id: number | null) => void }) {
-  const query = useApiQuery<ManagerWageRow[]>('/wages/managers/', params);
-  const rows = listOf(query.data?.data);
+function ManagerList({ params, chosen, onChoose }: { params: PeriodParams; chosen: number | null; onChoose: (id: number | null) => void }) {
+  const query = useGet('GET /wages/managers/', params);
+  const rows = query.data?.data ?? [];
   const columns = [
     rowColumn.accessor('manager_name', { header: 'Сотрудник', cell: (c) => <strong>{c.getValue()}</strong> }),
     rowColumn.accessor('role', { header: 'Роль', cell: (c) => roleLabel(c.getValue()) }),
@@ -102,10 +99,9 @@ function ManagerList({ params, chosen, onChoose }: { params: Params; chosen: num
   );
 }
 
-function SalaryDetail({ managerId, params, ownId, canSetRate }: { managerId: number; params: Params; ownId: number | null; canSetRate: boolean }) {
-  const query = useApiQuery<ManagerWages>(`/wages/manager/${managerId}`, params);
+function SalaryDetail({ managerId, params, ownId, canSetRate }: { managerId: number; params: PeriodParams; ownId: number | null; canSetRate: boolean }) {
+  const query = useGet('GET /wages/manager/:id', { id: managerId, ...params });
   const server = useNeedsServer();
-  const client = useQueryClient();
   const [editing, setEditing] = useState(false);
   const w = query.data?.data;
   const columns = [
@@ -132,7 +128,7 @@ function SalaryDetail({ managerId, params, ownId, canSetRate }: { managerId: num
               {w.rate === null ? 'Задать ставку' : 'Изменить ставку'}
             </button>
           )}
-          <XlsxButton path={`/wages/manager/${managerId}`} params={params} disabled={server.offline} title={server.reason} />
+          <XlsxButton download={() => downloadOnce('GET /wages/manager/:id', { id: managerId, ...params, format: 'xlsx' })} disabled={server.offline} title={server.reason} />
         </div>
       </div>
       <dl className="salary-facts">
@@ -174,10 +170,9 @@ function SalaryDetail({ managerId, params, ownId, canSetRate }: { managerId: num
         <RateDialog
           wages={w}
           onClose={() => setEditing(false)}
-          onSaved={async () => {
+          onSaved={() => {
             setEditing(false);
             toast.success(`Ставка сотрудника ${w.manager_name} сохранена`);
-            await invalidatePaths(client, ['/wages/']);
           }}
         />
       )}
@@ -185,7 +180,8 @@ function SalaryDetail({ managerId, params, ownId, canSetRate }: { managerId: num
   );
 }
 
-function RateDialog({ wages, onClose, onSaved }: { wages: ManagerWages; onClose: () => void; onSaved: () => void | Promise<void> }) {
+function RateDialog({ wages, onClose, onSaved }: { wages: ManagerWages; onClose: () => void; onSaved: () => void }) {
+  const save = useSend('PUT /wages/manager/:id/rate');
   const [rate, setRate] = useState(quantityText(wages.rate));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -195,8 +191,9 @@ function RateDialog({ wages, onClose, onSaved }: { wages: ManagerWages; onClose:
     if (!parsed.ok) return setError(parsed.error);
     setBusy(true);
     try {
-      await sendThroughEngine({ method: 'PUT', path: `/wages/manager/${wages.manager_id}/rate`, body: { rate: parsed.value } });
-      await onSaved();
+      // Settled, the wage figures are refetched (the call's own area).
+      await save.mutateAsync({ params: { id: wages.manager_id }, body: { rate: parsed.value } });
+      onSaved();
     } catch (e) {
       setError(failureMessage(e).replace(/^rate:\s*/, ''));
     } finally {

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { Link } from 'wouter';
 import type { Task } from '../../../contract/entities.ts';
-import type { OutboxItemView } from '../../../worker/api.ts';
+import type { OutboxItemView } from '../../engine/types.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useGet } from '../../engine/api.ts';
 import { engineState, useEngineSnapshot } from '../../engine/store.ts';

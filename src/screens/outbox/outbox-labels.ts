@@ -1,5 +1,5 @@
 /** The outbox item states as the driver reads them (Russian), from the engine's snapshot. */
-import type { OutboxItemView } from '../../../worker/api.ts';
+import type { OutboxItemView } from '../../engine/types.ts';
 import { formatClockSeconds } from '../driver-common/format.ts';
 
 export function outboxStateLabel(item: OutboxItemView): string {

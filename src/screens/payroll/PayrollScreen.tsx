@@ -10,8 +10,8 @@ import { Link } from 'wouter';
 import { toast } from 'react-toastify';
 import { createColumnHelper } from '@tanstack/react-table';
 import { monthLabel, monthOf, monthRange, nextMonth, type PayrollDriver, type PayrollMonth } from '../../../contract/money.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
-import { useGet, useSend } from '../../engine/api.ts';
+import type { ScreenProps } from '../../app/nav.ts';
+import { downloadOnce, useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
@@ -217,7 +217,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
             Добавить корректировку
           </button>
         )}
-        <XlsxButton path={`/payroll/${m.company_id}/${m.month}/sheet`} params={{}} disabled={offline} title={reason} label="Скачать ведомость (xlsx)" />
+        <XlsxButton download={() => downloadOnce('GET /payroll/:company_id/:month/sheet', { company_id: m.company_id, month: m.month })} disabled={offline} title={reason} label="Скачать ведомость (xlsx)" />
       </div>
       <section className="card" aria-labelledby="payroll-drivers">
         <h2 id="payroll-drivers" className="staff-h2">

@@ -2,10 +2,10 @@
 import { useState, type FormEvent } from 'react';
 import { toast } from 'react-toastify';
 import { z } from 'zod';
-import type { User, UserWire } from '../../../contract/entities.ts';
-import { profileUpdateSchema, type ProfileUpdate } from '../../../contract/payloads.ts';
+import type { User } from '../../../contract/entities.ts';
+import { profileUpdateSchema } from '../../../contract/payloads.ts';
 import { getEngine } from '../../engine/engine.ts';
-import { useApiMutation } from '../../engine/queries.ts';
+import { useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { Field } from '../../ui/Field.tsx';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
@@ -14,7 +14,7 @@ export function ProfileEditForm({ user, onDone }: { user: User; onDone: () => vo
   const [name, setName] = useState(user.name);
   const [phone, setPhone] = useState(user.phone);
   const [errors, setErrors] = useState<{ name?: string; phone?: string }>({});
-  const save = useApiMutation<ProfileUpdate, UserWire>('PUT', () => '/users/me/', ['/users/me/']);
+  const save = useSend('PUT /users/me/');
   // The network may go while the form is open: what was typed stays, saving waits for the server.
   const server = useNeedsServer();
 
@@ -27,7 +27,7 @@ export function ProfileEditForm({ user, onDone }: { user: User; onDone: () => vo
       return;
     }
     setErrors({});
-    save.mutate(checked.data, {
+    save.mutate({ body: checked.data }, {
       onSuccess: () => {
         toast.success('Профиль сохранён');
         // The header reads the engine's user; ask the engine to pick up the change.

@@ -1,9 +1,8 @@
 /** The signed-in user's profile: who they are, editing name and phone, and a driver's vehicles. */
 import { Suspense, useState } from 'react';
-import type { UserWire } from '../../../contract/entities.ts';
 import { ROLE_LABELS } from '../../../contract/roles.ts';
 import { lazyNamed } from '../../app/lazy.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
@@ -23,7 +22,7 @@ const ProfileEditForm = lazyNamed(() => import('./ProfileEditForm.tsx'), 'Profil
 
 export function ProfileScreen({ title = 'Профиль' }: { title?: string }) {
   const { auth } = useEngineSnapshot();
-  const query = useApiQuery<UserWire>('/users/me/');
+  const query = useGet('GET /users/me/');
   const [editing, setEditing] = useState(false);
   const server = useNeedsServer();
   // Under the desktop width a driver has the bottom bar, not the sidebar: the sections it lacks start the profile.

@@ -1,39 +1,25 @@
 /** A driver's vehicles, and choosing the current one (PUT /users/me/transport/{id}/). */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
-import type { Transport } from '../../../contract/entities.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { unwrap, useApiQuery, type ApiError } from '../../engine/queries.ts';
+import { useGet, useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { formatCapacity } from '../../ui/format.ts';
-import { listOf } from '../../ui/list.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 
-const TRANSPORTS = '/users/me/transports/';
-
 export function TransportsList() {
-  const query = useApiQuery<Transport[] | { items: Transport[] }>(TRANSPORTS);
-  const client = useQueryClient();
+  const query = useGet('GET /users/me/transports/');
   const server = useNeedsServer();
-  const choose = useMutation<unknown, ApiError, number>({
-    mutationFn: async (id) => unwrap(await getEngine().send('PUT', `/users/me/transport/${id}/`)),
-    onSuccess: async () => {
-      toast.success('Текущий транспорт выбран');
-      await Promise.all([
-        client.invalidateQueries({ queryKey: [TRANSPORTS] }),
-        client.invalidateQueries({ queryKey: ['/users/me/'] }),
-      ]);
-    },
-    onError: (error) => toast.error(error.message),
-  });
+  // Refetches the vehicles and the profile (its current vehicle) when it settles.
+  const choose = useSend('PUT /users/me/transport/:id/');
+  const chooseTransport = (id: number) =>
+    choose.mutate({ params: { id } }, { onSuccess: () => toast.success('Текущий транспорт выбран'), onError: (error) => toast.error(error.message) });
 
   let body;
   if (query.isPending) body = <Loading text="Загрузка транспорта..." />;
   else if (query.isError) body = <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
   else {
-    const transports = listOf(query.data.data);
+    const transports = query.data.data;
     body =
       transports.length === 0 ? (
         <Empty>Транспорт не добавлен.</Empty>
@@ -54,7 +40,7 @@ export function TransportsList() {
                     className="button"
                     disabled={choose.isPending || server.offline}
                     title={server.reason}
-                    onClick={() => choose.mutate(transport.id)}
+                    onClick={() => chooseTransport(transport.id)}
                     aria-label={`Сделать текущим ${transport.vehicle_number}`}
                   >
                     Сделать текущим

@@ -2,16 +2,14 @@
  * /reports/{id}: one report for staff (issue 8, item 5) — who reported what on which task, both times
  * (the device's and the server's), the photos as a gallery, and the other reports of the same assignment.
  */
-import { useQueryClient } from '@tanstack/react-query';
 import { REVIEW_LABELS } from '../../ui/statuses.ts';
 import '../../ui/status-badge.css';
 import { History } from '../../ui/console/History.tsx';
 import { Link, useLocation, useParams } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Report, ReportPhoto, ReportView } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
-import { useApiQuery } from '../../engine/queries.ts';
-import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import type { ReportPhoto, ReportView } from '../../../contract/entities.ts';
+import type { ScreenProps } from '../../app/nav.ts';
+import { sendOnce, useGet, useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
@@ -28,7 +26,7 @@ export function ReportViewScreen({ title }: ScreenProps) {
   const params = useParams<{ id: string }>();
   const id = Number(params.id);
   const valid = Number.isSafeInteger(id) && id > 0;
-  const query = useApiQuery<ReportView>(valid ? `/reports/${id}` : null);
+  const query = useGet(valid ? 'GET /reports/:id' : null, { id });
   const pageTitle = valid ? `${title} №${id}` : title;
   if (!valid) return <Page title={title}><ErrorState message="Неверный номер отчёта." /></Page>;
   if (query.isPending) return <Page title={pageTitle}><Loading text="Загрузка отчёта..." /></Page>;
@@ -50,10 +48,10 @@ export function ReportViewScreen({ title }: ScreenProps) {
 
 function ReportDetails({ report }: { report: ReportView }) {
   const server = useNeedsServer();
-  const client = useQueryClient();
   const [confirmElement, ask] = useConfirm();
   const [, navigate] = useLocation();
-  const others = useApiQuery<Report[]>(`/reports/association/${report.association_id}`);
+  const others = useGet('GET /reports/association/:id', { id: report.association_id });
+  const removePhoto = useSend('DELETE /reports/:id/photo');
   const { task, association } = report;
   const unit = task.unit;
 
@@ -62,12 +60,10 @@ function ReportDetails({ report }: { report: ReportView }) {
     const yes = await ask({ title: `Удалить фото ${index} из отчёта №${report.id}?`, message: <p>Фото будет удалено без возможности восстановления.</p>, confirmLabel: 'Удалить фото', danger: true });
     if (!yes) return;
     try {
-      await sendThroughEngine({ method: 'DELETE', path: `/reports/${report.id}/photo`, params: { photo_id: photo.id } });
+      await removePhoto.mutateAsync({ params: { id: report.id }, query: { photo_id: photo.id } });
       toast.success('Фото удалено');
     } catch (error) {
       toast.error(`Фото не удалено: ${(error as Error).message}`);
-    } finally {
-      await invalidatePaths(client, ['/reports']);
     }
   }
 
@@ -80,7 +76,8 @@ function ReportDetails({ report }: { report: ReportView }) {
     });
     if (!yes) return;
     try {
-      await sendThroughEngine({ method: 'DELETE', path: `/reports/${report.id}` });
+      // Not useSend: refetching this report now would answer 404 on the screen being left.
+      await sendOnce('DELETE /reports/:id', { params: { id: report.id } });
       toast.success(`Отчёт №${report.id} удалён`);
       navigate(`/tasks/create?id=${task.id}`);
     } catch (error) {

@@ -7,16 +7,16 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import type { Report, ReportPhoto } from '../../../contract/entities.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import { useGet, useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatQuantity } from '../driver-common/format.ts';
 import { REVIEW_LABELS } from '../../ui/statuses.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
-import { failureMessage, useEngineSend } from '../../engine/send.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { PhotoThumb } from './PhotoPicker.tsx';
-import { REPORT_QUERIES, type ReportTask } from './ReportForm.tsx';
+import type { ReportTask } from './ReportForm.tsx';
 import { useOpenReportForm } from './ReportFormHost.tsx';
 import './reports.css';
 
@@ -32,10 +32,10 @@ export function AssociationReports({ associationId, task, openAtStart = false }:
 
 /** The list itself, for a card that has its own toggle (the current task's «Мои отчёты»). */
 export function ReportList({ associationId, task }: { associationId: number; task: ReportTask | null }) {
-  const query = useApiQuery<Report[] | { items: Report[] }>(`/reports/association/${associationId}`);
+  const query = useGet('GET /reports/association/:id', { id: associationId });
   if (query.isPending) return <LoadingState text="Загрузка отчётов..." />;
   if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  const reports = Array.isArray(query.data.data) ? query.data.data : query.data.data.items;
+  const reports = query.data.data;
   if (reports.length === 0) return <p className="drv-muted">Отчётов пока нет.</p>;
   return (
     <ul className="drv-report-list">
@@ -50,20 +50,17 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
   const online = useOnline();
   const [confirmDialog, confirm] = useConfirm();
   const openReportForm = useOpenReportForm();
-  const photosQuery = useApiQuery<{ photos: ReportPhoto[] }>(`/reports/${report.id}/photos`, { mode: 'all' });
+  const photosQuery = useGet('GET /reports/:id/photos', { id: report.id, mode: 'all' });
   const photos = photosQuery.data?.data.photos ?? report.photos;
 
-  const removePhoto = useEngineSend<ReportPhoto>(
-    (photo) => ({ method: 'DELETE', path: `/reports/${report.id}/photo`, params: { photo_id: photo.id } }),
-    [`/reports/${report.id}/photos`],
-  );
-  const removeReport = useEngineSend<null>(() => ({ method: 'DELETE', path: `/reports/${report.id}` }), REPORT_QUERIES);
+  const removePhoto = useSend('DELETE /reports/:id/photo');
+  const removeReport = useSend('DELETE /reports/:id');
 
   async function onRemovePhoto(photo: ReportPhoto) {
     const yes = await confirm({ title: 'Удалить фото?', message: 'Фото будет удалено из отчёта без возможности восстановления.', confirmLabel: 'Удалить', danger: true });
     if (!yes) return;
     try {
-      await removePhoto.mutateAsync(photo);
+      await removePhoto.mutateAsync({ params: { id: report.id }, query: { photo_id: photo.id } });
       toast.success('Фото удалено');
     } catch (error) {
       toast.error(failureMessage(error));
@@ -74,7 +71,7 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
     const yes = await confirm({ title: 'Удалить отчёт?', message: 'Отчёт и его фото будут удалены, рейс снова станет текущим.', confirmLabel: 'Удалить', danger: true });
     if (!yes) return;
     try {
-      await removeReport.mutateAsync(null);
+      await removeReport.mutateAsync({ params: { id: report.id } });
       toast.success('Отчёт удалён');
     } catch (error) {
       toast.error(failureMessage(error));

@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import type { Report, ReportPhoto, Task } from '../../../contract/entities.ts';
 import { requestBackgroundSync } from '../../app/pwa/register.ts';
+import { invalidateAfter } from '../../engine/api.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
@@ -161,7 +162,8 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
     } catch (error) {
       fail(failureMessage(error, OFFLINE_EDIT));
     } finally {
-      void invalidatePaths(queryClient, REPORT_QUERIES);
+      // Also after a failure: some photos may be gone already. The declaration says what is stale.
+      void invalidateAfter(queryClient, 'PUT', `/reports/${report.id}`);
     }
   }
 

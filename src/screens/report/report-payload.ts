@@ -1,6 +1,6 @@
 /** Builds the outbox's NewReport from what the driver typed (SPEC.md section 5: totals only with flag 1). */
 import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, REPORT_MAX_TRIPS, REPORT_PHOTO_TYPES } from '../../../contract/report-limits.ts';
-import type { FormFields, NewReport } from '../../../worker/api.ts';
+import type { FormFields, NewReport } from '../../engine/types.ts';
 import { parseQuantity, quantityText as text } from '../current-tasks/quantity.ts';
 
 export interface ReportDraft {

@@ -4,10 +4,8 @@
  * Photos marked for removal go first, one DELETE each, so the server's per-report photo cap counts them
  * gone; then one multipart PUT carries the changed fields and the added photos.
  */
-import type { FormFields, Result } from '../../../worker/api.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { unwrap } from '../../engine/queries.ts';
-import { sendThroughEngine } from '../../engine/send.ts';
+import type { FormFields } from '../../engine/types.ts';
+import { sendFormOnce, sendOnce } from '../../engine/api.ts';
 
 export interface ReportEdit {
   reportId: number;
@@ -27,10 +25,9 @@ export function hasChanges(edit: ReportEdit): boolean {
 export async function saveReportEdit(edit: ReportEdit, alreadyRemoved: Set<number>): Promise<void> {
   for (const photoId of edit.removedPhotoIds) {
     if (alreadyRemoved.has(photoId)) continue;
-    await sendThroughEngine({ method: 'DELETE', path: `/reports/${edit.reportId}/photo`, params: { photo_id: photoId } });
+    await sendOnce('DELETE /reports/:id/photo', { params: { id: edit.reportId }, query: { photo_id: photoId } });
     alreadyRemoved.add(photoId);
   }
   if (Object.keys(edit.fields).length === 0 && edit.addedPhotos.length === 0) return;
-  const result = await getEngine().sendForm('PUT', `/reports/${edit.reportId}`, edit.fields, edit.addedPhotos);
-  unwrap(result as Result<unknown>);
+  await sendFormOnce('PUT /reports/:id', { params: { id: edit.reportId }, fields: edit.fields, files: edit.addedPhotos });
 }

@@ -3,11 +3,8 @@
  * the server); once the server has it, it is deleted there, which puts the driver's task back in progress.
  * A report on its way is waited for (a few seconds at most) and then deleted.
  */
-import type { Report } from '../../../contract/entities.ts';
-import type { CachedResult, Result } from '../../../worker/api.ts';
+import { getOnce, sendOnce } from '../../engine/api.ts';
 import { getEngine } from '../../engine/engine.ts';
-import { unwrap } from '../../engine/queries.ts';
-import { sendThroughEngine } from '../../engine/send.ts';
 import { engineState } from '../../engine/store.ts';
 
 export type UndoOutcome = 'discarded' | 'deleted' | 'gone';
@@ -24,9 +21,9 @@ export async function undoFiledReport(outboxId: number, associationId: number): 
     if (!item || item.state === 'sent') break;
     await pause(250);
   }
-  const reports = unwrap((await getEngine().get(`/reports/association/${associationId}`)) as Result<CachedResult<Report[]>>).data;
+  const reports = (await getOnce('GET /reports/association/:id', { id: associationId })).data;
   const newest = [...reports].sort((a, b) => b.id - a.id)[0];
   if (!newest) return 'gone';
-  await sendThroughEngine({ method: 'DELETE', path: `/reports/${newest.id}` });
+  await sendOnce('DELETE /reports/:id', { params: { id: newest.id } });
   return 'deleted';
 }

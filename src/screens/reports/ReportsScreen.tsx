@@ -9,11 +9,10 @@ import { createColumnHelper } from '@tanstack/react-table';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { toast } from 'react-toastify';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import type { ReportListItem } from '../../../contract/calls/reports.ts';
 import { FLAG_CODES, FLAG_LABELS, INFO_FLAGS, type ReportFlag } from '../../../contract/report-checks.ts';
-import type { ReviewStatus, UserWire } from '../../../contract/entities.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import type { ReviewStatus } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
@@ -295,7 +294,7 @@ export function ReportsScreen({ title }: ScreenProps) {
 
 /** The drivers for the filter: the caller's company's (a super-admin's chosen company's), by name. */
 function useDriverOptions(companyId: string): { value: number; label: string }[] {
-  const query = useApiQuery<UserWire[]>('/users/drivers/', companyId ? { company_id: companyId } : undefined);
+  const query = useGet('GET /users/drivers/', companyId ? { company_id: Number(companyId) } : undefined);
   return [...(query.data?.data ?? [])].sort((a, b) => a.name.localeCompare(b.name, 'ru')).map((d) => ({ value: d.id, label: d.name }));
 }
 

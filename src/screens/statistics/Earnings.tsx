@@ -3,9 +3,8 @@
  * what still waits for review, and one line per load — a table on wider screens, a list of small cards on a
  * phone, where six columns do not fit in 360 px. The rule is said in one sentence under the totals.
  */
-import type { Params } from '../../../worker/api.ts';
-import type { DriverWages, WageItem } from '../../../contract/money.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import type { WageItem } from '../../../contract/money.ts';
+import { downloadOnce, useGet } from '../../engine/api.ts';
 import { formatDate, formatMoney, formatQuantity } from '../driver-common/format.ts';
 import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { useMediaQuery } from '../../ui/use-media-query.ts';
@@ -18,8 +17,8 @@ import { PAY_RULE, rateNote } from '../../ui/money.ts';
 import './statistics.css';
 
 export function Earnings({ userId, range }: { userId: number; range: DateRange }) {
-  const params: Params = rangeParams(range);
-  const query = useApiQuery<DriverWages>(`/wages/driver/${userId}`, params);
+  const params = rangeParams(range);
+  const query = useGet('GET /wages/driver/:id', { id: userId, ...params });
   const server = useNeedsServer();
   const w = query.data?.data;
 
@@ -77,7 +76,7 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
             </>
           )}
           <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />
-          {w.items.length > 0 && <XlsxButton path={`/wages/driver/${userId}`} params={params} disabled={server.offline} title={server.reason} />}
+          {w.items.length > 0 && <XlsxButton download={() => downloadOnce('GET /wages/driver/:id', { id: userId, ...params, format: 'xlsx' })} disabled={server.offline} title={server.reason} />}
         </>
       )}
     </section>

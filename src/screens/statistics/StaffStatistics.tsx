@@ -6,9 +6,7 @@
  */
 import { Link } from 'wouter';
 import type { CompanyWages } from '../../../contract/driver.ts';
-
-import { useApiQuery } from '../../engine/queries.ts';
-import { useGet } from '../../engine/api.ts';
+import { downloadOnce, useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
@@ -31,7 +29,8 @@ export function StaffStatistics() {
   const companies = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
   const companyId = superAdmin ? (state.company ? Number(state.company) : (companies[0]?.id ?? null)) : (user?.company_id ?? null);
   const params = rangeParams(rangeOf(state));
-  const query = useApiQuery<CompanyWages>(companyId === null ? null : `/wages/company/${companyId}`, params);
+  // No company yet: not asked (the id is then never read).
+  const query = useGet(companyId === null ? null : 'GET /wages/company/:id', { id: companyId ?? 0, ...params });
   const server = useNeedsServer();
   const w = query.data?.data;
   const tasks = w ? new Set(w.items.map((i) => i.task_id)).size : 0;
@@ -45,7 +44,7 @@ export function StaffStatistics() {
             <FilterSelect label="Компания" value={companyId === null ? '' : String(companyId)} onChange={(company) => setState({ company })} options={companyOptions(companies)} />
           </div>
         )}
-        {companyId !== null && <XlsxButton path={`/wages/company/${companyId}`} params={params} disabled={server.offline} title={server.reason} />}
+        {companyId !== null && <XlsxButton download={() => downloadOnce('GET /wages/company/:id', { id: companyId, ...params, format: 'xlsx' })} disabled={server.offline} title={server.reason} />}
       </div>
       {companyId === null ? (
         <Empty>{superAdmin ? 'Компаний пока нет.' : 'Вы не привязаны к компании.'}</Empty>

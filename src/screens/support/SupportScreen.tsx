@@ -3,8 +3,7 @@
  * (issue 3, "Client errors"), newest first. An admin has no error log to read and sees where to turn.
  */
 import { useState } from 'react';
-import type { ClientErrorEntry, Page as PageOf } from '../../../contract/entities.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { Page } from '../../ui/Page.tsx';
@@ -20,7 +19,7 @@ function formatTime(iso: string | null): string {
 
 function ClientErrors() {
   const [offset, setOffset] = useState(0);
-  const query = useApiQuery<PageOf<ClientErrorEntry>>('/client-errors/', { limit: PAGE_SIZE, offset });
+  const query = useGet('GET /client-errors/', { limit: PAGE_SIZE, offset });
   if (query.isPending) return <Loading text="Загрузка ошибок..." />;
   if (query.isError) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
   const { items, next_offset, total } = query.data.data;

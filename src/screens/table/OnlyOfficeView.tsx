@@ -1,16 +1,12 @@
 /** An export opened read-only in an OnlyOffice Docs server (only when ONLYOFFICE_URL is configured). */
 import { useEffect, useState } from 'react';
-
-export interface OnlyOfficeAnswer {
-  server_url: string | null;
-  config: Record<string, unknown>;
-}
+import type { OnlyOfficeConfig } from '../../../contract/exports.ts';
 
 interface DocsApi {
   DocEditor: new (placeholderId: string, config: Record<string, unknown>) => { destroyEditor?: () => void };
 }
 
-export function OnlyOfficeView({ answer }: { answer: OnlyOfficeAnswer }) {
+export function OnlyOfficeView({ answer }: { answer: OnlyOfficeConfig }) {
   const [failed, setFailed] = useState(false);
   useEffect(() => {
     const script = document.createElement('script');

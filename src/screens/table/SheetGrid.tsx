@@ -7,25 +7,22 @@ import { useRef, useState } from 'react';
 import { useQueries } from '@tanstack/react-query';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { TableRows } from '../../../contract/exports.ts';
-import type { Result } from '../../../worker/api.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { unwrap, useApiQuery } from '../../engine/queries.ts';
+import { getOnce, useGet } from '../../engine/api.ts';
 import { Loading } from '../../ui/states.tsx';
 
 const PAGE = 200;
 const ROW_HEIGHT = 34;
 
 type Sort = { column: number; desc: boolean } | null;
-const sortParams = (sort: Sort) => (sort ? { sort: sort.column, desc: sort.desc ? 1 : 0 } : {});
+const sortParams = (sort: Sort): { sort?: number; desc?: '0' | '1' } => (sort ? { sort: sort.column, desc: sort.desc ? '1' : '0' } : {});
 
-async function fetchPage(fileId: string, token: string, page: number, sort: Sort): Promise<TableRows> {
-  const result = (await getEngine().get('/table/rows', { file_id: fileId, token, offset: page * PAGE, limit: PAGE, ...sortParams(sort) })) as Result<{ data: TableRows }>;
-  return unwrap(result).data;
+async function fetchPage(fileId: number, token: string, page: number, sort: Sort): Promise<TableRows> {
+  return (await getOnce('GET /table/rows', { file_id: fileId, token, offset: page * PAGE, limit: PAGE, ...sortParams(sort) })).data;
 }
 
-export function SheetGrid({ fileId, token }: { fileId: string; token: string }) {
+export function SheetGrid({ fileId, token }: { fileId: number; token: string }) {
   const [sort, setSort] = useState<Sort>(null);
-  const first = useApiQuery<TableRows>('/table/rows', { file_id: fileId, token, offset: 0, limit: PAGE, ...sortParams(sort) }, { retry: false, placeholderData: (previous) => previous });
+  const first = useGet('GET /table/rows', { file_id: fileId, token, offset: 0, limit: PAGE, ...sortParams(sort) }, { retry: false, placeholderData: (previous) => previous });
   const scroller = useRef<HTMLDivElement>(null);
   const total = first.data?.data.total ?? 0;
   // No React Compiler here: the rule guards its memoizing, which this app does not use.

@@ -5,10 +5,10 @@
  */
 import { useEffect } from 'react';
 import { useSearch } from 'wouter';
-import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { Loading } from '../../ui/states.tsx';
 import { SheetGrid } from './SheetGrid.tsx';
-import { OnlyOfficeView, type OnlyOfficeAnswer } from './OnlyOfficeView.tsx';
+import { OnlyOfficeView } from './OnlyOfficeView.tsx';
 import './table.css';
 
 export function TableScreen() {
@@ -16,7 +16,7 @@ export function TableScreen() {
   const fileId = search.get('file_id') ?? '';
   const token = search.get('token') ?? '';
   const complete = /^\d+$/.test(fileId) && token.length > 10;
-  const config = useApiQuery<OnlyOfficeAnswer>(complete ? '/onlyoffice/config' : null, { file_id: fileId, token }, { retry: false });
+  const config = useGet(complete ? 'GET /onlyoffice/config' : null, { file_id: Number(fileId), token }, { retry: false });
 
   useEffect(() => {
     document.title = 'Таблица — Рейс';
@@ -30,7 +30,7 @@ export function TableScreen() {
   }
   const answer = config.data.data;
   if (answer.server_url) return <OnlyOfficeView answer={answer} />;
-  return <SheetGrid fileId={fileId} token={token} />;
+  return <SheetGrid fileId={Number(fileId)} token={token} />;
 }
 
 function TableMessage({ text }: { text: string }) {

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { toast } from 'react-toastify';
 import type { Task } from '../../../contract/entities.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';

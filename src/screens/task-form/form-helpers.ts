@@ -1,9 +1,7 @@
 /** The task form's helpers shared by create and edit. */
-import type { UserWire } from '../../../contract/entities.ts';
-import { ApiError, useApiQuery } from '../../engine/queries.ts';
+import { ApiError } from '../../engine/queries.ts';
 import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
-import { listOf } from '../../ui/list.ts';
 import { serverFieldError, type FieldErrors } from './task-form.ts';
 
 /** Focuses the field a message is about (inputs carry the field's key as their name). */
@@ -30,13 +28,13 @@ export function applyFailure(error: unknown, setErrors: (errors: FieldErrors) =>
 export function useFormOptions(companyId: string) {
   const superAdmin = useEngineSnapshot().auth.user?.role === 'super-admin';
   const companies = useGet(superAdmin ? 'GET /companies/' : null);
-  const drivers = useApiQuery<UserWire[]>('/users/drivers/', superAdmin && companyId ? { company_id: companyId } : undefined, {
+  const drivers = useGet('GET /users/drivers/', superAdmin && companyId ? { company_id: Number(companyId) } : undefined, {
     enabled: !superAdmin || companyId !== '',
   });
   return {
     superAdmin,
     companies: superAdmin ? (companies.data?.data ?? []) : null,
-    drivers: listOf(drivers.data?.data),
+    drivers: drivers.data?.data ?? [],
   };
 }
 

@@ -7,7 +7,7 @@ import { useRef, useState, type ChangeEvent } from 'react';
 import { toast } from 'react-toastify';
 import { Link } from 'wouter';
 import { createColumnHelper } from '@tanstack/react-table';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import type { ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/calls/tasks.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { unwrap } from '../../engine/queries.ts';

@@ -4,7 +4,7 @@
  * any tab of this browser changes a task or a report.
  */
 import { Link } from 'wouter';
-import type { ScreenProps } from '../../app/routes.tsx';
+import type { ScreenProps } from '../../app/nav.ts';
 import { useGet } from '../../engine/api.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';

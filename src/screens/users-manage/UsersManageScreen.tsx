@@ -7,16 +7,15 @@
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
-import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { toast } from 'react-toastify';
 import type { UserListPage, UserWire } from '../../../contract/entities.ts';
+import type { CallBody, CallQuery } from '../../../contract/calls/index.ts';
 import { STAFF_ROLES } from '../../../contract/payloads.ts';
 import { ROLE_LABELS, ROLES, type Role } from '../../../contract/roles.ts';
-import type { ScreenProps } from '../../app/routes.tsx';
-import { useApiQuery } from '../../engine/queries.ts';
-import { useGet } from '../../engine/api.ts';
-import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import type { ScreenProps } from '../../app/nav.ts';
+import { useGet, useSend } from '../../engine/api.ts';
+import { ApiError } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
@@ -30,7 +29,7 @@ import { FilterBar } from '../../ui/console/FilterBar.tsx';
 import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { AccountDialog } from '../accounts/AccountDialog.tsx';
-import { roleOf, valuesOf } from '../accounts/account-form.ts';
+import { roleOf, valuesOf, type NewAccount } from '../accounts/account-form.ts';
 import { ActiveBadge, PersonCell } from '../accounts/parts.tsx';
 import { PAGE_SIZE, Pager } from '../../ui/console/Pager.tsx';
 import '../accounts/accounts.css';
@@ -38,13 +37,14 @@ import '../accounts/accounts.css';
 type Row = UserListPage['items'][number];
 type Editing = { kind: 'create' } | { kind: 'edit'; user: Row } | null;
 
-const USERS = '/users/';
+type ListQuery = CallQuery<'GET /users/'>;
 const column = createColumnHelper<Row>();
-const ACTIVE_OPTIONS = [
+const ACTIVE_OPTIONS: { value: ListQuery['active']; label: string }[] = [
   { value: 'all', label: 'Все' },
   { value: 'true', label: 'Активные' },
   { value: 'false', label: 'Отключённые' },
 ];
+const ORDERINGS: readonly ListQuery['ordering'][] = ['name', '-name', 'created_at', '-created_at', 'email', '-email'];
 const DEFAULTS = { search: '', role: '', company: '', active: 'all', ordering: 'name', page: '0' };
 
 interface Variant {
@@ -81,10 +81,21 @@ const VARIANTS: Record<'users' | 'managers', Variant> = {
   },
 };
 
+/**
+ * A new manager or admin: the form offers only those roles and requires a company (its shape below), so both are
+ * there; were one missing, the dialog shows it under its field as it would the server's refusal.
+ */
+function staffAccount(account: NewAccount): CallBody<'POST /users/staff/'> {
+  const role = STAFF_ROLES.find((r) => r === account.role);
+  const companyId = account.company_id;
+  if (!role) throw new ApiError({ ok: false, status: null, network: false, message: 'role: Выберите роль' });
+  if (companyId === undefined) throw new ApiError({ ok: false, status: null, network: false, message: 'company_id: Выберите компанию' });
+  return { ...account, role, company_id: companyId };
+}
+
 function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' | 'managers' }) {
   const v = VARIANTS[variant];
   const [state, setState] = useUrlState(DEFAULTS);
-  const client = useQueryClient();
   const server = useNeedsServer();
   const [confirmElement, ask] = useConfirm();
   const me = useEngineSnapshot().auth.user;
@@ -93,13 +104,16 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
   const params = {
     limit: PAGE_SIZE,
     offset: page * PAGE_SIZE,
-    ordering: state.ordering,
-    active: state.active,
+    ordering: ORDERINGS.find((o) => o === state.ordering) ?? 'name',
+    active: ACTIVE_OPTIONS.find((o) => o.value === state.active)?.value ?? 'all',
     role: state.role || v.roles.join(','),
     ...(state.search.trim() ? { search: state.search.trim() } : {}),
-    ...(state.company ? { company_id: state.company } : {}),
+    ...(state.company ? { company_id: Number(state.company) } : {}),
   };
-  const query = useApiQuery<UserListPage>(USERS, params, { placeholderData: (previous) => previous });
+  const query = useGet('GET /users/', params, { placeholderData: (previous) => previous });
+  // Each write refetches the users (and tasks, requests and the board) when it settles, also after a refusal.
+  const createCall = useSend('POST /users/staff/');
+  const updateCall = useSend('PUT /users/:id/');
   const [editing, setEditing] = useState<Editing>(null);
   const [busyId, setBusyId] = useState<number | null>(null);
   const data = query.data?.data;
@@ -121,13 +135,12 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
     }
     setBusyId(user.id);
     try {
-      await sendThroughEngine({ method: 'PUT', path: `${USERS}${user.id}/`, body: { is_active: active } });
+      await updateCall.mutateAsync({ params: { id: user.id }, body: { is_active: active } });
       toast.success(active ? `«${user.name}» снова активен` : `«${user.name}» отключён`);
     } catch (error) {
       toast.error((error as Error).message);
     } finally {
       setBusyId(null);
-      await invalidatePaths(client, [USERS, '/users/drivers/']);
     }
   }
 
@@ -238,15 +251,14 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
           initial={{ role: 'manager', company_id: state.company }}
           companies={companyList}
           onClose={() => setEditing(null)}
-          save={async (body) => {
-            if (editing.kind === 'create') {
-              await sendThroughEngine({ method: 'POST', path: '/users/staff/', body });
-              toast.success(`Сотрудник «${String(body.name)}» добавлен`);
-            } else {
-              await sendThroughEngine({ method: 'PUT', path: `${USERS}${editing.user.id}/`, body });
+          save={async (sent) => {
+            if (sent.kind === 'create') {
+              await createCall.mutateAsync({ body: staffAccount(sent.account) });
+              toast.success(`Сотрудник «${sent.account.name}» добавлен`);
+            } else if (editing.kind === 'edit') {
+              await updateCall.mutateAsync({ params: { id: editing.user.id }, body: sent.changes });
               toast.success(`Изменения «${editing.user.name}» сохранены`);
             }
-            await invalidatePaths(client, [USERS, '/users/drivers/']);
           }}
         />
       )}

@@ -2,7 +2,6 @@
  * The staff screens' period: a preset (this month by default) or custom dates, kept in the URL by the caller
  * (`period`, `from`, `to`), turned into the inclusive range the wage calls take.
  */
-import type { Params } from '../../../worker/api.ts';
 import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type DateRange, type PeriodPreset } from '../period.ts';
 import { DateInput } from '../DateInput.tsx';
 
@@ -15,7 +14,9 @@ export function rangeOf(state: PeriodState, today: Date = new Date()): DateRange
 }
 
 /** start_date / end_date for the API; open ends are left out. */
-export function rangeParams(range: DateRange): Params {
+export type PeriodParams = { start_date?: string; end_date?: string };
+
+export function rangeParams(range: DateRange): PeriodParams {
   return { ...(range.start ? { start_date: range.start } : {}), ...(range.end ? { end_date: range.end } : {}) };
 }
 

@@ -28,17 +28,9 @@ export class Shell {
     this.pageTitle = page.locator('h1#page-title, main h1').first();
   }
 
-  /** The labels of the sidebar's links, in order (closed drawers keep them in the DOM). */
-  /** The entries' labels, without the «скоро» mark of screens still being built. */
+  /** The labels of the sidebar's links, in order (closed drawers keep them in the DOM); a count badge is not text of the link. */
   sidebarLabels(): Promise<string[]> {
     return this.sidebar.locator('a').evaluateAll((links) =>
-      links.map((link) => Array.from(link.childNodes).filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join('')),
-    );
-  }
-
-  /** The entries marked «скоро». */
-  sidebarSoon(): Promise<string[]> {
-    return this.sidebar.locator('a:has(.nav-soon)').evaluateAll((links) =>
       links.map((link) => Array.from(link.childNodes).filter((node) => node.nodeType === Node.TEXT_NODE).map((node) => node.textContent).join('')),
     );
   }

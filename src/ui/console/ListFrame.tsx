@@ -1,0 +1,45 @@
+/**
+ * A console list as its controller has it (list-controller.ts): the error with a retry when nothing could be
+ * loaded, else the table (skeleton rows while loading, the empty text, cards on a phone) with the controller's
+ * sort and selection, and the pager under it. `ListCacheNote` goes in the page's header.
+ */
+import type { ReactNode } from 'react';
+import type { GetKey } from '../../../contract/calls/index.ts';
+import { CacheNote } from '../CacheNote.tsx';
+import { ErrorState } from '../states.tsx';
+import { DataTable, type DataTableProps } from './DataTable.tsx';
+import type { ListController } from './list-controller.ts';
+import { Pager } from './Pager.tsx';
+
+type FrameProps<T> = Omit<DataTableProps<T>, 'data' | 'sort' | 'onSort' | 'selected' | 'onSelectedChange' | 'loading'> & {
+  // The controller's rows are this table's rows; its call and state types do not matter here.
+  list: Pick<ListController<GetKey>, 'query' | 'total' | 'page' | 'paged' | 'setPage' | 'sort' | 'onSort' | 'selected' | 'setSelected'> & { rows: readonly T[] };
+  /** A checkbox column, the selection kept by the controller. */
+  selectable?: boolean;
+  /** Beside the pager (e.g. «Показать все»). */
+  pagerExtra?: ReactNode;
+};
+
+export function ListFrame<T>({ list, selectable, pagerExtra, ...table }: FrameProps<T>) {
+  const { query } = list;
+  if (query.isError && !query.data) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  return (
+    <>
+      <DataTable
+        {...table}
+        data={list.rows}
+        sort={list.sort}
+        onSort={list.onSort}
+        {...(selectable ? { selected: list.selected, onSelectedChange: list.setSelected } : {})}
+        loading={query.isPending}
+      />
+      {list.paged && <Pager page={list.page} total={list.total} onPage={list.setPage} extra={pagerExtra} />}
+    </>
+  );
+}
+
+/** «данные от …» while the list shows what the engine had cached. */
+export function ListCacheNote({ list }: { list: Pick<ListController<GetKey>, 'query'> }) {
+  const data = list.query.data;
+  return data ? <CacheNote fromCache={data.fromCache} storedAt={data.storedAt} /> : null;
+}
