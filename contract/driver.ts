@@ -51,6 +51,42 @@ export type CompletedQuery = z.infer<typeof completedQuerySchema>;
 /** Most ids one GET /tasks/bulk may ask for. */
 export const BULK_MAX_IDS = 200;
 
+/** Parses `ids=1,2,3`; null when malformed. */
+export function parseIdList(raw: unknown): number[] | null {
+  if (typeof raw !== 'string' || !/^\s*\d+\s*(,\s*\d+\s*)*,?\s*$/.test(raw)) return null;
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .map(Number);
+  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) return null;
+  return [...new Set(ids)];
+}
+
+/** GET /tasks/bulk?ids=1,2,3: at most BULK_MAX_IDS ids, repeats dropped. */
+export const bulkQuerySchema = z.object({
+  ids: z
+    .unknown()
+    .transform((raw, ctx) => {
+      const ids = parseIdList(raw);
+      if (!ids || ids.length === 0) {
+        ctx.addIssue({ code: 'custom', message: 'ожидается список положительных чисел через запятую' });
+        return z.NEVER;
+      }
+      return ids;
+    })
+    .refine((ids) => ids.length <= BULK_MAX_IDS, `не больше ${BULK_MAX_IDS} за один запрос`),
+});
+
+/** GET /tasks/active/ (staff): the day (today by default) and, for a super-admin, the company. */
+export const activeQuerySchema = z.object({
+  date: isoDate.optional(),
+  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
+});
+
+/** GET /tasks/drivers/{id}/tasks (staff): the day, else every day. */
+export const driverTasksQuerySchema = z.object({ date: isoDate.optional() });
+
 /** PUT /tasks/{id}/drivers/{driverId}/quantity/: an absent field stays, null clears it. */
 export const quantityUpdateSchema = z.object({
   quantity: quantity.nullable().optional(),
@@ -80,6 +116,52 @@ export const taskCreateSchema = z.object({
   drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
 });
 export type TaskCreate = z.infer<typeof taskCreateSchema>;
+
+/** A query-string number: a strict decimal as in a form (contract/fields.ts); '' or 'null' clears the field. */
+const queryNumber = z.preprocess((v) => (v === 'null' ? '' : v), formQuantity());
+
+/** PUT /tasks/{id}/drivers/{driverId}/ (staff): assigns the driver; the query sets their fields. */
+export const assignQuerySchema = z.object({
+  quantity: queryNumber.optional(),
+  status_param: z.enum(DRIVER_STATUSES, { message: 'неизвестный статус' }).optional(),
+  loading_quantity: queryNumber.optional(),
+  transport_rate: queryNumber.optional(),
+  unloading_quantity: queryNumber.optional(),
+  planned_quantity: queryNumber.optional(),
+});
+
+/** PUT /tasks/{id}/drivers/{driverId}/move/ (staff): the driver's part goes to another driver. */
+export const moveDriverSchema = z.object({ to_driver_id: z.number({ message: 'ожидается номер водителя' }).int().positive() });
+
+/** PUT /tasks/{id}/ by a driver: their own association's status. */
+export const driverStatusSchema = z.object({
+  status: z.enum(DRIVER_STATUSES, { message: 'неизвестный статус' }),
+});
+
+/** The task's own fields a staff PUT /tasks/{id}/ may change: only those sent (a stale tab never overwrites the rest). */
+export const taskFieldsSchema = taskCreateSchema
+  .pick({ date: true, cargo: true, loading_place: true, unloading_place: true, planned_quantity: true, unit: true, rate: true, comment: true, max_drivers: true })
+  .partial()
+  // The create schema defaults the unit to 'т'; an edit that does not send it must leave it alone.
+  .extend({ unit: text().min(1, 'укажите единицу').max(20).optional() });
+
+/**
+ * The SPEC's staff PUT /tasks/{id}/: a status, and/or driver_ids with a drivers list of their fields, and/or
+ * the task's own fields. With `updated_at` (what the editor loaded) a task changed meanwhile answers 409.
+ */
+export const staffTaskUpdateSchema = taskFieldsSchema.extend({
+  updated_at: z.string().max(40).optional(),
+  status: z.enum(TASK_STATUSES, { message: 'неизвестный статус задания' }).optional(),
+  driver_ids: z.array(z.number().int().positive()).max(200).optional(),
+  drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
+});
+export type StaffTaskUpdate = z.infer<typeof staffTaskUpdateSchema>;
+
+/**
+ * PUT /tasks/{id}/: a driver's status change or staff's change. Which of the two is the caller's role, so the
+ * handler validates it (driverStatusSchema or staffTaskUpdateSchema); this only types what a client sends.
+ */
+export const taskUpdateSchema = z.custom<z.input<typeof driverStatusSchema> | z.input<typeof staffTaskUpdateSchema>>();
 
 /** PUT /tasks/drivers/{id}/tasks/order: the driver's task ids in the wanted order. */
 export const taskOrderSchema = z.object({

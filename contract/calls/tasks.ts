@@ -1,14 +1,33 @@
 /**
- * Task calls on the route table (the others are still hand-registered in server/routes/tasks*.ts; docs/route-table.md).
+ * The task calls (SPEC.md section 7, Tasks; docs/route-table.md).
+ * - A driver's: open tasks to take, accept, their assigned and completed lists, their quantities and status.
+ * - Staff's: the task list, the day's active tasks, create, change, delete, a task's drivers, a driver's task order.
+ *   Every list answers Page<Task>.
  * - Suggestions: what the company typed before in a task's text fields, most used first, for the task form.
  * - Faster entry (docs/task-entry.md): templates of a task's fields; «Повторять» — one task per chosen date; an Excel
  *   import previewed row by row, then created in one transaction.
  */
 import { z } from 'zod';
 import { text } from '../fields.ts';
-import { answer, area, DELETE, GET, POST } from '../call.ts';
-import { STAFF } from '../roles.ts';
-import { isoDate, taskCreateSchema, type TaskCreate } from '../driver.ts';
+import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
+import type { DriverAssociation, Page, Task } from '../entities.ts';
+import {
+  activeQuerySchema,
+  assignQuerySchema,
+  availableQuerySchema,
+  bulkQuerySchema,
+  completedQuerySchema,
+  driverCompletedQuerySchema,
+  driverTasksQuerySchema,
+  isoDate,
+  moveDriverSchema,
+  quantityUpdateSchema,
+  taskCreateSchema,
+  taskOrderSchema,
+  taskUpdateSchema,
+  type TaskCreate,
+} from '../driver.ts';
 
 export const SUGGESTION_FIELDS = ['cargo', 'loading_place', 'unloading_place'] as const;
 export const suggestionsQuerySchema = z.object({
@@ -91,7 +110,52 @@ export interface ImportResult extends CreatedTasks {
   skipped: number;
 }
 
-export const taskCalls = area(
+/** A task's change shows on its reports, the drivers' wages and the dispatch board. */
+const shows = ['reports', 'wages', 'dispatch'] as const;
+
+/** A driver's calls, and the two a driver and staff share (server/routes/tasks.ts). */
+export const driverTaskCalls = area(
+  /** The driver's company's open tasks they may take (not full, not past), by day and text. */
+  GET('/tasks/available/', { roles: DRIVER_ONLY, query: availableQuerySchema, answer: answer<Page<Task>>() }),
+  /** The driver takes an open task (409 when full, gone or taken already). */
+  PUT('/tasks/:id/accept/', { roles: DRIVER_ONLY, answer: answer<Task>(), invalidates: shows, audience: ['task:param.id', 'caller'] }),
+  /** The driver's current tasks, in their order; the engine reads it too (the outbox resolves sent reports by it). */
+  GET('/tasks/assigned/', { roles: DRIVER_ONLY, answer: answer<Page<Task>>() }),
+  GET('/tasks/driver/completed', { roles: DRIVER_ONLY, query: driverCompletedQuerySchema, answer: answer<Page<Task>>() }),
+  /** Tasks by id, as the caller may see them (`ids=1,2,3`); all in one page. */
+  GET('/tasks/bulk', { roles: ALL_ROLES, query: bulkQuerySchema, answer: answer<Page<Task>>() }),
+  /** A driver's own quantities and status on a task, or staff's for any driver of theirs. */
+  PUT('/tasks/:id/drivers/:driverId/quantity/', {
+    roles: ALL_ROLES,
+    body: quantityUpdateSchema,
+    answer: answer<DriverAssociation>(),
+    invalidates: shows,
+    audience: ['task:param.id'],
+  }),
+  /** A driver moves their own part's status; staff change the task (taskUpdateSchema: validated by role). */
+  PUT('/tasks/:id/', { roles: ALL_ROLES, body: taskUpdateSchema, answer: answer<Task>(), invalidates: shows, audience: ['task:param.id'] }),
+);
+
+/** Staff's calls on tasks and their drivers (server/routes/tasks-staff.ts). */
+export const staffTaskCalls = area(
+  /** Staff's task list: filters, sort and paging (status 'completed' by default). */
+  GET('/tasks/completed/', { roles: STAFF, query: completedQuerySchema, answer: answer<Page<Task>>() }),
+  /** The day's tasks (today by default) and those still running from earlier days, at most 500. */
+  GET('/tasks/active/', { roles: STAFF, query: activeQuerySchema, answer: answer<Page<Task>>() }),
+  POST('/tasks/', { roles: STAFF, body: taskCreateSchema, status: 201, answer: answer<Task>(), invalidates: shows, audience: ['task:answer.id'] }),
+  DELETE('/tasks/:id/', { roles: STAFF, status: 204, answer: answer<null>(), invalidates: shows, audience: ['task:param.id'] }),
+  /** Assigns a driver; the query sets their fields. The task's drivers before and after hear of it. */
+  PUT('/tasks/:id/drivers/:driverId/', { roles: STAFF, query: assignQuerySchema, answer: answer<DriverAssociation>(), invalidates: shows, audience: ['task:param.id'] }),
+  PUT('/tasks/:id/drivers/:driverId/move/', { roles: STAFF, body: moveDriverSchema, answer: answer<DriverAssociation>(), invalidates: shows, audience: ['task:param.id'] }),
+  DELETE('/tasks/:id/drivers/:driverId/', { roles: STAFF, status: 204, answer: answer<null>(), invalidates: shows, audience: ['task:param.id'] }),
+  /** A driver's tasks (`:id` is the driver's), of one day or all, in their order. */
+  GET('/tasks/drivers/:id/tasks', { roles: STAFF, query: driverTasksQuerySchema, answer: answer<Page<Task>>() }),
+  /** Answers the driver's tasks in the new order. */
+  PUT('/tasks/drivers/:id/tasks/order', { roles: STAFF, body: taskOrderSchema, answer: answer<Page<Task>>(), invalidates: shows, audience: ['user:param.id'] }),
+);
+
+/** Faster entry: suggestions, templates, «Повторять», Excel import (server/routes/task-entry.ts). */
+export const taskEntryCalls = area(
   GET('/tasks/suggestions', { roles: STAFF, query: suggestionsQuerySchema, answer: answer<string[]>() }),
   GET('/tasks/templates', { roles: STAFF, query: companyQuery, answer: answer<TaskTemplate[]>() }),
   POST('/tasks/templates', { roles: STAFF, body: templateCreateSchema, status: 201, answer: answer<TaskTemplate>(), audience: ['company-staff:answer.company_id'] }),
@@ -110,3 +174,5 @@ export const taskCalls = area(
     audience: ['company:answer.company_id'],
   }),
 );
+
+export const taskCalls = { ...driverTaskCalls, ...staffTaskCalls, ...taskEntryCalls };

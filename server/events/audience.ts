@@ -4,8 +4,9 @@
  * tasks, reports, transfers, people and requests; a super-admin hears everything. Only an API path travels
  * (what to refetch), never the data: the refetch goes through the usual access checks.
  *
- * `changeFor` maps a successful write (its route, params, body and answer) to that audience, read from the
- * database before the write (what it was about: a deleted task's drivers) and after it (what it made).
+ * `audienceOf` maps a successful write (its route, params, body and answer) to that audience, from its declaration's
+ * `audience` refs (contract/calls), read from the database before the write (what it was about: a deleted task's
+ * drivers) and after it (what it made).
  */
 import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
@@ -119,25 +120,8 @@ export interface WriteFacts {
   answer: unknown;
 }
 
-type Resolver = (db: Db, facts: WriteFacts) => Promise<Audience | null>;
-
 export const field = (value: unknown, key: string): unknown => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined);
 const callerCompany = (f: WriteFacts): Audience => ({ staffOf: f.caller?.company_id ? [f.caller.company_id] : [], driversOf: [], users: f.caller ? [f.caller.id] : [] });
-
-/** Per write route: the audience, asked before the write and again after it (the union is told). */
-const RESOLVERS: Record<string, Resolver> = {
-  'POST /tasks/': async (db, f) => taskAudience(db, num(field(f.answer, 'id'))),
-  'PUT /tasks/:id/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'DELETE /tasks/:id/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'PUT /tasks/:id/accept/': async (db, f) => merge(await taskAudience(db, num(f.params.id)), callerCompany(f)),
-  // The task's drivers before (a removed or moved-away driver) and after (an added or moved-to one): the
-  // union covers both, and `before` alone says who was on the task (push.ts: "assigned" means new).
-  'PUT /tasks/:id/drivers/:driverId/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'DELETE /tasks/:id/drivers/:driverId/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'PUT /tasks/:id/drivers/:driverId/move/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'PUT /tasks/:id/drivers/:driverId/quantity/': async (db, f) => taskAudience(db, num(f.params.id)),
-  'PUT /tasks/drivers/:id/tasks/order': async (db, f) => userAudience(db, num(f.params.id)),
-};
 
 /** Each audience kind of the route table (contract/call.ts `AudienceKind`), from one id. */
 const KINDS: Record<AudienceKind, (db: Db, id: number | null) => Promise<Audience | null>> = {
@@ -177,18 +161,13 @@ function declared(method: string, route: string): readonly AudienceRef[] | undef
 
 /** Whether a write route is told to the feed at all (auth, client errors and export jobs are not). */
 export function tracked(method: string, route: string): boolean {
-  return declared(method, route) !== undefined || `${method} ${route}` in RESOLVERS;
+  return declared(method, route) !== undefined;
 }
 
 export async function audienceOf(db: Db, facts: WriteFacts): Promise<Audience | null> {
   const refs = declared(facts.method, facts.route);
-  if (refs) return merge(...(await Promise.all(refs.map((ref) => resolveRef(db, facts, ref)))));
-  const resolve = RESOLVERS[`${facts.method} ${facts.route}`];
-  if (!resolve) return null;
-  return resolve(db, facts);
+  if (!refs) return null;
+  return merge(...(await Promise.all(refs.map((ref) => resolveRef(db, facts, ref)))));
 }
-
-/** The routes whose audience is still written here rather than declared in the route table (to move). */
-export const UNDECLARED_AUDIENCES: readonly string[] = Object.keys(RESOLVERS);
 
 export { merge as mergeAudiences };

@@ -1,6 +1,6 @@
 /** The task calls on the route table (contract/calls/tasks.ts): suggestions, templates, «Повторять», Excel import. */
 import type { RouteModule } from '../context.ts';
-import { taskCalls } from '../../contract/calls/tasks.ts';
+import { taskEntryCalls } from '../../contract/calls/tasks.ts';
 import { registerArea } from './define.ts';
 import { staffCompany } from '../tasks/scope.ts';
 import { suggestions } from './task-suggestions.ts';
@@ -11,7 +11,7 @@ const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'
 
 export const taskEntryRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
-  registerArea(app, ctx, taskCalls, {
+  registerArea(app, ctx, taskEntryCalls, {
     'GET /tasks/suggestions': async ({ user, query }) => suggestions(db, user, query),
     'GET /tasks/templates': async ({ user, query }) => listTemplates(db, (await staffCompany(db, user, query.company_id)).id),
     'POST /tasks/templates': async ({ user, body }) => saveTemplate(db, user, (await staffCompany(db, user, body.company_id)).id, body.name, body.fields),

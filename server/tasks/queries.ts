@@ -147,18 +147,6 @@ export async function staffTaskList(db: Db, user: AuthUser, q: CompletedQuery): 
   return toPage(items, Number(n), q.offset);
 }
 
-/** Parses `ids=1,2,3`; null when malformed. */
-export function parseIdList(raw: unknown): number[] | null {
-  if (typeof raw !== 'string' || !/^\s*\d+\s*(,\s*\d+\s*)*,?\s*$/.test(raw)) return null;
-  const ids = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map(Number);
-  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) return null;
-  return [...new Set(ids)];
-}
-
 /**
  * The dispatcher's "now": tasks of `date` (today by default) that are not cancelled, plus every task still
  * in progress from earlier days, with their drivers' reported quantities. At most 500, oldest day first.

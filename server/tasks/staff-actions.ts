@@ -1,12 +1,11 @@
 /** What staff do to a task of their company: change its status, create, delete, assign drivers, order. */
-import { z } from 'zod';
-import { text } from '../../contract/fields.ts';
+import type { z } from 'zod';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict, notFound, parse } from '../errors.ts';
-import { TASK_STATUSES, type Task } from '../../contract/entities.ts';
-import { quantityUpdateSchema, taskCreateSchema } from '../../contract/driver.ts';
+import type { Task } from '../../contract/entities.ts';
+import { staffTaskUpdateSchema, taskFieldsSchema, type StaffTaskUpdate } from '../../contract/driver.ts';
 import { loadTask } from './load.ts';
 import { addAssociation, companyDriverIds, removeAssociations } from './associations.ts';
 import { assertStaffSeesCompany } from './scope.ts';
@@ -19,27 +18,10 @@ export async function taskCompany(db: Db, taskId: number): Promise<number> {
   return task.company_id;
 }
 
-/** The task's own fields a PUT may change: only those sent (a stale tab never overwrites the rest). */
-const taskFieldsSchema = taskCreateSchema
-  .pick({ date: true, cargo: true, loading_place: true, unloading_place: true, planned_quantity: true, unit: true, rate: true, comment: true, max_drivers: true })
-  .partial()
-  // The create schema defaults the unit to 'т'; an edit that does not send it must leave it alone.
-  .extend({ unit: text().min(1, 'укажите единицу').max(20).optional() });
+export const STALE_TASK = 'Задачу изменили в другой вкладке или другим пользователем. Обновите и повторите.';
 const TASK_FIELDS = Object.keys(taskFieldsSchema.shape) as (keyof z.infer<typeof taskFieldsSchema>)[];
 
-export const STALE_TASK = 'Задачу изменили в другой вкладке или другим пользователем. Обновите и повторите.';
-
-/**
- * The SPEC's staff PUT /tasks/{id}/: a status, and/or driver_ids with a drivers list of their fields, and/or
- * the task's own fields. With `updated_at` (what the editor loaded) a task changed meanwhile answers 409.
- */
-const staffTaskUpdateSchema = taskFieldsSchema.extend({
-  updated_at: z.string().max(40).optional(),
-  status: z.enum(TASK_STATUSES, { message: 'неизвестный статус задания' }).optional(),
-  driver_ids: z.array(z.number().int().positive()).max(200).optional(),
-  drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
-});
-
+/** The SPEC's staff PUT /tasks/{id}/ (contract/driver.ts staffTaskUpdateSchema). */
 export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, body: unknown): Promise<Task> {
   const input = parse(staffTaskUpdateSchema, body);
   const fields = Object.fromEntries(TASK_FIELDS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));
@@ -123,7 +105,7 @@ async function syncDrivers(
  * A closed month's figures do not move (server/routes/WAGES.md): its task's price, date, drivers' rates and
  * quantities, and its drivers cannot change; moving a task into a closed month is refused too.
  */
-async function assertMoneyOpen(db: Db, taskId: number, input: z.infer<typeof staffTaskUpdateSchema>): Promise<void> {
+async function assertMoneyOpen(db: Db, taskId: number, input: StaffTaskUpdate): Promise<void> {
   const task = await db.kysely.selectFrom('tasks').select(['company_id', 'date', 'rate']).where('id', '=', taskId).executeTakeFirstOrThrow();
   const money =
     (input.rate !== undefined && input.rate !== task.rate) ||

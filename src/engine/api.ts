@@ -36,7 +36,10 @@ function splitInput(key: CallKey, input: Record<string, unknown> | undefined): {
   const call = callOf(key);
   const names = new Set([...call.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => m[1]));
   const path = fillPath(call.path, input);
-  const rest = Object.entries(input ?? {}).filter(([name, value]) => !names.has(name) && value !== undefined && value !== '');
+  const rest = Object.entries(input ?? {})
+    .filter(([name, value]) => !names.has(name) && value !== undefined && value !== '')
+    // A list travels comma-separated, as the server's schema reads it: ids=1,2,3.
+    .map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value]);
   return { path, query: rest.length > 0 ? (Object.fromEntries(rest) as Params) : undefined };
 }
 

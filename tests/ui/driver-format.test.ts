@@ -5,7 +5,6 @@ import {
   formatClock,
   formatDate,
   isoDate,
-  itemsOf,
   formatBytes,
   ownAssociation,
   ownTasksInOrder,
@@ -28,12 +27,6 @@ describe('driver formatting helpers', () => {
     expect(apiPathOf('/api/reports/photos/7')).toBe('/reports/photos/7');
     expect(apiPathOf('/reports/photos/7')).toBe('/reports/photos/7');
     expect(apiPathOf('/apiary/x')).toBe('/apiary/x');
-  });
-
-  it('takes items from an array or a page', () => {
-    expect(itemsOf([1, 2])).toEqual([1, 2]);
-    expect(itemsOf({ items: [3] })).toEqual([3]);
-    expect(itemsOf(undefined)).toEqual([]);
   });
 
   it("finds the driver's own association among several", () => {

@@ -4,13 +4,13 @@
  */
 import { useState } from 'react';
 import { toast } from 'react-toastify';
-import type { Page, Task } from '../../../contract/entities.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import type { Task } from '../../../contract/entities.ts';
+import { useGet, useSend } from '../../engine/api.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
 import { useDebounced } from '../driver-common/hooks.ts';
-import { failureMessage, useEngineSend } from '../../engine/send.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
 import '../driver.css';
@@ -26,15 +26,8 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
   const online = useOnline();
   const [confirmDialog, confirm] = useConfirm();
 
-  const params: Record<string, string | number> = { limit };
-  if (debouncedSearch) params.search = debouncedSearch;
-  if (date) params.date = date;
-  const query = useApiQuery<Page<Task>>('/tasks/available/', params, { placeholderData: (previous) => previous });
-
-  const accept = useEngineSend<Task>((task) => ({ method: 'PUT', path: `/tasks/${task.id}/accept/` }), [
-    '/tasks/available/',
-    '/tasks/assigned/',
-  ]);
+  const query = useGet('GET /tasks/available/', { limit, search: debouncedSearch, date }, { placeholderData: (previous) => previous });
+  const accept = useSend('PUT /tasks/:id/accept/');
 
   async function take(task: Task) {
     const yes = await confirm({
@@ -48,7 +41,7 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
     });
     if (!yes) return;
     try {
-      await accept.mutateAsync(task);
+      await accept.mutateAsync({ params: { id: task.id } });
       toast.success('Задача добавлена в текущие');
     } catch (error) {
       toast.error(failureMessage(error, 'Нет подключения к сети. Задачу можно взять только онлайн.'));
@@ -122,7 +115,7 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
         <>
           <ul className="drv-grid drv-grid--even" aria-busy={query.isFetching}>
             {tasks.map((task) => {
-              const busy = accept.isPending && accept.variables?.id === task.id;
+              const busy = accept.isPending && accept.variables?.params.id === task.id;
               return (
                 <li key={task.id} className="drv-card">
                   <TaskSummary task={task} badge={<FreePlaces task={task} />} />

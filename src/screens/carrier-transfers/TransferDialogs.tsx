@@ -1,9 +1,8 @@
 /** The dialogs of /carrier-transfers: hand a task (or edit a pending hand-over), decline with a reason, follow progress. */
 import { useState } from 'react';
-import type { Company, Page as ListPage, Task } from '../../../contract/entities.ts';
+import type { Company } from '../../../contract/entities.ts';
 import type { Transfer } from '../../../contract/transfers.ts';
 import { useGet, useSend } from '../../engine/api.ts';
-import { useApiQuery } from '../../engine/queries.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field, TextAreaField } from '../../ui/Field.tsx';
@@ -48,7 +47,7 @@ export function TransferDialog({
   const create = useSend('POST /transfers/');
   const update = useSend('PUT /transfers/:id');
   // Tasks that can still be handed: open or under way, newest first (the server checks again).
-  const tasks = useApiQuery<ListPage<Task>>(editing ? null : '/tasks/completed/', { status: 'all', ordering: '-date', limit: 200 });
+  const tasks = useGet(editing ? null : 'GET /tasks/completed/', { status: 'all', ordering: '-date', limit: 200 });
   const candidates = (tasks.data?.data.items ?? []).filter((t) => t.status === 'open' || t.status === 'in_progress');
   const shown = candidates.filter((t) => !search.trim() || spellingsMatch(`${t.id} ${t.cargo} ${t.loading_place} ${t.unloading_place}`, search));
   const chosen = candidates.find((t) => String(t.id) === taskId) ?? null;

@@ -8,7 +8,8 @@ import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { OwnTask } from '../driver-common/format.ts';
 import { DRIVER_STATUS_LABELS } from '../driver-common/format.ts';
-import { failureMessage, useEngineSend } from '../../engine/send.ts';
+import { failureMessage } from '../../engine/send.ts';
+import { useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import { formatQuantity, formatTrips } from '../../ui/format.ts';
@@ -32,15 +33,8 @@ interface Props extends OwnTask {
 
 export function AssignedTaskCard({ task, association, online, queued }: Props) {
   const openReportForm = useOpenReportForm();
-  const start = useEngineSend<null>(
-    () => ({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status: 'in_progress' } }),
-    ['/tasks/assigned/'],
-  );
-
-  const finish = useEngineSend<null>(
-    () => ({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status: 'completed' } }),
-    ['/tasks/'],
-  );
+  const start = useSend('PUT /tasks/:id/');
+  const finish = useSend('PUT /tasks/:id/');
   const [confirmElement, ask] = useConfirm();
   const [quantitiesOpen, setQuantitiesOpen] = useState(false);
   const [reportsOpen, setReportsOpen] = useState(association.disputed > 0);
@@ -66,7 +60,7 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
     });
     if (!yes) return;
     try {
-      await finish.mutateAsync(null);
+      await finish.mutateAsync({ params: { id: task.id }, body: { status: 'completed' } });
       toast.success('Задача завершена');
     } catch (error) {
       toast.error(failureMessage(error, 'Нет подключения к сети: задача не завершена.'));
@@ -75,7 +69,7 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
 
   async function startTrip() {
     try {
-      await start.mutateAsync(null);
+      await start.mutateAsync({ params: { id: task.id }, body: { status: 'in_progress' } });
       toast.success('Рейс начат');
     } catch (error) {
       toast.error(failureMessage(error, 'Нет подключения к сети: статус не изменён.'));

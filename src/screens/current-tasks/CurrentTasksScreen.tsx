@@ -5,11 +5,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'wouter';
-import type { Page, Task } from '../../../contract/entities.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
-import { itemsOf, ownTasksInOrder } from '../driver-common/format.ts';
+import { ownTasksInOrder } from '../driver-common/format.ts';
 import { invalidatePaths } from '../../engine/send.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { REPORT_QUERIES } from '../report/ReportForm.tsx';
@@ -30,10 +29,10 @@ export function CurrentTasksScreen({ title = 'Текущие задачи' }: { 
 function CurrentTasks({ title }: { title: string }) {
   const snapshot = useEngineSnapshot();
   const online = useOnline();
-  const query = useApiQuery<Task[] | Page<Task>>('/tasks/assigned/');
+  const query = useGet('GET /tasks/assigned/');
   useRefetchWhenReportsArrive();
 
-  const entries = ownTasksInOrder(itemsOf(query.data?.data), snapshot.auth.user?.id);
+  const entries = ownTasksInOrder(query.data?.data.items ?? [], snapshot.auth.user?.id);
   const queuedFor = (associationId: number) =>
     snapshot.outbox.items.filter((item) => item.association_id === associationId && item.state !== 'sent' && item.state !== 'undelivered').length;
 

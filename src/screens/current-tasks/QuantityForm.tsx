@@ -3,9 +3,10 @@ import { useEffect, useId, useState } from 'react';
 import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { DriverAssociation } from '../../../contract/entities.ts';
-import { failureMessage, useEngineSend } from '../../engine/send.ts';
+import { failureMessage } from '../../engine/send.ts';
+import { useSend } from '../../engine/api.ts';
 import { ApiError } from '../../engine/queries.ts';
-import { quantitiesUnsaved, quantityBody, quantityText, type QuantityBody, type QuantityFields } from './quantity.ts';
+import { quantitiesUnsaved, quantityBody, quantityText, type QuantityFields } from './quantity.ts';
 
 /**
  * Issue 10 A: typed but not on the server — said beside the fields until it is saved, so a failed save (the
@@ -46,10 +47,7 @@ export function QuantityForm({ association, unit, disabled, onUnsavedChange }: P
   const [failedOffline, setFailedOffline] = useState(false);
   const unsaved = quantitiesUnsaved(fields, association);
   useEffect(() => onUnsavedChange?.(unsaved), [unsaved, onUnsavedChange]);
-  const save = useEngineSend<QuantityBody>(
-    (body) => ({ method: 'PUT', path: `/tasks/${association.task_id}/drivers/${association.driver_id}/quantity/`, body }),
-    ['/tasks/assigned/'],
-  );
+  const save = useSend('PUT /tasks/:id/drivers/:driverId/quantity/');
 
   async function submit() {
     const result = quantityBody(fields);
@@ -59,7 +57,7 @@ export function QuantityForm({ association, unit, disabled, onUnsavedChange }: P
     }
     setErrors({});
     try {
-      await save.mutateAsync(result.body);
+      await save.mutateAsync({ params: { id: association.task_id, driverId: association.driver_id }, body: result.body });
       toast.success('Количество сохранено');
     } catch (error) {
       // The typed values stay in the fields, so the driver can save again later.

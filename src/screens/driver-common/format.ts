@@ -23,13 +23,6 @@ export function isoDate(d: Date): string {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
 }
 
-
-/** List answers come either as a bare array or as a page ({items, next_offset}); screens want the items. */
-export function itemsOf<T>(data: T[] | { items: T[] } | null | undefined): T[] {
-  if (!data) return [];
-  return Array.isArray(data) ? data : data.items;
-}
-
 /** The signed-in driver's own association on a task (the server may include other drivers' too). */
 export function ownAssociation(task: Task, driverId: number | null | undefined): DriverAssociation | null {
   const own = task.driver_associations.find((a) => a.driver_id === driverId);

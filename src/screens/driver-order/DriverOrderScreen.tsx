@@ -5,7 +5,6 @@
  * /current-tasks shows exactly this order.
  */
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import {
   DndContext,
@@ -20,11 +19,9 @@ import {
 } from '@dnd-kit/core';
 import { SortableContext, sortableKeyboardCoordinates, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
-import type { Page as TaskPage, Task } from '../../../contract/entities.ts';
+import type { Task } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
-import { useApiQuery } from '../../engine/queries.ts';
-import { useGet } from '../../engine/api.ts';
-import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { useGet, useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatQuantity } from '../../ui/format.ts';
@@ -75,9 +72,8 @@ export function DriverOrderScreen({ title }: ScreenProps) {
 }
 
 function DayOrder({ driverId, driverName, date }: { driverId: number; driverName: string; date: string }) {
-  const path = `/tasks/drivers/${driverId}/tasks`;
-  const query = useApiQuery<TaskPage<Task>>(path, { date });
-  const client = useQueryClient();
+  const query = useGet('GET /tasks/drivers/:id/tasks', { id: driverId, date });
+  const saveOrder = useSend('PUT /tasks/drivers/:id/tasks/order');
   const server = useNeedsServer();
   const tasks = query.data?.data.items ?? [];
   const serverIds = tasks.map((t) => t.id);
@@ -109,9 +105,9 @@ function DayOrder({ driverId, driverName, date }: { driverId: number; driverName
   async function save(): Promise<void> {
     setSaving(true);
     try {
-      await sendThroughEngine({ method: 'PUT', path: `/tasks/drivers/${driverId}/tasks/order`, body: { task_ids: ids } });
+      // Resolves once the tasks' queries are refetched, so the draft gives way to the saved order.
+      await saveOrder.mutateAsync({ params: { id: driverId }, body: { task_ids: ids } });
       toast.success(`Порядок задач водителя ${driverName} на ${formatDate(date)} сохранён`);
-      await invalidatePaths(client, ['/tasks']);
       setDraft(null);
     } catch (error) {
       toast.error(`Порядок не сохранён: ${(error as Error).message}`);

@@ -7,14 +7,14 @@ import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { toast } from 'react-toastify';
 import { Link } from 'wouter';
-import type { Page, Task } from '../../../contract/entities.ts';
+import type { Task } from '../../../contract/entities.ts';
 import type { OutboxItemView } from '../../engine/types.ts';
 import { getEngine } from '../../engine/engine.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { engineState, useEngineSnapshot } from '../../engine/store.ts';
 import { isServerReachable, NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatClock, formatDate, formatQuantity, itemsOf } from '../driver-common/format.ts';
+import { formatClock, formatDate, formatQuantity } from '../driver-common/format.ts';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
 import '../driver.css';
@@ -29,9 +29,9 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
   const online = useOnline();
   const [confirmDialog, confirm] = useConfirm();
   // Names the task of each item; an item whose task already left the list still shows its number.
-  const assigned = useApiQuery<Task[] | Page<Task>>('/tasks/assigned/');
+  const assigned = useGet('GET /tasks/assigned/');
   const taskOf = (associationId: number) =>
-    itemsOf(assigned.data?.data).find((task) => task.driver_associations.some((a) => a.id === associationId));
+    (assigned.data?.data.items ?? []).find((task) => task.driver_associations.some((a) => a.id === associationId));
 
   useEffect(() => {
     const dialog = ref.current;

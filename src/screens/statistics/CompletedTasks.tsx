@@ -1,8 +1,6 @@
 /** The driver's completed tasks for a period (GET /tasks/driver/completed), each with its reports. */
-import type { Page, Task } from '../../../contract/entities.ts';
-import type { Params } from '../../../worker/api.ts';
-import { useApiQuery } from '../../engine/queries.ts';
-import { formatQuantity, itemsOf, ownAssociation } from '../driver-common/format.ts';
+import { useGet } from '../../engine/api.ts';
+import { formatQuantity, ownAssociation } from '../driver-common/format.ts';
 import { plural } from '../../ui/format.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
 import { TaskSummary } from '../driver-common/TaskSummary.tsx';
@@ -10,11 +8,8 @@ import { AssociationReports } from '../report/AssociationReports.tsx';
 import type { DateRange } from '../../ui/period.ts';
 
 export function CompletedTasks({ userId, range }: { userId: number; range: DateRange }) {
-  const params: Params = {};
-  if (range.start) params.date_from = range.start;
-  if (range.end) params.date_to = range.end;
-  const query = useApiQuery<Task[] | Page<Task>>('/tasks/driver/completed', params);
-  const tasks = itemsOf(query.data?.data);
+  const query = useGet('GET /tasks/driver/completed', { date_from: range.start ?? undefined, date_to: range.end ?? undefined });
+  const tasks = query.data?.data.items ?? [];
 
   return (
     <section className="drv-completed" aria-labelledby="drv-completed-title">

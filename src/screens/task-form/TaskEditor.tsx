@@ -2,11 +2,8 @@
 import { useState } from 'react';
 import { useLocation } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Page as TaskPage, Task } from '../../../contract/entities.ts';
-import type { Result } from '../../../worker/api.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { unwrap } from '../../engine/queries.ts';
-import { sendThroughEngine } from '../../engine/send.ts';
+import type { Task } from '../../../contract/entities.ts';
+import { getOnce, sendOnce } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
@@ -25,8 +22,7 @@ interface EditDraft {
 }
 
 async function reloadTask(id: number): Promise<Task | null> {
-  const result = (await getEngine().get('/tasks/bulk', { ids: String(id) })) as Result<{ data: TaskPage<Task> }>;
-  return unwrap(result).data.items[0] ?? null;
+  return (await getOnce('GET /tasks/bulk', { ids: [id] })).data.items[0] ?? null;
 }
 
 export function TaskEditor({ fresh }: { fresh: Task }) {
@@ -91,7 +87,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
     }
     setSaving(true);
     try {
-      const task = await sendThroughEngine<Task>({ method: 'PUT', path: `/tasks/${loaded.id}/`, body: { ...changes, updated_at: loaded.updated_at } });
+      const task = await sendOnce('PUT /tasks/:id/', { params: { id: loaded.id }, body: { ...changes, updated_at: loaded.updated_at } });
       clearDraft(key);
       adopt(task, false);
       toast.success(`Задача №${task.id} сохранена`);
@@ -126,7 +122,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
       confirmLabel: 'Снять',
       danger: true,
     });
-    if (yes) await driverAction(() => sendThroughEngine({ method: 'DELETE', path: `/tasks/${loaded.id}/drivers/${row.driver_id}/` }), `${name} снят с задачи`);
+    if (yes) await driverAction(() => sendOnce('DELETE /tasks/:id/drivers/:driverId/', { params: { id: loaded.id, driverId: row.driver_id } }), `${name} снят с задачи`);
   }
 
   function driverChanged(row: DriverRowValues): boolean {
@@ -136,12 +132,12 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
 
   /** One driver's fields at once, by the spec's per-driver call (PUT /tasks/{id}/drivers/{driverId}/ with query fields). */
   async function saveDriver(row: DriverRowValues): Promise<void> {
-    const params: Record<string, string> = { status_param: row.status };
+    const query: Record<string, string> = { status_param: row.status };
     const fieldErrors: FieldErrors = {};
     for (const key of DRIVER_NUMBER_FIELDS) {
       const parsed = parseQuantity(row[key]);
       if (!parsed.ok) fieldErrors[`drivers.${row.driver_id}.${key}`] = parsed.error;
-      else params[key] = parsed.value === null ? '' : String(parsed.value);
+      else query[key] = parsed.value === null ? '' : String(parsed.value);
     }
     if (Object.keys(fieldErrors).length > 0) {
       setErrors(fieldErrors);
@@ -149,7 +145,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
       return;
     }
     await driverAction(
-      () => sendThroughEngine({ method: 'PUT', path: `/tasks/${loaded.id}/drivers/${row.driver_id}/`, params }),
+      () => sendOnce('PUT /tasks/:id/drivers/:driverId/', { params: { id: loaded.id, driverId: row.driver_id }, query }),
       `Водитель ${driverName(row.driver_id)}: изменения сохранены`,
       row.driver_id,
     );
@@ -178,7 +174,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
               setMoving(null);
               if (to)
                 void driverAction(
-                  () => sendThroughEngine({ method: 'PUT', path: `/tasks/${loaded.id}/drivers/${row.driver_id}/move/`, body: { to_driver_id: to } }),
+                  () => sendOnce('PUT /tasks/:id/drivers/:driverId/move/', { params: { id: loaded.id, driverId: row.driver_id }, body: { to_driver_id: to } }),
                   `Задача передана: ${driverName(to)}`,
                 );
             }}
@@ -218,7 +214,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
     });
     if (!yes) return;
     try {
-      await sendThroughEngine({ method: 'DELETE', path: `/tasks/${loaded.id}/` });
+      await sendOnce('DELETE /tasks/:id/', { params: { id: loaded.id } });
       clearDraft(key);
       toast.success(`Задача №${loaded.id} удалена`);
       navigate('/tasks/manage');

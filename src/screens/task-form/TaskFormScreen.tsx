@@ -6,10 +6,8 @@
 import { useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Page as TaskPage, Task } from '../../../contract/entities.ts';
+import type { Task } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
-import { useApiQuery } from '../../engine/queries.ts';
-import { sendThroughEngine } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
@@ -21,7 +19,7 @@ import { TaskEditor } from './TaskEditor.tsx';
 import { applyFailure, focusField, useDayLoad, useFormOptions } from './form-helpers.ts';
 import { buildBody, draftKey, emptyValues, firstErrorField, nextValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
-import { sendOnce } from '../../engine/api.ts';
+import { sendOnce, useGet } from '../../engine/api.ts';
 import { REPEAT_MAX_DATES } from '../../../contract/calls/tasks.ts';
 import { formatDate, plural } from '../../ui/format.ts';
 import { TaskTemplates } from './TaskTemplates.tsx';
@@ -93,7 +91,7 @@ function CreateTaskScreen({ title }: { title: string }) {
       return;
     }
     try {
-      const task = await sendThroughEngine<Task>({ method: 'POST', path: '/tasks/', body: built.body });
+      const task = await sendOnce('POST /tasks/', { body: built.body });
       clearDraft(key);
       setErrors({});
       setFormError(null);
@@ -178,7 +176,7 @@ function CreateTaskScreen({ title }: { title: string }) {
 }
 
 function EditTaskScreen({ id }: { id: number }) {
-  const query = useApiQuery<TaskPage<Task>>('/tasks/bulk', { ids: String(id) });
+  const query = useGet('GET /tasks/bulk', { ids: [id] });
   const task = query.data?.data.items[0];
   const title = `Задача №${id}`;
   if (query.isPending) return <Page title={title}><Loading /></Page>;

@@ -4,9 +4,8 @@
  * any tab of this browser changes a task or a report.
  */
 import { Link } from 'wouter';
-import type { Page as TaskPage, Task } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
-import { useApiQuery } from '../../engine/queries.ts';
+import { useGet } from '../../engine/api.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';
 import { Page } from '../../ui/Page.tsx';
@@ -24,7 +23,7 @@ const REFRESH_MS = 60_000;
 export function TasksActiveScreen({ title }: ScreenProps) {
   const today = isoDate(new Date());
   const [state, setState] = useUrlState({ date: today });
-  const query = useApiQuery<TaskPage<Task>>('/tasks/active/', { date: state.date }, { refetchInterval: REFRESH_MS, refetchIntervalInBackground: false });
+  const query = useGet('GET /tasks/active/', { date: state.date }, { refetchInterval: REFRESH_MS, refetchIntervalInBackground: false });
   const groups = groupByDriver(query.data?.data.items ?? []);
   const units = new Set((query.data?.data.items ?? []).map((t) => t.unit));
   const unit = units.size === 1 ? [...units][0] : '';

@@ -7,13 +7,9 @@ import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { toast } from 'react-toastify';
-import type { Page as TaskPage, Task, TaskStatus } from '../../../contract/entities.ts';
-import type { Result } from '../../../worker/api.ts';
+import type { Task, TaskStatus } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
-import { getEngine } from '../../engine/engine.ts';
-import { unwrap, useApiQuery } from '../../engine/queries.ts';
-import { sendOnce, useGet } from '../../engine/api.ts';
-import { invalidatePaths, sendThroughEngine } from '../../engine/send.ts';
+import { invalidateAfter, sendOnce, useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
@@ -36,7 +32,6 @@ import { duplicateBody, duplicateDrivers, LIST_DEFAULTS, listParams, nextOrderin
 import './tasks-manage.css';
 import { DateInput } from '../../ui/DateInput.tsx';
 
-const TASKS = '/tasks';
 const TABS = [
   { id: 'all', label: 'Все задачи' },
   { id: 'completed', label: 'Выполненные' },
@@ -56,7 +51,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
   const superAdmin = useEngineSnapshot().auth.user?.role === 'super-admin';
   const page = Math.max(0, Number(state.page) || 0);
   const params = listParams(state, page);
-  const query = useApiQuery<TaskPage<Task>>('/tasks/completed/', params, { placeholderData: (previous) => previous });
+  const query = useGet('GET /tasks/completed/', params, { placeholderData: (previous) => previous });
   const companies = useGet(superAdmin ? 'GET /companies/' : null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulk, setBulk] = useState<BulkRun | null>(null);
@@ -80,13 +75,14 @@ export function TasksManageScreen({ title }: ScreenProps) {
     setState({ page: '0', ...patch });
   }
 
+  /** After one or many writes: every task write makes the same areas stale (contract/calls/tasks.ts). */
   async function refresh(): Promise<void> {
-    await invalidatePaths(client, [TASKS]);
+    await invalidateAfter(client, 'POST', '/tasks/');
   }
 
   async function changeStatus(task: Task, status: TaskStatus): Promise<void> {
     try {
-      await sendThroughEngine({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status } });
+      await sendOnce('PUT /tasks/:id/', { params: { id: task.id }, body: { status } });
       toast.success(`Статус задачи ${taskLabel(task)} изменён`);
     } catch (error) {
       toast.error(`Статус не изменён: ${(error as Error).message}`);
@@ -104,7 +100,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
     });
     if (!yes) return;
     try {
-      await sendThroughEngine({ method: 'DELETE', path: `/tasks/${task.id}/` });
+      await sendOnce('DELETE /tasks/:id/', { params: { id: task.id } });
       toast.success(`Задача ${taskLabel(task)} удалена`);
     } catch (error) {
       toast.error(`Задача не удалена: ${(error as Error).message}`);
@@ -140,20 +136,17 @@ export function TasksManageScreen({ title }: ScreenProps) {
       confirmLabel: 'Удалить',
       danger: true,
     });
-    if (yes) await runOnSelected('Удаление', (task) => sendThroughEngine({ method: 'DELETE', path: `/tasks/${task.id}/` }));
+    if (yes) await runOnSelected('Удаление', (task) => sendOnce('DELETE /tasks/:id/', { params: { id: task.id } }));
   }
 
   async function duplicate(task: Task): Promise<void> {
-    const created = await sendThroughEngine<Task>({ method: 'POST', path: '/tasks/', body: { ...duplicateBody(task, copyDate), drivers: duplicateDrivers(task) } });
-    return void created;
+    await sendOnce('POST /tasks/', { body: { ...duplicateBody(task, copyDate), drivers: duplicateDrivers(task) } });
   }
 
   async function loadAll(): Promise<void> {
     setLoadingAll({ loaded: 0, total: null });
     try {
-      const get = async <T,>(path: string, p?: Record<string, string | number | boolean | null | undefined>) =>
-        unwrap((await getEngine().get(path, p)) as Result<{ data: T }>).data;
-      const tasks = await loadAllTasks(get, listParams(state), (loaded, total) => setLoadingAll({ loaded, total }));
+      const tasks = await loadAllTasks(listParams(state), (loaded, total) => setLoadingAll({ loaded, total }));
       setAll({ tasks, key: filterKey });
     } catch (error) {
       toast.error(`Не удалось загрузить все задачи: ${(error as Error).message}`);
@@ -275,7 +268,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
           type="button"
           className="button button-small"
           disabled={busy !== null || server.offline}
-          onClick={() => void runOnSelected('Смена статуса', (task) => sendThroughEngine({ method: 'PUT', path: `/tasks/${task.id}/`, body: { status: bulkStatus } }))}
+          onClick={() => void runOnSelected('Смена статуса', (task) => sendOnce('PUT /tasks/:id/', { params: { id: task.id }, body: { status: bulkStatus } }))}
         >
           Сменить статус
         </button>

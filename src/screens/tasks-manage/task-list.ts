@@ -1,5 +1,5 @@
-/** The task list's URL state and the query it makes (pure: tested in tests/ui/tasks-manage.test.ts). */
-import type { Params } from '../../../worker/api.ts';
+/** The task list's URL state and the query it makes (pure). */
+import type { CallQuery } from '../../../contract/calls/index.ts';
 import type { Task, TaskStatus } from '../../../contract/entities.ts';
 import { formatDate } from '../../ui/format.ts';
 
@@ -24,9 +24,14 @@ export function statusOf(state: ListState): TaskStatus | 'all' {
   return state.tab === 'completed' ? 'completed' : 'all';
 }
 
-/** GET /tasks/completed/ params for the state; `page` only for the paged view. */
-export function listParams(state: ListState, page?: number): Params {
-  const params: Params = { status: statusOf(state), ordering: state.ordering || '-date' };
+/** What GET /tasks/completed/ takes. */
+export type ListQuery = Partial<CallQuery<'GET /tasks/completed/'>>;
+type Ordering = NonNullable<ListQuery['ordering']>;
+const ORDERINGS: readonly Ordering[] = ['date', '-date', 'id', '-id', 'cargo', '-cargo'];
+
+/** GET /tasks/completed/ params for the state; `page` only for the paged view. A sort the URL garbled is by date. */
+export function listParams(state: ListState, page?: number): ListQuery {
+  const params: ListQuery = { status: statusOf(state), ordering: ORDERINGS.find((o) => o === state.ordering) ?? '-date' };
   if (state.search.trim()) params.search = state.search.trim();
   if (state.date_from) params.date_from = state.date_from;
   if (state.date_to) params.date_to = state.date_to;
