@@ -1,36 +1,37 @@
 /**
- * /tasks/manage: the dispatcher's task list (issue 8, CONSOLE.md). Filters, sort, tab and page live in the
- * URL; rows open the task form; status changes and deletes are per row or in bulk, and a bulk action reports
- * what happened to each task.
+ * /tasks/manage: the dispatcher's task list (CONSOLE.md). Filters, sort, tab and page live in the URL; rows
+ * open the task form; status changes and deletes are per row or in bulk (TaskBulkBar), and a bulk action
+ * reports what happened to each task. «Загрузить всё по фильтру» replaces the pages with every task the
+ * filters leave.
  */
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
-import { toast } from 'react-toastify';
-import type { Task, TaskStatus } from '../../../contract/entities.ts';
+import { TASK_STATUSES, type Task, type TaskStatus } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import { invalidateAfter, sendOnce, useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState } from '../../ui/states.tsx';
+import { showToast } from '../../ui/toasts.ts';
 import { TASK_STATUS_OPTIONS } from '../../ui/statuses.ts';
-import { DataTable } from '../../ui/console/DataTable.tsx';
+import { DateInput } from '../../ui/DateInput.tsx';
 import { FilterBar } from '../../ui/console/FilterBar.tsx';
 import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx';
-import { BulkBar, BulkResults } from '../../ui/console/BulkResults.tsx';
+import { BulkResults } from '../../ui/console/BulkResults.tsx';
 import { runBulk, type BulkOutcome } from '../../ui/console/bulk.ts';
-import { useUrlState } from '../../ui/console/use-url-state.ts';
+import { useListController } from '../../ui/console/list-controller.ts';
+import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
+import { RowActions, RowButton } from '../../ui/console/RowParts.tsx';
+import { ExportButton } from '../export/ExportButton.tsx';
 import { TaskCard, taskColumns } from './columns.tsx';
 import { loadAllTasks } from './load-all.ts';
-import { ExportSlot } from './ExportSlot.tsx';
-import { duplicateBody, duplicateDrivers, LIST_DEFAULTS, listParams, nextOrdering, PAGE_SIZE, statusOf, taskLabel } from './task-list.ts';
+import { TaskBulkBar } from './TaskBulkBar.tsx';
+import { exportFilters, LIST_DEFAULTS, listParams, statusOf, taskLabel } from './task-list.ts';
 import './tasks-manage.css';
-import { DateInput } from '../../ui/DateInput.tsx';
 
 const TABS = [
   { id: 'all', label: 'Все задачи' },
@@ -43,49 +44,43 @@ interface BulkRun {
 }
 
 export function TasksManageScreen({ title }: ScreenProps) {
-  const [state, setState] = useUrlState(LIST_DEFAULTS);
+  const list = useListController({
+    key: 'GET /tasks/completed/',
+    defaults: LIST_DEFAULTS,
+    paging: 'server',
+    input: (state, paging) => ({ ...listParams(state), ...paging }),
+    descFirst: ['date', 'id'],
+  });
+  const { state, update, selected, setSelected } = list;
   const [, navigate] = useLocation();
   const client = useQueryClient();
   const server = useNeedsServer();
-  const [ask, confirmElement] = useConfirmPair();
+  const [confirmElement, ask] = useConfirm();
   const superAdmin = useEngineSnapshot().auth.user?.role === 'super-admin';
-  const page = Math.max(0, Number(state.page) || 0);
-  const params = listParams(state, page);
-  const query = useGet('GET /tasks/completed/', params, { placeholderData: (previous) => previous });
   const companies = useGet(superAdmin ? 'GET /companies/' : null);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
   const [bulk, setBulk] = useState<BulkRun | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
-  const [bulkStatus, setBulkStatus] = useState<TaskStatus>('completed');
-  const [assignTo, setAssignTo] = useState('');
-  const driverList = (useGet('GET /users/drivers/').data?.data ?? []).filter((d) => d.is_active !== false);
-  const [copyDate, setCopyDate] = useState('');
   const [all, setAll] = useState<{ tasks: Task[]; key: string } | null>(null);
   const [loadingAll, setLoadingAll] = useState<{ loaded: number; total: number | null } | null>(null);
 
   const filterKey = JSON.stringify(listParams(state));
   const showingAll = all !== null && all.key === filterKey;
-  const pageData = query.data?.data;
-  const rows = showingAll ? all.tasks : (pageData?.items ?? []);
+  const rows = showingAll ? all.tasks : list.rows;
   const byId = new Map(rows.map((task) => [String(task.id), task]));
   const chosen = [...selected].map((id) => byId.get(id)).filter((task): task is Task => task !== undefined);
-
-  function update(patch: Partial<typeof LIST_DEFAULTS>): void {
-    setSelected(new Set());
-    setState({ page: '0', ...patch });
-  }
 
   /** After one or many writes: every task write makes the same areas stale (contract/calls/tasks.ts). */
   async function refresh(): Promise<void> {
     await invalidateAfter(client, 'POST', '/tasks/');
   }
 
-  async function changeStatus(task: Task, status: TaskStatus): Promise<void> {
+  /** A row's write: its toast says what happened, or why not; the list refetches either way. */
+  async function write(done: string, refused: string, work: () => Promise<unknown>): Promise<void> {
     try {
-      await sendOnce('PUT /tasks/:id/', { params: { id: task.id }, body: { status } });
-      toast.success(`Статус задачи ${taskLabel(task)} изменён`);
+      await work();
+      showToast('success', done);
     } catch (error) {
-      toast.error(`Статус не изменён: ${(error as Error).message}`);
+      showToast('error', `${refused}: ${(error as Error).message}`);
     } finally {
       await refresh();
     }
@@ -98,22 +93,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
       confirmLabel: 'Удалить',
       danger: true,
     });
-    if (!yes) return;
-    try {
-      await sendOnce('DELETE /tasks/:id/', { params: { id: task.id } });
-      toast.success(`Задача ${taskLabel(task)} удалена`);
-    } catch (error) {
-      toast.error(`Задача не удалена: ${(error as Error).message}`);
-    } finally {
-      await refresh();
-    }
-  }
-
-  /** One task onto a driver through the board's call (its refusals are the board's: full, already on it, done). */
-  async function assignDriverTo(task: Task, driverId: number): Promise<void> {
-    const { results } = await sendOnce('POST /dispatch/assign', { body: { task_ids: [task.id], driver_id: driverId, date: task.date } });
-    const result = results[0];
-    if (!result?.ok) throw new Error(result?.detail ?? 'Водитель не назначен');
+    if (yes) await write(`Задача ${taskLabel(task)} удалена`, 'Задача не удалена', () => sendOnce('DELETE /tasks/:id/', { params: { id: task.id } }));
   }
 
   async function runOnSelected(titleText: string, action: (task: Task) => Promise<unknown>): Promise<void> {
@@ -139,32 +119,30 @@ export function TasksManageScreen({ title }: ScreenProps) {
     if (yes) await runOnSelected('Удаление', (task) => sendOnce('DELETE /tasks/:id/', { params: { id: task.id } }));
   }
 
-  async function duplicate(task: Task): Promise<void> {
-    await sendOnce('POST /tasks/', { body: { ...duplicateBody(task, copyDate), drivers: duplicateDrivers(task) } });
-  }
-
   async function loadAll(): Promise<void> {
     setLoadingAll({ loaded: 0, total: null });
     try {
       const tasks = await loadAllTasks(listParams(state), (loaded, total) => setLoadingAll({ loaded, total }));
       setAll({ tasks, key: filterKey });
     } catch (error) {
-      toast.error(`Не удалось загрузить все задачи: ${(error as Error).message}`);
+      showToast('error', `Не удалось загрузить все задачи: ${(error as Error).message}`);
     } finally {
       setLoadingAll(null);
     }
   }
 
   function rowActions(task: Task) {
+    const changeTo = (status: TaskStatus) =>
+      write(`Статус задачи ${taskLabel(task)} изменён`, 'Статус не изменён', () => sendOnce('PUT /tasks/:id/', { params: { id: task.id }, body: { status } }));
     return (
-      <div className="row-actions">
+      <RowActions>
         <select
           aria-label={`Статус задачи №${task.id}`}
           className="row-status"
           value={task.status}
           disabled={server.offline}
           title={server.reason}
-          onChange={(event) => void changeStatus(task, event.target.value as TaskStatus)}
+          onChange={(event) => void changeTo(TASK_STATUSES.find((s) => s === event.target.value) ?? task.status)}
         >
           {TASK_STATUS_OPTIONS.map((option) => (
             <option key={option.value} value={option.value}>
@@ -172,28 +150,15 @@ export function TasksManageScreen({ title }: ScreenProps) {
             </option>
           ))}
         </select>
-        <button
-          type="button"
-          className="button button-quiet button-small"
-          disabled={server.offline}
-          title={server.reason}
-          aria-label={`Удалить задачу №${task.id}`}
-          onClick={() => void remove(task)}
-        >
+        <RowButton gate={{ disabled: server.offline, title: server.reason }} kind="quiet" label={`Удалить задачу №${task.id}`} onClick={() => void remove(task)}>
           Удалить
-        </button>
-      </div>
+        </RowButton>
+      </RowActions>
     );
   }
 
-  const columns = taskColumns(rowActions);
-  const sortColumn = state.ordering.replace(/^-/, '');
-  const total = pageData?.total ?? 0;
-  const from = total === 0 ? 0 : page * PAGE_SIZE + 1;
-  const to = Math.min(total, (page + 1) * PAGE_SIZE);
-
   return (
-    <Page title={title} wide aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
+    <Page title={title} wide aside={<ListCacheNote list={list} />}>
       {confirmElement}
       <div className="tabs" role="tablist" aria-label="Списки задач">
         {TABS.map((tab) => (
@@ -215,7 +180,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
         placeholder="Груз, место погрузки или выгрузки"
         actions={
           <>
-            <ExportSlot params={listParams(state)} />
+            <ExportButton filters={exportFilters(listParams(state))} />
             <Link href="/tasks/create" className="button button-primary">
               Создать задачу
             </Link>
@@ -253,126 +218,35 @@ export function TasksManageScreen({ title }: ScreenProps) {
       </FilterBar>
       <NeedsServerHint offline={server.offline} what="менять задачи" />
       {bulk && <BulkResults title={bulk.title} outcomes={bulk.outcomes} onClose={() => setBulk(null)} />}
-      <BulkBar count={chosen.length} onClear={() => setSelected(new Set())}>
-        <label className="bulk-field">
-          <span className="visually-hidden">Новый статус</span>
-          <select value={bulkStatus} onChange={(event) => setBulkStatus(event.target.value as TaskStatus)}>
-            {TASK_STATUS_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          className="button button-small"
-          disabled={busy !== null || server.offline}
-          onClick={() => void runOnSelected('Смена статуса', (task) => sendOnce('PUT /tasks/:id/', { params: { id: task.id }, body: { status: bulkStatus } }))}
-        >
-          Сменить статус
-        </button>
-        <label className="bulk-field">
-          <span className="visually-hidden">Дата копий</span>
-          <DateInput aria-label="Дата копий" value={copyDate} onValue={setCopyDate} />
-        </label>
-        <button
-          type="button"
-          className="button button-small"
-          disabled={busy !== null || server.offline || !copyDate}
-          title={copyDate ? undefined : 'Выберите дату для копий'}
-          onClick={() => void runOnSelected('Дублирование', duplicate)}
-        >
-          Дублировать на дату
-        </button>
-        <label className="bulk-field">
-          <span className="visually-hidden">Водитель</span>
-          <select aria-label="Водитель для назначения" value={assignTo} onChange={(event) => setAssignTo(event.target.value)}>
-            <option value="">Водитель…</option>
-            {driverList.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <button
-          type="button"
-          className="button button-small"
-          disabled={busy !== null || server.offline || !assignTo}
-          title={assignTo ? undefined : 'Выберите водителя'}
-          onClick={() => void runOnSelected('Назначение водителя', (task) => assignDriverTo(task, Number(assignTo)))}
-        >
-          Назначить водителя
-        </button>
-        <button type="button" className="button button-small button-danger" disabled={busy !== null || server.offline} onClick={() => void bulkDelete()}>
-          Удалить
-        </button>
-        {busy && <span aria-live="polite">{busy}…</span>}
-      </BulkBar>
-      {query.isError && !pageData ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : (
-        <DataTable
-          label="Задачи"
-          columns={columns}
-          data={rows}
-          getRowId={(task) => String(task.id)}
-          sort={{ id: sortColumn, desc: state.ordering.startsWith('-') }}
-          onSort={(id) => update({ ordering: nextOrdering(state.ordering, id) })}
-          selected={selected}
-          onSelectedChange={setSelected}
-          onOpen={(task) => navigate(`/tasks/create?id=${task.id}`)}
-          loading={query.isPending}
-          empty={
-            <p>
-              Задач по этому фильтру нет. <Link href="/tasks/create">Создать задачу</Link>
-            </p>
-          }
-          card={(task) => <TaskCard task={task} actions={rowActions(task)} />}
-        />
-      )}
-      {/* An empty list has nothing to page through: no "0–0 из 0" with dead buttons. */}
-      {(showingAll || total > 0) && (
-      <div className="pager">
-        {showingAll ? (
-          <>
-            <span>Загружены все задачи по фильтру: {all.tasks.length}</span>
-            <button type="button" className="button button-small" onClick={() => setAll(null)}>
-              Вернуться к страницам
-            </button>
-          </>
-        ) : (
-          <>
-            <button type="button" className="button button-small" disabled={page === 0} onClick={() => setState({ page: String(page - 1) })}>
-              ← Назад
-            </button>
-            <span>
-              {from}–{to} из {total}
-            </span>
-            <button
-              type="button"
-              className="button button-small"
-              disabled={pageData?.next_offset === null || pageData === undefined}
-              onClick={() => setState({ page: String(page + 1) })}
-            >
-              Вперёд →
-            </button>
-            <button type="button" className="button button-small button-quiet" disabled={loadingAll !== null || total === 0} onClick={() => void loadAll()}>
-              {loadingAll
-                ? `Загружено ${loadingAll.loaded}${loadingAll.total !== null ? ` из ${loadingAll.total}` : ''}…`
-                : 'Загрузить всё по фильтру'}
-            </button>
-          </>
-        )}
-      </div>
+      <TaskBulkBar chosen={chosen} onClear={() => setSelected(new Set())} run={runOnSelected} busy={busy} offline={server.offline} onDelete={() => void bulkDelete()} />
+      <ListFrame
+        list={{ ...list, rows, paged: !showingAll && list.total > 0 }}
+        selectable
+        pagerAlways
+        label="Задачи"
+        columns={taskColumns(rowActions)}
+        getRowId={(task) => String(task.id)}
+        onOpen={(task) => navigate(`/tasks/create?id=${task.id}`)}
+        empty={
+          <p>
+            Задач по этому фильтру нет. <Link href="/tasks/create">Создать задачу</Link>
+          </p>
+        }
+        card={(task) => <TaskCard task={task} actions={rowActions(task)} />}
+        pagerExtra={
+          <button type="button" className="button button-small button-quiet" disabled={loadingAll !== null} onClick={() => void loadAll()}>
+            {loadingAll ? `Загружено ${loadingAll.loaded}${loadingAll.total !== null ? ` из ${loadingAll.total}` : ''}…` : 'Загрузить всё по фильтру'}
+          </button>
+        }
+      />
+      {showingAll && (
+        <div className="pager">
+          <span>Загружены все задачи по фильтру: {all.tasks.length}</span>
+          <button type="button" className="button button-small" onClick={() => setAll(null)}>
+            Вернуться к страницам
+          </button>
+        </div>
       )}
     </Page>
   );
-}
-
-/** useConfirm with the ask first: the screen calls it far more often than it renders it. */
-function useConfirmPair() {
-  const [element, ask] = useConfirm();
-  return [ask, element] as const;
 }

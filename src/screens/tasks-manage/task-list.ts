@@ -1,9 +1,9 @@
 /** The task list's URL state and the query it makes (pure). */
 import type { CallQuery } from '../../../contract/calls/index.ts';
-import type { Task, TaskStatus } from '../../../contract/entities.ts';
+import { TASK_STATUSES, type Task, type TaskStatus } from '../../../contract/entities.ts';
+import type { ExportRequest } from '../../../contract/exports.ts';
 import { formatDate } from '../../ui/format.ts';
 
-export const PAGE_SIZE = 50;
 export const BULK_PAGE_SIZE = 200;
 
 export const LIST_DEFAULTS = {
@@ -20,8 +20,8 @@ export type ListState = typeof LIST_DEFAULTS;
 
 /** «Выполненные» is the spec's completed list (status 'completed' by default); «Все задачи» shows every status. */
 export function statusOf(state: ListState): TaskStatus | 'all' {
-  if (state.status) return state.status as TaskStatus | 'all';
-  return state.tab === 'completed' ? 'completed' : 'all';
+  if (state.status === 'all') return 'all';
+  return TASK_STATUSES.find((s) => s === state.status) ?? (state.tab === 'completed' ? 'completed' : 'all');
 }
 
 /** What GET /tasks/completed/ takes. */
@@ -29,25 +29,19 @@ export type ListQuery = Partial<CallQuery<'GET /tasks/completed/'>>;
 type Ordering = NonNullable<ListQuery['ordering']>;
 const ORDERINGS: readonly Ordering[] = ['date', '-date', 'id', '-id', 'cargo', '-cargo'];
 
-/** GET /tasks/completed/ params for the state; `page` only for the paged view. A sort the URL garbled is by date. */
-export function listParams(state: ListState, page?: number): ListQuery {
+/** GET /tasks/completed/ params for the state (the page's limit and offset are the list controller's). A sort the URL garbled is by date. */
+export function listParams(state: ListState): ListQuery {
   const params: ListQuery = { status: statusOf(state), ordering: ORDERINGS.find((o) => o === state.ordering) ?? '-date' };
   if (state.search.trim()) params.search = state.search.trim();
   if (state.date_from) params.date_from = state.date_from;
   if (state.date_to) params.date_to = state.date_to;
   if (state.company) params.company_id = Number(state.company);
-  if (page !== undefined) {
-    params.limit = PAGE_SIZE;
-    params.offset = page * PAGE_SIZE;
-  }
   return params;
 }
 
-/** A column's sort toggles asc ↔ desc; another column starts descending for dates, ascending otherwise. */
-export function nextOrdering(current: string, column: string): string {
-  const active = current.replace(/^-/, '');
-  if (active === column) return current.startsWith('-') ? column : `-${column}`;
-  return column === 'date' || column === 'id' ? `-${column}` : column;
+/** The export of what the list shows: its filters and sort. */
+export function exportFilters({ search, status, ordering, date_from, date_to, company_id }: ListQuery): ExportRequest {
+  return { search, status, ordering, date_from, date_to, company_id };
 }
 
 /** «Щебень» на 23.11.2026 — how dialogs and bulk results name a task. */

@@ -18,9 +18,11 @@ type FrameProps<T> = Omit<DataTableProps<T>, 'data' | 'sort' | 'onSort' | 'selec
   selectable?: boolean;
   /** Beside the pager (e.g. «Показать все»). */
   pagerExtra?: ReactNode;
+  /** The pager's range even on a single page. */
+  pagerAlways?: boolean;
 };
 
-export function ListFrame<T>({ list, selectable, pagerExtra, ...table }: FrameProps<T>) {
+export function ListFrame<T>({ list, selectable, pagerExtra, pagerAlways, ...table }: FrameProps<T>) {
   const { query } = list;
   if (query.isError && !query.data) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
   return (
@@ -33,7 +35,7 @@ export function ListFrame<T>({ list, selectable, pagerExtra, ...table }: FramePr
         {...(selectable ? { selected: list.selected, onSelectedChange: list.setSelected } : {})}
         loading={query.isPending}
       />
-      {list.paged && <Pager page={list.page} total={list.total} onPage={list.setPage} extra={pagerExtra} />}
+      {list.paged && <Pager page={list.page} total={list.total} onPage={list.setPage} extra={pagerExtra} always={pagerAlways} />}
     </>
   );
 }
