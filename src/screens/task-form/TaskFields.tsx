@@ -8,6 +8,7 @@ import { DriverPicker, vehicleOf, type DriverOption } from './DriverPicker.tsx';
 import type { DriverNumberField, DriverRowValues, FieldErrors, TaskFormValues } from './task-form.ts';
 import { SuggestField } from './SuggestField.tsx';
 import type { DayLoad } from './form-helpers.ts';
+import { Options } from '../../ui/Options.tsx';
 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
   planned_quantity: 'Доля (пусто — поровну)',
@@ -141,11 +142,7 @@ export function TaskFields({ values, errors, onChange, companies, drivers, dayLo
                   ))}
                   {editing && (
                     <Select label="Статус" name={`drivers.${row.driver_id}.status`} value={row.status} onChange={(event) => setDriver(row.driver_id, { status: event.target.value as DriverRowValues['status'] })}>
-                      {DRIVER_STATUS_OPTIONS.map((option) => (
-                        <option key={option.value} value={option.value}>
-                          {option.label}
-                        </option>
-                      ))}
+                      <Options options={DRIVER_STATUS_OPTIONS} />
                     </Select>
                   )}
                 </div>

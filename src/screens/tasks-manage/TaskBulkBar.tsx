@@ -10,6 +10,7 @@ import { DateInput } from '../../ui/DateInput.tsx';
 import { TASK_STATUS_OPTIONS } from '../../ui/statuses.ts';
 import { BulkBar } from '../../ui/console/BulkResults.tsx';
 import { duplicateBody, duplicateDrivers } from './task-list.ts';
+import { Options } from '../../ui/Options.tsx';
 
 /** One task onto a driver through the board's call (its refusals are the board's: full, already on it, done). */
 async function assignDriverTo(task: Task, driverId: number): Promise<void> {
@@ -39,11 +40,7 @@ export function TaskBulkBar({ chosen, onClear, run, busy, offline, onDelete }: T
       <label className="bulk-field">
         <span className="visually-hidden">Новый статус</span>
         <select value={status} onChange={(event) => setStatus(TASK_STATUSES.find((s) => s === event.target.value) ?? status)}>
-          {TASK_STATUS_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <Options options={TASK_STATUS_OPTIONS} />
         </select>
       </label>
       <button

@@ -32,6 +32,7 @@ import { loadAllTasks } from './load-all.ts';
 import { TaskBulkBar } from './TaskBulkBar.tsx';
 import { exportFilters, LIST_DEFAULTS, listParams, statusOf, taskLabel } from './task-list.ts';
 import './tasks-manage.css';
+import { Options } from '../../ui/Options.tsx';
 
 const TABS = [
   { id: 'all', label: 'Все задачи' },
@@ -144,11 +145,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
           title={server.reason}
           onChange={(event) => void changeTo(TASK_STATUSES.find((s) => s === event.target.value) ?? task.status)}
         >
-          {TASK_STATUS_OPTIONS.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <Options options={TASK_STATUS_OPTIONS} />
         </select>
         <RowButton gate={{ disabled: server.offline, title: server.reason }} kind="quiet" label={`Удалить задачу №${task.id}`} onClick={() => void remove(task)}>
           Удалить
@@ -191,11 +188,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
           Статус
           <select aria-label="Статус" value={statusOf(state)} onChange={(event) => update({ status: event.target.value })}>
             <option value="all">Все статусы</option>
-            {TASK_STATUS_OPTIONS.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
+            <Options options={TASK_STATUS_OPTIONS} />
           </select>
         </label>
         <label>

@@ -1,4 +1,6 @@
 /** One filter of a FilterBar: a labelled select whose value lives in the URL; `allLabel` adds the "no filter" choice (value ''). */
+import { Options } from '../Options.tsx';
+
 export interface FilterOption {
   value: string | number;
   label: string;
@@ -22,11 +24,7 @@ export function FilterSelect({
       {label}
       <select aria-label={label} value={value} onChange={(event) => onChange(event.target.value)}>
         {allLabel !== undefined && <option value="">{allLabel}</option>}
-        {options.map((option) => (
-          <option key={option.value} value={option.value}>
-            {option.label}
-          </option>
-        ))}
+        <Options options={options} />
       </select>
     </label>
   );
