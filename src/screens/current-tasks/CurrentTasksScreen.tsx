@@ -9,9 +9,8 @@ import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { ownTasksInOrder } from '../driver-common/format.ts';
-import { invalidatePaths } from '../../engine/send.ts';
 import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
-import { REPORT_QUERIES } from '../report/ReportForm.tsx';
+import { refreshAfterReport } from '../report/ReportForm.tsx';
 import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
 import { DailyHoursForm } from './DailyHoursForm.tsx';
@@ -91,6 +90,6 @@ function useRefetchWhenReportsArrive() {
     const now = new Set(unsent ? unsent.split(',') : []);
     const left = [...seenUnsent.current].some((id) => !now.has(id));
     seenUnsent.current = now;
-    if (left) void invalidatePaths(client, REPORT_QUERIES);
+    if (left) void refreshAfterReport(client);
   }, [unsent, client]);
 }

@@ -7,7 +7,7 @@
  * photos in one PUT /reports/{id}; photos marked for removal are deleted when the driver saves, so
  * 'Отмена' undoes everything.
  */
-import { useQueries, useQueryClient } from '@tanstack/react-query';
+import { useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { toast } from 'react-toastify';
 import type { Report, ReportPhoto, Task } from '../../../contract/entities.ts';
@@ -17,7 +17,7 @@ import { getEngine } from '../../engine/engine.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../driver-common/format.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
-import { failureMessage, invalidatePaths } from '../../engine/send.ts';
+import { failureMessage } from '../../engine/send.ts';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';
 import { TotalField } from './TotalField.tsx';
 import {
@@ -37,7 +37,8 @@ import { undoFiledReport } from './undo-report.ts';
 import '../driver-common/dialogs.css';
 
 /** Path prefixes of the queries that show reports or their effect on tasks and earnings. */
-export const REPORT_QUERIES = ['/reports/', '/tasks/assigned/', '/tasks/driver/completed', '/wages/driver/'];
+/** What a report filed, undone or delivered makes stale, by the route table's rule for a report (contract/calls/reports.ts). */
+export const refreshAfterReport = (client: QueryClient) => invalidateAfter(client, 'POST', '/reports/');
 
 export type ReportTask = Pick<Task, 'cargo' | 'date' | 'loading_place' | 'unloading_place' | 'unit'>;
 
@@ -133,7 +134,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
                     : toast.success(final ? 'Отчёт отменён: задача снова в текущих' : 'Отчёт отменён'),
                 )
                 .catch((error: unknown) => toast.error(`Отчёт не отменён: ${failureMessage(error)}`))
-                .finally(() => void invalidatePaths(client, REPORT_QUERIES));
+                .finally(() => void refreshAfterReport(client));
             }}
           >
             Отменить
