@@ -3,7 +3,6 @@
  * cannot fetch them: the engine downloads the bytes and the tab shows them through an object URL.
  */
 import type { ReportPhoto } from '../../contract/entities.ts';
-import type { Result } from '../../worker/api.ts';
 import { getEngine } from './engine.ts';
 import { unwrap } from './queries.ts';
 
@@ -13,8 +12,7 @@ export function photoBlobQuery(photo: Pick<ReportPhoto, 'id' | 'url'>) {
   return {
     queryKey: ['report-photo', photo.id] as const,
     queryFn: async (): Promise<Blob> => {
-      const result = (await getEngine().download(apiPathOf(photo.url))) as Result<{ blob: Blob; filename: string } | null>;
-      const file = unwrap(result);
+      const file = unwrap(await getEngine().download(apiPathOf(photo.url)));
       if (!file) throw new Error('Фото не найдено');
       return file.blob;
     },

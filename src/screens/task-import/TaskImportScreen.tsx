@@ -9,10 +9,7 @@ import { Link } from 'wouter';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ScreenProps } from '../../app/nav.ts';
 import type { ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/calls/tasks.ts';
-import { useGet, useSend } from '../../engine/api.ts';
-import { unwrap } from '../../engine/queries.ts';
-import { getEngine } from '../../engine/engine.ts';
-import type { Result } from '../../../worker/api.ts';
+import { downloadOnce, useGet, useSend } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { Page } from '../../ui/Page.tsx';
@@ -153,7 +150,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
   async function downloadTemplate(): Promise<void> {
     setDownloading(true);
     try {
-      const got = unwrap((await getEngine().download('/tasks/import/template')) as Result<{ blob: Blob; filename: string } | null>);
+      const got = await downloadOnce('GET /tasks/import/template');
       if (got) saveDownload(got.blob, 'Шаблон задач.xlsx');
     } catch (error) {
       toast.error(`Шаблон не скачан: ${(error as Error).message}`);
