@@ -1,8 +1,8 @@
 /**
- * Issue 3, benchmark 2: a GET from the UI call to the data (`__reisEngine.get(path)` timed in the page),
- * served from the engine's IndexedDB cache, against the same GET over the network to the local server.
- * Two cached paths: offline (navigator.onLine false: the network is not tried) and a dead network with
- * navigator still online (the request fails at the wire, then the cache answers).
+ * A GET from the UI call to the data (`__reisEngine.get(path)` timed in the page), served from the engine's
+ * IndexedDB cache, against the same GET over the network to the local server. Two cached paths: offline
+ * (navigator.onLine false: the network is not tried) and a dead network with navigator still online (the
+ * request fails at the wire, then the cache answers).
  */
 import type { Page } from 'playwright-core';
 import type { E2eApp } from '../tests/e2e/harness/app.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 11: does a second instance carry more load? GET /api/users/me/ and GET /api/tasks/assigned/ at 50
+ * Does a second instance carry more load? GET /api/users/me/ and GET /api/tasks/assigned/ at 50
  * keep-alive connections through HAProxy, against one server process and against two (both on PostgreSQL, the
  * harness of the e2e-cluster run), with a bare Fastify route in the same run as the ceiling. On this 2-core
  * machine the load client, HAProxy, PostgreSQL and the instances share the same two cores, so "two ÷ one"

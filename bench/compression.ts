@@ -1,7 +1,7 @@
 /**
- * Issue 4, benchmark 5: compression time per 12 MP photo (median) and bytes in and out, in the engine
- * (compressPreview: the photo crosses to the worker and back) against the same library call on the main
- * thread. The output must be at most 1024 px wide.
+ * Compression time per 12 MP photo (median) and bytes in and out, in the engine (compressPreview: the photo
+ * crosses to the worker and back) against the same library call on the main thread. The output must be at most
+ * 1024 px wide.
  */
 import { compressBoth, PHOTOS } from './long-tasks.ts';
 import type { Compressed } from './photos.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 8's server benchmarks over 100 000 seeded tasks: a page of the task list with a search and a date
+ * The console's server benchmarks over 100 000 seeded tasks: a page of the task list with a search and a date
  * range (the whole HTTP call against the same SQL run raw through better-sqlite3), and an export of every
  * row (the streaming job against exceljs's in-memory Workbook, each in its own process for its memory).
  */

@@ -1,7 +1,7 @@
 /**
- * Issue 3, benchmark 3: the initial JavaScript of the login route and of /profile after login — every script
- * response the page gets before it is idle, gzipped here with zlib (default level 6) — against the 130 kB
- * goal; and the engine's bundles (the SharedWorker and the dedicated-worker entries) and the service worker.
+ * The initial JavaScript of the login route and of /profile after login — every script response the page gets
+ * before it is idle, gzipped here with zlib (default level 6) — against the 130 kB goal; and the engine's
+ * bundles (the SharedWorker and the dedicated-worker entries) and the service worker.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -102,7 +102,7 @@ function serviceWorker(): number {
 
 const kB = (bytes: number) => Math.round(bytes / 100) / 10;
 
-/** Issue 8: each console screen's own chunk (and the chunks only it pulls in), beyond what /profile loaded. */
+/** Each console screen's own chunk (and the chunks only it pulls in), beyond what /profile loaded. */
 const CONSOLE_SCREENS = ['TasksManageScreen', 'TaskFormScreen', 'TasksActiveScreen', 'DriverOrderScreen', 'ReportViewScreen', 'TableScreen'];
 const SCREEN_GOAL_BYTES = 40_000;
 

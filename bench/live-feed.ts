@@ -1,5 +1,5 @@
 /**
- * Issue 10 B: how soon a change made elsewhere shows on an open screen. A second manager renames today's task
+ * How soon a change made elsewhere shows on an open screen. A second manager renames today's task
  * through the API; the first manager's /tasks/active (the dispatcher's screen that today refetches every 60 s)
  * shows the new name — timed from the PUT's answer to the text on screen, in the page. Ours: the change feed.
  * Baseline, same run: the feed cut at the proxy (its reconnects refused), so the screen learns of the change by

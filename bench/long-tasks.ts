@@ -1,8 +1,8 @@
 /**
- * Issue 4, benchmark 4: main-thread long tasks (PerformanceObserver 'longtask') while five 12 MP photos are
- * compressed — in the engine (`__reisEngine.compressPreview`, off the main thread) against the same library and
- * settings as it is normally used (its own web worker, `useWebWorker: true`, the library's default). Goal: no
- * long task over 50 ms in ours.
+ * Main-thread long tasks (PerformanceObserver 'longtask') while five 12 MP photos are compressed — in the
+ * engine (`__reisEngine.compressPreview`, off the main thread) against the same library and settings as it is
+ * normally used (its own web worker, `useWebWorker: true`, the library's default). Goal: no long task over 50
+ * ms in ours.
  */
 import type { E2eApp } from '../tests/e2e/harness/app.ts';
 import { compressPhotos, injectCompressionLibrary, makePhotos, type Compressed } from './photos.ts';

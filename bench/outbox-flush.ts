@@ -1,8 +1,8 @@
 /**
- * Issue 4, benchmark 6: 200 reports (one small photo each) queued while the network is down, then flushed
- * to the local server — reports per second until the outbox holds nothing unsent, and the proof that each
- * arrived exactly once (the server's reports table, by idempotency key). Baseline: a plain page script that
- * POSTs 200 other reports one after another with fetch, no queue, no IndexedDB.
+ * 200 reports (one small photo each) queued while the network is down, then flushed to the local server —
+ * reports per second until the outbox holds nothing unsent, and the proof that each arrived exactly once (the
+ * server's reports table, by idempotency key). Baseline: a plain page script that POSTs 200 other reports one
+ * after another with fetch, no queue, no IndexedDB.
  */
 import { existsSync } from 'node:fs';
 import { waitQuiet } from '../tests/e2e/harness/wait.ts';

@@ -1,5 +1,5 @@
 /**
- * Issue 10 A: from the server's return to an empty outbox. A report with a photo is queued while the server
+ * From the server's return to an empty outbox. A report with a photo is queued while the server
  * is down and the browser says it is online (a depot's Wi-Fi with no uplink), then the server comes back;
  * timed until the report is on the server. Ours: the engine restarted during the outage (the tab reloaded, its
  * engine starting in offline mode) — in SharedWorker mode and in fallback mode. Baseline, same run: an engine

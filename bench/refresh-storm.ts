@@ -1,9 +1,8 @@
 /**
- * Issue 3, benchmark 1: a refresh storm. Ten tabs hold an expired access token and each makes five calls at
- * once; the proxy counts POST /auth/refresh/ at the wire. Ours: the engine in a SharedWorker, and in the
- * fallback (a dedicated worker per tab, single-flight through the 'auth-refresh' Web Lock). Baseline: what
- * a plain app does — axios in each tab with its own refresh-on-401 interceptor, single-flight only inside
- * the tab, tokens in localStorage.
+ * A refresh storm. Ten tabs hold an expired access token and each makes five calls at once; the proxy counts
+ * POST /auth/refresh/ at the wire. Ours: the engine in a SharedWorker, and in the fallback (a dedicated worker
+ * per tab, single-flight through the 'auth-refresh' Web Lock). Baseline: what a plain app does — axios in each
+ * tab with its own refresh-on-401 interceptor, single-flight only inside the tab, tokens in localStorage.
  */
 import { resolve } from 'node:path';
 import { waitQuiet } from '../tests/e2e/harness/wait.ts';

@@ -1,8 +1,8 @@
 /**
- * Issue 11: the API under load — 50 keep-alive connections for a few seconds each (the client in a child
+ * The API under load — 50 keep-alive connections for a few seconds each (the client in a child
  * process), requests per second, p50 and p99 — for GET /api/users/me/ and GET /api/tasks/assigned/ (the
  * driver's two most frequent calls), against a bare Fastify route in the same process and run as the ceiling.
- * Also the cost of refusing a logged-out or deactivated session at once (issue 11 item 7): the session check
+ * Also the cost of refusing a logged-out or deactivated session at once: the session check
  * with its 2 s per-process cache against the same check asking the database on every call.
  */
 import Fastify from 'fastify';

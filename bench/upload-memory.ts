@@ -1,5 +1,5 @@
 /**
- * Issue 23 item 9: what photo uploads cost the server's memory. A server process of its own (SQLite, demo data),
+ * What photo uploads cost the server's memory. A server process of its own (SQLite, demo data),
  * four drivers' reports uploaded at once, each with four ~9 MB photos (near the 40 MB report cap), twice; the
  * server's resident memory (VmRSS) sampled every 20 ms: before, the peak, and once the uploads are answered and
  * the process has settled. The baseline is the same process idle before the first upload.

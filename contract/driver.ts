@@ -112,7 +112,7 @@ export const taskCreateSchema = z.object({
   comment: text().max(2000).nullable().optional(),
   max_drivers: z.number().int().min(1).max(1000).nullable().optional(),
   driver_ids: z.array(z.number().int().positive()).max(200).optional(),
-  /** Each assigned driver's own fields (SPEC §7: id, quantity, status, loading_quantity, transport_rate, unloading_quantity). */
+  /** Each assigned driver's own fields (docs/product.md §3: id, quantity, status, loading_quantity, transport_rate, unloading_quantity). */
   drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
 });
 export type TaskCreate = z.infer<typeof taskCreateSchema>;
@@ -146,7 +146,7 @@ export const taskFieldsSchema = taskCreateSchema
   .extend({ unit: text().min(1, 'укажите единицу').max(20).optional() });
 
 /**
- * The SPEC's staff PUT /tasks/{id}/: a status, and/or driver_ids with a drivers list of their fields, and/or
+ * The staff's PUT /tasks/{id}/ (docs/product.md §4): a status, and/or driver_ids with a drivers list of their fields, and/or
  * the task's own fields. With `updated_at` (what the editor loaded) a task changed meanwhile answers 409.
  */
 export const staffTaskUpdateSchema = taskFieldsSchema.extend({

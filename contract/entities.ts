@@ -1,5 +1,5 @@
 /**
- * The HTTP API's entities, as the server answers them (SPEC.md section 3).
+ * The HTTP API's entities, as the server answers them (docs/product.md §3).
  * Both `server/` and `worker/` import these; nothing here touches a realm's globals.
  */
 import type { Role } from './roles.ts';
@@ -19,7 +19,7 @@ export interface Transport {
   is_current: boolean;
 }
 
-/** The server sends the role as an object; the client flattens it to the name (SPEC.md section 3). */
+/** The server sends the role as an object; the client flattens it to the name (docs/product.md §3). */
 export interface UserWire {
   id: number;
   email: string;
@@ -90,7 +90,7 @@ export interface RegistrationRequest {
   current_transport: Omit<Transport, 'id' | 'is_current'> | null;
 }
 
-/** Task status. 'completed' is the default filter of /tasks/completed/ (SPEC.md section 4). */
+/** Task status (docs/product.md §4). 'completed' is the default filter of /tasks/completed/ (§7). */
 export const TASK_STATUSES = ['open', 'in_progress', 'completed', 'cancelled'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
 

@@ -1,4 +1,4 @@
-/** Export jobs (SPEC §7, Export) and the /table viewer's answers. */
+/** Export jobs (docs/product.md §7) and the /table viewer's answers. */
 import { z } from 'zod';
 import { completedQuerySchema } from './driver.ts';
 

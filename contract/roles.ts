@@ -1,4 +1,4 @@
-/** The four roles of SPEC.md section 1, and the permission groups of section 6. */
+/** The four roles of docs/product.md §1, and the permission groups of §6. */
 export const ROLES = ['driver', 'manager', 'admin', 'super-admin'] as const;
 export type Role = (typeof ROLES)[number];
 

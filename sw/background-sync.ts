@@ -10,7 +10,7 @@ import { cacheKey } from '../worker/cache.ts';
 
 /** As the engine's GET cache stores it: no leading slash (worker/cache.ts normalizePath). */
 export const ASSIGNED_PATH = 'tasks/assigned/';
-/** SPEC.md section 9: API time-out 10 s. */
+/** docs/product.md §9: API time-out 10 s. */
 const FETCH_TIMEOUT_MS = 10_000;
 
 export { cacheKey };

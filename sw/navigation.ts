@@ -4,7 +4,7 @@
  * app shell answers instead, so a reload offline still opens the app.
  */
 
-/** SPEC.md section 9: the slow-network time-out; past it the shell is better than a blank page. */
+/** docs/product.md §9: the slow-network time-out; past it the shell is better than a blank page. */
 export const NAVIGATION_TIMEOUT_MS = 5_000;
 
 /** A page load of the app itself: never the API (the engine owns its data), never another origin. */

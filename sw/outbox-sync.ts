@@ -1,8 +1,8 @@
 /**
- * The service worker's share of the report outbox (issue 4: "flush ... on the service worker's sync and
- * periodicsync"): on 'sync' / 'periodicsync' ('sync-tasks') it sends every unsent item, with the same outbox code
- * the engines run (worker/outbox.ts), under the same 'outbox-flush' Web Lock, so it can never send an item a
- * tab's engine is sending. The engine reads each item again after the lock is granted and skips what is sent.
+ * The service worker's share of the report outbox: on 'sync' / 'periodicsync' ('sync-tasks') it sends every
+ * unsent item, with the same outbox code the engines run (worker/outbox.ts), under the same 'outbox-flush' Web
+ * Lock, so it can never send an item a tab's engine is sending. The engine reads each item again after the lock
+ * is granted and skips what is sent.
  *
  * It never refreshes tokens (the engine owns refresh and rotation): a 401 is treated like a network error, so
  * it does not count as an attempt; the item waits for a tab, or for the next sync after the engine refreshed.
@@ -18,7 +18,7 @@ import { buildReportForm, IDEMPOTENCY_HEADER } from '../worker/report-form.ts';
 import { SERVER_UNREACHABLE, serverUnreachable } from '../worker/unreachable.ts';
 import { ASSIGNED_PATH, readClaims } from './background-sync.ts';
 
-/** SPEC.md section 9: API time-out 10 s (the engine's axios uses the same for uploads). */
+/** docs/product.md §9: API time-out 10 s (the engine's axios uses the same for uploads). */
 const FETCH_TIMEOUT_MS = 10_000;
 
 export type OutboxSyncOutcome = 'flushed' | 'no-locks' | 'offline' | 'no-token' | 'not-driver' | 'expired' | 'failed';

@@ -22,7 +22,7 @@ declare global {
   }
 }
 
-/** SPEC.md section 9; register.ts registers the periodic sync under the same name. */
+/** docs/product.md §9; register.ts registers the periodic sync under the same name. */
 const SYNC_TAG = 'sync-tasks';
 const SHELL_URL = '/index.html';
 const ICON = '/icons/icon-192.png';

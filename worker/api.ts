@@ -1,5 +1,5 @@
 /**
- * The one typed API that crosses the worker boundary (ARCHITECTURE.md, "The worker boundary").
+ * The one typed API that crosses the worker boundary (README.md, "Architecture").
  * The UI holds `Comlink.Remote<WorkerApi>` and imports only these types. Everything that crosses is
  * plain, structured-clone-safe data; errors cross as `ApiFailure` values, never as thrown objects,
  * so the status, the server's detail and the network flag survive the trip.
@@ -10,7 +10,7 @@ import type { RegistrationPayload } from '../contract/payloads.ts';
 import type { AlertsSnapshot } from './alerts.ts';
 export type { AlertItem, AlertsSnapshot } from './alerts.ts';
 
-/** SPEC.md section 3 auth state, without the tokens (those never leave the worker). */
+/** The auth state of docs/product.md §3, without the tokens (those never leave the worker). */
 export interface AuthSnapshot {
   isAuthenticated: boolean;
   loading: boolean;
@@ -126,7 +126,7 @@ export type Params = Record<string, string | number | boolean | null | undefined
 /** The text fields of a multipart body (HttpApi.sendForm). */
 export type FormFields = Record<string, string | number | null>;
 
-/** What the UI should do after startup (SPEC.md section 4, "Startup"). */
+/** What the UI should do after startup (docs/product.md §4, "Startup"). */
 export interface StartupOutcome {
   toast: string | null;
   redirectToLogin: boolean;
@@ -151,7 +151,7 @@ export interface AuthApi {
 }
 
 export interface HttpApi {
-  /** A cached GET (ARCHITECTURE.md): fresh when it can be, from IndexedDB when it must be. */
+  /** A cached GET (docs/product.md §7): fresh when it can be, from IndexedDB when it must be. */
   get<T = unknown>(path: string, params?: Params): Promise<Result<CachedResult<T>>>;
   /** A mutation; never cached. `body` is JSON. */
   send<T = unknown>(method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown, params?: Params): Promise<Result<T>>;

@@ -1,6 +1,6 @@
 /**
  * Where the auth facts live: the tokens and the cached profile in IndexedDB (kv keys 'token', 'refresh',
- * 'profile'; SPEC.md section 3) and the auth state of section 3 in memory. The tokens are re-read from
+ * 'profile'; docs/product.md §3) and the auth state of §3 in memory. The tokens are re-read from
  * IndexedDB for every use, because in dedicated-worker mode another tab's engine may rotate them.
  */
 import type { User, UserWire } from '../contract/entities.ts';
@@ -48,7 +48,7 @@ export function createTokenStore(kv: KvStore): TokenStore {
   };
 }
 
-/** SPEC.md section 3: the role may arrive as {name}; it is flattened to the name. */
+/** docs/product.md §3: the role may arrive as {name}; it is flattened to the name. */
 export function flattenUser(wire: UserWire): User {
   const role = typeof wire.role === 'object' && wire.role !== null ? wire.role.name : wire.role;
   return { ...wire, role };

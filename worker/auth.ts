@@ -1,5 +1,5 @@
 /**
- * Authentication (SPEC.md sections 3, 4, 7 "Auth", 8): login, register, logout, profile fetch and the
+ * Authentication (docs/product.md §3, §4, §7 "Auth", §8): login, register, logout, profile fetch and the
  * token refresh, with the exact messages of the error catalogue and the offline-mode transitions.
  *
  * The refresh is single-flight twice over: within one engine all callers share one promise, and across
@@ -23,7 +23,7 @@ export const AUTH_MESSAGES = {
   noRefreshToken: 'No refresh token available',
   refreshNetwork: 'Network error while refreshing token',
   refreshFailed: 'Token refresh failed',
-  /** The error a profile fetch sets when it reports offline (SPEC.md section 4). */
+  /** The error a profile fetch sets when it reports offline (docs/product.md §4). */
   offline: 'offline',
 } as const;
 
@@ -47,7 +47,7 @@ export interface Auth {
   register(payload: RegistrationPayload): Promise<Result<RegistrationReviewer>>;
   logout(): Promise<void>;
   fetchProfile(): Promise<Result<User>>;
-  /** SPEC.md's refresh. `failedToken`: the access token a server refused, if a 401 started this. */
+  /** The token refresh (docs/product.md §7). `failedToken`: the access token a server refused, if a 401 started this. */
   refresh(failedToken?: string | null): Promise<Result<string>>;
   /** For http.ts: the fresh access token, or null. */
   refreshAccess(failedToken: string | null): Promise<string | null>;
@@ -102,7 +102,7 @@ export function createAuth(deps: AuthDeps): Auth {
       // changed, token expired): no network can bring it back, so the device goes to /login with the reason.
       await endRefusedSession(result.message);
     } else if (hadSession || state.get().user !== null) {
-      // SPEC.md section 4: a failed refresh while tokens or a user exist → offline mode, still authenticated.
+      // docs/product.md §4: a failed refresh while tokens or a user exist → offline mode, still authenticated.
       state.update({ offlineMode: true, error: result.message }, 'offline');
     }
     return result;

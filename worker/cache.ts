@@ -1,5 +1,5 @@
 /**
- * The GET cache (SPEC.md section 7, ARCHITECTURE.md "The worker boundary"). Every GET answer is stored in
+ * The GET cache (docs/product.md §7). Every GET answer is stored in
  * IndexedDB under user id + path + sorted params, and served from there:
  * - when offline (navigator.onLine false, or offline mode) — the network is not tried;
  * - on a network error (the section 8 test) — a 4xx/5xx is the server's answer and is passed on;
@@ -11,7 +11,7 @@
  * and an engine that waited for the same key uses the entry whose request began after its own was asked for.
  * A change (a write here or elsewhere, heard on the feed) makes every request already in flight too old to share:
  * a GET asked for after it never joins one that began before it (`invalidate`), and an older answer landing late
- * never overwrites a newer stored one — so a screen refetched after a change always shows it (issue 22 item 2).
+ * never overwrites a newer stored one — so a screen refetched after a change always shows it.
  *
  * No network code here: `fetch` is passed in, so the service worker may import `cacheKey` alone.
  */
@@ -147,7 +147,7 @@ export function createCache(deps: CacheDeps): GetCache {
     const entry = await store.get(key);
     if (entry) return { ok: true, data: { data: entry.data as T, fromCache: true, storedAt: entry.storedAt } };
     if (normalizePath(path) === TRANSPORTS_PATH) {
-      // SPEC.md section 7: the transports list answers empty when nothing is cached.
+      // docs/product.md §7: the transports list answers empty when nothing is cached.
       return { ok: true, data: { data: [] as T, fromCache: false, storedAt: clock.now() } };
     }
     return otherwise;

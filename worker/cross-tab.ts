@@ -1,6 +1,6 @@
 /**
  * What the engines of one origin tell each other over BroadcastChannel('reis-engine') when each tab runs
- * its own dedicated worker (ARCHITECTURE.md, "Browsers without a SharedWorker"). Tokens are not sent:
+ * its own dedicated worker (README.md, "Architecture"). Tokens are not sent:
  * every engine re-reads them from IndexedDB. One tagged union for the whole protocol.
  */
 import type { AuthChange, SharedAuth } from './auth-store.ts';

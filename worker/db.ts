@@ -1,8 +1,8 @@
 /**
  * The engine's IndexedDB (idb). One database, four stores:
- * - kv: tokens under the keys 'token' and 'refresh' (SPEC.md section 3), the cached profile, small facts;
- * - cache: GET answers keyed by user, path and sorted params (ARCHITECTURE.md, GET cache);
- * - outbox: the report queue records (SPEC.md section 3, offline report queue);
+ * - kv: tokens under the keys 'token' and 'refresh' (docs/product.md §3), the cached profile, small facts;
+ * - cache: GET answers keyed by user, path and sorted params (docs/product.md §7, GET cache);
+ * - outbox: the report queue records (docs/product.md §3, outbox record);
  * - photos: compressed photo blobs, bound to their outbox record's id.
  * The database is opened by a function the caller passes in, so tests use fake-indexeddb.
  */
@@ -50,7 +50,7 @@ export interface OutboxRecord {
    */
   final?: boolean;
   /**
-   * Refused 10 times while online (SPEC §4): out of the queue, not thrown away (issue 10 A) — kept with its
+   * Refused 10 times while online (docs/product.md §4): out of the queue, not thrown away — kept with its
    * photos in «Не доставлено» until the driver sends it again or deletes it.
    */
   givenUp?: boolean;

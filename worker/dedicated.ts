@@ -1,5 +1,5 @@
 /**
- * Dedicated Worker entry, for browsers without SharedWorker (ARCHITECTURE.md): one engine per tab. The
+ * Dedicated Worker entry, for browsers without SharedWorker (README.md, "Architecture"): one engine per tab. The
  * engines keep the cross-tab facts single-flight with Web Locks and in step over BroadcastChannel.
  */
 import * as Comlink from 'comlink';

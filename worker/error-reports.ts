@@ -1,5 +1,5 @@
 /**
- * A tab's uncaught errors sent to the server (SPEC.md section 8): at most `PER_MINUTE` a minute from this engine (a
+ * A tab's uncaught errors sent to the server (docs/product.md §7 and §8): at most `PER_MINUTE` a minute from this engine (a
  * render loop that throws must not flood the server; it answers 429 beyond its own limit too), each clipped well
  * under the server's body cap, with the device id.
  */

@@ -1,5 +1,5 @@
 /**
- * The engine's end of the live change feed (issue 10 B): one stream per browser of GET /api/events/, read with
+ * The engine's end of the live change feed: one stream per browser of GET /api/events/, read with
  * fetch (EventSource cannot send the bearer header). Each event names an API path that changed; the engine
  * lists it as a write from elsewhere, so every open tab refetches what it shows of that area. `reset` (the
  * server could not replay what a reconnect missed) refetches everything on screen.

@@ -1,5 +1,5 @@
 /**
- * The engine's HTTP client (SPEC.md section 7, "General"): axios with base /api/, a 10 s time-out and the
+ * The engine's HTTP client (docs/product.md §7): axios with base /api/, a 10 s time-out and the
  * bearer token read from IndexedDB for every request (another tab's engine may have rotated it). A 401
  * starts one shared refresh (the caller's `refreshAccess` is single-flight) and the request is repeated
  * once. Failures leave this file as `ApiFailure` values, never as thrown errors.
@@ -31,7 +31,7 @@ export function isAxiosError(error: unknown): error is AxiosError {
   return error !== null && typeof error === 'object' && (error as { isAxiosError?: unknown }).isAxiosError === true;
 }
 
-/** SPEC.md section 8: the one test of what counts as a network error. */
+/** docs/product.md §8: the one test of what counts as a network error. */
 export function isNetworkError(error: unknown): boolean {
   if (error === null || typeof error !== 'object') return true;
   const e = error as { response?: unknown; code?: unknown; message?: unknown };
@@ -62,7 +62,7 @@ export function toFailure(error: unknown, fallback: string): ApiFailure {
   const status = statusOf(error);
   const network = isNetworkError(error);
   const unreachable = !network && serverUnreachable(status, detail !== null);
-  // The message stays the catalogue's fallback (SPEC.md section 8 names them); the flag tells the outbox.
+  // The message stays the catalogue's fallback (docs/product.md §8 names them); the flag tells the outbox.
   return { ok: false, message: detail ?? fallback, status, network, ...(unreachable ? { unreachable } : {}) };
 }
 
@@ -212,7 +212,7 @@ export function filenameFrom(disposition: string | null): string | null {
   return name ? name : null;
 }
 
-/** SPEC.md section 7: without a content-disposition name, a dated xlsx name. */
+/** docs/product.md §7: without a content-disposition name, a dated xlsx name. */
 export function datedXlsxName(today: Date): string {
   const pad = (n: number) => String(n).padStart(2, '0');
   return `completed-tasks-${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}.xlsx`;

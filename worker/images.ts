@@ -1,5 +1,5 @@
 /**
- * Photo compression inside the engine (SPEC.md section 5, ARCHITECTURE.md "Images"): at most 1024 px wide,
+ * Photo compression inside the engine (docs/product.md §5): at most 1024 px wide,
  * only ever shrunk, JPEG quality 0.7, and the original kept whenever compression fails.
  *
  * browser-image-compression runs with `useWebWorker: false`: a SharedWorker cannot start a Worker, and the

@@ -1,5 +1,5 @@
 /**
- * The report outbox (SPEC.md sections 3, 4, 9; ARCHITECTURE.md "The report outbox"): reports queued on the
+ * The report outbox (docs/product.md §3, §4 and §9): reports queued on the
  * device and delivered exactly once. Every browser primitive comes in through `OutboxDeps`, so the same code
  * runs in the SharedWorker, in a dedicated worker per tab, in the service worker and in Vitest.
  *
@@ -44,7 +44,7 @@ export const NO_SPACE_MESSAGE = 'Недостаточно места на уст
 /** The device's storage cannot be opened (private mode, storage switched off). */
 export const NO_STORAGE_MESSAGE = 'Хранилище на устройстве недоступно: отчёт не сохранён';
 
-/** Told in every open tab when a report that had to wait reaches the server (issue 10 A). */
+/** Told in every open tab when a report that had to wait reaches the server. */
 export const DELIVERED_NOTICE = 'Отчёт отправлен';
 /** Longer than a report sent at once takes on a poor connection: beyond it, the driver may have stopped watching. */
 const WAITED_MS = 30_000;
@@ -214,7 +214,7 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         return { ...r, attempts, lastError: message, nextAttemptAt: now + retryDelayMs(attempts) };
       }
       givenUp = r;
-      // Out of the queue, not thrown away: kept with its photos until the driver decides (issue 10 A).
+      // Out of the queue, not thrown away: kept with its photos until the driver decides.
       return { ...r, attempts, lastError: message, givenUp: true };
     }).then(() => {
       if (givenUp) deps.notify(giveUpMessage(givenUp, message));

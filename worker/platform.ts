@@ -54,7 +54,7 @@ export function workerNetwork(scope: WorkerGlobalScope): NetworkStatus {
   };
 }
 
-/** The worker's own uncaught errors go where the tabs' go (SPEC.md section 7, "Other"). */
+/** The worker's own uncaught errors go where the tabs' go (docs/product.md §7, "Client errors"). */
 export function installErrorReporting(scope: WorkerGlobalScope, report: (error: ClientErrorReport) => Promise<void>): void {
   const send = (message: string, stack: string | null, source: string | null, lineno: number | null, colno: number | null) => {
     const body: ClientErrorReport = {

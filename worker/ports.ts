@@ -1,7 +1,6 @@
 /**
- * The browser primitives the engine uses, each behind a small interface (STYLE.md item 4), so Vitest
- * drives the same engine code with doubles (tests/worker/doubles.ts) and Chromium with the real thing
- * (worker/platform.ts).
+ * The browser primitives the engine uses, each behind a small interface, so Vitest drives the same engine
+ * code with doubles (tests/worker/doubles.ts) and Chromium with the real thing (worker/platform.ts).
  */
 
 /** Time. Tests pass a manual clock; the browser passes Date.now and the global timers. */

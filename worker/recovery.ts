@@ -1,9 +1,9 @@
 /**
- * Leaving offline mode (SPEC.md section 4: only a successful refresh or profile fetch clears it). When
+ * Leaving offline mode (docs/product.md §4: only a successful refresh or profile fetch clears it). When
  * the network comes back while in offline mode, the engine tries at once: a refresh first if the access
  * token is (nearly) expired, then the profile. While offline mode lasts with the network up (the server
  * was down, or refused), it tries again on a short back-off: 5 s, then every 8 s — so the queue moves within
- * 10 s of the server coming back however long it was gone (issue 10 A); one GET of the profile per 8 s per
+ * 10 s of the server coming back however long it was gone; one GET of the profile per 8 s per
  * engine is the price while the server is unreachable. A tab coming to the front, or «Отправить сейчас», wakes it
  * for an attempt at once and starts the back-off over.
  */

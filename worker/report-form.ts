@@ -1,5 +1,5 @@
 /**
- * The multipart body of POST /reports/ for one outbox record (SPEC.md sections 5 and 7). The engine sends it
+ * The multipart body of POST /reports/ for one outbox record (docs/product.md §5 and §7). The engine sends it
  * with the header `Idempotency-Key: record.idempotencyKey`.
  */
 import { decimalToText } from '../contract/decimal-text.ts';
@@ -29,7 +29,7 @@ export function photoName(blob: Blob, index: number): string {
 /**
  * Multipart has no null: an absent field means "no value". Numbers travel as plain decimals (the server takes
  * nothing else: contract/fields.ts). A total travels only when its buyer flag equals 1
- * (SPEC.md section 5); the flags themselves always travel, as 0 or 1.
+ * (docs/product.md §5); the flags themselves always travel, as 0 or 1.
  */
 export function buildReportForm(record: FormRecord, photos: readonly Blob[]): FormData {
   const form = new FormData();

@@ -1,5 +1,5 @@
 /**
- * The startup sequence of SPEC.md section 4, step by step. It answers what the tab should do
+ * The startup sequence of docs/product.md §4, step by step. It answers what the tab should do
  * (a toast and/or a redirect to /login); the auth state changes on the way are pushed in snapshots.
  */
 import { jwtDecode } from 'jwt-decode';
@@ -7,7 +7,7 @@ import type { User } from '../contract/entities.ts';
 import type { Result, StartupOutcome } from './api.ts';
 import type { AuthState, TokenStore } from './auth-store.ts';
 
-/** SPEC.md section 9: an access token this close to expiry is refreshed first. */
+/** docs/product.md §9: an access token this close to expiry is refreshed first. */
 export const EXPIRY_MARGIN_MS = 60_000;
 
 export const STARTUP_TOASTS = {

@@ -1,9 +1,8 @@
 /**
- * The tabs connected to this engine (ARCHITECTURE.md, "The worker boundary"). Each tab registers a
- * snapshot callback (a Comlink proxy); it gets the latest snapshot at once and every change after.
- * Comlink has no close hook, so each tab holds a Web Lock for its lifetime and the engine asks for the
- * same lock: when the engine is granted it, the tab is gone and its callback is dropped (as PowerSync's
- * tab_close_signal does).
+ * The tabs connected to this engine. Each tab registers a snapshot callback (a Comlink proxy); it gets the
+ * latest snapshot at once and every change after. Comlink has no close hook, so each tab holds a Web Lock
+ * for its lifetime and the engine asks for the same lock: when the engine is granted it, the tab is gone
+ * and its callback is dropped (as PowerSync's tab_close_signal does).
  */
 import type { Snapshot, TabInfo } from './api.ts';
 import type { Locks } from './ports.ts';

@@ -1,5 +1,5 @@
 /**
- * Announcements (SPEC §7). Staff post to their company (the super-admin to one company or to all); everyone
+ * Announcements (docs/product.md §7). Staff post to their company (the super-admin to one company or to all); everyone
  * reads what is addressed to their company or to all, with how many are unread. An announcement may ask
  * drivers to respond: one response per driver, changed while pending, then confirmed or declined by the staff
  * of the driver's company. Another company's announcement or response is 404. Rules in full:

@@ -1,5 +1,5 @@
 /**
- * Registration requests (SPEC.md sections 2 and 6): the public sign-up, the staff's pending list, approval, and
+ * Registration requests (docs/product.md §2 and §6): the public sign-up, the staff's pending list, approval, and
  * rejection with a reason (docs/hardening.md). `POST /users/` is the same sign-up under the spec's other name
  * (contract/calls/users.ts).
  */
@@ -12,7 +12,7 @@ import type { RegistrationReceipt, RegistrationRequest, UserWire } from '../enti
 
 /**
  * A sign-in or sign-up needs a few kB (a push subscription is the biggest part): an anonymous caller may not make
- * the server parse a megabyte of nested JSON (issue 23 item 2).
+ * the server parse a megabyte of nested JSON.
  */
 export const SIGN_IN_BODY_LIMIT = 16 * 1024;
 

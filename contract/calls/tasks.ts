@@ -1,5 +1,5 @@
 /**
- * The task calls (SPEC.md section 7, Tasks; docs/route-table.md).
+ * The task calls (docs/product.md §7; docs/route-table.md).
  * - A driver's: open tasks to take, accept, their assigned and completed lists, their quantities and status.
  * - Staff's: the task list, the day's active tasks, create, change, delete, a task's drivers, a driver's task order.
  *   Every list answers Page<Task>.

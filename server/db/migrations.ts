@@ -288,7 +288,7 @@ function migration002(): Migration {
 }
 
 /**
- * Issue 9: transfers become a connection between two companies (the receiver's own carrier task, a decline
+ * Transfers become a connection between two companies (the receiver's own carrier task, a decline
  * reason, edits while pending); announcements may ask for a response and are counted unread per user;
  * a manager's salary rate is set per manager.
  */
@@ -345,7 +345,7 @@ function migration003(dialect: Dialect): Migration {
 
 /**
  * Export jobs beat while they run, so an instance starting beside a live one fails only the jobs of a dead
- * process (issue 11: two instances on one database), not a job another instance is writing.
+ * process (two instances may share one database), not a job another instance is writing.
  */
 function migration004(): Migration {
   return {

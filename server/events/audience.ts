@@ -1,5 +1,5 @@
 /**
- * Who may hear of a change (issue 10 B). A driver hears of their own tasks (and of open tasks of their
+ * Who may hear of a change. A driver hears of their own tasks (and of open tasks of their
  * company, which they may take), their reports' verdicts and announcements; staff hear of their company's
  * tasks, reports, transfers, people and requests; a super-admin hears everything. Only an API path travels
  * (what to refetch), never the data: the refetch goes through the usual access checks.

@@ -1,5 +1,5 @@
 /**
- * The change feed's bus (issue 10 B): a change made through one server instance reaches the event streams of
+ * The change feed's bus: a change made through one server instance reaches the event streams of
  * every instance. With SQLite (one process) an in-process emitter; with PostgreSQL, LISTEN/NOTIFY on one
  * channel, so two or more instances on one database hear each other. An instance hears its own changes
  * through the same path, so each stream gets each change exactly once.

@@ -1,5 +1,5 @@
 /**
- * The live change feed (issue 10 B): GET /api/events/ is a server-sent event stream, authenticated like every
+ * The live change feed: GET /api/events/ is a server-sent event stream, authenticated like every
  * call (the engine reads it with fetch, so the bearer header travels). Each successful write of a tracked route
  * becomes one small event — `data: {"path": "/tasks/12/"}`, what to refetch — told to the streams whose user
  * may hear of it (audience.ts), on every instance (bus.ts).
@@ -172,7 +172,7 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
         void authenticate(request, { db: ctx.db, tokens: ctx.tokens, sessions: ctx.refresh })
           .then((still) => {
             // Who hears what depends on the company and the role: a user moved to another company, or with another
-            // role, reconnects to be heard as they are now (issue 23 item 6).
+            // role, reconnects to be heard as they are now.
             if (!still || still.company_id !== user.company_id || still.role !== user.role) stream.end();
           })
           .catch(() => undefined);

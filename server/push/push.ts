@@ -1,5 +1,5 @@
 /**
- * Push notifications (issue 10 C): a message to every subscribed device of some users, encrypted (aes128gcm)
+ * Push notifications: a message to every subscribed device of some users, encrypted (aes128gcm)
  * and signed (VAPID) by web-push, sent with our own fetch — so the transport is ours (a time-out, and tests
  * that receive it on a local HTTP endpoint). A subscription the push service says is gone (404, 410) is deleted.
  * Sending never fails the write that caused it: errors are logged.

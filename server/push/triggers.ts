@@ -1,5 +1,5 @@
 /**
- * When a write sends push notifications (issue 10 C), and to whom: a driver when a task is assigned to them
+ * When a write sends push notifications, and to whom: a driver when a task is assigned to them
  * (created with them, assigned, or moved to them), everyone an announcement is for (not its author), and the
  * receiving company's staff when a transfer arrives. Called after a successful write, with what the change
  * feed read before it (audience.ts): "assigned" means the driver was not on the task before.

@@ -38,7 +38,7 @@ export interface StoredPhoto extends Omit<Photo, 'file'> {
 
 export const tooLarge = (detail: string) => new HttpError(413, detail);
 
-/** A file name as a detail quotes it: control characters out, at most 80 characters (issue 23 item 9). */
+/** A file name as a detail quotes it: control characters out, at most 80 characters. */
 export function quotedName(name: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = name.replace(/[\u0000-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, '').trim();

@@ -21,7 +21,7 @@ export const PENDING_REGISTRATION = 'Заявка на регистрацию е
 /** Failed logins allowed per e-mail and address within the window, before 429. */
 const LOGIN_FAILURES = 10;
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
-/** Failed logins from one address, over every account it tried (issue 11: password spraying). */
+/** Failed logins from one address, over every account it tried (against password spraying). */
 const LOGIN_FAILURES_PER_ADDRESS = 30;
 
 let dummyHash: Promise<string> | null = null;

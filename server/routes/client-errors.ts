@@ -1,5 +1,5 @@
 /**
- * Uncaught client errors (issue 3, section 6). Posting is public, because a page that crashed may have
+ * Uncaught client errors (docs/product.md §7, "Client errors"). Posting is public, because a page that crashed may have
  * no valid token; it is bounded instead: 64 kB per body, long fields cut, a rate limit per address and
  * a cap on the rows kept. A super-admin reads them newest first.
  */

@@ -1,5 +1,5 @@
 /**
- * Exports (SPEC §7, Export) and the /table viewer: POST starts a job, GET tells its progress, /download
+ * Exports (docs/product.md §7) and the /table viewer: POST starts a job, GET tells its progress, /download
  * answers the file (200) or nothing yet (204); a signed link opens the file in /table, as a built-in grid or
  * in an OnlyOffice Docs server when one is configured. Design: server/routes/EXPORTS.md; the calls are declared
  * in contract/calls/exports.ts.

@@ -1,4 +1,4 @@
-/** Every route module, one per area of SPEC.md section 7. Each is mounted under /api. */
+/** Every route module, one per area of docs/product.md §7. Each is mounted under /api. */
 import type { RouteModule } from '../context.ts';
 import { authRoutes } from './auth.ts';
 import { clientErrorRoutes } from './client-errors.ts';

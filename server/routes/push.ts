@@ -1,7 +1,7 @@
 /**
- * Push notifications, the client's side (issue 10 C; design in PUSH.md; contract/calls/push.ts): the VAPID public
+ * Push notifications, the client's side (design in PUSH.md; contract/calls/push.ts): the VAPID public
  * key a browser subscribes with, and this device's subscription — refreshed when the browser changes it, removed
- * when the user turns notifications off in /profile. Login still carries it too (SPEC §3).
+ * when the user turns notifications off in /profile. Login still carries it too (docs/product.md §7).
  */
 import type { RouteModule } from '../context.ts';
 import { pushCalls } from '../../contract/calls/push.ts';

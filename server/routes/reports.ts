@@ -1,5 +1,5 @@
 /**
- * Reports (SPEC.md section 7, Reports): the outbox's idempotent multipart POST, edits, deletes, photos,
+ * Reports (docs/product.md §7): the outbox's idempotent multipart POST, edits, deletes, photos,
  * and daily hours. Multipart parsing is registered here only, in this module's own scope.
  */
 import fastifyMultipart from '@fastify/multipart';

@@ -1,5 +1,5 @@
 /**
- * Staff task calls (SPEC.md section 7, Tasks): the task list, the day's active tasks, create, delete, a task's
+ * Staff task calls (docs/product.md §7): the task list, the day's active tasks, create, delete, a task's
  * drivers, and a driver's task order; declared in contract/calls/tasks.ts (staffTaskCalls). Everything is scoped
  * to the caller's company (a super-admin: all).
  */

@@ -1,5 +1,5 @@
 /**
- * The driver's task calls (SPEC.md section 7, Tasks): available, accept, assigned, completed, bulk,
+ * The driver's task calls (docs/product.md §7): available, accept, assigned, completed, bulk,
  * quantities and status; declared in contract/calls/tasks.ts (driverTaskCalls). Staff calls live in
  * tasks-staff.ts. Every list answers Page<Task>.
  */

@@ -1,5 +1,5 @@
 /**
- * Carrier transfers (SPEC §7): a company hands a task, or part of its quantity, to another carrier company.
+ * Carrier transfers (docs/product.md §7): a company hands a task, or part of its quantity, to another carrier company.
  * pending → accepted (the receiver gets its own carrier task and assigns its own drivers) | declined (with a
  * reason). The sender edits or withdraws it only while pending; the sender then follows the carrier task
  * read-only. A company sees only transfers it sends or receives (anything else is 404); the super-admin sees

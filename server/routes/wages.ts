@@ -1,5 +1,5 @@
 /**
- * Wages (SPEC §7): a driver's earnings, a company's figures, a manager's salary — each for an optional period,
+ * Wages (docs/product.md §7): a driver's earnings, a company's figures, a manager's salary — each for an optional period,
  * as JSON or, with `?format=xlsx`, as the breakdown in a streamed workbook. Also the list of managers' salaries
  * and the manager's rate. The rules and who sees what: WAGES.md beside this file; the calls are declared in
  * contract/calls/wages.ts.

@@ -139,9 +139,9 @@ export async function unassignDriver(db: Db, user: AuthUser, taskId: number, dri
 }
 
 /**
- * Moves a driver's assignment to another driver of the task's company in one step (CONSOLE.md, "Move, don't
- * redo"): the association keeps its quantities and rate, and goes last in the new driver's order. An
- * association with reports stays with the driver who filed them (their wages and photos).
+ * Moves a driver's assignment to another driver of the task's company in one step (move, don't redo): the
+ * association keeps its quantities and rate, and goes last in the new driver's order. An association
+ * with reports stays with the driver who filed them (their wages and photos).
  */
 export async function moveDriver(db: Db, user: AuthUser, taskId: number, driverId: number, toDriverId: number): Promise<DriverAssociation> {
   const companyId = await taskCompany(db, taskId);

@@ -21,7 +21,7 @@ export async function taskCompany(db: Db, taskId: number): Promise<number> {
 export const STALE_TASK = 'Задачу изменили в другой вкладке или другим пользователем. Обновите и повторите.';
 const TASK_FIELDS = Object.keys(taskFieldsSchema.shape) as (keyof z.infer<typeof taskFieldsSchema>)[];
 
-/** The SPEC's staff PUT /tasks/{id}/ (contract/driver.ts staffTaskUpdateSchema). */
+/** The staff's PUT /tasks/{id}/ (docs/product.md §4; contract/driver.ts staffTaskUpdateSchema). */
 export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, body: unknown): Promise<Task> {
   const input = parse(staffTaskUpdateSchema, body);
   const fields = Object.fromEntries(TASK_FIELDS.filter((key) => input[key] !== undefined).map((key) => [key, input[key]]));

@@ -40,7 +40,7 @@ export function registrationWire(row: RequestRow): RegistrationRequest {
     vehicle_number: row.vehicle_number,
     vehicle_brand: row.vehicle_brand,
     vehicle_capacity: row.vehicle_capacity,
-    // The screen reads the vehicle from current_transport or from the request itself (SPEC.md section 2).
+    // The screen reads the vehicle from current_transport or from the request itself (docs/product.md §3).
     current_transport:
       isDriver && row.vehicle_number
         ? { vehicle_number: row.vehicle_number, vehicle_brand: row.vehicle_brand ?? '', vehicle_capacity: row.vehicle_capacity }

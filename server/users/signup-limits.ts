@@ -1,5 +1,5 @@
 /**
- * Sign-ups are anonymous and each costs a password hash and a line in a company's pending list (issue 23 item 5):
+ * Sign-ups are anonymous and each costs a password hash and a line in a company's pending list:
  * at most `SIGNUPS_PER_ADDRESS` an hour from one address and `SIGNUPS_PER_COMPANY` an hour into one company (config), for both sign-up
  * routes together (POST /registration-requests/ and POST /users/). Only a valid request counts. Per instance, in
  * memory, as the login throttle (server/rate-limit.ts).

@@ -1,4 +1,4 @@
-/** The general error fallback of SPEC.md section 2; the error is also reported to the server. */
+/** The general error fallback of docs/product.md §2; the error is also reported to the server. */
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { getEngine } from '../engine/engine.ts';
 

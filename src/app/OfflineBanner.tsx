@@ -1,5 +1,5 @@
 /**
- * The yellow banner of SPEC.md section 2: offline mode wins over a plain lack of network. For staff, also the live
+ * The yellow banner of docs/product.md §2: offline mode wins over a plain lack of network. For staff, also the live
  * feed's state: when the change feed is down (the server is not heard from) for more than a moment, the screen may
  * be stale and the banner says so, with when the server was last heard; it goes when the feed is back (and the
  * screens refetch then: worker/engine.ts).

@@ -1,4 +1,4 @@
-/** Renders the guard's answer for one route (SPEC.md section 4, "Guard order"). */
+/** Renders the guard's answer for one route (docs/product.md §4, "Guard"). */
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import type { Role } from '../../contract/roles.ts';

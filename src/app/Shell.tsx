@@ -50,7 +50,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main">
         Перейти к содержимому
       </a>
-      {/* The banner stays in sight while scrolling, with the header under it (issue 10 A). */}
+      {/* The banner stays in sight while scrolling, with the header under it. */}
       <div className="shell-top">
         <OfflineBanner />
         {signedIn && (

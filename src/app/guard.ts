@@ -1,5 +1,5 @@
 /**
- * The route guard of SPEC.md section 4 ("Guard order") as a pure function, so every step can be
+ * The route guard of docs/product.md §4 ("Guard") as a pure function, so every step can be
  * tested without React. Protected.tsx renders its answer.
  */
 import type { Role } from '../../contract/roles.ts';

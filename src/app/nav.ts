@@ -1,5 +1,5 @@
 /**
- * The one table of protected screens: path, Russian label, who may open it (SPEC.md sections 2 and 6).
+ * The one table of protected screens: path, Russian label, who may open it (docs/product.md §2 and §6).
  * The router builds its routes from it and the sidebar lists from it, so the two never disagree.
  */
 import { ADMINS, ALL_ROLES, DRIVER_ONLY, ROLES, STAFF, SUPER_ONLY, type Role } from '../../contract/roles.ts';

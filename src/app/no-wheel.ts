@@ -1,6 +1,6 @@
 /**
  * A mouse wheel over a focused number input would silently change the quantity being typed
- * (SPEC.md section 2). One listener on the document; it must be non-passive to cancel the wheel.
+ * (docs/product.md §2). One listener on the document; it must be non-passive to cancel the wheel.
  */
 export function blockNumberInputWheel(doc: Document = document): () => void {
   const onWheel = (event: WheelEvent): void => {

@@ -13,7 +13,7 @@ import { wantToasts } from '../ui/toasts.ts';
 export const queryClient = createQueryClient();
 // Back online (or out of offline mode): what the screens show may be stale cache.
 onReconnected(() => void queryClient.invalidateQueries());
-// A write in any tab of this browser: every tab refetches what it touched (CONSOLE.md, "Tabs that agree").
+// A write in any tab of this browser: every tab refetches what it touched (README.md, "Architecture").
 onWrites((writes) => void routeTableLoaded().then(() => queryClient.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, writes) })));
 // The screens past this point raise toasts with react-toastify directly: its container must be there.
 wantToasts();

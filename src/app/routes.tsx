@@ -1,5 +1,5 @@
 /**
- * Every route of SPEC.md section 2. Protected routes come from the NAV table (the sidebar's source too),
+ * Every route of docs/product.md §2. Protected routes come from the NAV table (the sidebar's source too),
  * each behind the guard with its roles. Every screen is its own chunk, so /login loads little; React Query
  * too (query-layer.tsx) wraps every route but /login.
  */

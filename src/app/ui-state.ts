@@ -1,5 +1,5 @@
 /**
- * Persisted UI state (SPEC.md section 9, "Persisted state excludes auth. Persist time-out 5 s"):
+ * Persisted UI state (docs/product.md §9: auth is never persisted, restore time-out 5 s):
  * the sidebar and per-screen filters and table settings, saved to localStorage and restored at startup.
  * Auth never lives here: it belongs to the engine, and parsing keeps only the known keys.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs the engine's startup sequence once (SPEC.md section 4, "Startup") and acts on its outcome:
+ * Runs the engine's startup sequence once (docs/product.md §4, "Startup") and acts on its outcome:
  * a toast, and /login when the session cannot continue.
  */
 import { useEffect } from 'react';

@@ -1,9 +1,8 @@
 /**
- * Connects this tab to the engine (ARCHITECTURE.md, "The worker boundary" and "Browsers without a
- * SharedWorker"): a SharedWorker where the browser has one, else a dedicated Worker running the same
- * engine. The tab hands over what only it can know (device_id from localStorage, the user agent), holds a
- * Web Lock for its lifetime so the engine notices when it closes, and feeds the engine's snapshots to
- * the valtio store.
+ * Connects this tab to the engine (README.md, "Architecture"): a SharedWorker where the browser has one,
+ * else a dedicated Worker running the same engine. The tab hands over what only it can know (device_id from
+ * localStorage, the user agent), holds a Web Lock for its lifetime so the engine notices when it closes,
+ * and feeds the engine's snapshots to the valtio store.
  */
 import * as Comlink from 'comlink';
 import { v4 as uuidv4 } from 'uuid';
@@ -13,7 +12,7 @@ import { applySnapshot } from './store.ts';
 
 const DEVICE_ID_KEY = 'device_id';
 
-/** SPEC.md section 3: a generated UUID that persists in local storage. */
+/** docs/product.md §3: a generated UUID that persists in local storage. */
 export function deviceId(): string {
   try {
     const stored = localStorage.getItem(DEVICE_ID_KEY);
@@ -132,7 +131,7 @@ export function connectEngine(): Promise<Comlink.Remote<WorkerApi>> {
     const networkChanged = () => void engine.networkChanged();
     window.addEventListener('online', networkChanged);
     window.addEventListener('offline', networkChanged);
-    // SPEC.md section 9: the report queue is flushed when the tab becomes visible (workers cannot see that).
+    // docs/product.md §4: the report queue is flushed when the tab becomes visible (workers cannot see that).
     // Coming back to a tab also wakes the engine's server check in offline mode (flushNow does it first).
     document.addEventListener('visibilitychange', () => {
       if (document.visibilityState === 'visible') void engine.flushNow();
@@ -173,7 +172,7 @@ function report(fields: Pick<ClientErrorReport, 'message' | 'stack' | 'source' |
     .catch(() => undefined);
 }
 
-/** SPEC.md section 8: uncaught errors and unhandled rejections of the tab are posted to the server. */
+/** docs/product.md §8: uncaught errors and unhandled rejections of the tab are posted to the server. */
 export function reportClientErrors(): void {
   window.addEventListener('error', (event) => {
     const { message, stack } = describe(event.error ?? event.message);

@@ -5,7 +5,7 @@ const NO_NETWORK = 'Нет подключения к сети';
 
 /**
  * What a failed action tells the driver: the server's detail, or `offline` when the connection failed —
- * said as it is (issue 10 A): «Сервер недоступен…» when the engine knows the server is down, «Нет связи с
+ * said as it is: «Сервер недоступен…» when the engine knows the server is down, «Нет связи с
  * сервером…» when the device is online but the request got no answer, «Нет подключения к сети…» without a network.
  */
 export function failureMessage(error: unknown, offline = `${NO_NETWORK}. Попробуйте позже.`): string {

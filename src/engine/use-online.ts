@@ -1,8 +1,8 @@
 /**
- * Whether the server can be reached now, for the controls whose action needs it. The banner (SPEC.md
- * section 2) says that the app is offline; these say what that means for one button: it is disabled, with
- * the short reason below as its title or helper text. Queueing a report is not one of them — the outbox is
- * there for exactly that.
+ * Whether the server can be reached now, for the controls whose action needs it. The banner
+ * (docs/product.md §2) says that the app is offline; these say what that means for one button: it is
+ * disabled, with the short reason below as its title or helper text. Queueing a report is not one of
+ * them — the outbox is there for exactly that.
  */
 import type { Snapshot } from '../../worker/api.ts';
 import { useEngineSnapshot } from './store.ts';

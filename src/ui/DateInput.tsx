@@ -1,5 +1,5 @@
 /**
- * A date typed and shown as ДД.ММ.ГГГГ whatever the browser's language (issue 12 item 6): a native date input
+ * A date typed and shown as ДД.ММ.ГГГГ whatever the browser's language: a native date input
  * shows mm/dd/yyyy in a browser set to English. Digits are grouped as they are typed («24112026» →
  * «24.11.2026»); a whole, real date reaches `onValue` as YYYY-MM-DD, a cleared field as ''. A button opens the
  * browser's own calendar for picking. The value the screens keep stays ISO.

@@ -1,5 +1,5 @@
 /**
- * Decimal fields everywhere (driver and console forms): typed on a phone or a desk: an empty field means "no value" (null, SPEC.md section 5),
+ * Decimal fields everywhere (driver and console forms): typed on a phone or a desk: an empty field means "no value" (null, docs/product.md §5),
  * a comma is a decimal separator as Russian keyboards type it, anything else must be a number >= 0.
  */
 export type Parsed = { ok: true; value: number | null } | { ok: false; error: string };

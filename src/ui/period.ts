@@ -21,7 +21,7 @@ export interface DateRange {
 
 /**
  * Weeks start on Monday, as in Russia; a week or a month is the whole of it, so tasks dated later in it (planned
- * ahead) count too (issue 12 item 3). `custom` passes the typed dates through ('' = open).
+ * ahead) count too. `custom` passes the typed dates through ('' = open).
  */
 export function periodRange(preset: PeriodPreset, today: Date, custom: { start: string; end: string }): DateRange {
   const y = today.getFullYear();

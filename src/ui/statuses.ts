@@ -1,4 +1,4 @@
-/** One Russian name per status, defined once for every screen (CONSOLE.md, "Words and formats"). */
+/** One Russian name per status, defined once for every screen (docs/product.md §4). */
 import { DRIVER_STATUSES, REVIEW_STATUSES, TASK_STATUSES, type DriverStatus, type ReviewStatus, type TaskStatus } from '../../contract/entities.ts';
 
 export const TASK_STATUS_LABELS: Record<TaskStatus, string> = {

@@ -1,7 +1,7 @@
 /**
- * Accounts in the console (issue 9): a driver a manager adds and then deactivates is sent to /login on
- * their next action with the reason; a user whose role a super-admin changes sees the new menu on their
- * next action, without signing in again.
+ * Accounts in the console: a driver a manager adds and then deactivates is sent to /login on their next action
+ * with the reason; a user whose role a super-admin changes sees the new menu on their next action, without
+ * signing in again.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext } from 'playwright-core';

@@ -1,7 +1,7 @@
 /**
- * Uncaught client errors (SPEC.md sections 7 and 8, issue 3 section 6): an error thrown in a tab, and a
- * rejection nobody handles, reach POST /api/log-client-error through the engine, and a super-admin reads
- * them back from GET /api/client-errors/ and on /support; nobody else may.
+ * Uncaught client errors (docs/product.md §7 and §8): an error thrown in a tab, and a rejection nobody handles,
+ * reach POST /api/log-client-error through the engine, and a super-admin reads them back from GET
+ * /api/client-errors/ and on /support; nobody else may.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 11, the two-instance run only (vitest project e2e-cluster): PostgreSQL, two server processes and
+ * The two-instance run only (vitest project e2e-cluster): PostgreSQL, two server processes and
  * HAProxy round-robin without sticky sessions. What must be one-at-a-time across processes is: refresh-token
  * rotation and reuse detection, idempotent report creation (and its photo files in the shared DATA_DIR), and a
  * logout seen by the other instance. The rest of the core suite (sign-in and refresh single-flight, the outbox

@@ -1,5 +1,5 @@
 /**
- * Issue 8's chain, end to end in Chromium against the real server: a manager creates a task with two drivers
+ * The console's chain, end to end in Chromium against the real server: a manager creates a task with two drivers
  * → orders one driver's day → that driver sees the order in /current-tasks and files a report with two photos
  * → the manager opens /reports/{id} and sees both photos → exports, downloads, and the file (read with
  * exceljs here) has the same rows as the API → /table with the signed link shows them.

@@ -1,7 +1,8 @@
 /**
- * Issue 9's chains in Chromium: a transfer from company A to company B accepted by B, B's driver on it and
- * reporting, A following the progress and both companies' figures showing it; an announcement answered by a
- * driver and confirmed by a manager; the rate ladder edited by an admin; a manager's salary.
+ * Transfers, announcements and wages as chains in Chromium: a transfer from company A to company B accepted by
+ * B, B's driver on it and reporting, A following the progress and both companies' figures showing it; an
+ * announcement answered by a driver and confirmed by a manager; the rate ladder edited by an admin; a manager's
+ * salary.
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';

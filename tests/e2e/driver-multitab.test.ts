@@ -1,5 +1,5 @@
 /**
- * Issue 4, end to end: the offline report with three tabs of the app open at once. One tab queues it with the
+ * End to end: the offline report with three tabs of the app open at once. One tab queues it with the
  * network cut and reloads; when the network returns every tab's engine wants to flush — one SharedWorker for
  * all, or a dedicated engine per tab that must take turns under the 'outbox-flush' Web Lock — and the server
  * still gets exactly one report, in one POST; every tab sees the outbox empty and the task gone.

@@ -1,6 +1,6 @@
 /**
- * /tasks/driverTaskOrder (issue 8, item 4): the manager reorders a driver's day by keyboard (dnd-kit's
- * keyboard sensor) and with the ↑ button, saves, and the driver's /current-tasks shows exactly that order.
+ * /tasks/driverTaskOrder: the manager reorders a driver's day by keyboard (dnd-kit's keyboard sensor) and with
+ * the ↑ button, saves, and the driver's /current-tasks shows exactly that order.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../contract/entities.ts';

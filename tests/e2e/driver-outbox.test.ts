@@ -1,5 +1,5 @@
 /**
- * Issue 4, end to end: a report made with the worker's network cut survives a reload in IndexedDB and, once
+ * End to end: a report made with the worker's network cut survives a reload in IndexedDB and, once
  * the network returns, reaches the server exactly once, with three compressed JPEGs; the association then
  * leaves /tasks/assigned/ and the outbox resolves the item. In both engine modes: one SharedWorker, and the
  * dedicated worker per tab of browsers without SharedWorker.

@@ -1,5 +1,5 @@
 /**
- * Issue 10 A: a report queued while the server is unreachable but the network is up, in an engine that was
+ * A report queued while the server is unreachable but the network is up, in an engine that was
  * started during the outage (the tab reloaded while the server was down), is delivered once the server is
  * back — without a reload, a click or an 'online' event. Before, the recovery timer's back-off (30 s doubling
  * to 10 min) left it waiting minutes; it now retries every few seconds. The bound below is generous (a shared

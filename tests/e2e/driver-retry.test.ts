@@ -1,5 +1,5 @@
 /**
- * Issue 4, end to end: the server answers 500 four times, then 201 → one report on the server, the attempts
+ * End to end: the server answers 500 four times, then 201 → one report on the server, the attempts
  * counted in the outbox panel, five POSTs at the proxy, and each retry made by the engine itself exactly
  * 2^attempts s after the failure. The engine runs on a paused clock that the test moves (pages/driver-clock.ts:
  * Playwright's clock does not reach workers), so the 2+4+8+16 s of back-off take no real time.
@@ -79,7 +79,7 @@ describe.each(['shared', 'dedicated'] as const)('a report the server refuses fou
   });
 });
 
-describe('a report the server refuses ten times (issue 10 A)', () => {
+describe('a report the server refuses ten times', () => {
   it('leaves the queue for «Не доставлено» with its photos and reason, and is delivered once sent again', async () => {
     const { server, proxy, browser, url } = suite.app;
     const cargo = 'Щебень известняковый 20–40';

@@ -1,5 +1,5 @@
 /**
- * Issue 4, end to end: a tab closed while its report is uploading. The proxy holds the POST (delayNext) so
+ * End to end: a tab closed while its report is uploading. The proxy holds the POST (delayNext) so
  * the tab can be closed mid-send; the held request still reaches the server, whose answer then finds nobody.
  * - shared engine, a second tab open: the SharedWorker outlives the tab and finishes the send itself;
  * - dedicated engine: the closing tab's engine dies with it; the other tab's engine sends again with the

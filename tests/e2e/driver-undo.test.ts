@@ -1,5 +1,5 @@
 /**
- * Issue 12 item 3: filing a report says the task is done and where it went, and «Отменить» in that message
+ * Filing a report says the task is done and where it went, and «Отменить» in that message
  * undoes it — a report still in the queue is taken out and never reaches the server; one the server already
  * has is deleted there and the task is back in progress.
  */

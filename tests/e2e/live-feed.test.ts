@@ -1,5 +1,5 @@
 /**
- * Issue 10 B end to end: one change feed per browser. A manager's change shows in a driver's open
+ * The live change feed end to end: one per browser. A manager's change shows in a driver's open
  * /current-tasks in another browser without a reload; ten tabs of one browser hold exactly one stream at the
  * wire in both engine modes; in fallback mode the stream moves to another tab when its holder closes, and the
  * tabs still hear changes.

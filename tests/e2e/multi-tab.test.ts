@@ -1,8 +1,8 @@
 /**
- * Two tabs, one engine (SPEC.md sections 4 and 7, issue 3 section 3): with a SharedWorker both tabs talk to
- * the same one; without it each tab runs a dedicated engine and the two stay in step over BroadcastChannel
- * and Web Locks. Either way an expired access token costs exactly one POST /auth/refresh/ for both tabs,
- * and a login or logout in one tab shows in the other.
+ * Two tabs, one engine (docs/product.md §4 and §7): with a SharedWorker both tabs talk to the same one; without
+ * it each tab runs a dedicated engine and the two stay in step over BroadcastChannel and Web Locks. Either way
+ * an expired access token costs exactly one POST /auth/refresh/ for both tabs, and a login or logout in one tab
+ * shows in the other.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';

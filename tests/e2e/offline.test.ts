@@ -1,8 +1,8 @@
 /**
- * Offline (SPEC.md sections 2, 4, 7; issue 3 sections 1, 2, 4), with a SharedWorker and without: the
- * driver's lists are cached while online; with the network cut, a reload still opens the app from the
- * service worker, the yellow banner says why, and the lists show from the cache with 'данные от HH:MM';
- * when the network returns the banner goes away and the lists are fresh again.
+ * Offline (docs/product.md §2, §4 and §7), with a SharedWorker and without: the driver's lists are cached while
+ * online; with the network cut, a reload still opens the app from the service worker, the yellow banner says
+ * why, and the lists show from the cache with 'данные от HH:MM'; when the network returns the banner goes away
+ * and the lists are fresh again.
  *
  * Playwright's setOffline does not reach a SharedWorker's requests, so the network is cut at the proxy
  * (for real, for every worker) and the context is set offline too, for navigator.onLine.
@@ -98,7 +98,7 @@ describe.each(MODES)('offline (%s engine)', (mode) => {
 
     const reloaded = await page.reload();
     expect(reloaded?.fromServiceWorker()).toBe(true);
-    // A start without network and with a cached profile turns offline mode on (SPEC.md section 4, step 3),
+    // A start without network and with a cached profile turns offline mode on (docs/product.md §4, "Startup" step 3),
     // and offline mode's text is the one the banner shows.
     await bannerIs(shell, OFFLINE_MODE, 'after an offline reload');
     await current.title.waitFor();
@@ -148,7 +148,7 @@ describe.each(MODES)('offline (%s engine)', (mode) => {
     app.proxy.setDown(true);
     const reloaded = await page.reload();
     expect(reloaded?.fromServiceWorker()).toBe(true);
-    // The engine's profile fetch fails with a network error → offline mode (SPEC.md section 4).
+    // The engine's profile fetch fails with a network error → offline mode (docs/product.md §4).
     await bannerIs(shell, OFFLINE_MODE, 'server unreachable');
     expect(await page.evaluate(() => navigator.onLine)).toBe(true);
     await profile.transportItems.first().waitFor();

@@ -1,5 +1,5 @@
 /**
- * Issue 19's chain in Chromium on the demo data: an admin changes the scale from next month (this month's pay does
+ * The payroll chain in Chromium on the demo data: an admin changes the scale from next month (this month's pay does
  * not move), approves the month's pending load from /payroll's warning, closes the month, downloads the sheet (read
  * with exceljs: its rows and total are the screen's), and the driver sees the closed month in his statistics.
  */

@@ -53,7 +53,7 @@ describe('registration', () => {
       await visitor.close();
     }
 
-    // The manager of that company sees the request as SPEC.md section 2 lays it out, and approves it.
+    // The manager of that company sees the request as the spec lays it out, and approves it.
     const manager = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
     try {
       const page = await signIn(manager, app.url, DEMO.manager, DEMO_PASSWORD);

@@ -1,6 +1,6 @@
 /**
- * /reports/{id} (issue 8, item 5): a manager sees a report's facts and both of its photos (loaded through
- * the engine, since photos need the bearer token), moves through them by keyboard, and deletes one.
+ * /reports/{id}: a manager sees a report's facts and both of its photos (loaded through the engine, since
+ * photos need the bearer token), moves through them by keyboard, and deletes one.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';

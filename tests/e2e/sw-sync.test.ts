@@ -1,8 +1,8 @@
 /**
- * Issue 12 item 9: the service worker's background sync, fired over CDP (ServiceWorker.dispatchSyncEvent and
+ * The service worker's background sync, fired over CDP (ServiceWorker.dispatchSyncEvent and
  * dispatchPeriodicSyncEvent) with every tab of the app closed: the one-off 'sync' delivers a report queued
- * while the server was down, and a notification says so; the periodic 'sync-tasks' refreshes the driver's cached task list, so the app
- * opened later with no network shows a task assigned meanwhile.
+ * while the server was down, and a notification says so; the periodic 'sync-tasks' refreshes the driver's
+ * cached task list, so the app opened later with no network shows a task assigned meanwhile.
  */
 import { describe, expect, it } from 'vitest';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
@@ -121,7 +121,7 @@ describe('background sync fired with every tab closed', () => {
   });
 });
 
-describe('push messages (issue 10 C)', () => {
+describe('push messages', () => {
   it('a push delivered over CDP shows a Russian notification that carries the screen to open', async () => {
     const { browser, url } = suite.app;
     const origin = new URL(url).origin;

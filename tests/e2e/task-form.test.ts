@@ -1,7 +1,7 @@
 /**
- * /tasks/create (issue 8, item 1): Russian validation with the typed values kept, a draft that survives a
- * reload, «Создать ещё одну» keeping the date and places, a task with two drivers (one with its own
- * quantity), and the same form editing a task and a driver's quantity.
+ * /tasks/create: Russian validation with the typed values kept, a draft that survives a reload, «Создать ещё
+ * одну» keeping the date and places, a task with two drivers (one with its own quantity), and the same form
+ * editing a task and a driver's quantity.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';

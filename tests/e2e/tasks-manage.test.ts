@@ -1,5 +1,5 @@
 /**
- * /tasks/manage (issue 8): filters in the URL survive a reload, a bulk action reports each task's outcome
+ * /tasks/manage: filters in the URL survive a reload, a bulk action reports each task's outcome
  * (one refused is shown as refused, never "all done"), and an edit in one tab shows in another without a
  * reload — with one SharedWorker and with a dedicated engine per tab.
  */

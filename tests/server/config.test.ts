@@ -1,6 +1,6 @@
 /**
  * Configuration read by several server processes at once: instances started together on one DATA_DIR (the
- * two-instance deployment of issue 11) must all sign tokens with the same secret.
+ * two-instance deployment) must all sign tokens with the same secret.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * Issue 10 B, the server's half: GET /api/events/ streams a small event per successful write to those who may
+ * The server's half of the change feed: GET /api/events/ streams a small event per successful write to those who may
  * hear of it — a driver of their own tasks, staff of their company's, nobody of another company's — with
  * Last-Event-ID replay, a reset when it cannot replay, heartbeats, and an end when the session does. Across
  * two server processes on PostgreSQL (LISTEN/NOTIFY): tests/e2e/cluster.test.ts.
@@ -108,7 +108,7 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
     expect(foreign.events.map((e) => e.event)).toEqual(['reset', 'ready']);
   });
 
-  it('holds at most EVENT_STREAMS_PER_USER streams per user: a new one ends the oldest, another user\'s are untouched (issue 23 item 9)', async () => {
+  it('holds at most EVENT_STREAMS_PER_USER streams per user: a new one ends the oldest, another user\'s are untouched', async () => {
     const staff = await stream(p.manager);
     const first = await stream(p.driver);
     const second = await stream(p.driver);
@@ -129,7 +129,7 @@ describe.each(backends)('change feed ($name)', ({ databaseUrl }) => {
     await driver.ended;
   });
 
-  it("a driver moved to another company stops hearing the old company: the move ends his stream, and a stream opened before a quiet move ends at the next beat (issue 23 item 6)", async () => {
+  it("a driver moved to another company stops hearing the old company: the move ends his stream, and a stream opened before a quiet move ends at the next beat", async () => {
     const driver = await stream(p.driver2);
     const moved = await fetch(`${server.url}/api/users/${p.driver2.id}/`, {
       method: 'PUT',

@@ -1,4 +1,4 @@
-/** Issue 11's gaps, each shown on the real app: password spraying and tokens without exp. */
+/** Hardening (docs/hardening.md), each gap shown on the real app: password spraying and tokens without exp. */
 import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -47,7 +47,7 @@ describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
     expect((await call(server, 'POST', '/api/auth/login/', { body: { username: other.email, password: PASSWORD, device_id: 'victim-phone' }, remoteAddress })).status).toBe(429);
   });
 
-  it('an anonymous sign-in or registration body over 16 kB is refused with 413 before it is parsed (issue 23 item 2)', async () => {
+  it('an anonymous sign-in or registration body over 16 kB is refused with 413 before it is parsed', async () => {
     const nested = `{"username":"a@b.c","password":"x","push_subscription":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
     for (const url of ['/api/auth/login/', '/api/auth/refresh/', '/api/registration-requests/', '/api/users/']) {
       const res = await server.app.inject({ method: 'POST', url, payload: nested, headers: { 'content-type': 'application/json' } });
@@ -129,7 +129,7 @@ describe('framework-level errors speak JSON in Russian', () => {
   });
 });
 
-describe('sign-up floods (issue 23 item 5)', () => {
+describe('sign-up floods', () => {
   let server: TestServer;
   serveSuite(undefined, (s) => void (server = s), { config: { signupsPerAddress: 3, signupsPerCompany: 5 } });
 
@@ -161,7 +161,7 @@ describe('sign-up floods (issue 23 item 5)', () => {
   });
 });
 
-describe('a request that does not arrive whole (issue 23 item 3)', () => {
+describe('a request that does not arrive whole', () => {
   let server: TestServer;
   serveSuite(undefined, (s) => void (server = s), { listen: true, config: { requestTimeoutMs: 800 } });
 
@@ -232,7 +232,7 @@ describe('a request that does not arrive whole (issue 23 item 3)', () => {
   });
 });
 
-describe('behind a reverse proxy (TRUST_PROXY, issue 23 item 8)', () => {
+describe('behind a reverse proxy (TRUST_PROXY)', () => {
   let server: TestServer;
   serveSuite(undefined, (s) => void (server = s), { config: { trustProxy: ['10.0.0.2'], signupsPerAddress: 2 } });
 

@@ -68,7 +68,7 @@ describe.each(backends)('loose types ($name)', ({ databaseUrl }) => {
     const ok = await json('PUT', `/reports/${report.id}`, p.driver, '{"quantity": 30, "total_loading_quantity": null}');
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ quantity: 30, total_loading_quantity: null });
-    // The staff's query-string write (SPEC §7) reads a number as a form does.
+    // The staff's query-string write (PUT /tasks/{id}/drivers/{driverId}/, docs/product.md §4) reads a number as a form does.
     for (const query of ['quantity=0x10', 'transport_rate=%20', 'loading_quantity=-0', 'unloading_quantity=1e3']) {
       const res = await server.app.inject({ method: 'PUT', url: `/api/tasks/${taskId}/drivers/${p.driver.id}/?${query}`, headers: p.manager.auth });
       expect(res.statusCode, query).toBe(400);

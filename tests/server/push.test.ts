@@ -1,5 +1,5 @@
 /**
- * Issue 10 C, without any outside push service: a subscription whose endpoint is a local HTTP server here.
+ * Push notifications without any outside push service: a subscription whose endpoint is a local HTTP server here.
  * The test decrypts what arrives with the subscription's own keys (aes128gcm, as a browser would) and checks
  * the Russian text and the link; checks the VAPID signature names the key GET /push/key/ serves; a push
  * service's 410 deletes the subscription; turning notifications off stops them.

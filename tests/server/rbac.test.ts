@@ -1,5 +1,5 @@
 /**
- * The whole RBAC matrix of SPEC.md sections 6 and 7 in one table: every call × seven callers — anonymous,
+ * The whole RBAC matrix of docs/product.md §6 and §7 in one table: every call × seven callers — anonymous,
  * a driver, a manager and an admin of company A, a manager and an admin of company B, and the super-admin.
  * Every object a row touches belongs to company A (made afresh for each caller, so destructive calls never
  * collide), which makes company B's staff the "another company" column.
@@ -951,7 +951,7 @@ export const ROWS: Row[] = [
   },
 ];
 
-/** Calls the product has beyond SPEC §7's list: the same table, kept apart so the spec's count stays visible. */
+/** Calls the product has beyond the spec's list: the same table, kept apart so the spec's count stays visible. */
 export const EXTRA_ROWS: Row[] = [
   {
     call: 'GET /push/key/',

@@ -212,7 +212,7 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     const text = await post(p.driver, reportForm(fields(), [jpeg(), { data: Buffer.from('просто текст, не фото'), filename: 'note.jpg' }]));
     expect(text.statusCode).toBe(415);
     expect(text.json().detail).toContain('note.jpg');
-    // A 10 000-character name, with a right-to-left override, is quoted cut and clean (issue 23 item 9).
+    // A 10 000-character name, with a right-to-left override, is quoted cut and clean.
     const long = await post(p.driver, reportForm(fields(), [{ data: Buffer.from('не фото'), filename: `\u202e${'я'.repeat(10_000)}.jpg` }]));
     expect(long.statusCode).toBe(415);
     expect(long.json().detail.length).toBeLessThan(200);

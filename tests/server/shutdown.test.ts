@@ -1,5 +1,5 @@
 /**
- * Issue 11, faults: the server stopped mid-upload. A SIGTERM lets the request in flight finish (the upload
+ * Faults: the server stopped mid-upload. A SIGTERM lets the request in flight finish (the upload
  * completes, then the process exits 0); a SIGKILL (a crash) cuts it, leaves no report row and no stored photo,
  * and the client's retry with the same Idempotency-Key after the restart makes exactly one report. A real
  * server process (`node server/main.ts --demo`) on a SQLite file, a real socket and a slow multipart body.

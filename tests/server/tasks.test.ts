@@ -247,7 +247,7 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
     expect((await call('GET', `/tasks/bulk?ids=${tooMany}`, p.driver)).statusCode).toBe(400);
   });
 
-  it("a driver reads in bulk only his own tasks and those he could take — never another driver's, nor the customer's price (issue 23 item 1)", async () => {
+  it("a driver reads in bulk only his own tasks and those he could take — never another driver's, nor the customer's price", async () => {
     const others = await createTask(server, p.company, { status: 'in_progress', rate: 650, comment: 'код ворот 4321', date: dayFromToday(1), max_drivers: 1 });
     await addDriver(server, others, p.driver2.id);
     const mine = await createTask(server, p.company, { status: 'in_progress', rate: 650, date: dayFromToday(-3) });

@@ -95,7 +95,7 @@ describe.each(backends)('users ($name)', ({ databaseUrl }) => {
         body: form({ vehicle_number: 'Р777РР 77', vehicle_brand: 'Volvo', vehicle_capacity: 25 }),
       });
       expect(res.status).toBe(201);
-      // JSON numbers are numbers: text or true is refused, never read as 25 or as company 1 (issue 11 item 4).
+      // JSON numbers are numbers: text or true is refused, never read as 25 or as company 1.
       for (const loose of [{ vehicle_capacity: '25' }, { company_id: true }, { company_id: `${w.companyA}` }]) {
         const refused = await call(server, 'POST', '/api/users/', { body: form({ email: 'loose@test.local', ...loose }) });
         expect(refused.status, JSON.stringify(loose)).toBe(400);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { displayDate, groupDigits, parseDisplayDate } from '../../src/ui/DateInput.tsx';
 
-describe('dates typed as ДД.ММ.ГГГГ whatever the browser’s language (issue 12 item 6)', () => {
+describe('dates typed as ДД.ММ.ГГГГ whatever the browser’s language', () => {
   it('shows an ISO date Russian style and reads it back', () => {
     expect(displayDate('2026-11-24')).toBe('24.11.2026');
     expect(displayDate('')).toBe('');

@@ -49,7 +49,7 @@ describe('driver quantity fields', () => {
   });
 });
 
-describe('unsaved quantities (issue 10 A)', () => {
+describe('unsaved quantities', () => {
   const stored = { quantity: 24.5, loading_quantity: null, unloading_quantity: 25 };
   const typed = (quantity: string, loading = '', unloading = '25') => ({ quantity, loading_quantity: loading, unloading_quantity: unloading });
 

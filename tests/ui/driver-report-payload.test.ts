@@ -177,7 +177,7 @@ describe('photos the server would refuse for good', () => {
   });
 });
 
-describe('resolvedErrors: an error goes when its cause does (issue 12 item 4)', () => {
+describe('resolvedErrors: an error goes when its cause does', () => {
   const draft = (patch: Partial<ReportDraft> = {}): ReportDraft => ({ ...emptyDraft, ...patch });
   const nothing = { form: 'Укажите количество или добавьте фото' };
 

@@ -1,4 +1,4 @@
-/** Issue 10 A: a failed action says what failed — the network, the connection to the server, or the server. */
+/** A failed action says what failed — the network, the connection to the server, or the server. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/engine/queries.ts';
 import { failureMessage } from '../../src/engine/send.ts';

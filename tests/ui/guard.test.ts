@@ -12,7 +12,7 @@ const signedIn = (role: Role): GuardAuth => ({
 });
 const TO_LOGIN = { redirect: '/login', replace: true };
 
-describe('guard (SPEC.md section 4, "Guard order")', () => {
+describe('guard (docs/product.md §4, "Guard")', () => {
   it('1. shows the loading text while loading, or before initialisation, even for a signed-in user', () => {
     expect(guard({ ...signedIn('driver'), loading: true }, ALL_ROLES)).toBe('loading');
     expect(guard({ ...signedIn('driver'), initialized: false }, ALL_ROLES)).toBe('loading');

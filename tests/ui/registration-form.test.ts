@@ -18,7 +18,7 @@ describe('registration form: the vehicle capacity', () => {
   });
 });
 
-describe('sentMessage: the applicant is told who will confirm (issue 12 item 2)', () => {
+describe('sentMessage: the applicant is told who will confirm', () => {
   it('names the company’s staff who may approve the role, or the system administrator where the company has none', () => {
     expect(sentMessage('company', 'driver')).toContain('менеджером или администратором компании');
     expect(sentMessage('company', 'manager')).toContain('администратором компании');

@@ -6,7 +6,7 @@ import { driverUser, driverWire, makeEngine, seedSession, serveAuth } from './ha
 
 const registration = { email: 'new@demo.local', password: 'secret123', name: 'Новый', phone: '+7 900 1', company_id: 1, role: 'driver' as const };
 
-describe('registration (SPEC.md section 8)', () => {
+describe('registration (docs/product.md §8)', () => {
   it('answers the server detail', async () => {
     const { api, server } = await makeEngine();
     server.on('POST users/', () => ({ status: 409, data: { detail: 'Пользователь с таким e-mail уже есть' } }));

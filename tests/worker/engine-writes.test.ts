@@ -53,7 +53,7 @@ describe('writes reach every tab of the browser', () => {
   });
 });
 
-describe('notices reach every tab of the browser (issue 10 A)', () => {
+describe('notices reach every tab of the browser', () => {
   it('dedicated mode: «Отчёт отправлен» told by the engine that sent it shows in the other tab too, once', async () => {
     const hub = createChannelHub<CrossTabMessage>();
     const server = createFakeServer();

@@ -206,7 +206,7 @@ describe('the network coming back', () => {
   });
 });
 
-describe('waking in offline mode (issue 10 A)', () => {
+describe('waking in offline mode', () => {
   it('a tab coming to the front, or «Отправить сейчас», asks the server at once and the queue follows', async () => {
     const { factory, onlineAtFlush } = flushRecorder();
     const { api, server, tab } = await startedServerDown({ outbox: factory });
@@ -228,7 +228,7 @@ describe('waking in offline mode (issue 10 A)', () => {
   });
 });
 
-describe('writes while the server is unreachable (issue 10 A)', () => {
+describe('writes while the server is unreachable', () => {
   it('in offline mode a write asks the server once and, still down, fails at once saying the server is unavailable', async () => {
     const { api, server } = await startedServerDown();
     server.on('PUT tasks/5/', () => ({ status: 200, data: {} }));
@@ -275,7 +275,7 @@ describe('writes while the server is unreachable (issue 10 A)', () => {
   });
 });
 
-describe('the report outbox behind a busy server (issue 10 A)', () => {
+describe('the report outbox behind a busy server', () => {
   it('503, a proxy page for 502, and 429 are not attempts: the report stays with 0 attempts and goes when the server answers', async () => {
     const { api, server, db, clock } = await makeEngine({ outbox: createOutbox, compress: async (photo) => photo });
     serveAuth(server, clock);

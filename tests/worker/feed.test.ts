@@ -1,5 +1,5 @@
 /**
- * The engine's end of the change feed (issue 10 B): events become changes, `reset` a full refetch; a reconnect
+ * The engine's end of the change feed: events become changes, `reset` a full refetch; a reconnect
  * carries Last-Event-ID; a 401 goes through the shared refresh; one stream per browser under the Web Lock,
  * handed over when its holder stops; nothing while signed out.
  */

@@ -12,7 +12,7 @@ function withResponse(status: number, message = `Request failed with status code
   return error;
 }
 
-describe('the network-error test (SPEC.md section 8)', () => {
+describe('the network-error test (docs/product.md §8)', () => {
   it('no response is a network error', () => {
     expect(isNetworkError(new AxiosError('Request aborted'))).toBe(true);
   });

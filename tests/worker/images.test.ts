@@ -1,5 +1,5 @@
 /**
- * Photo compression (SPEC.md section 5): max width 1024, never enlarged, JPEG 0.7, original kept on failure.
+ * Photo compression (docs/product.md §5): max width 1024, never enlarged, JPEG 0.7, original kept on failure.
  * The real browser-image-compression code runs against a decoder/encoder double (images-doubles.ts).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

@@ -1,7 +1,7 @@
 /**
- * Flushing (SPEC.md sections 4 and 9, ARCHITECTURE.md): one flush at a time within an engine and across
- * engines (the 'outbox-flush' lock), one batch at a time, every 60 s and on 'online', progress while sending,
- * and snapshot pushes throttled while a flush changes something per item.
+ * Flushing (docs/product.md §4 and §9): one flush at a time within an engine and across engines (the
+ * 'outbox-flush' lock), one batch at a time, every 60 s and on 'online', progress while sending, and snapshot
+ * pushes throttled while a flush changes something per item.
  */
 import { describe, expect, it, vi } from 'vitest';
 import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, retryDelayMs, } from '../../worker/outbox.ts';

@@ -1,4 +1,4 @@
-/** The multipart body of POST /reports/ (SPEC.md section 5: a total is sent only when its flag equals 1). */
+/** The multipart body of POST /reports/ (docs/product.md §5: a total is sent only when its flag equals 1). */
 import { describe, expect, it } from 'vitest';
 import { buildReportForm, photoName } from '../../worker/report-form.ts';
 import type { OutboxRecord } from '../../worker/db.ts';

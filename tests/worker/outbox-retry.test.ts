@@ -1,5 +1,5 @@
 /**
- * Failed sends (SPEC.md sections 4 and 9): retry after 2^attempts s; network errors do not count; after
+ * Failed sends (docs/product.md §4 and §9): retry after 2^attempts s; network errors do not count; after
  * 10 counted failures while online the item is deleted and the driver told why; offline it is kept.
  */
 import { describe, expect, it } from 'vitest';
@@ -160,7 +160,7 @@ describe('giving up', () => {
   });
 });
 
-describe('«Отчёт отправлен» (issue 10 A)', () => {
+describe('«Отчёт отправлен»', () => {
   it('is told when a report that had to wait arrives, not when one goes at once', async () => {
     const h = await setup();
     await queue(h.outbox, report(41));

@@ -1,5 +1,5 @@
 /**
- * The outbox's record life (SPEC.md section 4, "Offline report queue"): queued unsent, marked sent with a
+ * The outbox's record life (docs/product.md §4, "Report outbox"): queued unsent, marked sent with a
  * time, resolved and deleted once its association leaves /tasks/assigned/, discarded with its photos,
  * surviving a re-opened database.
  */

@@ -4,7 +4,7 @@ import { KV } from '../../worker/db.ts';
 import { createChannelHub, createFakeServer, createFifoLocks, createManualClock, deferred, networkFailure, settle } from './doubles.ts';
 import { driverUser, driverWire, freshDb, makeEngine, seedSession, serveAuth } from './harness.ts';
 
-describe('refresh messages (SPEC.md section 8) and offline mode (section 4)', () => {
+describe('refresh messages (docs/product.md §8) and offline mode (§4)', () => {
   it("'No refresh token available' when there is none; no offline mode without a session", async () => {
     const { api, server, connectTab } = await makeEngine();
     server.on('GET x/', () => ({ status: 401, data: { detail: 'Требуется вход' } }));

@@ -21,7 +21,7 @@ async function withSession(secondsLeft: number, options: { cached?: boolean; onl
   return { ...setup, auth, access, tab };
 }
 
-describe('startup (SPEC.md section 4), step by step', () => {
+describe('startup (docs/product.md §4), step by step', () => {
   it('1. without tokens: initialised, unauthenticated, nothing fetched', async () => {
     const { api, server, connectTab } = await makeEngine();
     const tab = await connectTab();

@@ -1,8 +1,8 @@
 /**
- * Push notifications on this device (issue 10 C): off until the user turns them on in /profile (the browser
+ * Push notifications on this device: off until the user turns them on in /profile (the browser
  * asks for permission then, on that click); the subscription is made with the server's VAPID key and sent to
  * PUT /push/subscription/; turning them off unsubscribes and removes it there. A login sends the device's
- * current subscription, if any (SPEC §3), and each start sends it again when the browser changed it.
+ * current subscription, if any (docs/product.md §7), and each start sends it again when the browser changed it.
  */
 import { getOnce, sendOnce } from '../../engine/api.ts';
 

@@ -7,7 +7,7 @@ import { proxy } from 'valtio';
 import { Workbox } from 'workbox-window';
 import { applyUpdate as applyUpdateTo, watchForUpdate } from './update-watch.ts';
 
-/** The tag sw/sw.ts listens for (SPEC.md section 9). */
+/** The tag sw/sw.ts listens for (docs/product.md §9). */
 const SYNC_TAG = 'sync-tasks';
 const PERIODIC_MIN_INTERVAL_MS = 15 * 60 * 1000;
 /** Dispatchers keep one tab open all day; the browser alone would look for a new version only on navigations. */

@@ -44,7 +44,7 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
     setDisputedSeen(association.disputed);
     if (association.disputed > disputedSeen) setReportsOpen(true);
   }
-  // Typed and not saved: said on the toggle too, so folding the fields never hides it (issue 10 A).
+  // Typed and not saved: said on the toggle too, so folding the fields never hides it.
   const [quantitiesUnsaved, setQuantitiesUnsaved] = useState(false);
   const quantitiesId = `drv-quantities-${association.id}`;
   const reportsId = `drv-reports-${association.id}`;

@@ -9,8 +9,8 @@ import { ApiError } from '../../engine/queries.ts';
 import { quantitiesUnsaved, quantityBody, quantityText, type QuantityFields } from './quantity.ts';
 
 /**
- * Issue 10 A: typed but not on the server — said beside the fields until it is saved, so a failed save (the
- * server unreachable) never looks saved once its toast is gone. The values stay for the next try.
+ * Typed but not on the server: said beside the fields until it is saved, so a failed save (the server
+ * unreachable) never looks saved once its toast is gone. The values stay for the next try.
  */
 const UNSAVED = 'Не сохранено';
 const UNSAVED_AFTER_FAILURE = 'Не сохранено: нет связи с сервером. Нажмите «Сохранить количество», когда связь вернётся.';

@@ -1,5 +1,5 @@
 /**
- * /tasks/driverTaskOrder (issue 8, item 4): a driver's tasks of one day in the order they should drive them.
+ * /tasks/driverTaskOrder: a driver's tasks of one day in the order they should drive them.
  * Drag and drop with a mouse or a finger, or the keyboard (Space to lift, arrows to move, Space to drop),
  * or the ↑/↓ buttons; «Сохранить порядок» sends PUT /tasks/drivers/{id}/tasks/order, and the driver's
  * /current-tasks shows exactly this order.

@@ -1,5 +1,5 @@
 /**
- * «Выгрузить в Excel» for the task list's filters (issue 8, item 7): starts an export job, shows its progress,
+ * «Выгрузить в Excel» for the task list's filters: starts an export job, shows its progress,
  * keeps the job id across reloads, downloads the file when it is ready, and opens it in /table.
  */
 import { useEffect, useRef, useState } from 'react';

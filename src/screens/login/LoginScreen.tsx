@@ -1,4 +1,4 @@
-/** Sign-in with e-mail and password; the engine's message is shown as it comes (SPEC.md section 8). */
+/** Sign-in with e-mail and password; the engine's message is shown as it comes (docs/product.md §8). */
 import { useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { getEngine } from '../../engine/engine.ts';
@@ -26,7 +26,7 @@ export function LoginScreen() {
     setBusy(true);
     setError(null);
     try {
-      // SPEC §3: the login carries this device's push subscription, when notifications are on here.
+      // docs/product.md §7: the login carries this device's push subscription, when notifications are on here.
       const subscription = await currentSubscription().catch(() => null);
       const result = await getEngine().login(email.trim(), password, subscription);
       // A driver lands on his tasks of the day, staff on the board (app/nav.ts).

@@ -1,7 +1,7 @@
 /**
  * The outbox, visible: every queued report with its state, 'Отправить сейчас', and removal of an item
  * (confirmed: a removed report never reaches the server). Reports the server refused for good are listed
- * apart under «Не доставлено», with the server's reason: send again, or delete (issue 10 A).
+ * apart under «Не доставлено», with the server's reason: send again, or delete.
  */
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
@@ -41,7 +41,7 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
 
   async function flush() {
     try {
-      // Always tries, also in offline mode: the engine asks the server first (issue 10 A).
+      // Always tries, also in offline mode: the engine asks the server first.
       await getEngine().flushNow();
       if (!isServerReachable(engineState.snapshot)) toast.info('Сервер пока недоступен: отчёты уйдут, как только он ответит');
     } catch (error) {

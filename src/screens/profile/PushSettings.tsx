@@ -1,4 +1,4 @@
-/** /profile: push notifications on this device — on, off, or why they cannot be (issue 10 C). */
+/** /profile: push notifications on this device — on, off, or why they cannot be. */
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import { disablePush, enablePush, pushState, type PushState } from '../../app/pwa/push.ts';

@@ -1,4 +1,4 @@
-/** The server sends the role as {name}; the UI wants the name (SPEC.md section 3). */
+/** The server sends the role as {name}; the UI wants the name (docs/product.md §3). */
 import type { User, UserWire } from '../../../contract/entities.ts';
 
 export function flattenUser(wire: UserWire | User): User {

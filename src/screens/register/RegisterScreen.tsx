@@ -112,7 +112,7 @@ export function RegisterScreen() {
             <Field label="Марка" value={form.vehicle_brand} onChange={set('vehicle_brand')} error={errors.vehicle_brand} />
             <Field
               label="Грузоподъёмность, т"
-              // Text, not type=number: a number field turned «22,5» into 225 in some browsers (issue 12).
+              // Text, not type=number: a number field turned «22,5» into 225 in some browsers.
               inputMode="decimal"
               placeholder="22,5"
               value={form.vehicle_capacity}

@@ -72,7 +72,7 @@ export function checkRegistration(form: RegistrationForm): Checked {
   return { ok: false, errors };
 }
 
-/** Who will confirm the request, in the applicant's words (issue 12 item 2). */
+/** Who will confirm the request, in the applicant's words. */
 export function sentMessage(reviewer: RegistrationReviewer, role: 'driver' | 'manager'): string {
   if (reviewer === 'super-admin') {
     return 'Заявка отправлена. В выбранной компании пока нет сотрудников, которые могут её подтвердить, поэтому её рассмотрит администратор системы. Вы сможете войти после подтверждения.';

@@ -1,4 +1,4 @@
-/** Registration requests awaiting a manager (SPEC.md section 2, the one screen described in full), with rejection. */
+/** Registration requests awaiting a manager (docs/product.md §2; the spec describes this screen in full), with rejection. */
 import { useEffect, useState } from 'react';
 import { toast } from 'react-toastify';
 import type { RegistrationRequest } from '../../../contract/entities.ts';

@@ -1,4 +1,4 @@
-/** One registration request, laid out as SPEC.md section 2 describes. */
+/** One registration request, laid out as the spec describes it. */
 import type { RegistrationRequest } from '../../../contract/entities.ts';
 import { ROLE_LABELS, isRole } from '../../../contract/roles.ts';
 import { formatCapacity } from '../../ui/format.ts';

@@ -1,5 +1,5 @@
 /**
- * /reports/{id}: one report for staff (issue 8, item 5) — who reported what on which task, both times
+ * /reports/{id}: one report for staff — who reported what on which task, both times
  * (the device's and the server's), the photos as a gallery, and the other reports of the same assignment.
  */
 import { REVIEW_LABELS } from '../../ui/statuses.ts';

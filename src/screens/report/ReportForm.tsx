@@ -84,7 +84,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   const set = (patch: Partial<ReportDraft>) => setDraft((current) => ({ ...current, ...patch }));
 
   // An error goes as soon as its cause does: a stale «Укажите количество или добавьте фото» after the
-  // quantity is typed misleads the driver (issue 12 item 4).
+  // quantity is typed misleads the driver.
   const photoCount = keptOld.length + newPhotos.photos.length;
   const photoKey = `${droppedOld.join(',')}|${newPhotos.photos.map((p) => p.key).join(',')}`;
   const [errorPhotos, setErrorPhotos] = useState(photoKey);

@@ -1,4 +1,4 @@
-/** Builds the outbox's NewReport from what the driver typed (SPEC.md section 5: totals only with flag 1). */
+/** Builds the outbox's NewReport from what the driver typed (docs/product.md §5: totals only with flag 1). */
 import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, REPORT_MAX_TRIPS, REPORT_PHOTO_TYPES } from '../../../contract/report-limits.ts';
 import type { FormFields, NewReport } from '../../engine/types.ts';
 import { parseQuantity, quantityText as text } from '../current-tasks/quantity.ts';
@@ -77,7 +77,7 @@ function draftValues(draft: ReportDraft): { ok: true; values: DraftValues } | { 
 const NOTHING_TO_REPORT: ReportDraftErrors = { form: 'Укажите количество или добавьте фото' };
 
 /**
- * The errors shown after a submit, kept only while their cause is still there (issue 12 item 4): a field's
+ * The errors shown after a submit, kept only while their cause is still there: a field's
  * error goes once the field parses (or its flag is off), "nothing to report" once there is a quantity or a
  * photo, and a photo problem once the photos change. `photosChanged` says the photo list is not the one the
  * error was about.
@@ -123,7 +123,7 @@ export type ReportEditBuild = { ok: true; fields: FormFields } | { ok: false; er
 
 /**
  * The text fields of PUT /reports/{id}: only those the driver changed, so an edit never overwrites what it
- * did not touch. A flag turned off also sends its total as null (SPEC.md section 5). `photoCount` is the
+ * did not touch. A flag turned off also sends its total as null (docs/product.md §5). `photoCount` is the
  * number of photos the report will have after the edit.
  */
 export function buildReportEdit(original: ReportDraft, draft: ReportDraft, photoCount: number): ReportEditBuild {

@@ -1,5 +1,5 @@
 /**
- * Undoing a report just filed (issue 12 item 3): while it waits in the queue it is taken out (it never reaches
+ * Undoing a report just filed: while it waits in the queue it is taken out (it never reaches
  * the server); once the server has it, it is deleted there, which puts the driver's task back in progress.
  * A report on its way is waited for (a few seconds at most) and then deleted.
  */

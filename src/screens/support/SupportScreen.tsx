@@ -1,6 +1,6 @@
 /**
  * Support: for a super-admin, the uncaught client errors that tabs and engines posted to the server
- * (issue 3, "Client errors"), newest first. An admin has no error log to read and sees where to turn.
+ * (docs/product.md §7, "Client errors"), newest first. An admin has no error log to read and sees where to turn.
  */
 import { useState } from 'react';
 import { useGet } from '../../engine/api.ts';

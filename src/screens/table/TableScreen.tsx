@@ -1,5 +1,5 @@
 /**
- * /table (issue 8, item 8): a full-screen, read-only view of one export file, opened with a short-lived
+ * /table: a full-screen, read-only view of one export file, opened with a short-lived
  * signed link (?file_id&token). With an OnlyOffice Docs server configured it opens there; otherwise (the
  * default) in the built-in grid: sticky header, row numbers, rows virtualized and fetched page by page.
  */

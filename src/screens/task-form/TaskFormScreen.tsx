@@ -1,5 +1,5 @@
 /**
- * /tasks/create: the task form (issue 8, item 1). Without `?id` it creates a task (a draft survives a reload;
+ * /tasks/create: the task form. Without `?id` it creates a task (a draft survives a reload;
  * «Создать ещё одну» keeps the date and the places); with `?id=N` the same form edits task N, sending only
  * what changed with the `updated_at` it loaded, so a stale tab is refused instead of writing over newer data.
  */

@@ -1,5 +1,5 @@
 /**
- * /tasks/active (issue 8, item 3): the day's and the still running tasks grouped by driver — planned against
+ * /tasks/active: the day's and the still running tasks grouped by driver — planned against
  * reported, the last report and a link to it. Refreshes every 60 s while the tab is visible, and at once when
  * any tab of this browser changes a task or a report.
  */

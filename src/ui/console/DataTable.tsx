@@ -1,5 +1,5 @@
 /**
- * The console's table (CONSOLE.md, "Layout"): column definitions as data (@tanstack/react-table, headless),
+ * The console's table: column definitions as data (@tanstack/react-table, headless),
  * sorting and selection owned by the screen (so they can live in the URL), a sticky header, rows that open
  * with a click or Enter and move with the arrow keys, skeleton rows while loading, and — under 600 px — the
  * same rows as cards, so a phone never scrolls sideways.

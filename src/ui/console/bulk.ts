@@ -1,5 +1,5 @@
 /**
- * Bulk actions that tell the truth (CONSOLE.md): every selected row is tried, one at a time, and each gets
+ * Bulk actions that tell the truth: every selected row is tried, one at a time, and each gets
  * its own outcome — done, or refused with the server's reason. Nothing here can say "all done" unless
  * every row was.
  */

@@ -1,5 +1,5 @@
 /**
- * The console's list controller (CONSOLE.md, "State"): a list screen's URL state (filters, tab, sort, page) →
+ * The console's list controller: a list screen's URL state (filters, tab, sort, page) →
  * the declared GET → rows, total, sort, page and selection, in one object that the filter bar, the table
  * (`ListFrame`) and the pager all read. A list is paged on the server (limit/offset from the URL's `page`, the
  * answer a page with its total), or filtered, sorted and paged here over the whole answer (`local`).

@@ -1,5 +1,5 @@
 /**
- * A screen's filters, sort, page and tab in the URL's search params (CONSOLE.md, "State"), so a tab can be
+ * A screen's filters, sort, page and tab in the URL's search params, so a tab can be
  * reloaded, copied or bookmarked and show the same thing. Defaults stay out of the URL; every change
  * replaces the history entry, so Back leaves the screen instead of stepping through filter edits.
  */
