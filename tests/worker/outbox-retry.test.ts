@@ -1,6 +1,7 @@
 /**
  * Failed sends (docs/product.md §4 and §9): retry after 2^attempts s; network errors do not count; after
- * 10 counted failures while online the item is deleted and the driver told why; offline it is kept.
+ * 10 counted failures while online the item is given up — kept under «Не доставлено» with its photos, the driver told
+ * why, to send again or delete; offline it is kept waiting.
  */
 import { describe, expect, it } from 'vitest';
 import { DELIVERED_NOTICE, MAX_ATTEMPTS, retryDelayMs } from '../../worker/outbox.ts';

@@ -1,5 +1,5 @@
 /**
- * «Загрузить всё по фильтру» (SPEC §7, §9): the bulk loader pages GET /tasks/completed/ with limit 200
+ * «Загрузить всё по фильтру» (docs/product.md §7 and §9): the bulk loader pages GET /tasks/completed/ with limit 200
  * following next_offset to collect the ids, then asks GET /tasks/bulk?ids=… for the details, 200 at a time.
  */
 import type { Page, Task } from '../../../contract/entities.ts';
