@@ -6,11 +6,11 @@
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useEngineSnapshot } from '../engine/store.ts';
-import { outboxQueueLabel } from '../screens/outbox/outbox-labels.ts';
+import { outboxQueueLabel } from '../parts/outbox/outbox-labels.ts';
 import { lazyNamed } from './lazy.ts';
 import { useUnreadAnnouncements } from './use-unread-announcements.ts';
 
-const OutboxPanel = lazyNamed(() => import('../screens/outbox/OutboxPanel.tsx'), 'OutboxPanel');
+const OutboxPanel = lazyNamed(() => import('../parts/outbox/OutboxPanel.tsx'), 'OutboxPanel');
 
 function Icon({ children }: { children: ReactNode }) {
   return (

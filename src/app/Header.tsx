@@ -11,7 +11,7 @@ import { useConfirm } from '../ui/ConfirmDialog.tsx';
 import { useEngineSnapshot } from '../engine/store.ts';
 import { lazyNamed } from './lazy.ts';
 
-const OutboxBadge = lazyNamed(() => import('../screens/outbox/OutboxBadge.tsx'), 'OutboxBadge');
+const OutboxBadge = lazyNamed(() => import('../parts/outbox/OutboxBadge.tsx'), 'OutboxBadge');
 
 export interface HeaderProps {
   sidebarExpanded: boolean;

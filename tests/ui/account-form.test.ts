@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UserWire } from '../../contract/entities.ts';
-import { accountBody, accountServerError, EMPTY_ACCOUNT, valuesOf } from '../../src/screens/accounts/account-form.ts';
+import { accountBody, accountServerError, EMPTY_ACCOUNT, valuesOf } from '../../src/parts/accounts/account-form.ts';
 import { filterDrivers, DRIVER_DEFAULTS } from '../../src/screens/drivers-manage/driver-list.ts';
 import { nextOrdering } from '../../src/ui/console/list-controller.ts';
 import { spellingsMatch } from '../../src/ui/search-text.ts';

@@ -8,7 +8,7 @@ import {
   formatBytes,
   ownAssociation,
   ownTasksInOrder,
-} from '../../src/screens/driver-common/format.ts';
+} from '../../src/parts/driver/format.ts';
 import { wireAssociation, wireTask } from '../fixtures/wire.ts';
 
 const association = (id: number, driver_id: number): DriverAssociation => wireAssociation({ id, driver_id });

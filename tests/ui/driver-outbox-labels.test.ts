@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OutboxItemView } from '../../worker/api.ts';
-import { outboxStateLabel } from '../../src/screens/outbox/outbox-labels.ts';
+import { outboxStateLabel } from '../../src/parts/outbox/outbox-labels.ts';
 
 const base: OutboxItemView = {
   id: 1,

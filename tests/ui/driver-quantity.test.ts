@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHours, parseQuantity, quantitiesUnsaved, quantityBody, quantityText } from '../../src/screens/current-tasks/quantity.ts';
+import { parseHours, parseQuantity, quantitiesUnsaved, quantityBody, quantityText } from '../../src/parts/driver/quantity.ts';
 
 describe('driver quantity fields', () => {
   it('sends null for an empty or blank field', () => {

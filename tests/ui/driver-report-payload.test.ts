@@ -10,7 +10,7 @@ import {
   photosError,
   resolvedErrors,
   type ReportDraft,
-} from '../../src/screens/report/report-payload.ts';
+} from '../../src/parts/report/report-payload.ts';
 
 const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
 

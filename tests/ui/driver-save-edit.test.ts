@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { FormFields, Params, Result, WorkerApi } from '../../worker/api.ts';
 import { setEngine } from '../../src/engine/engine.ts';
 import { ApiError } from '../../src/engine/queries.ts';
-import { hasChanges, saveReportEdit, type ReportEdit } from '../../src/screens/report/save-edit.ts';
+import { hasChanges, saveReportEdit, type ReportEdit } from '../../src/parts/report/save-edit.ts';
 
 type Call = { method: string; path: string; params?: Params; fields?: FormFields; files?: number };
 let calls: Call[] = [];

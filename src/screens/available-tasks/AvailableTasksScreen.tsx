@@ -8,12 +8,12 @@ import type { Task } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatDate } from '../driver-common/format.ts';
-import { useDebounced } from '../driver-common/hooks.ts';
+import { formatDate } from '../../parts/driver/format.ts';
+import { useDebounced } from '../../parts/driver/hooks.ts';
 import { failureMessage } from '../../engine/send.ts';
-import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
-import { TaskSummary } from '../driver-common/TaskSummary.tsx';
-import '../driver.css';
+import { CacheNote, EmptyState, ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
+import '../../parts/driver/driver.css';
 import { DateInput } from '../../ui/DateInput.tsx';
 
 const PAGE_SIZE = 30;

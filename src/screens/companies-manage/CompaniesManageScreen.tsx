@@ -21,7 +21,7 @@ import { spellingsMatch } from '../../ui/search-text.ts';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { ROLE_LABELS } from '../../../contract/roles.ts';
-import { roleOf } from '../accounts/account-form.ts';
+import { roleOf } from '../../parts/accounts/account-form.ts';
 import { RateLadder } from './RateLadder.tsx';
 import { CheckThresholdsCard } from './CheckThresholds.tsx';
 import '../../ui/console/console.css';

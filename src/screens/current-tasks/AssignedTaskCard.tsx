@@ -6,16 +6,16 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
-import type { OwnTask } from '../driver-common/format.ts';
-import { DRIVER_STATUS_LABELS } from '../driver-common/format.ts';
+import type { OwnTask } from '../../parts/driver/format.ts';
+import { DRIVER_STATUS_LABELS } from '../../parts/driver/format.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import { formatQuantity, formatTrips } from '../../ui/format.ts';
-import { TaskSummary } from '../driver-common/TaskSummary.tsx';
-import { ReportList } from '../report/AssociationReports.tsx';
-import { useOpenReportForm } from '../report/ReportFormHost.tsx';
+import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
+import { ReportList } from '../../parts/report/AssociationReports.tsx';
+import { useOpenReportForm } from '../../parts/report/ReportFormHost.tsx';
 import { QuantityForm } from './QuantityForm.tsx';
 
 /** The toggles' arrow: a drawing, so it stays out of their names. */

@@ -8,13 +8,13 @@ import { Link } from 'wouter';
 import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
-import { ownTasksInOrder } from '../driver-common/format.ts';
-import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
-import { refreshAfterReport } from '../report/ReportForm.tsx';
-import { ReportFormHost } from '../report/ReportFormHost.tsx';
+import { ownTasksInOrder } from '../../parts/driver/format.ts';
+import { CacheNote, EmptyState, ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { refreshAfterReport } from '../../parts/report/ReportForm.tsx';
+import { ReportFormHost } from '../../parts/report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
 import { DailyHoursForm } from './DailyHoursForm.tsx';
-import '../driver.css';
+import '../../parts/driver/driver.css';
 import './current-tasks.css';
 
 export function CurrentTasksScreen({ title = 'Текущие задачи' }: { title?: string }) {

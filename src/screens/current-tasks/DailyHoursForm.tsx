@@ -2,10 +2,10 @@
 import { useState } from 'react';
 import { toast } from 'react-toastify';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
-import { formatDate, isoDate } from '../driver-common/format.ts';
+import { formatDate, isoDate } from '../../parts/driver/format.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useSend } from '../../engine/api.ts';
-import { parseHours } from './quantity.ts';
+import { parseHours } from '../../parts/driver/quantity.ts';
 import { DateInput } from '../../ui/DateInput.tsx';
 
 export function DailyHoursForm({ online }: { online: boolean }) {

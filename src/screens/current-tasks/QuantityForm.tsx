@@ -6,7 +6,7 @@ import type { DriverAssociation } from '../../../contract/entities.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useSend } from '../../engine/api.ts';
 import { ApiError } from '../../engine/queries.ts';
-import { quantitiesUnsaved, quantityBody, quantityText, type QuantityFields } from './quantity.ts';
+import { quantitiesUnsaved, quantityBody, quantityText, type QuantityFields } from '../../parts/driver/quantity.ts';
 
 /**
  * Typed but not on the server: said beside the fields until it is saved, so a failed save (the server

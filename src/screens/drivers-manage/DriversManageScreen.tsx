@@ -22,11 +22,11 @@ import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx'
 import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
 import { RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
-import { AccountDialog } from '../accounts/AccountDialog.tsx';
-import { valuesOf } from '../accounts/account-form.ts';
-import { ActiveBadge, PersonCell } from '../accounts/parts.tsx';
+import { AccountDialog } from '../../parts/accounts/AccountDialog.tsx';
+import { valuesOf } from '../../parts/accounts/account-form.ts';
+import { ActiveBadge, PersonCell } from '../../parts/accounts/parts.tsx';
 import { DRIVER_DEFAULTS, filterDrivers, STATUS_OPTIONS } from './driver-list.ts';
-import '../accounts/accounts.css';
+import '../../parts/accounts/accounts.css';
 
 const column = createColumnHelper<DriverListItem>();
 

@@ -26,8 +26,8 @@ import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams, type PeriodParams 
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import '../../ui/console/console.css';
-import '../accounts/accounts.css';
-import './manager-salary.css';
+import '../../parts/accounts/accounts.css';
+import '../../ui/console/figures.css';
 
 const itemColumn = createColumnHelper<ManagerWageItem>();
 const rowColumn = createColumnHelper<ManagerWageRow>();

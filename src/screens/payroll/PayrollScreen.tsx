@@ -27,7 +27,7 @@ import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import { rateNote } from '../../ui/money.ts';
 import { AdjustmentDialog, ReopenDialog } from './PayrollDialogs.tsx';
 import '../../ui/console/console.css';
-import '../manager-salary/manager-salary.css';
+import '../../ui/console/figures.css';
 import './payroll.css';
 
 const column = createColumnHelper<PayrollDriver>();

@@ -5,8 +5,8 @@
 import { useState } from 'react';
 import { monthLabel } from '../../../contract/money.ts';
 import { useGet } from '../../engine/api.ts';
-import { formatDate, formatMoney, formatQuantity } from '../driver-common/format.ts';
-import { ErrorState, LoadingState } from '../driver-common/states.tsx';
+import { formatDate, formatMoney, formatQuantity } from '../../parts/driver/format.ts';
+import { ErrorState, LoadingState } from '../../parts/driver/states.tsx';
 import { formatRate, plural } from '../../ui/format.ts';
 import { rateNote } from '../../ui/money.ts';
 

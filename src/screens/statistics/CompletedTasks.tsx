@@ -1,10 +1,10 @@
 /** The driver's completed tasks for a period (GET /tasks/driver/completed), each with its reports. */
 import { useGet } from '../../engine/api.ts';
-import { formatQuantity, ownAssociation } from '../driver-common/format.ts';
+import { formatQuantity, ownAssociation } from '../../parts/driver/format.ts';
 import { plural } from '../../ui/format.ts';
-import { CacheNote, EmptyState, ErrorState, LoadingState } from '../driver-common/states.tsx';
-import { TaskSummary } from '../driver-common/TaskSummary.tsx';
-import { AssociationReports } from '../report/AssociationReports.tsx';
+import { CacheNote, EmptyState, ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
+import { AssociationReports } from '../../parts/report/AssociationReports.tsx';
 import type { DateRange } from '../../ui/period.ts';
 
 export function CompletedTasks({ userId, range }: { userId: number; range: DateRange }) {

@@ -5,8 +5,8 @@
  */
 import type { WageItem } from '../../../contract/money.ts';
 import { downloadOnce, useGet } from '../../engine/api.ts';
-import { formatDate, formatMoney, formatQuantity } from '../driver-common/format.ts';
-import { CacheNote, ErrorState, LoadingState } from '../driver-common/states.tsx';
+import { formatDate, formatMoney, formatQuantity } from '../../parts/driver/format.ts';
+import { CacheNote, ErrorState, LoadingState } from '../../parts/driver/states.tsx';
 import { useMediaQuery } from '../../ui/use-media-query.ts';
 import type { DateRange } from '../../ui/period.ts';
 import { rangeParams } from '../../ui/console/PeriodPicker.tsx';

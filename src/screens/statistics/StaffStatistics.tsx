@@ -19,7 +19,7 @@ import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import { BarChart } from './BarChart.tsx';
 import '../../ui/console/console.css';
-import '../manager-salary/manager-salary.css';
+import '../../ui/console/figures.css';
 import './staff-statistics.css';
 
 export function StaffStatistics() {

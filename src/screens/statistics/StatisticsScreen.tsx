@@ -4,14 +4,14 @@
  */
 import { useState } from 'react';
 import { useEngineSnapshot } from '../../engine/store.ts';
-import { ReportFormHost } from '../report/ReportFormHost.tsx';
+import { ReportFormHost } from '../../parts/report/ReportFormHost.tsx';
 import { CompletedTasks } from './CompletedTasks.tsx';
 import { Earnings } from './Earnings.tsx';
 import { ClosedMonths } from './ClosedMonths.tsx';
 import { StaffStatistics } from './StaffStatistics.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { PERIOD_LABELS, PERIOD_PRESETS, periodRange, rangeError, type PeriodPreset } from '../../ui/period.ts';
-import '../driver.css';
+import '../../parts/driver/driver.css';
 import { DateInput } from '../../ui/DateInput.tsx';
 
 export function StatisticsScreen({ title = 'Статистика' }: { title?: string }) {

@@ -26,7 +26,7 @@ import { runBulk, type BulkOutcome } from '../../ui/console/bulk.ts';
 import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
 import { RowActions, RowButton } from '../../ui/console/RowParts.tsx';
-import { ExportButton } from '../export/ExportButton.tsx';
+import { ExportButton } from '../../parts/export/ExportButton.tsx';
 import { TaskCard, taskColumns } from './columns.tsx';
 import { loadAllTasks } from './load-all.ts';
 import { TaskBulkBar } from './TaskBulkBar.tsx';

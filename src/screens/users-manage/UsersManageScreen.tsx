@@ -27,10 +27,10 @@ import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx'
 import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
 import { RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
-import { AccountDialog } from '../accounts/AccountDialog.tsx';
-import { roleOf, valuesOf, type NewAccount } from '../accounts/account-form.ts';
-import { ActiveBadge, PersonCell } from '../accounts/parts.tsx';
-import '../accounts/accounts.css';
+import { AccountDialog } from '../../parts/accounts/AccountDialog.tsx';
+import { roleOf, valuesOf, type NewAccount } from '../../parts/accounts/account-form.ts';
+import { ActiveBadge, PersonCell } from '../../parts/accounts/parts.tsx';
+import '../../parts/accounts/accounts.css';
 
 type Row = UserListPage['items'][number];
 type Editing = { kind: 'create' } | { kind: 'edit'; user: Row } | null;

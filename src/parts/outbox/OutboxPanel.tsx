@@ -14,11 +14,11 @@ import { useGet } from '../../engine/api.ts';
 import { engineState, useEngineSnapshot } from '../../engine/store.ts';
 import { isServerReachable, NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatClock, formatDate, formatQuantity } from '../driver-common/format.ts';
+import { formatClock, formatDate, formatQuantity } from '../driver/format.ts';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
-import '../driver.css';
-import '../driver-common/dialogs.css';
+import '../driver/driver.css';
+import '../driver/dialogs.css';
 import './outbox.css';
 
 export function OutboxPanel({ onClose }: { onClose: () => void }) {

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { OutboxPanel } from './OutboxPanel.tsx';
 import { outboxQueueLabel } from './outbox-labels.ts';
-import '../driver.css';
+import '../driver/driver.css';
 import './outbox.css';
 
 export function OutboxBadge() {

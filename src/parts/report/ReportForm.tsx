@@ -15,7 +15,7 @@ import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { invalidateAfter } from '../../engine/api.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatDate } from '../driver-common/format.ts';
+import { formatDate } from '../driver/format.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';
@@ -34,7 +34,7 @@ import {
 } from './report-payload.ts';
 import { hasChanges, saveReportEdit } from './save-edit.ts';
 import { undoFiledReport } from './undo-report.ts';
-import '../driver-common/dialogs.css';
+import '../driver/dialogs.css';
 
 /** Path prefixes of the queries that show reports or their effect on tasks and earnings. */
 /** What a report filed, undone or delivered makes stale, by the route table's rule for a report (contract/calls/reports.ts). */

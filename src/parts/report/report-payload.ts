@@ -1,7 +1,7 @@
 /** Builds the outbox's NewReport from what the driver typed (docs/product.md §5: totals only with flag 1). */
 import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, REPORT_MAX_TRIPS, REPORT_PHOTO_TYPES } from '../../../contract/report-limits.ts';
 import type { FormFields, NewReport } from '../../engine/types.ts';
-import { parseQuantity, quantityText as text } from '../current-tasks/quantity.ts';
+import { parseQuantity, quantityText as text } from '../driver/quantity.ts';
 
 export interface ReportDraft {
   quantity: string;
