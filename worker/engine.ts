@@ -4,7 +4,7 @@
  * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
  */
 import type { AxiosAdapter } from 'axios';
-import type { ApiFailure, EngineNotice, EngineWrite, FormFields, Result, Snapshot, WorkerApi } from './api.ts';
+import type { ApiFailure, FormFields, NetworkSnapshot, Result, Snapshot, WorkerApi } from './api.ts';
 import { createAuth, type Auth } from './auth.ts';
 import { createAuthState, createTokenStore } from './auth-store.ts';
 import { createCache } from './cache.ts';
@@ -16,6 +16,7 @@ import { noOutbox, type OutboxFactory } from './outbox-types.ts';
 import { throttlePushes } from './outbox-view.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
+import { createSnapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
 import { buildFieldsForm, buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
 import { createTabs } from './tabs.ts';
@@ -51,12 +52,10 @@ export interface Engine {
   close(): void;
 }
 
-const NOTICES_KEPT = 5;
 /** In offline mode a write first asks the server (it may be back); beyond this it fails at once instead. */
 const WRITE_WAKE_MS = 1_500;
 export const NO_NETWORK_WRITE = 'Нет подключения к сети: действие не выполнено.';
 export const SERVER_DOWN_WRITE = 'Сервер недоступен: действие не выполнено. Повторите, когда связь с сервером восстановится.';
-const WRITES_KEPT = 20;
 
 /** Told when the database was deleted under the engine: what the device no longer holds. */
 export function storeResetNotice(lostReports: number): string {
@@ -72,21 +71,16 @@ export function createEngine(deps: EngineDeps): Engine {
   const { store, clock, locks, network, channel } = deps;
   const tabs = createTabs(locks);
   const tokens = createTokenStore(store.kv);
-  const notices: EngineNotice[] = [];
-  const writes: EngineWrite[] = [];
-  let reconnectedAt: number | null = null;
   // The change feed's state for the staff banner: null until this engine's stream has tried once.
-  let live: { connected: boolean; lastSeenAt: number | null } | null = null;
+  let live: NetworkSnapshot['live'] = null;
   let liveDownSince = 0;
-  let seenOnline = network.online();
-  let seenOfflineMode = false;
   let couldSend = false;
-  const alerts = createAlerts({ clock, tabs: () => tabs.keys(), dedicated: deps.mode === 'dedicated', changed: () => schedulePush() });
+  const alerts = createAlerts({ clock, tabs: () => tabs.keys(), dedicated: deps.mode === 'dedicated', changed: () => snapshots.push() });
 
   let feed: Feed | null = null;
   const state = createAuthState(
     () => {
-      schedulePush();
+      snapshots.push();
       flushWhenSendingBecomesPossible();
       feed?.nudge();
     },
@@ -111,6 +105,18 @@ export function createEngine(deps: EngineDeps): Engine {
     // One engine per tab: identical GETs from several tabs share one request through a lock per key.
     ...(deps.mode === 'dedicated' ? { locks } : {}),
   });
+  const snapshots = createSnapshots({
+    mode: deps.mode,
+    clock,
+    network,
+    tabs,
+    channel,
+    cache,
+    auth: () => state.get(),
+    outbox: () => outbox.snapshot(),
+    live: () => live,
+    alerts: () => alerts.snapshot(),
+  });
   const authApi = createAuth({
     http,
     tokens,
@@ -126,7 +132,7 @@ export function createEngine(deps: EngineDeps): Engine {
   const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
   // A flush changes something per item and per progress event: the pushes to the tabs are throttled.
   const outboxPushes = throttlePushes(clock, (stored) => {
-    schedulePush();
+    snapshots.push();
     if (stored) channel?.postMessage({ type: 'outbox' });
   });
   const outbox = (deps.outbox ?? noOutbox)({
@@ -149,7 +155,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     onChange: (stored) => outboxPushes.change(stored),
     notify(message) {
-      addNotice(message);
+      snapshots.notice(message);
       // The tabs of other engines (fallback mode) are told too.
       channel?.postMessage({ type: 'notice', message });
     },
@@ -159,8 +165,8 @@ export function createEngine(deps: EngineDeps): Engine {
   // The database was deleted meanwhile and created again, empty: say what was lost, and show the queue as it is now.
   const unsubscribeStore = store.onReset(() => {
     const { pending, undelivered = 0 } = outbox.snapshot();
-    addNotice(storeResetNotice(pending + undelivered));
-    outbox.reload().then(schedulePush, (error: unknown) => console.warn('reading the outbox failed', error));
+    snapshots.notice(storeResetNotice(pending + undelivered));
+    outbox.reload().then(snapshots.push, (error: unknown) => console.warn('reading the outbox failed', error));
   });
 
   // The outbox sends only for a known user outside offline mode, and both arrive after the events it
@@ -177,66 +183,6 @@ export function createEngine(deps: EngineDeps): Engine {
 
   const recovery = createRecovery({ clock, network, tokens, state, auth: authApi });
 
-  async function buildSnapshot(): Promise<Snapshot> {
-    const online = network.online();
-    const offlineMode = state.get().offlineMode;
-    if ((online && !seenOnline) || (!offlineMode && seenOfflineMode)) reconnectedAt = clock.now();
-    seenOnline = online;
-    seenOfflineMode = offlineMode;
-    return {
-      auth: state.get(),
-      network: { online, effectiveType: network.effectiveType(), offlineMode, reconnectedAt, live },
-      outbox: await outbox.snapshot(),
-      mode: deps.mode,
-      notices: [...notices],
-      writes: [...writes],
-      alerts: alerts.snapshot(),
-    };
-  }
-
-  // Pushes are coalesced per microtask and chained, so tabs see snapshots in order.
-  let pushQueued = false;
-  let pushChain: Promise<void> = Promise.resolve();
-  function schedulePush(): void {
-    if (pushQueued) return;
-    pushQueued = true;
-    queueMicrotask(() => {
-      pushQueued = false;
-      pushChain = pushChain.then(async () => tabs.push(await buildSnapshot())).catch((error: unknown) => {
-        console.error('snapshot push failed', error);
-      });
-    });
-  }
-
-  /** Every tab of this browser refetches what a successful write touched (in dedicated mode, via the channel). */
-  function recordWrite(path: string, method: string | undefined, fromChannel = false): void {
-    // GETs in flight began before this change: the refetches it causes must not share them.
-    cache.invalidate();
-    writes.push({ seq: (writes.at(-1)?.seq ?? 0) + 1, path, ...(method ? { method } : {}) });
-    writes.splice(0, Math.max(0, writes.length - WRITES_KEPT));
-    schedulePush();
-    if (!fromChannel) channel?.postMessage({ type: 'write', path, ...(method ? { method } : {}) });
-  }
-
-  function afterWrite<T>(method: string, path: string, result: Result<T>): Result<T> {
-    if (result.ok) recordWrite(path, method);
-    return result;
-  }
-
-  function addNotice(message: string): void {
-    notices.push({ id: (notices.at(-1)?.id ?? 0) + 1, message, at: clock.now() });
-    notices.splice(0, Math.max(0, notices.length - NOTICES_KEPT));
-    schedulePush();
-  }
-
-  /** Everything on screen may be stale (the feed missed changes): each tab refetches what it shows. */
-  function refetchEverything(fromChannel = false): void {
-    cache.invalidate();
-    reconnectedAt = clock.now();
-    schedulePush();
-    if (!fromChannel) channel?.postMessage({ type: 'reset' });
-  }
-
   if (deps.feedFetch) {
     feed = createFeed({
       baseURL: deps.baseURL,
@@ -250,18 +196,18 @@ export function createEngine(deps: EngineDeps): Engine {
       // As a write made elsewhere: this engine's tabs refetch, and in fallback mode the other engines hear it.
       onChange: (path, method) => {
         if (live) live = { ...live, lastSeenAt: clock.now() };
-        recordWrite(path, method);
+        snapshots.write(path, method);
       },
       // Down → a banner on staff screens; back → everything on screen refetches (it may have missed changes).
       onState: (connected) => {
         const was = live?.connected ?? null;
         if (!connected && was !== false) liveDownSince = clock.now();
         // An outage past a blink (a restart, a token renewed) may have hidden changes: every tab refetches.
-        if (connected && was === false && live?.lastSeenAt != null && clock.now() - liveDownSince > LIVE_BLINK_MS) refetchEverything();
+        if (connected && was === false && live?.lastSeenAt != null && clock.now() - liveDownSince > LIVE_BLINK_MS) snapshots.refetchEverything();
         live = { connected, lastSeenAt: connected ? clock.now() : (live?.lastSeenAt ?? null) };
-        if (connected !== was) schedulePush();
+        if (connected !== was) snapshots.push();
       },
-      onReset: () => refetchEverything(),
+      onReset: () => snapshots.refetchEverything(),
       // One tab shows it, every tab counts it; in fallback mode the other engines hear it over the channel.
       onAlert: (alert) => {
         alerts.receive(alert, true);
@@ -280,15 +226,15 @@ export function createEngine(deps: EngineDeps): Engine {
   const unsubscribeChannel = channel?.subscribe((message) => {
     if (!isCrossTabMessage(message)) return;
     if (message.type === 'reset') {
-      refetchEverything(true);
+      snapshots.refetchEverything(true);
       return;
     }
     if (message.type === 'notice') {
-      addNotice(message.message);
+      snapshots.notice(message.message);
       return;
     }
     if (message.type === 'write') {
-      recordWrite(message.path, message.method, true);
+      snapshots.write(message.path, message.method, true);
       return;
     }
     if (message.type === 'alert') {
@@ -305,7 +251,7 @@ export function createEngine(deps: EngineDeps): Engine {
     }
     if (message.type === 'outbox') {
       // Another engine changed the queue: re-read it without announcing the change back to them.
-      void outbox.reload({ announce: false }).then(schedulePush);
+      void outbox.reload({ announce: false }).then(snapshots.push);
       return;
     }
     state.adopt(message.auth);
@@ -313,7 +259,7 @@ export function createEngine(deps: EngineDeps): Engine {
   });
   const unsubscribeNetwork = network.subscribe(() => {
     recovery.onNetworkChange();
-    schedulePush();
+    snapshots.push();
   });
   const stopOutbox = outbox.start(network);
 
@@ -356,7 +302,9 @@ export function createEngine(deps: EngineDeps): Engine {
   async function write<T>(method: string, path: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
     const refused = await refusedBeforeWrite();
     if (refused) return refused;
-    return afterWrite(method, path, afterNetworkFailure(await run()));
+    const result = afterNetworkFailure(await run());
+    if (result.ok) snapshots.write(path, method);
+    return result;
   }
 
   async function sendForm<T>(method: 'POST' | 'PUT', path: string, fields: FormFields, files: Blob[], fileField = 'photos') {
@@ -367,9 +315,7 @@ export function createEngine(deps: EngineDeps): Engine {
   }
 
   const api: WorkerApi = {
-    async connect(tab, onSnapshot) {
-      tabs.add(tab, onSnapshot, await buildSnapshot());
-    },
+    connect: (tab, onSnapshot) => snapshots.connect(tab, onSnapshot),
     logClientError,
     async tabFocused(tab) {
       alerts.focus(tab);
