@@ -5,17 +5,14 @@
  */
 import type { AxiosAdapter } from 'axios';
 import type { ApiFailure, FormFields, NetworkSnapshot, Result, Snapshot, WorkerApi } from './api.ts';
-import { createAuth, type Auth } from './auth.ts';
-import { createAuthState, createTokenStore } from './auth-store.ts';
-import { createCache } from './cache.ts';
 import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
-import { createHttp } from './http.ts';
 import { compressPhoto } from './images.ts';
 import { associationIdsOf } from './assigned-ids.ts';
 import { noOutbox, type OutboxFactory } from './outbox-types.ts';
 import { throttlePushes } from './outbox-view.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
+import { createSession } from './session.ts';
 import { createSnapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
 import { buildFieldsForm, buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
@@ -70,41 +67,29 @@ const LIVE_BLINK_MS = 3_000;
 export function createEngine(deps: EngineDeps): Engine {
   const { store, clock, locks, network, channel } = deps;
   const tabs = createTabs(locks);
-  const tokens = createTokenStore(store.kv);
   // The change feed's state for the staff banner: null until this engine's stream has tried once.
   let live: NetworkSnapshot['live'] = null;
   let liveDownSince = 0;
   let couldSend = false;
-  const alerts = createAlerts({ clock, tabs: () => tabs.keys(), dedicated: deps.mode === 'dedicated', changed: () => snapshots.push() });
-
   let feed: Feed | null = null;
-  const state = createAuthState(
-    () => {
+  const session = createSession({
+    mode: deps.mode,
+    store,
+    baseURL: deps.baseURL,
+    adapter: deps.adapter,
+    clock,
+    locks,
+    network,
+    channel,
+    device: () => tabs.device(),
+    changed: () => {
       snapshots.push();
       flushWhenSendingBecomesPossible();
       feed?.nudge();
     },
-    (reason, auth) => channel?.postMessage({ type: 'auth', reason, auth }),
-  );
-  // http and auth need each other (401 → refresh → POST /auth/refresh/): bound late.
-  let auth: Auth | null = null;
-  const http = createHttp({
-    baseURL: deps.baseURL,
-    ...(deps.adapter ? { adapter: deps.adapter } : {}),
-    accessToken: async () => (await tokens.read()).access,
-    refreshAccess: (failedToken) => (auth ? auth.refreshAccess(failedToken) : Promise.resolve(null)),
   });
-  const offline = () => !network.online() || state.get().offlineMode;
-  const cache = createCache({
-    store: store.cache,
-    clock,
-    offline,
-    effectiveType: () => network.effectiveType(),
-    userId: () => state.get().user?.id ?? null,
-    fetch: (path, params) => http.getJson(path, params),
-    // One engine per tab: identical GETs from several tabs share one request through a lock per key.
-    ...(deps.mode === 'dedicated' ? { locks } : {}),
-  });
+  const { tokens, state, http, cache, auth, offline, afterNetworkFailure } = session;
+  const alerts = createAlerts({ clock, tabs: () => tabs.keys(), dedicated: deps.mode === 'dedicated', changed: () => snapshots.push() });
   const snapshots = createSnapshots({
     mode: deps.mode,
     clock,
@@ -117,17 +102,6 @@ export function createEngine(deps: EngineDeps): Engine {
     live: () => live,
     alerts: () => alerts.snapshot(),
   });
-  const authApi = createAuth({
-    http,
-    tokens,
-    state,
-    locks,
-    now: () => clock.now(),
-    online: () => network.online(),
-    device: () => tabs.device(),
-    cache,
-  });
-  auth = authApi;
 
   const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
   // A flush changes something per item and per progress event: the pushes to the tabs are throttled.
@@ -181,7 +155,7 @@ export function createEngine(deps: EngineDeps): Engine {
     if (became && network.online()) outbox.flush().catch((error: unknown) => console.warn('outbox flush failed', error));
   }
 
-  const recovery = createRecovery({ clock, network, tokens, state, auth: authApi });
+  const recovery = createRecovery({ clock, network, tokens, state, auth });
 
   if (deps.feedFetch) {
     feed = createFeed({
@@ -191,7 +165,7 @@ export function createEngine(deps: EngineDeps): Engine {
       locks,
       network,
       accessToken: async () => (await tokens.read()).access,
-      refreshAccess: (failed) => authApi.refreshAccess(failed),
+      refreshAccess: (failed) => auth.refreshAccess(failed),
       signedIn: () => state.get().isAuthenticated || state.get().user !== null,
       // As a write made elsewhere: this engine's tabs refetch, and in fallback mode the other engines hear it.
       onChange: (path, method) => {
@@ -254,8 +228,7 @@ export function createEngine(deps: EngineDeps): Engine {
       void outbox.reload({ announce: false }).then(snapshots.push);
       return;
     }
-    state.adopt(message.auth);
-    if (message.reason === 'login' || message.reason === 'logout') authApi.forgetStartup();
+    session.adopt(message);
   });
   const unsubscribeNetwork = network.subscribe(() => {
     recovery.onNetworkChange();
@@ -283,20 +256,6 @@ export function createEngine(deps: EngineDeps): Engine {
     ]);
     clock.clearTimeout(timer);
     return back ? null : { ok: false, message: SERVER_DOWN_WRITE, status: null, network: true, unreachable: true };
-  }
-
-  /**
-   * A write that met a dead connection while the device says it is online: the server may be down. One
-   * profile fetch finds out, and if it fails too, offline mode begins (SPEC.md section 4), so the banner shows
-   * and the next write fails at once.
-   */
-  let checkingServer = false;
-  function afterNetworkFailure<T>(result: Result<T>): Result<T> {
-    if (!result.ok && result.network && network.online() && !state.get().offlineMode && !checkingServer && state.get().user) {
-      checkingServer = true;
-      void authApi.fetchProfile().finally(() => (checkingServer = false));
-    }
-    return result;
   }
 
   async function write<T>(method: string, path: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
@@ -329,11 +288,7 @@ export function createEngine(deps: EngineDeps): Engine {
       network.notify?.();
     },
     wake: () => recovery.wake(),
-    startup: () => authApi.startup(),
-    login: (username, password, pushSubscription) => authApi.login(username, password, pushSubscription),
-    register: (payload) => authApi.register(payload),
-    logout: () => authApi.logout(),
-    fetchProfile: () => authApi.fetchProfile(),
+    ...session.api,
     get: (path, params) => cache.get(path, params),
     send: (method, path, body, params) => write(method, path, () => http.request({ method, url: path, data: body, params })),
     sendForm,
