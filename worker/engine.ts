@@ -6,16 +6,14 @@
 import type { AxiosAdapter } from 'axios';
 import type { ApiFailure, FormFields, NetworkSnapshot, Result, Snapshot, WorkerApi } from './api.ts';
 import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
-import { compressPhoto } from './images.ts';
-import { associationIdsOf } from './assigned-ids.ts';
+import { createOutboxApi } from './outbox-api.ts';
 import { noOutbox, type OutboxFactory } from './outbox-types.ts';
-import { throttlePushes } from './outbox-view.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
 import { createSession } from './session.ts';
 import { createSnapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
-import { buildFieldsForm, buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
+import { buildFieldsForm } from './report-form.ts';
 import { createTabs } from './tabs.ts';
 import { createAlerts } from './alerts.ts';
 import { createErrorReporter } from './error-reports.ts';
@@ -54,13 +52,6 @@ const WRITE_WAKE_MS = 1_500;
 export const NO_NETWORK_WRITE = 'Нет подключения к сети: действие не выполнено.';
 export const SERVER_DOWN_WRITE = 'Сервер недоступен: действие не выполнено. Повторите, когда связь с сервером восстановится.';
 
-/** Told when the database was deleted under the engine: what the device no longer holds. */
-export function storeResetNotice(lostReports: number): string {
-  return lostReports > 0
-    ? `Данные приложения на устройстве были удалены: неотправленные отчёты (${lostReports}) потеряны, создайте их заново.`
-    : 'Данные приложения на устройстве были удалены: при необходимости войдите снова.';
-}
-
 /** A feed down for less than this is a blink: nothing to refetch when it is back. */
 const LIVE_BLINK_MS = 3_000;
 
@@ -70,7 +61,6 @@ export function createEngine(deps: EngineDeps): Engine {
   // The change feed's state for the staff banner: null until this engine's stream has tried once.
   let live: NetworkSnapshot['live'] = null;
   let liveDownSince = 0;
-  let couldSend = false;
   let feed: Feed | null = null;
   const session = createSession({
     mode: deps.mode,
@@ -84,7 +74,7 @@ export function createEngine(deps: EngineDeps): Engine {
     device: () => tabs.device(),
     changed: () => {
       snapshots.push();
-      flushWhenSendingBecomesPossible();
+      outbox.authChanged();
       feed?.nudge();
     },
   });
@@ -103,59 +93,24 @@ export function createEngine(deps: EngineDeps): Engine {
     alerts: () => alerts.snapshot(),
   });
 
-  const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
-  // A flush changes something per item and per progress event: the pushes to the tabs are throttled.
-  const outboxPushes = throttlePushes(clock, (stored) => {
-    snapshots.push();
-    if (stored) channel?.postMessage({ type: 'outbox' });
-  });
-  const outbox = (deps.outbox ?? noOutbox)({
-    store: store.outbox,
+  const recovery = createRecovery({ clock, network, tokens, state, auth });
+  const outbox = createOutboxApi({
+    store,
     clock,
     locks,
-    isOnline: () => !offline(),
-    userId: () => state.get().user?.id ?? null,
-    // A report that met a dead connection is a sign the server is down, as for any write.
-    sendReport: async (record, photos, onProgress) =>
-      afterNetworkFailure(
-        await http.sendForm<{ id: number }>('POST', 'reports/', buildReportForm(record, photos), {
-          headers: { [IDEMPOTENCY_HEADER]: record.idempotencyKey },
-          onProgress,
-        }),
-      ),
-    async assignedAssociationIds() {
-      const result = await cache.get('tasks/assigned/');
-      return result.ok && !result.data.fromCache ? associationIdsOf(result.data.data) : null;
-    },
-    onChange: (stored) => outboxPushes.change(stored),
-    notify(message) {
-      snapshots.notice(message);
-      // The tabs of other engines (fallback mode) are told too.
-      channel?.postMessage({ type: 'notice', message });
-    },
-    compress,
+    network,
+    channel,
+    outbox: deps.outbox ?? noOutbox,
+    compress: deps.compress,
+    state,
+    http,
+    cache,
+    offline,
+    afterNetworkFailure,
+    recovery,
+    snapshots,
   });
-
-  // The database was deleted meanwhile and created again, empty: say what was lost, and show the queue as it is now.
-  const unsubscribeStore = store.onReset(() => {
-    const { pending, undelivered = 0 } = outbox.snapshot();
-    snapshots.notice(storeResetNotice(pending + undelivered));
-    outbox.reload().then(snapshots.push, (error: unknown) => console.warn('reading the outbox failed', error));
-  });
-
-  // The outbox sends only for a known user outside offline mode, and both arrive after the events it
-  // listens to: the user is known once startup has read the cached profile (after the engine's own start-up
-  // flush found nobody signed in), and offline mode ends only when the refresh or profile fetch that follows
-  // 'online' succeeds. Without this, a report queued earlier would wait for the 60 s timer.
-  function flushWhenSendingBecomesPossible(): void {
-    const { user, offlineMode } = state.get();
-    const canSend = user !== null && !offlineMode;
-    const became = canSend && !couldSend;
-    couldSend = canSend;
-    if (became && network.online()) outbox.flush().catch((error: unknown) => console.warn('outbox flush failed', error));
-  }
-
-  const recovery = createRecovery({ clock, network, tokens, state, auth });
+  const { compress } = outbox;
 
   if (deps.feedFetch) {
     feed = createFeed({
@@ -192,7 +147,7 @@ export function createEngine(deps: EngineDeps): Engine {
       // tick (its end flushes the queue); otherwise the queue goes now, reports waiting out a retry delay too.
       onOpen: () => {
         if (state.get().offlineMode) void recovery.wake();
-        else if (state.get().user !== null && network.online()) outbox.flush({ everything: true }).catch((error: unknown) => console.warn('outbox flush failed', error));
+        else if (state.get().user !== null && network.online()) outbox.flushEverything();
       },
     });
   }
@@ -224,8 +179,7 @@ export function createEngine(deps: EngineDeps): Engine {
       return;
     }
     if (message.type === 'outbox') {
-      // Another engine changed the queue: re-read it without announcing the change back to them.
-      void outbox.reload({ announce: false }).then(snapshots.push);
+      outbox.reload();
       return;
     }
     session.adopt(message);
@@ -234,7 +188,7 @@ export function createEngine(deps: EngineDeps): Engine {
     recovery.onNetworkChange();
     snapshots.push();
   });
-  const stopOutbox = outbox.start(network);
+  outbox.start();
 
   // SPEC.md section 8: a tab's uncaught errors reach the server, at most ten a minute.
   const logClientError = createErrorReporter({ clock, http, deviceId: () => tabs.device().deviceId });
@@ -293,18 +247,7 @@ export function createEngine(deps: EngineDeps): Engine {
     send: (method, path, body, params) => write(method, path, () => http.request({ method, url: path, data: body, params })),
     sendForm,
     download: (path, params) => http.download(path, new Date(clock.now()), params),
-    queueReport: (report) => outbox.queueReport(report),
-    // «Отправить сейчас» always tries: in offline mode it first asks the server (SPEC §4: the profile fetch
-    // that succeeds ends offline mode), then the queue goes.
-    flushNow: async () => {
-      await recovery.wake();
-      // Asked for by the driver: every unsent report goes now, also one waiting out its retry delay.
-      await outbox.flush({ everything: true });
-    },
-    discard: (id) => outbox.discard(id),
-    resend: (id) => outbox.resend(id),
-    compressPreview: (photo) => compress(photo),
-    outboxPhoto: (id) => store.outbox.firstPhoto(id),
+    ...outbox.api,
   };
 
   return {
@@ -314,9 +257,7 @@ export function createEngine(deps: EngineDeps): Engine {
       unsubscribeNetwork();
       recovery.stop();
       feed?.stop();
-      stopOutbox();
-      outboxPushes.cancel();
-      unsubscribeStore();
+      outbox.stop();
     },
   };
 }
