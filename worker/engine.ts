@@ -4,8 +4,9 @@
  * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
  */
 import type { AxiosAdapter } from 'axios';
-import type { ApiFailure, FormFields, NetworkSnapshot, Result, Snapshot, WorkerApi } from './api.ts';
+import type { NetworkSnapshot, Snapshot, WorkerApi } from './api.ts';
 import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
+import { createHttpApi } from './http-api.ts';
 import { createOutboxApi } from './outbox-api.ts';
 import { noOutbox, type OutboxFactory } from './outbox-types.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
@@ -13,7 +14,6 @@ import { createRecovery } from './recovery.ts';
 import { createSession } from './session.ts';
 import { createSnapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
-import { buildFieldsForm } from './report-form.ts';
 import { createTabs } from './tabs.ts';
 import { createAlerts } from './alerts.ts';
 import { createErrorReporter } from './error-reports.ts';
@@ -46,11 +46,6 @@ export interface Engine {
   /** Stops timers and listeners (tests, or a worker that shuts down). */
   close(): void;
 }
-
-/** In offline mode a write first asks the server (it may be back); beyond this it fails at once instead. */
-const WRITE_WAKE_MS = 1_500;
-export const NO_NETWORK_WRITE = 'Нет подключения к сети: действие не выполнено.';
-export const SERVER_DOWN_WRITE = 'Сервер недоступен: действие не выполнено. Повторите, когда связь с сервером восстановится.';
 
 /** A feed down for less than this is a blink: nothing to refetch when it is back. */
 const LIVE_BLINK_MS = 3_000;
@@ -110,7 +105,7 @@ export function createEngine(deps: EngineDeps): Engine {
     recovery,
     snapshots,
   });
-  const { compress } = outbox;
+  const httpApi = createHttpApi({ clock, network, state, http, cache, afterNetworkFailure, recovery, compress: outbox.compress, snapshots });
 
   if (deps.feedFetch) {
     feed = createFeed({
@@ -193,40 +188,6 @@ export function createEngine(deps: EngineDeps): Engine {
   // SPEC.md section 8: a tab's uncaught errors reach the server, at most ten a minute.
   const logClientError = createErrorReporter({ clock, http, deviceId: () => tabs.device().deviceId });
 
-  /**
-   * Before a write (issue 10 A): without a network, or with the server known to be unreachable (offline mode),
-   * it fails at once with a message that says which, rather than waiting out the 10 s time-out. In offline mode
-   * it first asks the server for a moment: if it is back, offline mode ends and the write goes.
-   */
-  async function refusedBeforeWrite(): Promise<ApiFailure | null> {
-    if (!network.online()) return { ok: false, message: NO_NETWORK_WRITE, status: null, network: true };
-    const { offlineMode, isAuthenticated, user } = state.get();
-    // Offline mode for a signed-in session is what the recovery probes; anything else goes to the wire as before.
-    if (!offlineMode || (!isAuthenticated && user === null)) return null;
-    let timer: unknown = null;
-    const back = await Promise.race([
-      recovery.wake(),
-      new Promise<boolean>((resolve) => (timer = clock.setTimeout(() => resolve(false), WRITE_WAKE_MS))),
-    ]);
-    clock.clearTimeout(timer);
-    return back ? null : { ok: false, message: SERVER_DOWN_WRITE, status: null, network: true, unreachable: true };
-  }
-
-  async function write<T>(method: string, path: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
-    const refused = await refusedBeforeWrite();
-    if (refused) return refused;
-    const result = afterNetworkFailure(await run());
-    if (result.ok) snapshots.write(path, method);
-    return result;
-  }
-
-  async function sendForm<T>(method: 'POST' | 'PUT', path: string, fields: FormFields, files: Blob[], fileField = 'photos') {
-    const compressed: Blob[] = [];
-    // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB.
-    for (const file of files) compressed.push(await compress(file));
-    return write(method, path, () => http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField)));
-  }
-
   const api: WorkerApi = {
     connect: (tab, onSnapshot) => snapshots.connect(tab, onSnapshot),
     logClientError,
@@ -243,10 +204,7 @@ export function createEngine(deps: EngineDeps): Engine {
     },
     wake: () => recovery.wake(),
     ...session.api,
-    get: (path, params) => cache.get(path, params),
-    send: (method, path, body, params) => write(method, path, () => http.request({ method, url: path, data: body, params })),
-    sendForm,
-    download: (path, params) => http.download(path, new Date(clock.now()), params),
+    ...httpApi,
     ...outbox.api,
   };
 
