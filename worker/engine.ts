@@ -2,11 +2,19 @@
  * Builds the whole engine from its parts: createEngine(deps) → the WorkerApi that the entries
  * (shared.ts, dedicated.ts) expose through Comlink, plus the snapshot pushes to every connected tab.
  * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
+ *
+ * The parts: the session (session.ts), what the tabs see (snapshots.ts), the tabs' HTTP calls (http-api.ts),
+ * the outbox (outbox-api.ts), the live feed (live.ts), the recovery from offline mode and the alerts. This file
+ * wires them together, relays what the other engines say over the channel, and answers the tabs' own calls.
  */
 import type { AxiosAdapter } from 'axios';
-import type { NetworkSnapshot, Snapshot, WorkerApi } from './api.ts';
+import type { Snapshot, WorkerApi } from './api.ts';
+import { createAlerts } from './alerts.ts';
 import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
+import { createErrorReporter } from './error-reports.ts';
+import type { FeedFetch } from './feed.ts';
 import { createHttpApi } from './http-api.ts';
+import { createLive } from './live.ts';
 import { createOutboxApi } from './outbox-api.ts';
 import { noOutbox, type OutboxFactory } from './outbox-types.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
@@ -15,9 +23,6 @@ import { createSession } from './session.ts';
 import { createSnapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
 import { createTabs } from './tabs.ts';
-import { createAlerts } from './alerts.ts';
-import { createErrorReporter } from './error-reports.ts';
-import { createFeed, type Feed, type FeedFetch } from './feed.ts';
 
 export type { Outbox, OutboxDeps, OutboxFactory } from './outbox-types.ts';
 
@@ -47,16 +52,9 @@ export interface Engine {
   close(): void;
 }
 
-/** A feed down for less than this is a blink: nothing to refetch when it is back. */
-const LIVE_BLINK_MS = 3_000;
-
 export function createEngine(deps: EngineDeps): Engine {
   const { store, clock, locks, network, channel } = deps;
   const tabs = createTabs(locks);
-  // The change feed's state for the staff banner: null until this engine's stream has tried once.
-  let live: NetworkSnapshot['live'] = null;
-  let liveDownSince = 0;
-  let feed: Feed | null = null;
   const session = createSession({
     mode: deps.mode,
     store,
@@ -70,7 +68,7 @@ export function createEngine(deps: EngineDeps): Engine {
     changed: () => {
       snapshots.push();
       outbox.authChanged();
-      feed?.nudge();
+      live?.nudge();
     },
   });
   const { tokens, state, http, cache, auth, offline, afterNetworkFailure } = session;
@@ -84,10 +82,9 @@ export function createEngine(deps: EngineDeps): Engine {
     cache,
     auth: () => state.get(),
     outbox: () => outbox.snapshot(),
-    live: () => live,
+    live: () => live?.state() ?? null,
     alerts: () => alerts.snapshot(),
   });
-
   const recovery = createRecovery({ clock, network, tokens, state, auth });
   const outbox = createOutboxApi({
     store,
@@ -106,46 +103,9 @@ export function createEngine(deps: EngineDeps): Engine {
     snapshots,
   });
   const httpApi = createHttpApi({ clock, network, state, http, cache, afterNetworkFailure, recovery, compress: outbox.compress, snapshots });
-
-  if (deps.feedFetch) {
-    feed = createFeed({
-      baseURL: deps.baseURL,
-      fetch: deps.feedFetch,
-      clock,
-      locks,
-      network,
-      accessToken: async () => (await tokens.read()).access,
-      refreshAccess: (failed) => auth.refreshAccess(failed),
-      signedIn: () => state.get().isAuthenticated || state.get().user !== null,
-      // As a write made elsewhere: this engine's tabs refetch, and in fallback mode the other engines hear it.
-      onChange: (path, method) => {
-        if (live) live = { ...live, lastSeenAt: clock.now() };
-        snapshots.write(path, method);
-      },
-      // Down → a banner on staff screens; back → everything on screen refetches (it may have missed changes).
-      onState: (connected) => {
-        const was = live?.connected ?? null;
-        if (!connected && was !== false) liveDownSince = clock.now();
-        // An outage past a blink (a restart, a token renewed) may have hidden changes: every tab refetches.
-        if (connected && was === false && live?.lastSeenAt != null && clock.now() - liveDownSince > LIVE_BLINK_MS) snapshots.refetchEverything();
-        live = { connected, lastSeenAt: connected ? clock.now() : (live?.lastSeenAt ?? null) };
-        if (connected !== was) snapshots.push();
-      },
-      onReset: () => snapshots.refetchEverything(),
-      // One tab shows it, every tab counts it; in fallback mode the other engines hear it over the channel.
-      onAlert: (alert) => {
-        alerts.receive(alert, true);
-        channel?.postMessage({ type: 'alert', alert });
-      },
-      // The server answers: in offline mode, ask it now rather than at the next recovery tick.
-      // An open stream is proof the server answers: in offline mode, ask it now rather than at the next recovery
-      // tick (its end flushes the queue); otherwise the queue goes now, reports waiting out a retry delay too.
-      onOpen: () => {
-        if (state.get().offlineMode) void recovery.wake();
-        else if (state.get().user !== null && network.online()) outbox.flushEverything();
-      },
-    });
-  }
+  const live = deps.feedFetch
+    ? createLive({ baseURL: deps.baseURL, fetch: deps.feedFetch, clock, locks, network, channel, tokens, state, auth, recovery, outbox, alerts, snapshots })
+    : null;
 
   const unsubscribeChannel = channel?.subscribe((message) => {
     if (!isCrossTabMessage(message)) return;
@@ -214,7 +174,7 @@ export function createEngine(deps: EngineDeps): Engine {
       unsubscribeChannel?.();
       unsubscribeNetwork();
       recovery.stop();
-      feed?.stop();
+      live?.stop();
       outbox.stop();
     },
   };
