@@ -2,26 +2,27 @@
  * Builds the whole engine from its parts: createEngine(deps) → the WorkerApi that the entries
  * (shared.ts, dedicated.ts) expose through Comlink, plus the snapshot pushes to every connected tab.
  * Every browser primitive enters through `deps`, so tests/worker drives this exact code with doubles.
+ *
+ * The parts: the session (session.ts), what the tabs see (snapshots.ts), the tabs' HTTP calls (http-api.ts),
+ * the outbox (outbox-api.ts), the live feed (live.ts), the recovery from offline mode and the alerts. This file
+ * wires them together, relays what the other engines say over the channel, and answers the tabs' own calls.
  */
 import type { AxiosAdapter } from 'axios';
-import type { ApiFailure, EngineNotice, EngineWrite, FormFields, Result, Snapshot, WorkerApi } from './api.ts';
-import { createAuth, type Auth } from './auth.ts';
-import { createAuthState, createTokenStore } from './auth-store.ts';
-import { createCache } from './cache.ts';
+import type { Snapshot, WorkerApi } from './api.ts';
+import { createAlerts } from './alerts.ts';
 import { isCrossTabMessage, type CrossTabMessage } from './cross-tab.ts';
-import { createHttp } from './http.ts';
-import { compressPhoto } from './images.ts';
-import { associationIdsOf } from './assigned-ids.ts';
+import { createErrorReporter } from './error-reports.ts';
+import type { FeedFetch } from './feed.ts';
+import { createHttpApi } from './http-api.ts';
+import { createLive } from './live.ts';
+import { createOutboxApi } from './outbox-api.ts';
 import { noOutbox, type OutboxFactory } from './outbox-types.ts';
-import { throttlePushes } from './outbox-view.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import { createRecovery } from './recovery.ts';
+import { createSession } from './session.ts';
+import { createSnapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
-import { buildFieldsForm, buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
 import { createTabs } from './tabs.ts';
-import { createAlerts } from './alerts.ts';
-import { createErrorReporter } from './error-reports.ts';
-import { createFeed, type Feed, type FeedFetch } from './feed.ts';
 
 export type { Outbox, OutboxDeps, OutboxFactory } from './outbox-types.ts';
 
@@ -51,244 +52,73 @@ export interface Engine {
   close(): void;
 }
 
-const NOTICES_KEPT = 5;
-/** In offline mode a write first asks the server (it may be back); beyond this it fails at once instead. */
-const WRITE_WAKE_MS = 1_500;
-export const NO_NETWORK_WRITE = 'Нет подключения к сети: действие не выполнено.';
-export const SERVER_DOWN_WRITE = 'Сервер недоступен: действие не выполнено. Повторите, когда связь с сервером восстановится.';
-const WRITES_KEPT = 20;
-
-/** Told when the database was deleted under the engine: what the device no longer holds. */
-export function storeResetNotice(lostReports: number): string {
-  return lostReports > 0
-    ? `Данные приложения на устройстве были удалены: неотправленные отчёты (${lostReports}) потеряны, создайте их заново.`
-    : 'Данные приложения на устройстве были удалены: при необходимости войдите снова.';
-}
-
-/** A feed down for less than this is a blink: nothing to refetch when it is back. */
-const LIVE_BLINK_MS = 3_000;
-
 export function createEngine(deps: EngineDeps): Engine {
   const { store, clock, locks, network, channel } = deps;
   const tabs = createTabs(locks);
-  const tokens = createTokenStore(store.kv);
-  const notices: EngineNotice[] = [];
-  const writes: EngineWrite[] = [];
-  let reconnectedAt: number | null = null;
-  // The change feed's state for the staff banner: null until this engine's stream has tried once.
-  let live: { connected: boolean; lastSeenAt: number | null } | null = null;
-  let liveDownSince = 0;
-  let seenOnline = network.online();
-  let seenOfflineMode = false;
-  let couldSend = false;
-  const alerts = createAlerts({ clock, tabs: () => tabs.keys(), dedicated: deps.mode === 'dedicated', changed: () => schedulePush() });
-
-  let feed: Feed | null = null;
-  const state = createAuthState(
-    () => {
-      schedulePush();
-      flushWhenSendingBecomesPossible();
-      feed?.nudge();
-    },
-    (reason, auth) => channel?.postMessage({ type: 'auth', reason, auth }),
-  );
-  // http and auth need each other (401 → refresh → POST /auth/refresh/): bound late.
-  let auth: Auth | null = null;
-  const http = createHttp({
+  const session = createSession({
+    mode: deps.mode,
+    store,
     baseURL: deps.baseURL,
-    ...(deps.adapter ? { adapter: deps.adapter } : {}),
-    accessToken: async () => (await tokens.read()).access,
-    refreshAccess: (failedToken) => (auth ? auth.refreshAccess(failedToken) : Promise.resolve(null)),
-  });
-  const offline = () => !network.online() || state.get().offlineMode;
-  const cache = createCache({
-    store: store.cache,
+    adapter: deps.adapter,
     clock,
-    offline,
-    effectiveType: () => network.effectiveType(),
-    userId: () => state.get().user?.id ?? null,
-    fetch: (path, params) => http.getJson(path, params),
-    // One engine per tab: identical GETs from several tabs share one request through a lock per key.
-    ...(deps.mode === 'dedicated' ? { locks } : {}),
-  });
-  const authApi = createAuth({
-    http,
-    tokens,
-    state,
     locks,
-    now: () => clock.now(),
-    online: () => network.online(),
+    network,
+    channel,
     device: () => tabs.device(),
+    changed: () => {
+      snapshots.push();
+      outbox.authChanged();
+      live?.nudge();
+    },
+  });
+  const { tokens, state, http, cache, auth, offline, afterNetworkFailure } = session;
+  const alerts = createAlerts({ clock, tabs: () => tabs.keys(), dedicated: deps.mode === 'dedicated', changed: () => snapshots.push() });
+  const snapshots = createSnapshots({
+    mode: deps.mode,
+    clock,
+    network,
+    tabs,
+    channel,
     cache,
+    auth: () => state.get(),
+    outbox: () => outbox.snapshot(),
+    live: () => live?.state() ?? null,
+    alerts: () => alerts.snapshot(),
   });
-  auth = authApi;
-
-  const compress = deps.compress ?? ((photo: Blob) => compressPhoto(photo));
-  // A flush changes something per item and per progress event: the pushes to the tabs are throttled.
-  const outboxPushes = throttlePushes(clock, (stored) => {
-    schedulePush();
-    if (stored) channel?.postMessage({ type: 'outbox' });
-  });
-  const outbox = (deps.outbox ?? noOutbox)({
-    store: store.outbox,
+  const recovery = createRecovery({ clock, network, tokens, state, auth });
+  const outbox = createOutboxApi({
+    store,
     clock,
     locks,
-    isOnline: () => !offline(),
-    userId: () => state.get().user?.id ?? null,
-    // A report that met a dead connection is a sign the server is down, as for any write.
-    sendReport: async (record, photos, onProgress) =>
-      afterNetworkFailure(
-        await http.sendForm<{ id: number }>('POST', 'reports/', buildReportForm(record, photos), {
-          headers: { [IDEMPOTENCY_HEADER]: record.idempotencyKey },
-          onProgress,
-        }),
-      ),
-    async assignedAssociationIds() {
-      const result = await cache.get('tasks/assigned/');
-      return result.ok && !result.data.fromCache ? associationIdsOf(result.data.data) : null;
-    },
-    onChange: (stored) => outboxPushes.change(stored),
-    notify(message) {
-      addNotice(message);
-      // The tabs of other engines (fallback mode) are told too.
-      channel?.postMessage({ type: 'notice', message });
-    },
-    compress,
+    network,
+    channel,
+    outbox: deps.outbox ?? noOutbox,
+    compress: deps.compress,
+    state,
+    http,
+    cache,
+    offline,
+    afterNetworkFailure,
+    recovery,
+    snapshots,
   });
-
-  // The database was deleted meanwhile and created again, empty: say what was lost, and show the queue as it is now.
-  const unsubscribeStore = store.onReset(() => {
-    const { pending, undelivered = 0 } = outbox.snapshot();
-    addNotice(storeResetNotice(pending + undelivered));
-    outbox.reload().then(schedulePush, (error: unknown) => console.warn('reading the outbox failed', error));
-  });
-
-  // The outbox sends only for a known user outside offline mode, and both arrive after the events it
-  // listens to: the user is known once startup has read the cached profile (after the engine's own start-up
-  // flush found nobody signed in), and offline mode ends only when the refresh or profile fetch that follows
-  // 'online' succeeds. Without this, a report queued earlier would wait for the 60 s timer.
-  function flushWhenSendingBecomesPossible(): void {
-    const { user, offlineMode } = state.get();
-    const canSend = user !== null && !offlineMode;
-    const became = canSend && !couldSend;
-    couldSend = canSend;
-    if (became && network.online()) outbox.flush().catch((error: unknown) => console.warn('outbox flush failed', error));
-  }
-
-  const recovery = createRecovery({ clock, network, tokens, state, auth: authApi });
-
-  async function buildSnapshot(): Promise<Snapshot> {
-    const online = network.online();
-    const offlineMode = state.get().offlineMode;
-    if ((online && !seenOnline) || (!offlineMode && seenOfflineMode)) reconnectedAt = clock.now();
-    seenOnline = online;
-    seenOfflineMode = offlineMode;
-    return {
-      auth: state.get(),
-      network: { online, effectiveType: network.effectiveType(), offlineMode, reconnectedAt, live },
-      outbox: await outbox.snapshot(),
-      mode: deps.mode,
-      notices: [...notices],
-      writes: [...writes],
-      alerts: alerts.snapshot(),
-    };
-  }
-
-  // Pushes are coalesced per microtask and chained, so tabs see snapshots in order.
-  let pushQueued = false;
-  let pushChain: Promise<void> = Promise.resolve();
-  function schedulePush(): void {
-    if (pushQueued) return;
-    pushQueued = true;
-    queueMicrotask(() => {
-      pushQueued = false;
-      pushChain = pushChain.then(async () => tabs.push(await buildSnapshot())).catch((error: unknown) => {
-        console.error('snapshot push failed', error);
-      });
-    });
-  }
-
-  /** Every tab of this browser refetches what a successful write touched (in dedicated mode, via the channel). */
-  function recordWrite(path: string, method: string | undefined, fromChannel = false): void {
-    // GETs in flight began before this change: the refetches it causes must not share them.
-    cache.invalidate();
-    writes.push({ seq: (writes.at(-1)?.seq ?? 0) + 1, path, ...(method ? { method } : {}) });
-    writes.splice(0, Math.max(0, writes.length - WRITES_KEPT));
-    schedulePush();
-    if (!fromChannel) channel?.postMessage({ type: 'write', path, ...(method ? { method } : {}) });
-  }
-
-  function afterWrite<T>(method: string, path: string, result: Result<T>): Result<T> {
-    if (result.ok) recordWrite(path, method);
-    return result;
-  }
-
-  function addNotice(message: string): void {
-    notices.push({ id: (notices.at(-1)?.id ?? 0) + 1, message, at: clock.now() });
-    notices.splice(0, Math.max(0, notices.length - NOTICES_KEPT));
-    schedulePush();
-  }
-
-  /** Everything on screen may be stale (the feed missed changes): each tab refetches what it shows. */
-  function refetchEverything(fromChannel = false): void {
-    cache.invalidate();
-    reconnectedAt = clock.now();
-    schedulePush();
-    if (!fromChannel) channel?.postMessage({ type: 'reset' });
-  }
-
-  if (deps.feedFetch) {
-    feed = createFeed({
-      baseURL: deps.baseURL,
-      fetch: deps.feedFetch,
-      clock,
-      locks,
-      network,
-      accessToken: async () => (await tokens.read()).access,
-      refreshAccess: (failed) => authApi.refreshAccess(failed),
-      signedIn: () => state.get().isAuthenticated || state.get().user !== null,
-      // As a write made elsewhere: this engine's tabs refetch, and in fallback mode the other engines hear it.
-      onChange: (path, method) => {
-        if (live) live = { ...live, lastSeenAt: clock.now() };
-        recordWrite(path, method);
-      },
-      // Down → a banner on staff screens; back → everything on screen refetches (it may have missed changes).
-      onState: (connected) => {
-        const was = live?.connected ?? null;
-        if (!connected && was !== false) liveDownSince = clock.now();
-        // An outage past a blink (a restart, a token renewed) may have hidden changes: every tab refetches.
-        if (connected && was === false && live?.lastSeenAt != null && clock.now() - liveDownSince > LIVE_BLINK_MS) refetchEverything();
-        live = { connected, lastSeenAt: connected ? clock.now() : (live?.lastSeenAt ?? null) };
-        if (connected !== was) schedulePush();
-      },
-      onReset: () => refetchEverything(),
-      // One tab shows it, every tab counts it; in fallback mode the other engines hear it over the channel.
-      onAlert: (alert) => {
-        alerts.receive(alert, true);
-        channel?.postMessage({ type: 'alert', alert });
-      },
-      // The server answers: in offline mode, ask it now rather than at the next recovery tick.
-      // An open stream is proof the server answers: in offline mode, ask it now rather than at the next recovery
-      // tick (its end flushes the queue); otherwise the queue goes now, reports waiting out a retry delay too.
-      onOpen: () => {
-        if (state.get().offlineMode) void recovery.wake();
-        else if (state.get().user !== null && network.online()) outbox.flush({ everything: true }).catch((error: unknown) => console.warn('outbox flush failed', error));
-      },
-    });
-  }
+  const httpApi = createHttpApi({ clock, network, state, http, cache, afterNetworkFailure, recovery, compress: outbox.compress, snapshots });
+  const live = deps.feedFetch
+    ? createLive({ baseURL: deps.baseURL, fetch: deps.feedFetch, clock, locks, network, channel, tokens, state, auth, recovery, outbox, alerts, snapshots })
+    : null;
 
   const unsubscribeChannel = channel?.subscribe((message) => {
     if (!isCrossTabMessage(message)) return;
     if (message.type === 'reset') {
-      refetchEverything(true);
+      snapshots.refetchEverything(true);
       return;
     }
     if (message.type === 'notice') {
-      addNotice(message.message);
+      snapshots.notice(message.message);
       return;
     }
     if (message.type === 'write') {
-      recordWrite(message.path, message.method, true);
+      snapshots.write(message.path, message.method, true);
       return;
     }
     if (message.type === 'alert') {
@@ -304,72 +134,22 @@ export function createEngine(deps: EngineDeps): Engine {
       return;
     }
     if (message.type === 'outbox') {
-      // Another engine changed the queue: re-read it without announcing the change back to them.
-      void outbox.reload({ announce: false }).then(schedulePush);
+      outbox.reload();
       return;
     }
-    state.adopt(message.auth);
-    if (message.reason === 'login' || message.reason === 'logout') authApi.forgetStartup();
+    session.adopt(message);
   });
   const unsubscribeNetwork = network.subscribe(() => {
     recovery.onNetworkChange();
-    schedulePush();
+    snapshots.push();
   });
-  const stopOutbox = outbox.start(network);
+  outbox.start();
 
-  // SPEC.md section 8: a tab's uncaught errors reach the server, at most ten a minute.
+  // docs/product.md §8: a tab's uncaught errors reach the server, at most ten a minute.
   const logClientError = createErrorReporter({ clock, http, deviceId: () => tabs.device().deviceId });
 
-  /**
-   * Before a write (issue 10 A): without a network, or with the server known to be unreachable (offline mode),
-   * it fails at once with a message that says which, rather than waiting out the 10 s time-out. In offline mode
-   * it first asks the server for a moment: if it is back, offline mode ends and the write goes.
-   */
-  async function refusedBeforeWrite(): Promise<ApiFailure | null> {
-    if (!network.online()) return { ok: false, message: NO_NETWORK_WRITE, status: null, network: true };
-    const { offlineMode, isAuthenticated, user } = state.get();
-    // Offline mode for a signed-in session is what the recovery probes; anything else goes to the wire as before.
-    if (!offlineMode || (!isAuthenticated && user === null)) return null;
-    let timer: unknown = null;
-    const back = await Promise.race([
-      recovery.wake(),
-      new Promise<boolean>((resolve) => (timer = clock.setTimeout(() => resolve(false), WRITE_WAKE_MS))),
-    ]);
-    clock.clearTimeout(timer);
-    return back ? null : { ok: false, message: SERVER_DOWN_WRITE, status: null, network: true, unreachable: true };
-  }
-
-  /**
-   * A write that met a dead connection while the device says it is online: the server may be down. One
-   * profile fetch finds out, and if it fails too, offline mode begins (SPEC.md section 4), so the banner shows
-   * and the next write fails at once.
-   */
-  let checkingServer = false;
-  function afterNetworkFailure<T>(result: Result<T>): Result<T> {
-    if (!result.ok && result.network && network.online() && !state.get().offlineMode && !checkingServer && state.get().user) {
-      checkingServer = true;
-      void authApi.fetchProfile().finally(() => (checkingServer = false));
-    }
-    return result;
-  }
-
-  async function write<T>(method: string, path: string, run: () => Promise<Result<T>>): Promise<Result<T>> {
-    const refused = await refusedBeforeWrite();
-    if (refused) return refused;
-    return afterWrite(method, path, afterNetworkFailure(await run()));
-  }
-
-  async function sendForm<T>(method: 'POST' | 'PUT', path: string, fields: FormFields, files: Blob[], fileField = 'photos') {
-    const compressed: Blob[] = [];
-    // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB.
-    for (const file of files) compressed.push(await compress(file));
-    return write(method, path, () => http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField)));
-  }
-
   const api: WorkerApi = {
-    async connect(tab, onSnapshot) {
-      tabs.add(tab, onSnapshot, await buildSnapshot());
-    },
+    connect: (tab, onSnapshot) => snapshots.connect(tab, onSnapshot),
     logClientError,
     async tabFocused(tab) {
       alerts.focus(tab);
@@ -383,27 +163,9 @@ export function createEngine(deps: EngineDeps): Engine {
       network.notify?.();
     },
     wake: () => recovery.wake(),
-    startup: () => authApi.startup(),
-    login: (username, password, pushSubscription) => authApi.login(username, password, pushSubscription),
-    register: (payload) => authApi.register(payload),
-    logout: () => authApi.logout(),
-    fetchProfile: () => authApi.fetchProfile(),
-    get: (path, params) => cache.get(path, params),
-    send: (method, path, body, params) => write(method, path, () => http.request({ method, url: path, data: body, params })),
-    sendForm,
-    download: (path, params) => http.download(path, new Date(clock.now()), params),
-    queueReport: (report) => outbox.queueReport(report),
-    // «Отправить сейчас» always tries: in offline mode it first asks the server (SPEC §4: the profile fetch
-    // that succeeds ends offline mode), then the queue goes.
-    flushNow: async () => {
-      await recovery.wake();
-      // Asked for by the driver: every unsent report goes now, also one waiting out its retry delay.
-      await outbox.flush({ everything: true });
-    },
-    discard: (id) => outbox.discard(id),
-    resend: (id) => outbox.resend(id),
-    compressPreview: (photo) => compress(photo),
-    outboxPhoto: (id) => store.outbox.firstPhoto(id),
+    ...session.api,
+    ...httpApi,
+    ...outbox.api,
   };
 
   return {
@@ -412,10 +174,8 @@ export function createEngine(deps: EngineDeps): Engine {
       unsubscribeChannel?.();
       unsubscribeNetwork();
       recovery.stop();
-      feed?.stop();
-      stopOutbox();
-      outboxPushes.cancel();
-      unsubscribeStore();
+      live?.stop();
+      outbox.stop();
     },
   };
 }

@@ -5,7 +5,7 @@
  */
 import { deleteDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { storeResetNotice } from '../../worker/engine.ts';
+import { storeResetNotice } from '../../worker/outbox-api.ts';
 import { createOutbox, NO_SPACE_MESSAGE } from '../../worker/outbox.ts';
 import { fillDisk, makeEngine, serveAuth } from './harness.ts';
 import { photo, queue, report, setup } from './outbox-doubles.ts';
