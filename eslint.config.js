@@ -5,6 +5,8 @@ import globals from 'globals';
 
 const AXIOS = { group: ['axios'], message: 'The UI calls the worker, never the network.' };
 const UI_TO_WORKER = { group: ['**/worker/**'], message: 'The UI reaches the worker through src/engine/ only (its types: src/engine/types.ts).' };
+/** react-toastify loads with the first toast (ui/toasts.ts showToast), never in a screen's chunk. */
+const TOASTIFY = { group: ['react-toastify'], allowTypeImports: true, message: 'Raise toasts with showToast (src/ui/toasts.ts): the library loads with the first one.' };
 const UI_TO_SERVER = { group: ['**/server/**'], message: 'Only tests and scripts import the server.' };
 /** A screen's folder imports the shared layers (parts/, ui/, engine/, app/'s nav), never another screen's folder. */
 const SCREEN_TO_SCREEN = { group: ['../*/**', '!../../**'], message: 'A screen does not import another screen: shared pieces live in src/parts/ or src/ui/.' };
@@ -34,25 +36,25 @@ export default tseslint.config(
     files: ['src/**/*.{ts,tsx}'],
     ignores: ['src/engine/**'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [AXIOS, UI_TO_WORKER, UI_TO_SERVER] }],
+      'no-restricted-imports': ['error', { patterns: [AXIOS, TOASTIFY, UI_TO_WORKER, UI_TO_SERVER] }],
     },
   },
   {
     files: ['src/screens/*/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [AXIOS, UI_TO_WORKER, UI_TO_SERVER, SCREEN_TO_SCREEN] }],
+      'no-restricted-imports': ['error', { patterns: [AXIOS, TOASTIFY, UI_TO_WORKER, UI_TO_SERVER, SCREEN_TO_SCREEN] }],
     },
   },
   {
     files: ['src/parts/**/*.{ts,tsx}', 'src/ui/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [AXIOS, UI_TO_WORKER, UI_TO_SERVER, PARTS_TO_SCREENS] }],
+      'no-restricted-imports': ['error', { patterns: [AXIOS, TOASTIFY, UI_TO_WORKER, UI_TO_SERVER, PARTS_TO_SCREENS] }],
     },
   },
   {
     files: ['src/engine/**/*.{ts,tsx}'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [AXIOS, { ...UI_TO_WORKER, allowTypeImports: true, message: 'src/engine/ takes only types from worker/.' }, UI_TO_SERVER] }],
+      'no-restricted-imports': ['error', { patterns: [AXIOS, TOASTIFY, { ...UI_TO_WORKER, allowTypeImports: true, message: 'src/engine/ takes only types from worker/.' }, UI_TO_SERVER] }],
     },
   },
   {

@@ -11,6 +11,7 @@ import { z } from 'zod';
 import { text } from '../fields.ts';
 import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
 import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
+import { REPEAT_MAX_DATES } from '../task-limits.ts';
 import type { DriverAssociation, Page, Task } from '../entities.ts';
 import {
   activeQuerySchema,
@@ -59,7 +60,7 @@ export interface TaskTemplate {
 }
 
 /** Most tasks one «Повторять» creates: two months of every day. */
-export const REPEAT_MAX_DATES = 62;
+export { REPEAT_MAX_DATES };
 export const repeatSchema = z
   .object({
     task: taskCreateSchema,

@@ -15,7 +15,7 @@ export const queryClient = createQueryClient();
 onReconnected(() => void queryClient.invalidateQueries());
 // A write in any tab of this browser: every tab refetches what it touched (README.md, "Architecture").
 onWrites((writes) => void routeTableLoaded().then(() => queryClient.invalidateQueries({ predicate: (query) => isStaleAfter(query.queryKey, writes) })));
-// The screens past this point raise toasts with react-toastify directly: its container must be there.
+// The screens past this point raise toasts (showToast): the container loads now rather than with the first one.
 wantToasts();
 
 export function QueryLayer({ children }: { children: ReactNode }) {

@@ -5,7 +5,7 @@
  * tab connected are not replayed. Opening a menu entry in a visible tab clears its counter everywhere.
  */
 import { useEffect, useRef } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../ui/toasts.ts';
 import { useLocation } from 'wouter';
 import type { AlertItem } from '../engine/types.ts';
 import type { Role } from '../../contract/roles.ts';
@@ -49,7 +49,7 @@ export function useStaffAlerts(role: Role | null): Record<string, number> {
 }
 
 function show(item: AlertItem, settings: AlertSettings, navigate: (to: string) => void): void {
-  toast.info(item.text, { onClick: () => navigate(item.url), autoClose: 8_000, className: 'alert-toast' });
+  showToast('info', item.text, { onClick: () => navigate(item.url), autoClose: 8_000, className: 'alert-toast' });
   if (settings.sound) beep();
   if (settings.notify && document.visibilityState === 'hidden') void notify(item);
 }

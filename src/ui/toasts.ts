@@ -3,7 +3,7 @@
  * when the signed-in part of the app loads (query-layer.tsx), whichever comes first. A toast raised before the
  * container is mounted waits in the library's queue and shows when it mounts.
  */
-import type { ToastOptions } from 'react-toastify';
+import type { ToastContent, ToastOptions } from 'react-toastify';
 import { proxy } from 'valtio';
 
 /** `wanted`: the container is rendered (Toasts.tsx); once true, it stays. */
@@ -13,7 +13,7 @@ export function wantToasts(): void {
   if (!toastState.wanted) toastState.wanted = true;
 }
 
-export function showToast(kind: 'error' | 'warning' | 'info' | 'success', message: string, options?: ToastOptions): void {
+export function showToast(kind: 'error' | 'warning' | 'info' | 'success', message: ToastContent, options?: ToastOptions): void {
   wantToasts();
   import('react-toastify')
     .then(({ toast }) => toast[kind](message, options))

@@ -1,7 +1,10 @@
 /** «Повторять» and templates in the task form (src/screens/task-form/repeat.ts). */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { repeatDates, templateFromBody, templateName, valuesFromTemplate } from '../../src/screens/task-form/repeat.ts';
-import { buildBody, emptyValues } from '../../src/screens/task-form/task-form.ts';
+import { buildBody, loadTaskChecks, emptyValues } from '../../src/screens/task-form/task-form.ts';
+
+// The contract's rules load beside the form; the screens wait for them before a send, as these tests do.
+beforeAll(() => loadTaskChecks());
 
 describe('repeat dates', () => {
   it('every working day from the task date to the last day, weekends left out', () => {

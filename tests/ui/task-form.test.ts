@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../contract/entities.ts';
 import { wireAssociation, wireTask } from '../fixtures/wire.ts';
-import { buildBody, editBody, emptyValues, firstErrorField, nextValues, serverFieldError, valuesFromTask } from '../../src/screens/task-form/task-form.ts';
+import { buildBody, loadTaskChecks, editBody, emptyValues, firstErrorField, nextValues, serverFieldError, valuesFromTask } from '../../src/screens/task-form/task-form.ts';
 
 const task: Task = wireTask({
   id: 8,
@@ -17,6 +17,9 @@ const task: Task = wireTask({
     wireAssociation({ id: 2, task_id: 8, driver_id: 4, driver_name: 'Пётр', status: 'cancelled', order_index: 1 }),
   ],
 });
+
+// The contract's rules load beside the form; the screens wait for them before a send, as these tests do.
+beforeAll(() => loadTaskChecks());
 
 describe('the task form conversions', () => {
   it('reads decimals with a comma, and names each wrong field in Russian', () => {

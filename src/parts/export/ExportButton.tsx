@@ -3,7 +3,7 @@
  * keeps the job id across reloads, downloads the file when it is ready, and opens it in /table.
  */
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { ExportRequest } from '../../../contract/exports.ts';
 import { downloadOnce, sendOnce, useGet } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
@@ -42,7 +42,7 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
       watched.current = created.id;
       setJobId(created.id);
     } catch (error) {
-      toast.error(`Выгрузка не запущена: ${(error as Error).message}`);
+      showToast('error', `Выгрузка не запущена: ${(error as Error).message}`);
     } finally {
       setStarting(false);
     }
@@ -52,12 +52,12 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
     try {
       const file = await downloadOnce('GET /tasks/completed/export/:id/download', { id });
       if (!file) {
-        toast.info('Файл ещё не готов');
+        showToast('info', 'Файл ещё не готов');
         return;
       }
       saveDownload(file.blob, file.filename);
     } catch (error) {
-      toast.error(`Файл не скачан: ${(error as Error).message}`);
+      showToast('error', `Файл не скачан: ${(error as Error).message}`);
     }
   }
 
@@ -70,7 +70,7 @@ export function ExportButton({ filters }: { filters: ExportRequest }) {
       else window.location.assign(link.url);
     } catch (error) {
       tab?.close();
-      toast.error(`Таблица не открыта: ${(error as Error).message}`);
+      showToast('error', `Таблица не открыта: ${(error as Error).message}`);
     }
   }
 

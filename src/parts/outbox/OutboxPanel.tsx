@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { Link } from 'wouter';
 import type { Task } from '../../../contract/entities.ts';
 import type { OutboxItemView } from '../../engine/types.ts';
@@ -43,20 +43,20 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
     try {
       // Always tries, also in offline mode: the engine asks the server first.
       await getEngine().flushNow();
-      if (!isServerReachable(engineState.snapshot)) toast.info('Сервер пока недоступен: отчёты уйдут, как только он ответит');
+      if (!isServerReachable(engineState.snapshot)) showToast('info', 'Сервер пока недоступен: отчёты уйдут, как только он ответит');
     } catch (error) {
       console.error('outbox flush failed', error);
-      toast.error('Не удалось запустить отправку');
+      showToast('error', 'Не удалось запустить отправку');
     }
   }
 
   async function resend(item: OutboxItemView) {
     try {
       await getEngine().resend(item.id);
-      toast.info('Отчёт снова в очереди отправки');
+      showToast('info', 'Отчёт снова в очереди отправки');
     } catch (error) {
       console.error('outbox resend failed', error);
-      toast.error('Не удалось вернуть отчёт в очередь');
+      showToast('error', 'Не удалось вернуть отчёт в очередь');
     }
   }
 
@@ -70,10 +70,10 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
     if (!yes) return;
     try {
       await getEngine().discard(item.id);
-      toast.success('Отчёт удалён из очереди');
+      showToast('success', 'Отчёт удалён из очереди');
     } catch (error) {
       console.error('outbox discard failed', error);
-      toast.error('Не удалось удалить отчёт из очереди');
+      showToast('error', 'Не удалось удалить отчёт из очереди');
     }
   }
 

@@ -5,7 +5,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { Report, ReportPhoto } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
@@ -61,9 +61,9 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
     if (!yes) return;
     try {
       await removePhoto.mutateAsync({ params: { id: report.id }, query: { photo_id: photo.id } });
-      toast.success('Фото удалено');
+      showToast('success', 'Фото удалено');
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 
@@ -72,9 +72,9 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
     if (!yes) return;
     try {
       await removeReport.mutateAsync({ params: { id: report.id } });
-      toast.success('Отчёт удалён');
+      showToast('success', 'Отчёт удалён');
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 

@@ -9,7 +9,7 @@
  */
 import { useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { Report, ReportPhoto, Task } from '../../../contract/entities.ts';
 import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { invalidateAfter } from '../../engine/api.ts';
@@ -104,7 +104,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
 
   function fail(message: string) {
     showErrors({ form: message });
-    toast.error(message);
+    showToast('error', message);
   }
 
   async function queueNew() {
@@ -116,7 +116,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
     const queuedId = result.data;
     const client = queryClient;
     const final = built.report.final === true;
-    toast.success(
+    showToast('success', 
       ({ closeToast }) => (
         <span className="drv-undo">
           {final
@@ -130,10 +130,10 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
               void undoFiledReport(queuedId, associationId)
                 .then((outcome) =>
                   outcome === 'gone'
-                    ? toast.info('Отчёт уже не найти: отменять нечего')
-                    : toast.success(final ? 'Отчёт отменён: задача снова в текущих' : 'Отчёт отменён'),
+                    ? showToast('info', 'Отчёт уже не найти: отменять нечего')
+                    : showToast('success', final ? 'Отчёт отменён: задача снова в текущих' : 'Отчёт отменён'),
                 )
-                .catch((error: unknown) => toast.error(`Отчёт не отменён: ${failureMessage(error)}`))
+                .catch((error: unknown) => showToast('error', `Отчёт не отменён: ${failureMessage(error)}`))
                 .finally(() => void refreshAfterReport(client));
             }}
           >
@@ -158,7 +158,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
     if (!hasChanges(edit)) return onClose();
     try {
       await saveReportEdit(edit, removedOnServer.current);
-      toast.success('Отчёт исправлен');
+      showToast('success', 'Отчёт исправлен');
       onClose();
     } catch (error) {
       fail(failureMessage(error, OFFLINE_EDIT));

@@ -6,7 +6,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 
 import { RESPONSE_STATUS_LABELS, type Announcement, type PendingResponse } from '../../../contract/announcements.ts';
 import type { ScreenProps } from '../../app/nav.ts';
@@ -75,9 +75,9 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
     if (!yes) return;
     try {
       await removeCall.mutateAsync({ params: { id: a.id } });
-      toast.success(`Объявление «${a.title}» удалено`);
+      showToast('success', `Объявление «${a.title}» удалено`);
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 
@@ -88,9 +88,9 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
     }
     try {
       await confirmCall.mutateAsync({ params: { id: r.id }, query: { approve: approve ? 'true' : 'false' } });
-      toast.success(approve ? `Ответ водителя ${r.user_name} подтверждён` : `Ответ водителя ${r.user_name} отклонён`);
+      showToast('success', approve ? `Ответ водителя ${r.user_name} подтверждён` : `Ответ водителя ${r.user_name} отклонён`);
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 
@@ -161,7 +161,7 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
           onClose={() => setCreating(false)}
           onSaved={(created) => {
             setCreating(false);
-            toast.success(`Объявление «${created.title}» опубликовано`);
+            showToast('success', `Объявление «${created.title}» опубликовано`);
           }}
         />
       )}

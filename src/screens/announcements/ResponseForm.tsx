@@ -3,7 +3,7 @@
  * "read and agree"), how it stands, and a change while it is still under review.
  */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { RESPONSE_STATUS_LABELS, type Announcement } from '../../../contract/announcements.ts';
 import { useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -26,7 +26,7 @@ export function ResponseForm({ announcement, offline, reason }: { announcement: 
     setError(null);
     try {
       await respond.mutateAsync({ params: { id: announcement.id }, body: { text: text.trim() || null } });
-      toast.success(mine ? 'Ответ изменён' : 'Ответ отправлен');
+      showToast('success', mine ? 'Ответ изменён' : 'Ответ отправлен');
       setEditing(false);
     } catch (e) {
       // The text stays as typed; the reason is shown under it.

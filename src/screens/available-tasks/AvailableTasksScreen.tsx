@@ -3,7 +3,7 @@
  * debounced search and a date filter; 'Взять' asks first, then the task moves to current tasks.
  */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { Task } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
@@ -42,9 +42,9 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
     if (!yes) return;
     try {
       await accept.mutateAsync({ params: { id: task.id } });
-      toast.success('Задача добавлена в текущие');
+      showToast('success', 'Задача добавлена в текущие');
     } catch (error) {
-      toast.error(failureMessage(error, 'Нет подключения к сети. Задачу можно взять только онлайн.'));
+      showToast('error', failureMessage(error, 'Нет подключения к сети. Задачу можно взять только онлайн.'));
     }
   }
 

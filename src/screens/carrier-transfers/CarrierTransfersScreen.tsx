@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'wouter';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 
 import { TRANSFER_STATUS_LABELS, TRANSFER_STATUSES, type Transfer } from '../../../contract/transfers.ts';
 import type { ScreenProps } from '../../app/nav.ts';
@@ -75,7 +75,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
     try {
       await run();
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     } finally {
       setBusyId(null);
     }
@@ -90,7 +90,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
     if (!yes) return;
     await act(t, async () => {
       const done = await acceptCall.mutateAsync({ params: { id: t.id } });
-      toast.success(`Передача №${t.id} принята: задача №${done.carrier_task_id} ждёт водителей`);
+      showToast('success', `Передача №${t.id} принята: задача №${done.carrier_task_id} ждёт водителей`);
     });
   }
 
@@ -105,7 +105,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
     if (!yes) return;
     await act(t, async () => {
       await withdrawCall.mutateAsync({ params: { id: t.id } });
-      toast.success(`Передача №${t.id} отменена`);
+      showToast('success', `Передача №${t.id} отменена`);
     });
   }
 
@@ -256,7 +256,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
           onClose={() => setDialog(null)}
           onSaved={(saved) => {
             setDialog(null);
-            toast.success(dialog.kind === 'edit' ? `Передача №${saved.id} изменена` : `Задача передана в «${saved.to_company.name}»: ждём ответа`);
+            showToast('success', dialog.kind === 'edit' ? `Передача №${saved.id} изменена` : `Задача передана в «${saved.to_company.name}»: ждём ответа`);
             if (dialog.kind === 'create' && !superAdmin) update({ tab: 'outgoing' });
           }}
         />
@@ -267,7 +267,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
           onClose={() => setDialog(null)}
           onDone={() => {
             setDialog(null);
-            toast.success(`Передача №${dialog.transfer.id} отклонена`);
+            showToast('success', `Передача №${dialog.transfer.id} отклонена`);
           }}
         />
       )}

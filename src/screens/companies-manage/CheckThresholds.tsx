@@ -3,7 +3,7 @@
  * typed stays on an error; the server's refusal shows under its field. New thresholds apply to the next report.
  */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { CheckThresholds } from '../../../contract/report-checks.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -46,12 +46,12 @@ function ThresholdsForm({ companyId, stored, canEdit, offline, reason }: { compa
     if (Object.keys(found).length > 0) return;
     try {
       await save.mutateAsync({ params: { id: companyId }, body });
-      toast.success('Пороги проверки сохранены: они действуют для следующих отчётов');
+      showToast('success', 'Пороги проверки сохранены: они действуют для следующих отчётов');
     } catch (error) {
       const message = failureMessage(error);
       const field = FIELDS.find((f) => message.startsWith(`${f.key}:`));
       if (field) setErrors({ [field.key]: message.slice(field.key.length + 1).trim() });
-      else toast.error(message);
+      else showToast('error', message);
     }
   }
 

@@ -5,7 +5,7 @@
  * in the URL, so a tab can be reloaded or shared.
  */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { Company } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
@@ -54,10 +54,10 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
     if (!yes) return;
     try {
       await deletion.mutateAsync({ params: { id: company.id } });
-      toast.success(`Компания «${company.name}» удалена`);
+      showToast('success', `Компания «${company.name}» удалена`);
       setState({ company: '' });
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 
@@ -133,7 +133,7 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
           onClose={() => setDialog(null)}
           onSaved={async (saved) => {
             setDialog(null);
-            toast.success(dialog.kind === 'create' ? `Компания «${saved.name}» создана` : `Компания переименована в «${saved.name}»`);
+            showToast('success', dialog.kind === 'create' ? `Компания «${saved.name}» создана` : `Компания переименована в «${saved.name}»`);
             if (superAdmin) setState({ company: String(saved.id) });
           }}
         />
@@ -145,7 +145,7 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
           onClose={() => setDialog(null)}
           onSaved={(name) => {
             setDialog(null);
-            toast.success(`${name} теперь в компании «${dialog.company.name}»`);
+            showToast('success', `${name} теперь в компании «${dialog.company.name}»`);
           }}
         />
       )}

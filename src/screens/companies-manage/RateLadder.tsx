@@ -6,7 +6,7 @@
  * checks the whole ladder after each change and names the band it refuses; the message is shown as it came.
  */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { bandLabel, ladderRate } from '../../../contract/ladder.ts';
 import type { RateBand, ScaleImpact } from '../../../contract/wages.ts';
 import { useGet, useSend } from '../../engine/api.ts';
@@ -67,9 +67,9 @@ export function RateLadder({ companyId, canEdit, offline, reason }: { companyId:
     if (!yes) return;
     try {
       await removal.mutateAsync({ params: { id: band.id }, query: { valid_from: band.valid_from } });
-      toast.success(`Полоса ${bandLabel(band)} удалена`);
+      showToast('success', `Полоса ${bandLabel(band)} удалена`);
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 
@@ -165,7 +165,7 @@ export function RateLadder({ companyId, canEdit, offline, reason }: { companyId:
           onClose={() => setEditing(null)}
           onSaved={() => {
             setEditing(null);
-            toast.success(editing.kind === 'add' ? 'Полоса добавлена' : 'Полоса изменена');
+            showToast('success', editing.kind === 'add' ? 'Полоса добавлена' : 'Полоса изменена');
           }}
         />
       )}

@@ -4,7 +4,7 @@
  * within thumb's reach.
  */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { OwnTask } from '../../parts/driver/format.ts';
 import { DRIVER_STATUS_LABELS } from '../../parts/driver/format.ts';
@@ -61,18 +61,18 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
     if (!yes) return;
     try {
       await finish.mutateAsync({ params: { id: task.id }, body: { status: 'completed' } });
-      toast.success('Задача завершена');
+      showToast('success', 'Задача завершена');
     } catch (error) {
-      toast.error(failureMessage(error, 'Нет подключения к сети: задача не завершена.'));
+      showToast('error', failureMessage(error, 'Нет подключения к сети: задача не завершена.'));
     }
   }
 
   async function startTrip() {
     try {
       await start.mutateAsync({ params: { id: task.id }, body: { status: 'in_progress' } });
-      toast.success('Рейс начат');
+      showToast('success', 'Рейс начат');
     } catch (error) {
-      toast.error(failureMessage(error, 'Нет подключения к сети: статус не изменён.'));
+      showToast('error', failureMessage(error, 'Нет подключения к сети: статус не изменён.'));
     }
   }
 

@@ -1,6 +1,6 @@
 /** Hours worked on a date (POST /reports/daily_hours/): the server keeps one value per driver and day. */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import { formatDate, isoDate } from '../../parts/driver/format.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -27,10 +27,10 @@ export function DailyHoursForm({ online }: { online: boolean }) {
     setError(null);
     try {
       await save.mutateAsync({ body: { date, hours: parsed.value } });
-      toast.success(`Часы за ${formatDate(date)} сохранены`);
+      showToast('success', `Часы за ${formatDate(date)} сохранены`);
       setHours('');
     } catch (failure) {
-      toast.error(failureMessage(failure, 'Нет подключения к сети: часы не сохранены.'));
+      showToast('error', failureMessage(failure, 'Нет подключения к сети: часы не сохранены.'));
     }
   }
 

@@ -1,6 +1,6 @@
 /** The driver's own quantity, loading and unloading quantity on one association (PUT .../quantity/). */
 import { useEffect, useId, useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { DriverAssociation } from '../../../contract/entities.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -58,10 +58,10 @@ export function QuantityForm({ association, unit, disabled, onUnsavedChange }: P
     setErrors({});
     try {
       await save.mutateAsync({ params: { id: association.task_id, driverId: association.driver_id }, body: result.body });
-      toast.success('Количество сохранено');
+      showToast('success', 'Количество сохранено');
     } catch (error) {
       // The typed values stay in the fields, so the driver can save again later.
-      toast.error(failureMessage(error, 'Нет подключения к сети: количество не сохранено.'));
+      showToast('error', failureMessage(error, 'Нет подключения к сети: количество не сохранено.'));
       setFailedOffline(error instanceof ApiError && error.network);
     }
   }

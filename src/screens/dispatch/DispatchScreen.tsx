@@ -8,7 +8,7 @@
  * other dispatchers see it through the change feed. The date and company are in the URL.
  */
 import { useState, type KeyboardEvent } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { DndContext, PointerSensor, TouchSensor, closestCorners, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
@@ -83,7 +83,7 @@ function BoardView({ board }: { board: Board }) {
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(TouchSensor, { activationConstraint: { delay: 180, tolerance: 6 } }));
 
   async function doMove(taskId: number, from: ColumnKey, to: ColumnKey, index: number, undo = false): Promise<void> {
-    if (server.offline) return void toast.error(server.reason ?? 'Нет связи с сервером');
+    if (server.offline) return void showToast('error', server.reason ?? 'Нет связи с сервером');
     const before = columns.get(from)?.indexOf(taskId) ?? 0;
     setOptimistic(applyMove(columns, taskId, from, to, index));
     const cargo = tasks.get(taskId)?.cargo ?? `задача №${taskId}`;
@@ -91,7 +91,7 @@ function BoardView({ board }: { board: Board }) {
       await move.mutateAsync({ body: { task_id: taskId, from_driver_id: driverOf(from), to_driver_id: driverOf(to), index, date: board.date } });
       if (!undo) {
         const text = from === to ? `«${cargo}»: место ${index + 1} у ${nameOf(to)}` : `«${cargo}» → ${nameOf(to)}`;
-        toast.success(
+        showToast('success', 
           ({ closeToast }) => (
             <span className="dispatch-toast">
               {text}
@@ -109,9 +109,9 @@ function BoardView({ board }: { board: Board }) {
           ),
           { autoClose: UNDO_MS },
         );
-      } else toast.info(`Отменено: «${cargo}» снова у ${nameOf(to)}`);
+      } else showToast('info', `Отменено: «${cargo}» снова у ${nameOf(to)}`);
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     } finally {
       setOptimistic(null);
     }
@@ -126,10 +126,10 @@ function BoardView({ board }: { board: Board }) {
         const { results } = await assign.mutateAsync({ body: { task_ids: cards.map((c) => c.taskId), driver_id: driverId, date: board.date } });
         const refused = results.filter((r) => !r.ok);
         const ok = results.length - refused.length;
-        if (ok > 0) toast.success(`${nameOf(target)}: ${plural(ok, ['задача назначена', 'задачи назначены', 'задач назначено'])}`);
-        for (const r of refused) toast.error(`№${r.task_id}: ${r.detail ?? 'не назначена'}`);
+        if (ok > 0) showToast('success', `${nameOf(target)}: ${plural(ok, ['задача назначена', 'задачи назначены', 'задач назначено'])}`);
+        for (const r of refused) showToast('error', `№${r.task_id}: ${r.detail ?? 'не назначена'}`);
       } catch (error) {
-        toast.error(failureMessage(error));
+        showToast('error', failureMessage(error));
       }
       return;
     }
@@ -144,7 +144,7 @@ function BoardView({ board }: { board: Board }) {
     const target = columns.get(to) ?? [];
     const index = overCard ? target.indexOf(overCard.taskId) : target.length;
     if (from.column === to && (columns.get(to) ?? []).indexOf(from.taskId) === index) return;
-    if (from.column !== to && to !== 'none' && target.includes(from.taskId)) return void toast.error('Этот водитель уже на задаче');
+    if (from.column !== to && to !== 'none' && target.includes(from.taskId)) return void showToast('error', 'Этот водитель уже на задаче');
     void doMove(from.taskId, from.column, to, index);
   }
 

@@ -5,7 +5,7 @@
  * /current-tasks shows exactly this order.
  */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import {
   DndContext,
   KeyboardSensor,
@@ -107,10 +107,10 @@ function DayOrder({ driverId, driverName, date }: { driverId: number; driverName
     try {
       // Resolves once the tasks' queries are refetched, so the draft gives way to the saved order.
       await saveOrder.mutateAsync({ params: { id: driverId }, body: { task_ids: ids } });
-      toast.success(`Порядок задач водителя ${driverName} на ${formatDate(date)} сохранён`);
+      showToast('success', `Порядок задач водителя ${driverName} на ${formatDate(date)} сохранён`);
       setDraft(null);
     } catch (error) {
-      toast.error(`Порядок не сохранён: ${(error as Error).message}`);
+      showToast('error', `Порядок не сохранён: ${(error as Error).message}`);
     } finally {
       setSaving(false);
     }

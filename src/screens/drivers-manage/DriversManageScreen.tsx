@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'wouter';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { DriverListItem } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
@@ -83,7 +83,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
     }
     await work.run(driver.id, async () => {
       await updateCall.mutateAsync({ params: { id: driver.id }, body: { is_active: active } });
-      toast.success(active ? `Водитель «${driver.name}» снова активен` : `Водитель «${driver.name}» отключён`);
+      showToast('success', active ? `Водитель «${driver.name}» снова активен` : `Водитель «${driver.name}» отключён`);
     });
   }
 
@@ -104,7 +104,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
     if (!yes) return;
     await work.run(driver.id, async () => {
       const result = await removeCall.mutateAsync({ params: { id: driver.id } });
-      toast.success(result.outcome === 'deleted' ? `Водитель «${driver.name}» удалён` : result.detail);
+      showToast('success', result.outcome === 'deleted' ? `Водитель «${driver.name}» удалён` : result.detail);
     });
   }
 
@@ -220,10 +220,10 @@ export function DriversManageScreen({ title }: ScreenProps) {
           save={async (sent) => {
             if (sent.kind === 'create') {
               await createCall.mutateAsync({ body: sent.account });
-              toast.success(`Водитель «${sent.account.name}» добавлен`);
+              showToast('success', `Водитель «${sent.account.name}» добавлен`);
             } else if (editing.kind === 'edit') {
               await updateCall.mutateAsync({ params: { id: editing.driver.id }, body: sent.changes });
-              toast.success(`Изменения водителя «${editing.driver.name}» сохранены`);
+              showToast('success', `Изменения водителя «${editing.driver.name}» сохранены`);
             }
           }}
         />

@@ -6,7 +6,7 @@
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../../contract/wages.ts';
 import { ROLE_LABELS, isRole } from '../../../contract/roles.ts';
 import type { ScreenProps } from '../../app/nav.ts';
@@ -172,7 +172,7 @@ function SalaryDetail({ managerId, params, ownId, canSetRate }: { managerId: num
           onClose={() => setEditing(false)}
           onSaved={() => {
             setEditing(false);
-            toast.success(`Ставка сотрудника ${w.manager_name} сохранена`);
+            showToast('success', `Ставка сотрудника ${w.manager_name} сохранена`);
           }}
         />
       )}

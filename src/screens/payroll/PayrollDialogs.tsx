@@ -1,6 +1,6 @@
 /** The payroll's two forms: an adjustment (driver, ± amount, reason, the day, maybe the load) and reopening a month. */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { monthLabel, type PayrollMonth } from '../../../contract/money.ts';
 import { useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -47,7 +47,7 @@ export function AdjustmentDialog({ month, onClose }: { month: PayrollMonth; onCl
       const made = await add.mutateAsync({
         body: { company_id: month.company_id, driver_id: Number(driver), amount: parsed.value, reason: reason.trim(), date, ...(report ? { report_id: Number(report) } : {}) },
       });
-      toast.success(`Корректировка ${formatMoney(made.amount)} проведена ${made.date.split('-').reverse().join('.')}`);
+      showToast('success', `Корректировка ${formatMoney(made.amount)} проведена ${made.date.split('-').reverse().join('.')}`);
       onClose();
     } catch (error) {
       const message = failureMessage(error);
@@ -92,7 +92,7 @@ export function ReopenDialog({ month, onClose }: { month: PayrollMonth; onClose:
     }
     try {
       await reopen.mutateAsync({ body: { company_id: month.company_id, month: month.month, reason: reason.trim() } });
-      toast.success(`${monthLabel(month.month)}: месяц снова открыт`);
+      showToast('success', `${monthLabel(month.month)}: месяц снова открыт`);
       onClose();
     } catch (e) {
       setError(failureMessage(e));

@@ -7,7 +7,7 @@
  */
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { createColumnHelper } from '@tanstack/react-table';
 import { monthLabel, monthOf, monthRange, nextMonth, type PayrollDriver, type PayrollMonth } from '../../../contract/money.ts';
 import type { ScreenProps } from '../../app/nav.ts';
@@ -143,9 +143,9 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
     if (!yes) return;
     try {
       await close.mutateAsync({ body: { company_id: m.company_id, month: m.month } });
-      toast.success(`${capitalized(label)} закрыт`);
+      showToast('success', `${capitalized(label)} закрыт`);
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 

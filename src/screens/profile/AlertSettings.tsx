@@ -4,7 +4,7 @@
  * for permission when it is turned on). Saved on the server for the user (PUT /users/me/alerts).
  */
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { ALERT_KINDS, ALERT_LABELS, DEFAULT_ALERT_SETTINGS, type AlertKind, type AlertSettings as Settings } from '../../../contract/alerts.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
@@ -39,7 +39,7 @@ function AlertSettingsForm({ stored, loading }: { stored: Settings; loading: boo
     if (on && 'Notification' in window && Notification.permission !== 'granted') {
       const permission = await Notification.requestPermission();
       if (permission !== 'granted') {
-        toast.error('Браузер не разрешил уведомления: разрешите их в настройках сайта.');
+        showToast('error', 'Браузер не разрешил уведомления: разрешите их в настройках сайта.');
         return;
       }
     }
@@ -50,9 +50,9 @@ function AlertSettingsForm({ stored, loading }: { stored: Settings; loading: boo
     event.preventDefault();
     try {
       await save.mutateAsync({ body: draft });
-      toast.success('Настройки оповещений сохранены');
+      showToast('success', 'Настройки оповещений сохранены');
     } catch (error) {
-      toast.error(`Не сохранено: ${(error as Error).message}`);
+      showToast('error', `Не сохранено: ${(error as Error).message}`);
     }
   }
 

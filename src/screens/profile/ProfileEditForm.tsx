@@ -1,6 +1,6 @@
 /** Editing the profile's name and phone (PUT /users/me/), checked with the server's own schema. */
 import { useState, type FormEvent } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { z } from 'zod';
 import type { User } from '../../../contract/entities.ts';
 import { profileUpdateSchema } from '../../../contract/payloads.ts';
@@ -29,7 +29,7 @@ export function ProfileEditForm({ user, onDone }: { user: User; onDone: () => vo
     setErrors({});
     save.mutate({ body: checked.data }, {
       onSuccess: () => {
-        toast.success('Профиль сохранён');
+        showToast('success', 'Профиль сохранён');
         // The header reads the engine's user; ask the engine to pick up the change.
         void getEngine().fetchProfile();
         onDone();

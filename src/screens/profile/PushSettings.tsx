@@ -1,6 +1,6 @@
 /** /profile: push notifications on this device — on, off, or why they cannot be. */
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { disablePush, enablePush, pushState, type PushState } from '../../app/pwa/push.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
@@ -25,8 +25,8 @@ export function PushSettings() {
     setBusy(true);
     try {
       const failure = state === 'on' ? await disablePush() : await enablePush();
-      if (failure) toast.error(failure);
-      else toast.success(state === 'on' ? 'Уведомления выключены' : 'Уведомления включены');
+      if (failure) showToast('error', failure);
+      else showToast('success', state === 'on' ? 'Уведомления выключены' : 'Уведомления включены');
       setState(await pushState());
     } finally {
       setBusy(false);

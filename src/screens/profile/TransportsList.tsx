@@ -1,5 +1,5 @@
 /** A driver's vehicles, and choosing the current one (PUT /users/me/transport/{id}/). */
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
@@ -13,7 +13,7 @@ export function TransportsList() {
   // Refetches the vehicles and the profile (its current vehicle) when it settles.
   const choose = useSend('PUT /users/me/transport/:id/');
   const chooseTransport = (id: number) =>
-    choose.mutate({ params: { id } }, { onSuccess: () => toast.success('Текущий транспорт выбран'), onError: (error) => toast.error(error.message) });
+    choose.mutate({ params: { id } }, { onSuccess: () => showToast('success', 'Текущий транспорт выбран'), onError: (error) => showToast('error', error.message) });
 
   let body;
   if (query.isPending) body = <Loading text="Загрузка транспорта..." />;

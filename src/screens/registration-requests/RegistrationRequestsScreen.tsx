@@ -1,6 +1,6 @@
 /** Registration requests awaiting a manager (docs/product.md §2; the spec describes this screen in full), with rejection. */
 import { useEffect, useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { RegistrationRequest } from '../../../contract/entities.ts';
 import { REJECT_REASON_MAX } from '../../../contract/calls/registration.ts';
 import { useGet, useSend } from '../../engine/api.ts';
@@ -26,7 +26,7 @@ export function RegistrationRequestsScreen() {
   const reject = useSend('POST /registration-requests/:id/reject');
 
   useEffect(() => {
-    if (query.isError) toast.error('Ошибка при загрузке заявок.', { toastId: 'registration-requests-load' });
+    if (query.isError) showToast('error', 'Ошибка при загрузке заявок.', { toastId: 'registration-requests-load' });
   }, [query.isError, query.errorUpdatedAt]);
 
   async function confirmApprove(request: RegistrationRequest): Promise<void> {
@@ -34,10 +34,10 @@ export function RegistrationRequestsScreen() {
     approve.mutate(
       { params: { id: request.id } },
       {
-        onSuccess: () => void toast.success('Пользователь успешно создан.'),
+        onSuccess: () => void showToast('success', 'Пользователь успешно создан.'),
         onError: (error) => {
           console.error('approving a registration request failed', error);
-          toast.error('Ошибка при подтверждении заявки.');
+          showToast('error', 'Ошибка при подтверждении заявки.');
         },
       },
     );
@@ -88,7 +88,7 @@ export function RegistrationRequestsScreen() {
           maxLength={REJECT_REASON_MAX}
           onSubmit={async (reason) => {
             await reject.mutateAsync({ params: { id: rejecting.id }, body: { reason } });
-            toast.success(`Заявка ${rejecting.email} отклонена.`);
+            showToast('success', `Заявка ${rejecting.email} отклонена.`);
             setRejecting(null);
           }}
           onClose={() => setRejecting(null)}

@@ -6,7 +6,7 @@ import { REVIEW_LABELS } from '../../ui/statuses.ts';
 import '../../ui/status-badge.css';
 import { History } from '../../ui/console/History.tsx';
 import { Link, useLocation, useParams } from 'wouter';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { ReportPhoto, ReportView } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import { sendOnce, useGet, useSend } from '../../engine/api.ts';
@@ -61,9 +61,9 @@ function ReportDetails({ report }: { report: ReportView }) {
     if (!yes) return;
     try {
       await removePhoto.mutateAsync({ params: { id: report.id }, query: { photo_id: photo.id } });
-      toast.success('Фото удалено');
+      showToast('success', 'Фото удалено');
     } catch (error) {
-      toast.error(`Фото не удалено: ${(error as Error).message}`);
+      showToast('error', `Фото не удалено: ${(error as Error).message}`);
     }
   }
 
@@ -78,10 +78,10 @@ function ReportDetails({ report }: { report: ReportView }) {
     try {
       // Not useSend: refetching this report now would answer 404 on the screen being left.
       await sendOnce('DELETE /reports/:id', { params: { id: report.id } });
-      toast.success(`Отчёт №${report.id} удалён`);
+      showToast('success', `Отчёт №${report.id} удалён`);
       navigate(`/tasks/create?id=${task.id}`);
     } catch (error) {
-      toast.error(`Отчёт не удалён: ${(error as Error).message}`);
+      showToast('error', `Отчёт не удалён: ${(error as Error).message}`);
     }
   }
 

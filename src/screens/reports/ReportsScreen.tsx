@@ -8,7 +8,7 @@ import { useEffect, useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import type { ReportListItem } from '../../../contract/calls/reports.ts';
 import { FLAG_CODES, FLAG_LABELS, INFO_FLAGS, type ReportFlag } from '../../../contract/report-checks.ts';
@@ -92,14 +92,14 @@ export function ReportsScreen({ title }: ScreenProps) {
   async function approve(report: ReportListItem): Promise<void> {
     try {
       await review.mutateAsync({ params: { id: report.id }, body: { action: 'approve' } });
-      toast.success(`Отчёт №${report.id} подтверждён`);
+      showToast('success', `Отчёт №${report.id} подтверждён`);
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 
   async function approveClean(): Promise<void> {
-    if (!range.start || !range.end) return void toast.error('Выберите период с началом и концом');
+    if (!range.start || !range.end) return void showToast('error', 'Выберите период с началом и концом');
     const yes = await ask({
       title: `Подтвердить ${cleanCount} ${cleanCount === 1 ? 'отчёт' : 'отчётов'} без замечаний?`,
       message: `Все ожидающие проверки отчёты за ${formatDate(range.start)}–${formatDate(range.end)}${state.driver ? ' этого водителя' : ''}, у которых автоматическая проверка ничего не нашла, станут подтверждёнными. Отчёты с замечаниями останутся в очереди.`,
@@ -110,9 +110,9 @@ export function ReportsScreen({ title }: ScreenProps) {
       const { approved } = await approveAll.mutateAsync({
         body: { date_from: range.start, date_to: range.end, ...(state.driver ? { driver_id: Number(state.driver) } : {}), ...(superAdmin && state.company ? { company_id: Number(state.company) } : {}) },
       });
-      toast.success(approved === 0 ? 'Подтверждать нечего: новых отчётов без замечаний нет' : `Подтверждено отчётов: ${approved}`);
+      showToast('success', approved === 0 ? 'Подтверждать нечего: новых отчётов без замечаний нет' : `Подтверждено отчётов: ${approved}`);
     } catch (error) {
-      toast.error(failureMessage(error));
+      showToast('error', failureMessage(error));
     }
   }
 
@@ -280,7 +280,7 @@ export function ReportsScreen({ title }: ScreenProps) {
           onClose={() => setDisputing(null)}
           onSubmit={async (comment) => {
             await review.mutateAsync({ params: { id: disputing.id }, body: { action: 'dispute', comment } });
-            toast.success(`Отчёт №${disputing.id} оспорен: водитель увидит причину`);
+            showToast('success', `Отчёт №${disputing.id} оспорен: водитель увидит причину`);
             setDisputing(null);
           }}
         />

@@ -1,7 +1,7 @@
 /** «Повторять» in the create form (docs/task-entry.md): every working day, or chosen weekdays, up to a last day. */
 import { DateInput } from '../../ui/DateInput.tsx';
 import { formatDate, plural } from '../../ui/format.ts';
-import { REPEAT_MAX_DATES } from '../../../contract/calls/tasks.ts';
+import { REPEAT_MAX_DATES } from '../../../contract/task-limits.ts';
 import { WEEKDAYS, type RepeatRule } from './repeat.ts';
 
 export interface RepeatState extends RepeatRule {

@@ -1,7 +1,7 @@
 /** The task form in edit mode: only what changed is sent, with the version it was loaded at. */
 import { useState } from 'react';
 import { useLocation } from 'wouter';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { Task } from '../../../contract/entities.ts';
 import { getOnce, sendOnce } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
@@ -12,7 +12,7 @@ import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { TaskFields } from './TaskFields.tsx';
 import { History } from '../../ui/console/History.tsx';
 import { applyFailure, focusField, useFormOptions } from './form-helpers.ts';
-import { buildBody, draftKey, DRIVER_NUMBER_FIELDS, editBody, firstErrorField, valuesFromTask, type DriverRowValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
+import { buildBody, draftKey, DRIVER_NUMBER_FIELDS, editBody, loadTaskChecks, firstErrorField, valuesFromTask, type DriverRowValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
 import { parseQuantity } from '../../ui/decimal.ts';
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
 
@@ -72,6 +72,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
   }
 
   async function save(): Promise<void> {
+    await loadTaskChecks();
     const edited = buildBody(values, false);
     const base = buildBody(original, false);
     if (!edited.ok) {
@@ -82,7 +83,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
     }
     const changes = base.ok ? editBody(base.body, edited.body) : edited.body;
     if (Object.keys(changes).length === 0) {
-      toast.info('Изменений нет');
+      showToast('info', 'Изменений нет');
       return;
     }
     setSaving(true);
@@ -90,7 +91,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
       const task = await sendOnce('PUT /tasks/:id/', { params: { id: loaded.id }, body: { ...changes, updated_at: loaded.updated_at } });
       clearDraft(key);
       adopt(task, false);
-      toast.success(`Задача №${task.id} сохранена`);
+      showToast('success', `Задача №${task.id} сохранена`);
     } catch (error) {
       applyFailure(error, setErrors, setFormError);
     } finally {
@@ -104,9 +105,9 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
       await run();
       const task = await reloadTask(loaded.id);
       if (task) adopt(task, true, driverId);
-      toast.success(done);
+      showToast('success', done);
     } catch (error) {
-      toast.error((error as Error).message);
+      showToast('error', (error as Error).message);
     }
   }
 
@@ -216,10 +217,10 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
     try {
       await sendOnce('DELETE /tasks/:id/', { params: { id: loaded.id } });
       clearDraft(key);
-      toast.success(`Задача №${loaded.id} удалена`);
+      showToast('success', `Задача №${loaded.id} удалена`);
       navigate('/tasks/manage');
     } catch (error) {
-      toast.error(`Задача не удалена: ${(error as Error).message}`);
+      showToast('error', `Задача не удалена: ${(error as Error).message}`);
     }
   }
 

@@ -3,9 +3,9 @@
  * «Создать ещё одну» keeps the date and the places); with `?id=N` the same form edits task N, sending only
  * what changed with the `updated_at` it loaded, so a stale tab is refused instead of writing over newer data.
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { Task } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
@@ -17,10 +17,10 @@ import { isoDate } from '../../parts/driver/format.ts';
 import { TaskFields } from './TaskFields.tsx';
 import { TaskEditor } from './TaskEditor.tsx';
 import { applyFailure, focusField, useDayLoad, useFormOptions } from './form-helpers.ts';
-import { buildBody, draftKey, emptyValues, firstErrorField, nextValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
+import { buildBody, draftKey, emptyValues, firstErrorField, loadTaskChecks, nextValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
 import { sendOnce, useGet } from '../../engine/api.ts';
-import { REPEAT_MAX_DATES } from '../../../contract/calls/tasks.ts';
+import { REPEAT_MAX_DATES } from '../../../contract/task-limits.ts';
 import { formatDate, plural } from '../../ui/format.ts';
 import { TaskTemplates } from './TaskTemplates.tsx';
 import { RepeatFields, type RepeatState } from './RepeatFields.tsx';
@@ -29,6 +29,8 @@ import './task-form.css';
 
 export function TaskFormScreen({ title }: ScreenProps) {
   const id = Number(new URLSearchParams(useSearch()).get('id'));
+  // The contract's task rules load beside the form (task-form.ts); every send waits for them.
+  useEffect(() => void loadTaskChecks(), []);
   return Number.isSafeInteger(id) && id > 0 ? <EditTaskScreen id={id} /> : <CreateTaskScreen title={title} />;
 }
 
@@ -62,6 +64,7 @@ function CreateTaskScreen({ title }: { title: string }) {
   }
 
   async function submit(another: boolean): Promise<void> {
+    await loadTaskChecks();
     const built = buildBody(values, options.superAdmin);
     if (!built.ok) {
       setErrors(built.errors);
@@ -81,7 +84,7 @@ function CreateTaskScreen({ title }: { title: string }) {
         clearDraft(key);
         setErrors({});
         setFormError(null);
-        toast.success(`Создано ${plural(made.task_ids.length, ['задача', 'задачи', 'задач'])} «${built.body.cargo}», с ${formatDate(dates[0]!)} по ${formatDate(dates.at(-1)!)}`);
+        showToast('success', `Создано ${plural(made.task_ids.length, ['задача', 'задачи', 'задач'])} «${built.body.cargo}», с ${formatDate(dates[0]!)} по ${formatDate(dates.at(-1)!)}`);
         navigate('/tasks/manage');
       } catch (error) {
         applyFailure(error, setErrors, setFormError);
@@ -95,7 +98,7 @@ function CreateTaskScreen({ title }: { title: string }) {
       clearDraft(key);
       setErrors({});
       setFormError(null);
-      toast.success(`Задача №${task.id} «${task.cargo}» создана`);
+      showToast('success', `Задача №${task.id} «${task.cargo}» создана`);
       if (another) {
         setCreated(task);
         setValues(nextValues(values));

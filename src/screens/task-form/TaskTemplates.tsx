@@ -4,7 +4,7 @@
  * before); a chosen template can be deleted, after a confirmation.
  */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { TaskTemplate, TemplateFields } from '../../../contract/calls/tasks.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
@@ -41,7 +41,7 @@ export function TaskTemplates({ companyId, current, suggestedName, onApply, disa
     if (!naming) return;
     try {
       const saved = await save.mutateAsync({ body: { name: naming.name, fields: naming.fields, ...(companyId ? { company_id: companyId } : {}) } });
-      toast.success(`Шаблон «${saved.name}» ${replacing ? 'обновлён' : 'сохранён'}`);
+      showToast('success', `Шаблон «${saved.name}» ${replacing ? 'обновлён' : 'сохранён'}`);
       setNaming(null);
       setChosen(String(saved.id));
     } catch (failure) {
@@ -57,9 +57,9 @@ export function TaskTemplates({ companyId, current, suggestedName, onApply, disa
     try {
       await remove.mutateAsync({ params: { id: template.id } });
       setChosen('');
-      toast.success(`Шаблон «${template.name}» удалён`);
+      showToast('success', `Шаблон «${template.name}» удалён`);
     } catch (failure) {
-      toast.error(`Шаблон не удалён: ${(failure as Error).message}`);
+      showToast('error', `Шаблон не удалён: ${(failure as Error).message}`);
     }
   }
 

@@ -1,10 +1,22 @@
 /**
  * The task form's values and their conversions (pure; tests/ui/task-form.test.ts). Fields are text as the
  * user typed them, so nothing is lost on an error or a reload; the body is built only when every field is
- * valid, with the contract's own zod rules.
+ * valid, with the contract's own zod rules. Those rules (zod and the contract's schemas, about 25 kB) load beside the
+ * form rather than with it (`loadTaskChecks`): the screen asks for them when it opens and waits for them before a send.
  */
 import type { DriverStatus, Task } from '../../../contract/entities.ts';
-import { taskCreateSchema } from '../../../contract/driver.ts';
+import type { taskCreateSchema } from '../../../contract/driver.ts';
+
+let checks: typeof taskCreateSchema | null = null;
+let loading: Promise<void> | null = null;
+
+/** Loads the contract's task rules once; `buildBody` applies them from then on (the server always does). */
+export function loadTaskChecks(): Promise<void> {
+  loading ??= import('../../../contract/driver.ts').then((m) => {
+    checks = m.taskCreateSchema;
+  });
+  return loading;
+}
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 
 export interface DriverRowValues {
@@ -176,8 +188,8 @@ export function buildBody(values: TaskFormValues, needsCompany: boolean): { ok: 
     max_drivers: maxDrivers,
     driver_ids: values.drivers.map((d) => d.driver_id),
   };
-  const checked = taskCreateSchema.safeParse(candidate);
-  if (!checked.success) {
+  const checked = checks?.safeParse(candidate);
+  if (checked && !checked.success) {
     for (const issue of checked.error.issues) {
       const key = String(issue.path[0] ?? '');
       errors[key] ??= ZOD_MESSAGES[key] ?? issue.message;

@@ -4,7 +4,7 @@
  * in one transaction. The same file twice is refused by the server; the preview says so first.
  */
 import { useRef, useState, type ChangeEvent } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import { Link } from 'wouter';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ScreenProps } from '../../app/nav.ts';
@@ -141,7 +141,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
       const done = await commit.mutateAsync({ body: body(file) });
       setResult(done);
       setShown(null);
-      toast.success(`Создано ${plural(done.created, TASKS)} из файла «${file.name}»`);
+      showToast('success', `Создано ${plural(done.created, TASKS)} из файла «${file.name}»`);
     } catch (error) {
       setFailure((error as Error).message);
     }
@@ -153,7 +153,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
       const got = await downloadOnce('GET /tasks/import/template');
       if (got) saveDownload(got.blob, 'Шаблон задач.xlsx');
     } catch (error) {
-      toast.error(`Шаблон не скачан: ${(error as Error).message}`);
+      showToast('error', `Шаблон не скачан: ${(error as Error).message}`);
     } finally {
       setDownloading(false);
     }

@@ -8,7 +8,7 @@
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'wouter';
-import { toast } from 'react-toastify';
+import { showToast } from '../../ui/toasts.ts';
 import type { UserListPage, UserWire } from '../../../contract/entities.ts';
 import type { CallBody, CallQuery } from '../../../contract/calls/index.ts';
 import { STAFF_ROLES } from '../../../contract/payloads.ts';
@@ -129,7 +129,7 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
     }
     await work.run(user.id, async () => {
       await updateCall.mutateAsync({ params: { id: user.id }, body: { is_active: active } });
-      toast.success(active ? `«${user.name}» снова активен` : `«${user.name}» отключён`);
+      showToast('success', active ? `«${user.name}» снова активен` : `«${user.name}» отключён`);
     });
   }
 
@@ -220,10 +220,10 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
           save={async (sent) => {
             if (sent.kind === 'create') {
               await createCall.mutateAsync({ body: staffAccount(sent.account) });
-              toast.success(`Сотрудник «${sent.account.name}» добавлен`);
+              showToast('success', `Сотрудник «${sent.account.name}» добавлен`);
             } else if (editing.kind === 'edit') {
               await updateCall.mutateAsync({ params: { id: editing.user.id }, body: sent.changes });
-              toast.success(`Изменения «${editing.user.name}» сохранены`);
+              showToast('success', `Изменения «${editing.user.name}» сохранены`);
             }
           }}
         />

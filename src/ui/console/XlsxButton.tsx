@@ -1,6 +1,6 @@
 /** «Скачать xlsx»: a breakdown as a workbook, fetched through the engine (it holds the token) and saved. */
 import { useState } from 'react';
-import { toast } from 'react-toastify';
+import { showToast } from '../toasts.ts';
 import { saveDownload } from '../download.ts';
 
 /** `download`: the file, e.g. `() => downloadOnce('GET /wages/company/:id', { id, format: 'xlsx' })`; null: nothing to save. */
@@ -23,7 +23,7 @@ export function XlsxButton({
       const file = await fetchFile();
       if (file) saveDownload(file.blob, file.filename);
     } catch (error) {
-      toast.error(`Файл не скачан: ${(error as Error).message}`);
+      showToast('error', `Файл не скачан: ${(error as Error).message}`);
     } finally {
       setBusy(false);
     }
