@@ -46,9 +46,18 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/parts/**/*.{ts,tsx}', 'src/ui/**/*.{ts,tsx}'],
+    files: ['src/parts/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [AXIOS, TOASTIFY, UI_TO_WORKER, UI_TO_SERVER, PARTS_TO_SCREENS] }],
+    },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [AXIOS, TOASTIFY, UI_TO_WORKER, UI_TO_SERVER, { group: ['**/screens/**', '**/parts/**', '**/app/**'], message: 'src/ui/ is the bottom layer: it imports no screen, part or app module.' }] },
+      ],
     },
   },
   {

@@ -72,3 +72,29 @@ export function plural(n: number, forms: readonly [one: string, few: string, man
   const form = Number.isInteger(n) ? (mod10 === 1 && mod100 !== 11 ? forms[0] : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? forms[1] : forms[2]) : forms[1];
   return `${numberFormat.format(n)} ${form}`;
 }
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** 'HH:MM' in the device's local time. */
+export function formatClock(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** 'HH:MM:SS' in the device's local time. */
+export function formatClockSeconds(epochMs: number): string {
+  const d = new Date(epochMs);
+  return `${formatClock(epochMs)}:${pad(d.getSeconds())}`;
+}
+
+/** 'YYYY-MM-DD' of a local date: the shape the API and `<input type=date>` use. */
+export function isoDate(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+}
+
+/** '850 Б', '184 КБ', '3,2 МБ': photo sizes before and after compression. */
+export function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} Б`;
+  if (bytes < 1024 * 1024) return `${Math.round(bytes / 1024)} КБ`;
+  return `${(bytes / (1024 * 1024)).toFixed(1).replace('.', ',')} МБ`;
+}

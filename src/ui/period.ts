@@ -1,5 +1,5 @@
 /** A period filter (statistics, wages): a preset (or custom dates) → the inclusive date range the API takes. */
-import { isoDate } from '../parts/driver/format.ts';
+import { isoDate } from './format.ts';
 
 export const PERIOD_PRESETS = ['today', 'week', 'month', 'last-month', 'all', 'custom'] as const;
 export type PeriodPreset = (typeof PERIOD_PRESETS)[number];

@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DriverAssociation, Task } from '../../contract/entities.ts';
-import {
-  apiPathOf,
-  formatClock,
-  formatDate,
-  isoDate,
-  formatBytes,
-  ownAssociation,
-  ownTasksInOrder,
-} from '../../src/parts/driver/format.ts';
+import { apiPathOf, formatBytes, formatClock, formatDate, isoDate } from '../../src/ui/format.ts';
+import { ownAssociation, ownTasksInOrder } from '../../src/parts/driver/own-tasks.ts';
 import { wireAssociation, wireTask } from '../fixtures/wire.ts';
 
 const association = (id: number, driver_id: number): DriverAssociation => wireAssociation({ id, driver_id });

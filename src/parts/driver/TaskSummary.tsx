@@ -5,7 +5,7 @@
  */
 import type { ReactNode } from 'react';
 import type { Task } from '../../../contract/entities.ts';
-import { formatDate, formatQuantity } from './format.ts';
+import { formatDate, formatQuantity } from '../../ui/format.ts';
 import { formatRate } from '../../ui/format.ts';
 import './task-summary.css';
 

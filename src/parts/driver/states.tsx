@@ -1,7 +1,7 @@
 /** The loading, empty, error and cached-data states every driver screen shows the same way. */
 import type { ReactNode } from 'react';
 import type { ApiError } from '../../engine/queries.ts';
-import { formatClock } from './format.ts';
+import { CacheNote } from '../../ui/CacheNote.tsx';
 
 export function LoadingState({ text = 'Загрузка...' }: { text?: string }) {
   return (
@@ -37,12 +37,33 @@ export function ErrorState({ error, onRetry }: { error: ApiError; onRetry?: () =
   );
 }
 
-/** The quiet 'данные от HH:MM' under a list that came from the engine's cache. */
-export function CacheNote({ fromCache, storedAt }: { fromCache: boolean; storedAt: number }) {
-  if (!fromCache) return null;
+
+/** What a driver's list answered, in the one order every list shows it: cache note, loading, error, empty, the rows. */
+export function QueryStates({
+  query,
+  loadingText = 'Загрузка задач...',
+  empty,
+  children,
+}: {
+  query: { data?: { fromCache: boolean; storedAt: number } | undefined; isPending: boolean; isError: boolean; error: ApiError | null; refetch: () => unknown };
+  loadingText?: string;
+  /** The empty state while there are no rows to show; null when there are. */
+  empty: ReactNode | null;
+  children: ReactNode;
+}) {
+  const { data } = query;
   return (
-    <p className="drv-cache-note" title={new Date(storedAt).toLocaleString('ru-RU')}>
-      данные от {formatClock(storedAt)}
-    </p>
+    <>
+      {data ? <CacheNote className="drv-cache-note" fromCache={data.fromCache} storedAt={data.storedAt} /> : null}
+      {query.isPending ? (
+        <LoadingState text={loadingText} />
+      ) : query.isError && !data && query.error ? (
+        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+      ) : empty !== null ? (
+        empty
+      ) : (
+        children
+      )}
+    </>
   );
 }

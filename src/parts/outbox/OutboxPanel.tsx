@@ -14,7 +14,7 @@ import { useGet } from '../../engine/api.ts';
 import { engineState, useEngineSnapshot } from '../../engine/store.ts';
 import { isServerReachable, NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatClock, formatDate, formatQuantity } from '../driver/format.ts';
+import { formatClock, formatDate, formatQuantity } from '../../ui/format.ts';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
 import '../driver/driver.css';

@@ -1,6 +1,6 @@
 /** The outbox item states as the driver reads them (Russian), from the engine's snapshot. */
 import type { OutboxItemView } from '../../engine/types.ts';
-import { formatClockSeconds } from '../driver/format.ts';
+import { formatClockSeconds } from '../../ui/format.ts';
 
 export function outboxStateLabel(item: OutboxItemView): string {
   switch (item.state) {

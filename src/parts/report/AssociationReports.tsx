@@ -9,7 +9,7 @@ import { showToast } from '../../ui/toasts.ts';
 import type { Report, ReportPhoto } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatQuantity } from '../driver/format.ts';
+import { formatQuantity } from '../../ui/format.ts';
 import { REVIEW_LABELS } from '../../ui/statuses.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { failureMessage } from '../../engine/send.ts';

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { getEngine } from '../../engine/engine.ts';
-import { formatBytes } from '../driver/format.ts';
+import { formatBytes } from '../../ui/format.ts';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import './photos.css';
 

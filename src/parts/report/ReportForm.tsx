@@ -15,7 +15,7 @@ import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { invalidateAfter } from '../../engine/api.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatDate } from '../driver/format.ts';
+import { formatDate } from '../../ui/format.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';

@@ -8,10 +8,10 @@ import type { Task } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatDate } from '../../parts/driver/format.ts';
+import { formatDate } from '../../ui/format.ts';
 import { useDebounced } from '../../parts/driver/hooks.ts';
 import { failureMessage } from '../../engine/send.ts';
-import { CacheNote, EmptyState, ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { EmptyState, QueryStates } from '../../parts/driver/states.tsx';
 import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
 import '../../parts/driver/driver.css';
 import { DateInput } from '../../ui/DateInput.tsx';
@@ -101,17 +101,16 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
       {!online ? (
         <p className="drv-notice">{NEEDS_SERVER}, чтобы взять задачу; список может быть устаревшим.</p>
       ) : null}
-      {query.data ? <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} /> : null}
-
-      {query.isPending ? (
-        <LoadingState text="Загрузка задач..." />
-      ) : query.isError && !query.data ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : tasks.length === 0 ? (
-        <EmptyState title={filtered ? 'Ничего не найдено' : 'Свободных задач нет'}>
-          {filtered ? 'Измените поиск или дату.' : 'Новые задачи появятся здесь, когда их создаст менеджер.'}
-        </EmptyState>
-      ) : (
+      <QueryStates
+        query={query}
+        empty={
+          tasks.length === 0 ? (
+            <EmptyState title={filtered ? 'Ничего не найдено' : 'Свободных задач нет'}>
+              {filtered ? 'Измените поиск или дату.' : 'Новые задачи появятся здесь, когда их создаст менеджер.'}
+            </EmptyState>
+          ) : null
+        }
+      >
         <>
           <ul className="drv-grid drv-grid--even" aria-busy={query.isFetching}>
             {tasks.map((task) => {
@@ -145,7 +144,7 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
             </button>
           ) : null}
         </>
-      )}
+      </QueryStates>
       {confirmDialog}
     </section>
   );

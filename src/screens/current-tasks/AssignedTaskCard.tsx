@@ -6,8 +6,8 @@
 import { useState } from 'react';
 import { showToast } from '../../ui/toasts.ts';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
-import type { OwnTask } from '../../parts/driver/format.ts';
-import { DRIVER_STATUS_LABELS } from '../../parts/driver/format.ts';
+import type { OwnTask } from '../../parts/driver/own-tasks.ts';
+import { DRIVER_STATUS_LABELS } from '../../ui/statuses.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';

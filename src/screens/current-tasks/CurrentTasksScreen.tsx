@@ -8,8 +8,8 @@ import { Link } from 'wouter';
 import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
-import { ownTasksInOrder } from '../../parts/driver/format.ts';
-import { CacheNote, EmptyState, ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { ownTasksInOrder } from '../../parts/driver/own-tasks.ts';
+import { EmptyState, QueryStates } from '../../parts/driver/states.tsx';
 import { refreshAfterReport } from '../../parts/report/ReportForm.tsx';
 import { ReportFormHost } from '../../parts/report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
@@ -44,17 +44,16 @@ function CurrentTasks({ title }: { title: string }) {
       {!online ? (
         <p className="drv-notice">Отчёты ставятся в очередь и уйдут сами, когда связь вернётся. Для остальных действий — {NEEDS_SERVER.toLowerCase()}.</p>
       ) : null}
-      {query.data ? <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} /> : null}
-
-      {query.isPending ? (
-        <LoadingState text="Загрузка задач..." />
-      ) : query.isError && !query.data ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : entries.length === 0 ? (
-        <EmptyState title="Текущих задач нет">
-          Возьмите задачу в разделе <Link href="/available-tasks">«Доступные задачи»</Link>.
-        </EmptyState>
-      ) : (
+      <QueryStates
+        query={query}
+        empty={
+          entries.length === 0 ? (
+            <EmptyState title="Текущих задач нет">
+              Возьмите задачу в разделе <Link href="/available-tasks">«Доступные задачи»</Link>.
+            </EmptyState>
+          ) : null
+        }
+      >
         <ul className="drv-grid">
           {entries.map((entry) => (
             <AssignedTaskCard
@@ -65,7 +64,7 @@ function CurrentTasks({ title }: { title: string }) {
             />
           ))}
         </ul>
-      )}
+      </QueryStates>
 
       <DailyHoursForm online={online} />
     </section>

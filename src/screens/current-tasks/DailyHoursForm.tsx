@@ -2,7 +2,7 @@
 import { useState } from 'react';
 import { showToast } from '../../ui/toasts.ts';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
-import { formatDate, isoDate } from '../../parts/driver/format.ts';
+import { formatDate, isoDate } from '../../ui/format.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useSend } from '../../engine/api.ts';
 import { parseHours } from '../../parts/driver/quantity.ts';

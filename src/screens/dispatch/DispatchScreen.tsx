@@ -27,7 +27,7 @@ import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
-import { isoDate } from '../../parts/driver/format.ts';
+import { isoDate } from '../../ui/format.ts';
 import { applyMove, cardKey, columnsOf, driverKey, driverOf, parseCard, type ColumnKey, type Columns } from './columns.ts';
 import './dispatch.css';
 

@@ -30,7 +30,7 @@ import { Page } from '../../ui/Page.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
-import { isoDate } from '../../parts/driver/format.ts';
+import { isoDate } from '../../ui/format.ts';
 import { moveItem, sameOrder } from './order.ts';
 import './driver-order.css';
 import { DateInput } from '../../ui/DateInput.tsx';

@@ -7,7 +7,7 @@ import { useModalDialog } from '../../ui/use-modal.ts';
 import { useQueries } from '@tanstack/react-query';
 import type { ReportPhoto } from '../../../contract/entities.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
-import { formatBytes } from '../../parts/driver/format.ts';
+import { formatBytes } from '../../ui/format.ts';
 
 /** An image from bytes in memory; the object URL lives as long as the element. */
 function BlobImage({ blob, alt, className, photoId }: { blob: Blob; alt: string; className?: string; photoId?: number }) {

@@ -5,7 +5,7 @@
 import { useState } from 'react';
 import { monthLabel } from '../../../contract/money.ts';
 import { useGet } from '../../engine/api.ts';
-import { formatDate, formatMoney, formatQuantity } from '../../parts/driver/format.ts';
+import { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
 import { ErrorState, LoadingState } from '../../parts/driver/states.tsx';
 import { formatRate, plural } from '../../ui/format.ts';
 import { rateNote } from '../../ui/money.ts';

@@ -1,8 +1,9 @@
 /** The driver's completed tasks for a period (GET /tasks/driver/completed), each with its reports. */
 import { useGet } from '../../engine/api.ts';
-import { formatQuantity, ownAssociation } from '../../parts/driver/format.ts';
+import { formatQuantity } from '../../ui/format.ts';
+import { ownAssociation } from '../../parts/driver/own-tasks.ts';
 import { plural } from '../../ui/format.ts';
-import { CacheNote, EmptyState, ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { EmptyState, QueryStates } from '../../parts/driver/states.tsx';
 import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
 import { AssociationReports } from '../../parts/report/AssociationReports.tsx';
 import type { DateRange } from '../../ui/period.ts';
@@ -16,14 +17,7 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
       <h2 id="drv-completed-title" className="drv-section-title">
         Выполненные задачи{query.data ? `: ${tasks.length}` : ''}
       </h2>
-      {query.data ? <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} /> : null}
-      {query.isPending ? (
-        <LoadingState text="Загрузка задач..." />
-      ) : query.isError && !query.data ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
-      ) : tasks.length === 0 ? (
-        <EmptyState title="За этот период выполненных задач нет" />
-      ) : (
+      <QueryStates query={query} empty={tasks.length === 0 ? <EmptyState title="За этот период выполненных задач нет" /> : null}>
         <ul className="drv-grid">
           {tasks.map((task) => {
             const association = ownAssociation(task, userId);
@@ -51,7 +45,7 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
             );
           })}
         </ul>
-      )}
+      </QueryStates>
     </section>
   );
 }

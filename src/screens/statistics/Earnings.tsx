@@ -5,8 +5,9 @@
  */
 import type { WageItem } from '../../../contract/money.ts';
 import { downloadOnce, useGet } from '../../engine/api.ts';
-import { formatDate, formatMoney, formatQuantity } from '../../parts/driver/format.ts';
-import { CacheNote, ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
+import { ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useMediaQuery } from '../../ui/use-media-query.ts';
 import type { DateRange } from '../../ui/period.ts';
 import { rangeParams } from '../../ui/console/PeriodPicker.tsx';
@@ -75,7 +76,7 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
               </ul>
             </>
           )}
-          <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />
+          <CacheNote className="drv-cache-note" fromCache={query.data.fromCache} storedAt={query.data.storedAt} />
           {w.items.length > 0 && <XlsxButton download={() => downloadOnce('GET /wages/driver/:id', { id: userId, ...params, format: 'xlsx' })} disabled={server.offline} title={server.reason} />}
         </>
       )}

@@ -13,7 +13,7 @@ import { useNeedsServer } from '../../engine/use-online.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ErrorState, Loading } from '../../ui/states.tsx';
-import { isoDate } from '../../parts/driver/format.ts';
+import { isoDate } from '../../ui/format.ts';
 import { TaskFields } from './TaskFields.tsx';
 import { TaskEditor } from './TaskEditor.tsx';
 import { applyFailure, focusField, useDayLoad, useFormOptions } from './form-helpers.ts';

@@ -12,7 +12,7 @@ import { Page } from '../../ui/Page.tsx';
 import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
-import { isoDate } from '../../parts/driver/format.ts';
+import { isoDate } from '../../ui/format.ts';
 import { groupByDriver, progressOf, type DriverGroup } from './group.ts';
 import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import './tasks-active.css';
