@@ -10,3 +10,8 @@ export function Options({ options }: { options: readonly { value: string | numbe
     </>
   );
 }
+
+/** Options for things with an id and a name (companies, drivers): the id is the value, the name the label. */
+export function NamedOptions({ items }: { items: readonly { id: number; name: string }[] }) {
+  return <Options options={items.map((item) => ({ value: item.id, label: item.name }))} />;
+}

@@ -9,6 +9,7 @@ import { ApiError } from '../../engine/queries.ts';
 import { Field } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { NamedOptions } from '../../ui/Options.tsx';
 import {
   accountBody,
   accountServerError,
@@ -128,11 +129,7 @@ export function AccountDialog({ title, submitLabel, shape, loaded, initial, comp
       {shape.company && values.role !== 'super-admin' && (
         <Select label="Компания" {...field('company_id')}>
           <option value="">Выберите компанию</option>
-          {companies.map((company) => (
-            <option key={company.id} value={company.id}>
-              {company.name}
-            </option>
-          ))}
+          <NamedOptions items={companies} />
         </Select>
       )}
       {shape.vehicle && (

@@ -7,6 +7,7 @@ import { failureMessage } from '../../engine/send.ts';
 import { Field, TextAreaField } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { Select } from '../../ui/Select.tsx';
+import { NamedOptions } from '../../ui/Options.tsx';
 
 type FieldName = 'title' | 'body' | 'company_id';
 
@@ -65,11 +66,7 @@ export function AnnouncementDialog({
       {superAdmin && (
         <Select label="Для кого" value={company} error={errors.company_id} onChange={(event) => setCompany(event.target.value)}>
           <option value="">Все компании</option>
-          {companies.map((c) => (
-            <option key={c.id} value={c.id}>
-              {c.name}
-            </option>
-          ))}
+          <NamedOptions items={companies} />
         </Select>
       )}
       <label className="field-check">

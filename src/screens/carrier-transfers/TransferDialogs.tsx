@@ -14,6 +14,7 @@ import { spellingsMatch } from '../../ui/search-text.ts';
 import { Loading, ErrorState } from '../../ui/states.tsx';
 import { useModalDialog } from '../../ui/use-modal.ts';
 import { DRIVER_STATUS_LABELS } from '../../ui/statuses.ts';
+import { NamedOptions } from '../../ui/Options.tsx';
 
 type FieldName = 'task_id' | 'to_company_id' | 'quantity' | 'comment';
 
@@ -112,11 +113,7 @@ export function TransferDialog({
       )}
       <Select label="Кому передать" value={company} error={errors.to_company_id} onChange={(event) => setCompany(event.target.value)}>
         <option value="">Выберите компанию</option>
-        {receivers.map((c) => (
-          <option key={c.id} value={c.id}>
-            {c.name}
-          </option>
-        ))}
+        <NamedOptions items={receivers} />
       </Select>
       <Field
         label={`Количество${chosen ? `, ${chosen.unit}` : editing ? `, ${editing.task.unit}` : ''}`}

@@ -30,6 +30,7 @@ import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { isoDate } from '../../ui/format.ts';
 import { applyMove, cardKey, columnsOf, driverKey, driverOf, parseCard, type ColumnKey, type Columns } from './columns.ts';
 import './dispatch.css';
+import { NamedOptions } from '../../ui/Options.tsx';
 
 const UNDO_MS = 6000;
 const TASKS = ['задача', 'задачи', 'задач'] as const;
@@ -193,11 +194,7 @@ function BoardView({ board }: { board: Board }) {
             }}
           >
             <option value="">— выберите —</option>
-            {board.drivers.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
+            <NamedOptions items={board.drivers} />
           </select>
         </label>
         {selectedCards.some((c) => c.column !== 'none') && (

@@ -15,6 +15,7 @@ import { applyFailure, focusField, useFormOptions } from './form-helpers.ts';
 import { buildBody, draftKey, DRIVER_NUMBER_FIELDS, editBody, loadTaskChecks, firstErrorField, valuesFromTask, type DriverRowValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
 import { parseQuantity } from '../../ui/decimal.ts';
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
+import { NamedOptions } from '../../ui/Options.tsx';
 
 interface EditDraft {
   base: string;
@@ -183,11 +184,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
             autoFocus
           >
             <option value="">Выберите водителя</option>
-            {others.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.name}
-              </option>
-            ))}
+            <NamedOptions items={others} />
           </select>
         ) : (
           <button type="button" className="button button-quiet button-small" disabled={server.offline || others.length === 0} title={server.reason} onClick={() => setMoving(row.driver_id)}>

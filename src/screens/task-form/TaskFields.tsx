@@ -8,7 +8,7 @@ import { DriverPicker, vehicleOf, type DriverOption } from './DriverPicker.tsx';
 import type { DriverNumberField, DriverRowValues, FieldErrors, TaskFormValues } from './task-form.ts';
 import { SuggestField } from './SuggestField.tsx';
 import type { DayLoad } from './form-helpers.ts';
-import { Options } from '../../ui/Options.tsx';
+import { NamedOptions, Options } from '../../ui/Options.tsx';
 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
   planned_quantity: 'Доля (пусто — поровну)',
@@ -56,11 +56,7 @@ export function TaskFields({ values, errors, onChange, companies, drivers, dayLo
         {companies && (
           <Select label="Компания" {...text('company_id')} disabled={disabled || editing}>
             <option value="">Выберите компанию</option>
-            {companies.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
+            <NamedOptions items={companies} />
           </Select>
         )}
         <DateField label="Дата" required name="date" value={values.date} error={errors.date} disabled={disabled} onValue={(date) => onChange({ date })} />

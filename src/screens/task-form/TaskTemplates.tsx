@@ -9,6 +9,7 @@ import type { TaskTemplate, TemplateFields } from '../../../contract/calls/tasks
 import { useGet, useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
+import { NamedOptions } from '../../ui/Options.tsx';
 
 interface Props {
   companyId: number | undefined;
@@ -78,11 +79,7 @@ export function TaskTemplates({ companyId, current, suggestedName, onApply, disa
           }}
         >
           <option value="">{list.isPending ? 'Загрузка...' : templates.length === 0 ? 'Шаблонов пока нет' : 'Выберите шаблон'}</option>
-          {templates.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
-            </option>
-          ))}
+          <NamedOptions items={templates} />
         </select>
       </label>
       {chosen && (

@@ -10,7 +10,7 @@ import { DateInput } from '../../ui/DateInput.tsx';
 import { TASK_STATUS_OPTIONS } from '../../ui/statuses.ts';
 import { BulkBar } from '../../ui/console/BulkResults.tsx';
 import { duplicateBody, duplicateDrivers } from './task-list.ts';
-import { Options } from '../../ui/Options.tsx';
+import { NamedOptions, Options } from '../../ui/Options.tsx';
 
 /** One task onto a driver through the board's call (its refusals are the board's: full, already on it, done). */
 async function assignDriverTo(task: Task, driverId: number): Promise<void> {
@@ -68,11 +68,7 @@ export function TaskBulkBar({ chosen, onClear, run, busy, offline, onDelete }: T
         <span className="visually-hidden">Водитель</span>
         <select aria-label="Водитель для назначения" value={assignTo} onChange={(event) => setAssignTo(event.target.value)}>
           <option value="">Водитель…</option>
-          {drivers.map((d) => (
-            <option key={d.id} value={d.id}>
-              {d.name}
-            </option>
-          ))}
+          <NamedOptions items={drivers} />
         </select>
       </label>
       <button
