@@ -25,3 +25,19 @@ export function ErrorState({ message, onRetry }: { message: string; onRetry?: ()
     </div>
   );
 }
+
+/** What a query answered: loading, the error with a retry when nothing could be loaded, else the answer's view. */
+export function Loaded<T>({
+  query,
+  loading,
+  children,
+}: {
+  query: { data?: { data: T } | undefined; isPending: boolean; isError: boolean; error: { message: string } | null; refetch: () => unknown };
+  loading?: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (query.isPending) return <Loading text={loading} />;
+  if (query.data) return <>{children(query.data.data)}</>;
+  if (query.isError && query.error) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  return null;
+}

@@ -17,32 +17,28 @@ import type { Task } from '../../../contract/entities.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
-import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { DateInput } from '../../ui/DateInput.tsx';
 import { formatDate, formatQuantity, plural } from '../../ui/format.ts';
 import { Page } from '../../ui/Page.tsx';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Empty, Loaded } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
-import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { isoDate } from '../../ui/format.ts';
 import { applyMove, cardKey, columnsOf, driverKey, driverOf, parseCard, type ColumnKey, type Columns } from './columns.ts';
 import './dispatch.css';
 import { NamedOptions } from '../../ui/Options.tsx';
+import { CompanyPicker, NoCompany, useCompanyScope } from '../../ui/console/company-scope.tsx';
 
 const UNDO_MS = 6000;
 const TASKS = ['задача', 'задачи', 'задач'] as const;
 
 export function DispatchScreen({ title }: ScreenProps) {
-  const user = useEngineSnapshot().auth.user;
-  const superAdmin = user?.role === 'super-admin';
   const [state, setState] = useUrlState({ date: isoDate(new Date()), company: '' });
-  const companies = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
-  const companyId = superAdmin ? (state.company ? Number(state.company) : (companies[0]?.id ?? null)) : (user?.company_id ?? null);
+  const scope = useCompanyScope(state.company);
+  const { superAdmin, companyId } = scope;
   const query = useGet(companyId === null ? null : 'GET /dispatch/board', { date: state.date, ...(superAdmin && companyId !== null ? { company_id: companyId } : {}) });
-  const board = query.data?.data;
 
   return (
     <Page title={title} wide>
@@ -51,22 +47,18 @@ export function DispatchScreen({ title }: ScreenProps) {
           Дата
           <DateInput aria-label="Дата" value={state.date} onValue={(date) => setState({ date })} />
         </label>
-        {superAdmin && (
-          <div className="filter-slots">
-            <FilterSelect label="Компания" value={companyId === null ? '' : String(companyId)} onChange={(company) => setState({ company })} options={companyOptions(companies)} />
-          </div>
-        )}
+        <CompanyPicker scope={scope} onChange={(company) => setState({ company })} />
         {query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}
       </div>
       {companyId === null ? (
-        <Empty>{superAdmin ? 'Компаний пока нет.' : 'Вы не привязаны к компании.'}</Empty>
-      ) : query.isPending ? (
-        <Loading text="Собираем доску..." />
-      ) : query.isError && !board ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : board ? (
+        <NoCompany scope={scope} />
+      ) : (
+        <Loaded query={query} loading="Собираем доску...">
+          {(board) => (
         <BoardView key={`${board.company_id}:${board.date}`} board={board} />
-      ) : null}
+          )}
+        </Loaded>
+      )}
     </Page>
   );
 }

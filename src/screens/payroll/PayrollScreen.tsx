@@ -13,15 +13,13 @@ import { monthLabel, monthOf, monthRange, nextMonth, type PayrollDriver, type Pa
 import type { ScreenProps } from '../../app/nav.ts';
 import { downloadOnce, useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
-import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
 import { Page } from '../../ui/Page.tsx';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Empty, Loaded } from '../../ui/states.tsx';
 import { DataTable } from '../../ui/console/DataTable.tsx';
-import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import { rateNote } from '../../ui/money.ts';
@@ -29,6 +27,7 @@ import { AdjustmentDialog, ReopenDialog } from './PayrollDialogs.tsx';
 import '../../ui/console/console.css';
 import '../../ui/console/figures.css';
 import './payroll.css';
+import { CompanyPicker, NoCompany, useCompanyScope } from '../../ui/console/company-scope.tsx';
 
 const column = createColumnHelper<PayrollDriver>();
 const TRIPS = ['рейс', 'рейса', 'рейсов'] as const;
@@ -44,15 +43,12 @@ const thisMonth = (): string => {
 };
 
 export function PayrollScreen({ title }: ScreenProps) {
-  const user = useEngineSnapshot().auth.user;
-  const superAdmin = user?.role === 'super-admin';
-  const admin = user?.role === 'admin' || superAdmin;
   const [state, setState] = useUrlState({ month: thisMonth(), company: '', driver: '' });
-  const companies = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
-  const companyId = superAdmin ? (state.company ? Number(state.company) : (companies[0]?.id ?? null)) : (user?.company_id ?? null);
+  const scope = useCompanyScope(state.company);
+  const { user, superAdmin, companyId } = scope;
+  const admin = user?.role === 'admin' || superAdmin;
   const query = useGet(companyId === null ? null : 'GET /payroll/', { month: state.month, ...(superAdmin && companyId !== null ? { company_id: companyId } : {}) });
   const server = useNeedsServer();
-  const m = query.data?.data;
   const current = thisMonth();
 
   return (
@@ -80,19 +76,13 @@ export function PayrollScreen({ title }: ScreenProps) {
             →
           </button>
         </div>
-        {superAdmin && (
-          <div className="filter-slots">
-            <FilterSelect label="Компания" value={companyId === null ? '' : String(companyId)} onChange={(company) => setState({ company, driver: '' })} options={companyOptions(companies)} />
-          </div>
-        )}
+        <CompanyPicker scope={scope} onChange={(company) => setState({ company, driver: '' })} />
       </div>
       {companyId === null ? (
-        <Empty>{superAdmin ? 'Компаний пока нет.' : 'Вы не привязаны к компании.'}</Empty>
-      ) : query.isPending ? (
-        <Loading text="Считаем расчёт..." />
-      ) : query.isError && !m ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : m ? (
+        <NoCompany scope={scope} />
+      ) : (
+        <Loaded query={query} loading="Считаем расчёт...">
+          {(m) => (
         <MonthView
           m={m}
           admin={admin}
@@ -105,7 +95,9 @@ export function PayrollScreen({ title }: ScreenProps) {
           fromCache={query.data?.fromCache ?? false}
           storedAt={query.data?.storedAt ?? null}
         />
-      ) : null}
+          )}
+        </Loaded>
+      )}
     </Page>
   );
 }

@@ -7,13 +7,11 @@
 import { Link } from 'wouter';
 import type { CompanyWages } from '../../../contract/driver.ts';
 import { downloadOnce, useGet } from '../../engine/api.ts';
-import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
 import { rateNote } from '../../ui/money.ts';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
-import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
+import { Empty, Loaded } from '../../ui/states.tsx';
 import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams } from '../../ui/console/PeriodPicker.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
@@ -21,13 +19,12 @@ import { BarChart } from './BarChart.tsx';
 import '../../ui/console/console.css';
 import '../../ui/console/figures.css';
 import './staff-statistics.css';
+import { CompanyPicker, NoCompany, useCompanyScope } from '../../ui/console/company-scope.tsx';
 
 export function StaffStatistics() {
-  const user = useEngineSnapshot().auth.user;
-  const superAdmin = user?.role === 'super-admin';
   const [state, setState] = useUrlState({ ...PERIOD_DEFAULTS, company: '' });
-  const companies = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
-  const companyId = superAdmin ? (state.company ? Number(state.company) : (companies[0]?.id ?? null)) : (user?.company_id ?? null);
+  const scope = useCompanyScope(state.company);
+  const { companyId } = scope;
   const params = rangeParams(rangeOf(state));
   // No company yet: not asked (the id is then never read).
   const query = useGet(companyId === null ? null : 'GET /wages/company/:id', { id: companyId ?? 0, ...params });
@@ -39,20 +36,14 @@ export function StaffStatistics() {
     <>
       <div className="staff-stats-tools">
         <PeriodPicker state={state} onChange={(patch) => setState(patch)} />
-        {superAdmin && (
-          <div className="filter-slots">
-            <FilterSelect label="Компания" value={companyId === null ? '' : String(companyId)} onChange={(company) => setState({ company })} options={companyOptions(companies)} />
-          </div>
-        )}
+        <CompanyPicker scope={scope} onChange={(company) => setState({ company })} />
         {companyId !== null && <XlsxButton download={() => downloadOnce('GET /wages/company/:id', { id: companyId, ...params, format: 'xlsx' })} disabled={server.offline} title={server.reason} />}
       </div>
       {companyId === null ? (
-        <Empty>{superAdmin ? 'Компаний пока нет.' : 'Вы не привязаны к компании.'}</Empty>
-      ) : query.isPending ? (
-        <Loading text="Считаем показатели..." />
-      ) : query.isError && !w ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : w ? (
+        <NoCompany scope={scope} />
+      ) : (
+        <Loaded query={query} loading="Считаем показатели...">
+          {(w) => (
         <>
           {query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}
           <dl className="salary-facts staff-facts">
@@ -163,7 +154,9 @@ export function StaffStatistics() {
             </section>
           )}
         </>
-      ) : null}
+          )}
+        </Loaded>
+      )}
     </>
   );
 }
