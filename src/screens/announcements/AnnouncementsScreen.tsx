@@ -26,6 +26,7 @@ import { ResponseForm } from './ResponseForm.tsx';
 import '../../ui/console/console.css';
 import '../../ui/status-badge.css';
 import './announcements.css';
+import { Tabs } from '../../ui/Tabs.tsx';
 
 /** Staff: the drivers' responses waiting for a decision (not asked for a driver). */
 function usePendingResponses(staff: boolean) {
@@ -102,14 +103,15 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
       {staff && (
         <>
           <div className="ann-toolbar">
-            <div className="tabs" role="tablist" aria-label="Объявления и ответы">
-              <button type="button" role="tab" className="tab" aria-selected={tab === 'list'} onClick={() => setState({ tab: 'list' })}>
-                Объявления
-              </button>
-              <button type="button" role="tab" className="tab" aria-selected={tab === 'responses'} onClick={() => setState({ tab: 'responses' })}>
-                Ответы водителей{pendingList.length > 0 ? ` (${pendingList.length})` : ''}
-              </button>
-            </div>
+            <Tabs
+              label="Объявления и ответы"
+              tabs={[
+                { id: 'list', label: 'Объявления' },
+                { id: 'responses', label: `Ответы водителей${pendingList.length > 0 ? ` (${pendingList.length})` : ''}` },
+              ]}
+              selected={tab}
+              onSelect={(next) => setState({ tab: next })}
+            />
             <button type="button" className="button button-primary" disabled={server.offline} title={server.reason} onClick={() => setCreating(true)}>
               Новое объявление
             </button>

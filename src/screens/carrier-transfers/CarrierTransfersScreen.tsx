@@ -21,10 +21,11 @@ import { Page } from '../../ui/Page.tsx';
 import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
-import { RowActions, RowButton, RowCard } from '../../ui/console/RowParts.tsx';
+import { actionsColumn, RowActions, RowButton, RowCard } from '../../ui/console/RowParts.tsx';
 import { DeclineDialog, ProgressDialog, TransferDialog } from './TransferDialogs.tsx';
 import '../../ui/status-badge.css';
 import './carrier-transfers.css';
+import { Tabs } from '../../ui/Tabs.tsx';
 
 const column = createColumnHelper<Transfer>();
 const STATUS_CLASS = { pending: 'status-in_progress', accepted: 'status-completed', declined: 'status-cancelled' } as const;
@@ -179,7 +180,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
       },
     }),
     column.display({ id: 'progress', header: 'Ход', cell: (c) => <Progress t={c.row.original} /> }),
-    column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
+    actionsColumn(actions),
   ];
 
   const tabs = superAdmin
@@ -198,13 +199,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
         отказе получатель указывает причину.
       </p>
       <div className="transfer-toolbar">
-        <div className="tabs" role="tablist" aria-label="Передачи">
-          {tabs.map((tab) => (
-            <button key={tab.id} type="button" role="tab" className="tab" aria-selected={state.tab === tab.id || tabs.length === 1} onClick={() => update({ tab: tab.id })}>
-              {tab.label}
-            </button>
-          ))}
-        </div>
+        <Tabs label="Передачи" tabs={tabs} selected={state.tab} onSelect={(tab) => update({ tab })} />
         <div className="filter-slots">
           <FilterSelect label="Статус" value={state.status} onChange={(status) => update({ status })} options={STATUS_OPTIONS} allLabel="Все статусы" />
         </div>

@@ -21,7 +21,7 @@ import { FilterBar } from '../../ui/console/FilterBar.tsx';
 import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
-import { RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
+import { actionsColumn, RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
 import { AccountDialog } from '../../parts/accounts/AccountDialog.tsx';
 import { valuesOf } from '../../parts/accounts/account-form.ts';
 import { ActiveBadge, PersonCell } from '../../parts/accounts/parts.tsx';
@@ -156,7 +156,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
       cell: (c) => c.getValue(),
     }),
     column.accessor('is_active', { header: 'Статус', cell: (c) => <ActiveBadge active={c.getValue()} /> }),
-    column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
+    actionsColumn(actions),
   ];
 
   const empty =

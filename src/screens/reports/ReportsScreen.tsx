@@ -36,6 +36,7 @@ import { REVIEW_LABELS, REVIEW_OPTIONS } from '../../ui/statuses.ts';
 import '../../ui/console/console.css';
 import '../../ui/status-badge.css';
 import './reports.css';
+import { actionsColumn } from '../../ui/console/RowParts.tsx';
 
 const DEFAULTS = { ...PERIOD_DEFAULTS, period: 'week', review: 'pending', flag: '', driver: '', search: '', company: '', page: '0' };
 const FLAG_OPTIONS = [
@@ -194,7 +195,7 @@ export function ReportsScreen({ title }: ScreenProps) {
     column.accessor('ticket_number', { header: 'Талон', cell: (c) => c.getValue() ?? <span className="muted">—</span> }),
     column.accessor('flags', { header: 'Проверка', cell: (c) => <Flags flags={c.getValue()} /> }),
     column.accessor('review_status', { header: 'Статус', cell: (c) => <Review report={c.row.original} /> }),
-    column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
+    actionsColumn(actions),
   ];
 
   const data = query.data?.data;

@@ -33,6 +33,7 @@ import { TaskBulkBar } from './TaskBulkBar.tsx';
 import { exportFilters, LIST_DEFAULTS, listParams, statusOf, taskLabel } from './task-list.ts';
 import './tasks-manage.css';
 import { Options } from '../../ui/Options.tsx';
+import { Tabs } from '../../ui/Tabs.tsx';
 
 const TABS = [
   { id: 'all', label: 'Все задачи' },
@@ -157,20 +158,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
   return (
     <Page title={title} wide aside={<ListCacheNote list={list} />}>
       {confirmElement}
-      <div className="tabs" role="tablist" aria-label="Списки задач">
-        {TABS.map((tab) => (
-          <button
-            key={tab.id}
-            type="button"
-            role="tab"
-            className="tab"
-            aria-selected={state.tab === tab.id}
-            onClick={() => update({ tab: tab.id, status: '', ordering: '-date' })}
-          >
-            {tab.label}
-          </button>
-        ))}
-      </div>
+      <Tabs label="Списки задач" tabs={TABS} selected={state.tab} onSelect={(tab) => update({ tab, status: '', ordering: '-date' })} />
       <FilterBar
         search={state.search}
         onSearch={(search) => update({ search })}

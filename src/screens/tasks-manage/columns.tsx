@@ -5,6 +5,7 @@ import type { Task } from '../../../contract/entities.ts';
 import { formatDate, formatMoney, formatQuantity, formatRate, formatTrips } from '../../ui/format.ts';
 import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
+import { actionsColumn } from '../../ui/console/RowParts.tsx';
 
 const column = createColumnHelper<Task>();
 
@@ -79,7 +80,7 @@ export function taskColumns(actions: (task: Task) => React.ReactNode) {
       cell: (c) => <Margin task={c.row.original} />,
     }),
     column.accessor('status', { header: 'Статус', cell: (c) => <StatusBadge status={c.getValue()} /> }),
-    column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
+    actionsColumn(actions),
   ];
 }
 

@@ -26,7 +26,7 @@ import { FilterBar } from '../../ui/console/FilterBar.tsx';
 import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
-import { RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
+import { actionsColumn, RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
 import { AccountDialog } from '../../parts/accounts/AccountDialog.tsx';
 import { roleOf, valuesOf, type NewAccount } from '../../parts/accounts/account-form.ts';
 import { ActiveBadge, PersonCell } from '../../parts/accounts/parts.tsx';
@@ -158,7 +158,7 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
     column.accessor('company_name', { header: 'Компания', cell: (c) => c.getValue() ?? '—' }),
     column.accessor('created_at', { header: 'Создан', enableSorting: true, cell: (c) => formatDate(c.getValue().slice(0, 10)) }),
     column.accessor('is_active', { header: 'Статус', cell: (c) => <ActiveBadge active={c.getValue()} /> }),
-    column.display({ id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) }),
+    actionsColumn(actions),
   ];
 
   return (

@@ -4,6 +4,7 @@
  * badge, a few quiet lines, the actions — a tap on those does not open the row).
  */
 import { useState, type ReactNode } from 'react';
+import type { ColumnDef } from '@tanstack/react-table';
 import { failureMessage } from '../../engine/send.ts';
 import { showToast } from '../toasts.ts';
 import './console.css';
@@ -81,4 +82,9 @@ export function useRowWork(offline: { offline: boolean; reason?: string | undefi
   }
   const gate = (id: number | string): RowGate => ({ disabled: offline.offline || busyId === id, title: offline.reason });
   return { run, gate, busyId };
+}
+
+/** The table's last column: the row's actions, under a header only screen readers read. */
+export function actionsColumn<T>(actions: (row: T) => ReactNode): ColumnDef<T> {
+  return { id: 'actions', header: () => <span className="visually-hidden">Действия</span>, cell: (c) => actions(c.row.original) };
 }
