@@ -92,15 +92,19 @@ export async function inspectPhoto(file: string, size: number, filename: string)
     throw tooLarge(`Фото «${quotedName(filename)}» больше ${PHOTO_MAX_PIXELS / 1_000_000} мегапикселей: уменьшите его`);
   }
   const phash = await decodeTurn(async () => {
+    // Its perceptual hash, to catch a photo re-used for another trip. Hashing decodes the photo whole (sharp, off
+    // the main thread, stricter than the check below: a decoder warning fails it), so a hash is also the proof that
+    // it is an image: the photo is decoded once.
+    const hash = await hashPhoto.impl(file, PHOTO_MAX_PIXELS).catch(() => null);
+    if (hash !== null) return hash;
+    // A photo it cannot hash is still a photo, if it decodes: decoding it whole is the only proof.
     try {
-      // Decoding it whole is the only proof it is an image; sharp runs off the main thread.
       const decoded = await sharp(file, { failOn: 'error', limitInputPixels: PHOTO_MAX_PIXELS }).stats();
       if (decoded.channels.length === 0) throw new Error('no channels');
     } catch {
       throw unsupported(filename);
     }
-    // Its perceptual hash, to catch a photo re-used for another trip; a photo it cannot hash is still a photo.
-    return hashPhoto.impl(file, PHOTO_MAX_PIXELS).catch(() => null);
+    return null;
   });
   return { file, size, mime: format.mime, ext: format.ext, width: info.width, height: info.height, phash };
 }
