@@ -4,7 +4,7 @@
  * PUT /push/subscription/; turning them off unsubscribes and removes it there. A login sends the device's
  * current subscription, if any (docs/product.md §7), and each start sends it again when the browser changed it.
  */
-import { getOnce, sendOnce } from '../../engine/api.ts';
+import { getOnce, sendOnce } from '../../engine/once.ts';
 
 export type PushState = 'unsupported' | 'denied' | 'off' | 'on';
 
