@@ -63,6 +63,13 @@ function CreateTaskScreen({ title }: { title: string }) {
     });
   }
 
+  // «Создать ещё одну»: the next task starts at the cargo — focused once the form is enabled again (after the
+  // render that ends the save; a timer could fire before it, while the fields are still disabled).
+  const [nextTask, setNextTask] = useState(0);
+  useEffect(() => {
+    if (nextTask > 0) focusField('cargo');
+  }, [nextTask]);
+
   async function submit(another: boolean): Promise<void> {
     await loadTaskChecks();
     const built = buildBody(values, options.superAdmin);
@@ -102,7 +109,7 @@ function CreateTaskScreen({ title }: { title: string }) {
       if (another) {
         setCreated(task);
         setValues(nextValues(values));
-        setTimeout(() => focusField('cargo'));
+        setNextTask((n) => n + 1);
       } else navigate('/tasks/manage');
     } catch (error) {
       applyFailure(error, setErrors, setFormError);
