@@ -40,7 +40,6 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,
-          fileParallelism: false,
         },
       },
       ...(clusterAvailable
@@ -53,7 +52,6 @@ export default defineConfig({
                 environment: 'node',
                 testTimeout: 90_000,
                 hookTimeout: 90_000,
-                fileParallelism: false,
               },
             },
           ]

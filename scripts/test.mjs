@@ -89,9 +89,9 @@ if (!built) failed += 1;
 mkdirSync('.tmp', { recursive: true });
 
 /** One Vitest run with a JSON report; its counts (countVitestRun) are added to the total. */
-function vitest(label, projects, report) {
+function vitest(label, projects, report, extra = []) {
   rmSync(report, { force: true });
-  const exitedClean = run(label, 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${report}`]);
+  const exitedClean = run(label, 'npx', ['vitest', 'run', ...projects.flatMap((p) => ['--project', p]), '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...extra]);
   let result = null;
   try {
     result = JSON.parse(readFileSync(report, 'utf8'));
@@ -104,9 +104,10 @@ function vitest(label, projects, report) {
   for (const problem of counted.problems) console.error(`✗ ${label}: ${problem}`);
 }
 
-// Unit and server files run side by side; the browser suites one file at a time, after them.
+// Unit and server files run side by side; then the browser suites, two files at a time (each file starts its own
+// server, database, fault proxy and Chromium, so they share nothing; most of a browser test's time is waiting).
 vitest('unit and server tests', ['unit', 'server'], '.tmp/vitest-node.json');
-if (built) vitest('browser tests', ['e2e*'], '.tmp/vitest-e2e.json');
+if (built) vitest('browser tests', ['e2e*'], '.tmp/vitest-e2e.json', ['--maxWorkers=2']);
 
 if (pgDir) spawnSync('bash', ['scripts/ci-postgres.sh', 'stop', pgDir], { stdio: 'inherit' });
 if (!process.env.TEST_DATABASE_URL) {
