@@ -7,21 +7,18 @@ import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { Link } from 'wouter';
 import { showToast } from '../../ui/toasts.ts';
-
 import { TRANSFER_STATUS_LABELS, TRANSFER_STATUSES, type Transfer } from '../../../contract/transfers.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
-import { failureMessage } from '../../engine/send.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
-import { actionsColumn, RowActions, RowButton, RowCard } from '../../ui/console/RowParts.tsx';
+import { actionsColumn, RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
 import { DeclineDialog, ProgressDialog, TransferDialog } from './TransferDialogs.tsx';
 import '../../ui/status-badge.css';
 import './carrier-transfers.css';
@@ -63,55 +60,37 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
   });
   const { state, update } = list;
   const server = useNeedsServer();
-  const [confirmElement, ask] = useConfirm();
+  const work = useRowWork(server);
   const [dialog, setDialog] = useState<Dialog>(null);
-  const [busyId, setBusyId] = useState<number | null>(null);
   const companies = useGet('GET /companies/').data?.data ?? [];
   // Each write refetches the transfers, the tasks and the board when it settles (its declaration's invalidates).
   const acceptCall = useSend('POST /transfers/:id/accept');
   const withdrawCall = useSend('DELETE /transfers/:id');
 
-  async function act(t: Transfer, run: () => Promise<void>): Promise<void> {
-    setBusyId(t.id);
-    try {
-      await run();
-    } catch (error) {
-      showToast('error', failureMessage(error));
-    } finally {
-      setBusyId(null);
-    }
-  }
+  const accept = (t: Transfer) =>
+    work.run(t.id, () => acceptCall.mutateAsync({ params: { id: t.id } }), {
+      confirm: {
+        title: `Принять передачу №${t.id}?`,
+        message: `«${t.task.cargo}», ${formatQuantity(t.quantity, t.task.unit)} от компании «${t.from_company.name}». В вашей компании появится задача, на которую вы назначите своих водителей.`,
+        confirmLabel: 'Принять',
+      },
+      done: (done) => `Передача №${t.id} принята: задача №${done.carrier_task_id} ждёт водителей`,
+    });
 
-  async function accept(t: Transfer): Promise<void> {
-    const yes = await ask({
-      title: `Принять передачу №${t.id}?`,
-      message: `«${t.task.cargo}», ${formatQuantity(t.quantity, t.task.unit)} от компании «${t.from_company.name}». В вашей компании появится задача, на которую вы назначите своих водителей.`,
-      confirmLabel: 'Принять',
+  const withdraw = (t: Transfer) =>
+    work.run(t.id, () => withdrawCall.mutateAsync({ params: { id: t.id } }), {
+      confirm: {
+        title: `Отменить передачу №${t.id}?`,
+        message: `Компания «${t.to_company.name}» больше не увидит её; задача «${t.task.cargo}» останется у вас.`,
+        confirmLabel: 'Отменить передачу',
+        cancelLabel: 'Не отменять',
+        danger: true,
+      },
+      done: `Передача №${t.id} отменена`,
     });
-    if (!yes) return;
-    await act(t, async () => {
-      const done = await acceptCall.mutateAsync({ params: { id: t.id } });
-      showToast('success', `Передача №${t.id} принята: задача №${done.carrier_task_id} ждёт водителей`);
-    });
-  }
-
-  async function withdraw(t: Transfer): Promise<void> {
-    const yes = await ask({
-      title: `Отменить передачу №${t.id}?`,
-      message: `Компания «${t.to_company.name}» больше не увидит её; задача «${t.task.cargo}» останется у вас.`,
-      confirmLabel: 'Отменить передачу',
-      cancelLabel: 'Не отменять',
-      danger: true,
-    });
-    if (!yes) return;
-    await act(t, async () => {
-      await withdrawCall.mutateAsync({ params: { id: t.id } });
-      showToast('success', `Передача №${t.id} отменена`);
-    });
-  }
 
   function actions(t: Transfer) {
-    const gate = { disabled: server.offline || busyId === t.id, title: server.reason };
+    const gate = work.gate(t.id);
     const receiver = superAdmin || t.direction === 'incoming';
     const sender = superAdmin || t.direction === 'outgoing';
     return (
@@ -192,7 +171,7 @@ export function CarrierTransfersScreen({ title }: ScreenProps) {
 
   return (
     <Page title={title} wide aside={<ListCacheNote list={list} />}>
-      {confirmElement}
+      {work.dialog}
       <p className="account-note">
         Передача отдаёт задачу или её часть другой компании-перевозчику. Пока получатель не ответил, отправитель может изменить или отменить
         передачу. Приняв её, получатель получает собственную задачу и сам назначает на неё водителей; отправитель видит ход выполнения. При

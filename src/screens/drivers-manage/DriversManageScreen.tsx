@@ -13,7 +13,6 @@ import type { ScreenProps } from '../../app/nav.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatCapacity } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
@@ -58,7 +57,6 @@ export function DriversManageScreen({ title }: ScreenProps) {
   const { state, update } = list;
   const server = useNeedsServer();
   const work = useRowWork(server);
-  const [confirmElement, ask] = useConfirm();
   const companyList = useGet(superAdmin ? 'GET /companies/' : null).data?.data ?? [];
   // Each write refetches the drivers (and tasks, requests and the board) when it settles, also after a refusal.
   const createCall = useSend('POST /users/drivers/');
@@ -66,9 +64,9 @@ export function DriversManageScreen({ title }: ScreenProps) {
   const removeCall = useSend('DELETE /users/drivers/:id/');
   const [editing, setEditing] = useState<Editing>(null);
 
-  async function setActive(driver: DriverListItem, active: boolean): Promise<void> {
-    if (!active) {
-      const yes = await ask({
+  const setActive = (driver: DriverListItem, active: boolean) =>
+    work.run(driver.id, () => updateCall.mutateAsync({ params: { id: driver.id }, body: { is_active: active } }), {
+      confirm: !active && {
         title: `Отключить водителя «${driver.name}»?`,
         message: (
           <p>
@@ -78,35 +76,27 @@ export function DriversManageScreen({ title }: ScreenProps) {
         ),
         confirmLabel: 'Отключить',
         danger: true,
-      });
-      if (!yes) return;
-    }
-    await work.run(driver.id, async () => {
-      await updateCall.mutateAsync({ params: { id: driver.id }, body: { is_active: active } });
-      showToast('success', active ? `Водитель «${driver.name}» снова активен` : `Водитель «${driver.name}» отключён`);
+      },
+      done: active ? `Водитель «${driver.name}» снова активен` : `Водитель «${driver.name}» отключён`,
     });
-  }
 
-  async function remove(driver: DriverListItem): Promise<void> {
-    const yes = await ask({
-      title: `Удалить водителя «${driver.name}»?`,
-      message: driver.has_history ? (
-        <p>
-          У водителя есть задачи или отчёты, поэтому он будет <strong>отключён, а не удалён</strong>: история и начисления сохранятся,
-          войти он больше не сможет.
-        </p>
-      ) : (
-        <p>У водителя нет задач и отчётов: учётная запись и транспорт будут удалены без возможности восстановления.</p>
-      ),
-      confirmLabel: driver.has_history ? 'Отключить' : 'Удалить',
-      danger: true,
+  const remove = (driver: DriverListItem) =>
+    work.run(driver.id, () => removeCall.mutateAsync({ params: { id: driver.id } }), {
+      confirm: {
+        title: `Удалить водителя «${driver.name}»?`,
+        message: driver.has_history ? (
+          <p>
+            У водителя есть задачи или отчёты, поэтому он будет <strong>отключён, а не удалён</strong>: история и начисления сохранятся,
+            войти он больше не сможет.
+          </p>
+        ) : (
+          <p>У водителя нет задач и отчётов: учётная запись и транспорт будут удалены без возможности восстановления.</p>
+        ),
+        confirmLabel: driver.has_history ? 'Отключить' : 'Удалить',
+        danger: true,
+      },
+      done: (result) => (result.outcome === 'deleted' ? `Водитель «${driver.name}» удалён` : result.detail),
     });
-    if (!yes) return;
-    await work.run(driver.id, async () => {
-      const result = await removeCall.mutateAsync({ params: { id: driver.id } });
-      showToast('success', result.outcome === 'deleted' ? `Водитель «${driver.name}» удалён` : result.detail);
-    });
-  }
 
   function actions(driver: DriverListItem) {
     const gate = work.gate(driver.id);
@@ -168,7 +158,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
 
   return (
     <Page title={title} wide aside={<ListCacheNote list={list} />}>
-      {confirmElement}
+      {work.dialog}
       <p className="account-note">
         Водители компании и их текущий транспорт. Отключённый водитель не может войти, его сеансы завершаются сразу; водитель с задачами
         или отчётами при удалении отключается, а его история сохраняется. Заявки новых водителей — в разделе{' '}

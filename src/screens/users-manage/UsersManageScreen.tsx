@@ -18,7 +18,6 @@ import { useGet, useSend } from '../../engine/api.ts';
 import { ApiError } from '../../engine/queries.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
@@ -109,7 +108,6 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
   const { state, update } = list;
   const server = useNeedsServer();
   const work = useRowWork(server);
-  const [confirmElement, ask] = useConfirm();
   const me = useEngineSnapshot().auth.user;
   const companyList = useGet('GET /companies/').data?.data ?? [];
   // Each write refetches the users (and tasks, requests and the board) when it settles, also after a refusal.
@@ -117,21 +115,16 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
   const updateCall = useSend('PUT /users/:id/');
   const [editing, setEditing] = useState<Editing>(null);
 
-  async function setActive(user: Row, active: boolean): Promise<void> {
-    if (!active) {
-      const yes = await ask({
+  const setActive = (user: Row, active: boolean) =>
+    work.run(user.id, () => updateCall.mutateAsync({ params: { id: user.id }, body: { is_active: active } }), {
+      confirm: !active && {
         title: `Отключить «${user.name}»?`,
         message: <p>{user.email} не сможет войти; открытые сеансы завершатся при следующем действии. Включить можно в любой момент.</p>,
         confirmLabel: 'Отключить',
         danger: true,
-      });
-      if (!yes) return;
-    }
-    await work.run(user.id, async () => {
-      await updateCall.mutateAsync({ params: { id: user.id }, body: { is_active: active } });
-      showToast('success', active ? `«${user.name}» снова активен` : `«${user.name}» отключён`);
+      },
+      done: active ? `«${user.name}» снова активен` : `«${user.name}» отключён`,
     });
-  }
 
   function actions(user: Row) {
     const gate = work.gate(user.id);
@@ -163,7 +156,7 @@ function UsersManageScreen({ title, variant }: ScreenProps & { variant: 'users' 
 
   return (
     <Page title={title} wide aside={<ListCacheNote list={list} />}>
-      {confirmElement}
+      {work.dialog}
       <p className="account-note">{v.note}</p>
       <FilterBar
         search={state.search}

@@ -7,6 +7,7 @@ import { useState, type ReactNode } from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { failureMessage } from '../../engine/send.ts';
 import { showToast } from '../toasts.ts';
+import { useConfirm, type ConfirmOptions } from '../ConfirmDialog.tsx';
 import './console.css';
 
 /** Why a row's actions cannot run now; `disabled` false: they can. */
@@ -64,24 +65,37 @@ export function RowCard({ title, badge, actions, children }: { title: ReactNode;
   );
 }
 
+/** What a row's action says: the question asked first (none: it runs at once), and the toast when it is done. */
+export interface RowWorkOptions<R> {
+  confirm?: ConfirmOptions | false | undefined;
+  done?: string | ((result: R) => string);
+  /** What the refusal's toast says before the reason («Статус не изменён»). */
+  refused?: string;
+}
+
 /**
- * A row's action in flight: `run(id, work)` marks the row busy (its buttons wait), and a refusal becomes a toast
- * with the reason the user reads; `gate(id)` is what the row's buttons are given.
+ * A row's action in flight: `run(id, work, {confirm, done})` asks first where it should (no: nothing runs), marks
+ * the row busy (its buttons wait), and ends in a toast — `done`, or the refusal with the reason the user reads;
+ * `gate(id)` is what the row's buttons are given. Render `dialog` once on the screen.
  */
 export function useRowWork(offline: { offline: boolean; reason?: string | undefined }) {
+  const [dialog, ask] = useConfirm();
   const [busyId, setBusyId] = useState<number | string | null>(null);
-  async function run(id: number | string, work: () => Promise<unknown>): Promise<void> {
+  async function run<R>(id: number | string, work: () => Promise<R>, options: RowWorkOptions<R> = {}): Promise<void> {
+    if (options.confirm && !(await ask(options.confirm))) return;
     setBusyId(id);
     try {
-      await work();
+      const result = await work();
+      const { done } = options;
+      if (done) showToast('success', typeof done === 'string' ? done : done(result));
     } catch (error) {
-      showToast('error', failureMessage(error));
+      showToast('error', options.refused ? `${options.refused}: ${failureMessage(error)}` : failureMessage(error));
     } finally {
       setBusyId(null);
     }
   }
   const gate = (id: number | string): RowGate => ({ disabled: offline.offline || busyId === id, title: offline.reason });
-  return { run, gate, busyId };
+  return { run, gate, busyId, dialog, ask };
 }
 
 /** The table's last column: the row's actions, under a header only screen readers read. */

@@ -3,6 +3,7 @@
  * its own outcome — done, or refused with the server's reason. Nothing here can say "all done" unless
  * every row was.
  */
+import { useState } from 'react';
 import { ApiError } from '../../engine/queries.ts';
 
 export interface BulkOutcome {
@@ -48,4 +49,26 @@ export function summarizeBulk(outcomes: readonly BulkOutcome[]): string {
   if (refused === 0) return `Выполнено: ${done} из ${outcomes.length}`;
   if (done === 0) return `Не выполнено ни одного: отклонено ${refused} из ${outcomes.length}`;
   return `${done} выполнено, ${refused} отклонено`;
+}
+
+/**
+ * A bulk action over a list's selection: `run(title, items, action)` tries every item (runBulk), keeps the
+ * refused ones selected, holds the result for BulkResults and, done or not, calls `after` (the refetch).
+ * `busy` is the title of the action under way.
+ */
+export function useBulk(setSelected: (ids: Set<string>) => void, after: () => Promise<void>) {
+  const [result, setResult] = useState<{ title: string; outcomes: BulkOutcome[] } | null>(null);
+  const [busy, setBusy] = useState<string | null>(null);
+  async function run<T extends BulkItem>(title: string, items: readonly T[], action: (item: T) => Promise<unknown>): Promise<void> {
+    setBusy(title);
+    try {
+      const outcomes = await runBulk(items, action);
+      setResult({ title, outcomes });
+      setSelected(new Set(outcomes.filter((o) => !o.ok).map((o) => o.id)));
+    } finally {
+      setBusy(null);
+      await after();
+    }
+  }
+  return { run, busy, result, dismiss: () => setResult(null) };
 }

@@ -10,6 +10,8 @@ import { useGet, type GetInput } from '../../engine/api.ts';
 import type { TableSort } from './DataTable.tsx';
 import { PAGE_SIZE } from './Pager.tsx';
 import { useUrlState, type UrlStateValues } from './use-url-state.ts';
+import { failureMessage } from '../../engine/send.ts';
+import { showToast } from '../toasts.ts';
 
 /** The rows of a list answer: a bare array, or a page's items. */
 export type RowOf<A> = A extends readonly (infer R)[] ? R : A extends { items: readonly (infer R)[] } ? R : never;
@@ -53,6 +55,21 @@ export interface ListOptions<K extends GetKey, S extends UrlStateValues> {
   sortKey?: keyof S & string;
   /** Columns that sort descending on their first click (dates, counts). */
   descFirst?: readonly string[];
+  /**
+   * «Загрузить всё по фильтру» on a list paged on the server: every row the filters leave (the call's input
+   * without a page), shown in place of the pages until the filters change or the user goes back to them. `noun`
+   * names the rows in what the frame and the error say («задачи»).
+   */
+  loadAll?: {
+    noun: string;
+    load: (input: GetInput<K>, onProgress: (loaded: number, total: number | null) => void) => Promise<RowOf<CallAnswer<K>>[]>;
+  };
+}
+
+/** How far «load all» has got: rows loaded of the total, the total unknown while the ids are still counted. */
+export interface LoadAllProgress {
+  loaded: number;
+  total: number | null;
 }
 
 export function useListController<K extends GetKey, S extends UrlStateValues>(options: ListOptions<K, S>) {
@@ -65,11 +82,29 @@ export function useListController<K extends GetKey, S extends UrlStateValues>(op
   const serverPaging = paging === 'server' ? { limit: PAGE_SIZE, offset: asked * PAGE_SIZE } : undefined;
   const query = useGet(key, options.input(state, serverPaging), { placeholderData: (previous) => previous });
   const answer = query.data?.data;
-  const all = options.local ? options.local(rowsOf(answer), state) : rowsOf(answer);
+  const [everything, setEverything] = useState<{ rows: RowOf<CallAnswer<K>>[]; key: string } | null>(null);
+  const [loadingAll, setLoadingAll] = useState<LoadAllProgress | null>(null);
+  const filterKey = JSON.stringify(options.input(state, undefined));
+  const showingAll = everything !== null && everything.key === filterKey;
+  const all = showingAll ? everything.rows : options.local ? options.local(rowsOf(answer), state) : rowsOf(answer);
   // Paged here, a page past the end (the filter left fewer rows) shows the last one.
   const page = paging === 'client' ? Math.min(asked, Math.max(0, Math.ceil(all.length / PAGE_SIZE) - 1)) : asked;
   const rows = paging === 'client' ? all.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE) : all;
-  const total = paging === 'server' ? Number((answer as { total?: number } | undefined)?.total ?? 0) : all.length;
+  const { loadAll } = options;
+
+  async function showAll(): Promise<void> {
+    if (!loadAll || key === null) return;
+    setLoadingAll({ loaded: 0, total: null });
+    try {
+      const loaded = await loadAll.load(options.input(state, undefined), (done, of) => setLoadingAll({ loaded: done, total: of }));
+      setEverything({ rows: loaded, key: filterKey });
+    } catch (error) {
+      showToast('error', `Не удалось загрузить все ${loadAll.noun}: ${failureMessage(error)}`);
+    } finally {
+      setLoadingAll(null);
+    }
+  }
+  const total = paging === 'server' && !showingAll ? Number((answer as { total?: number } | undefined)?.total ?? 0) : all.length;
   const ordering = sortKey in defaults ? state[sortKey] : undefined;
 
   /** A filter change: back to the first page, and the selection (of rows maybe no longer shown) cleared. */
@@ -89,7 +124,9 @@ export function useListController<K extends GetKey, S extends UrlStateValues>(op
     all,
     total,
     page,
-    paged: paging !== 'none',
+    paged: paging !== 'none' && !showingAll,
+    /** «load all»: offered (a server-paged list with a loader), under way, or done (the rows are all of them). */
+    everything: loadAll && paging === 'server' ? { noun: loadAll.noun, showAll, loading: loadingAll, shown: showingAll, back: () => setEverything(null) } : null,
     setPage: (next: number) => patchUrl({ page: String(next) }),
     sort: ordering === undefined ? null : sortOf(ordering),
     onSort: (column: string) => {
