@@ -12,26 +12,23 @@ import { showToast } from '../../ui/toasts.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import type { ReportListItem } from '../../../contract/calls/reports.ts';
 import { FLAG_CODES, FLAG_LABELS, INFO_FLAGS, type ReportFlag } from '../../../contract/report-checks.ts';
-import type { ReviewStatus } from '../../../contract/entities.ts';
+import { REVIEW_STATUSES } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
-import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { DataTable } from '../../ui/console/DataTable.tsx';
+import { useListController } from '../../ui/console/list-controller.ts';
+import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
 import { FilterBar } from '../../ui/console/FilterBar.tsx';
 import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx';
-import { PAGE_SIZE, Pager } from '../../ui/console/Pager.tsx';
 import { PERIOD_DEFAULTS, PeriodPicker, rangeOf } from '../../ui/console/PeriodPicker.tsx';
-import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { formatDate, formatDateTime, formatQuantity, formatTrips } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState } from '../../ui/states.tsx';
 import { REVIEW_LABELS, REVIEW_OPTIONS } from '../../ui/statuses.ts';
 import '../../ui/console/console.css';
 import '../../ui/status-badge.css';
@@ -46,48 +43,50 @@ const FLAG_OPTIONS = [
 ];
 const column = createColumnHelper<ReportListItem>();
 
+const FLAG_FILTERS = ['any', 'none', 'clean', ...FLAG_CODES] as const;
+
 export function ReportsScreen({ title }: ScreenProps) {
-  const [state, setState] = useUrlState(DEFAULTS);
   const user = useEngineSnapshot().auth.user;
   const superAdmin = user?.role === 'super-admin';
+  const scopeOf = (state: typeof DEFAULTS) => {
+    const range = rangeOf(state);
+    return {
+      ...(range.start ? { date_from: range.start } : {}),
+      ...(range.end ? { date_to: range.end } : {}),
+      ...(state.driver ? { driver_id: Number(state.driver) } : {}),
+      ...(superAdmin && state.company ? { company_id: Number(state.company) } : {}),
+    };
+  };
+  const list = useListController({
+    key: 'GET /reports/',
+    defaults: DEFAULTS,
+    paging: 'server',
+    input: (state, paging) => {
+      const review = REVIEW_STATUSES.find((r) => r === state.review);
+      const flag = FLAG_FILTERS.find((f) => f === state.flag);
+      return { ...scopeOf(state), ...(review ? { review } : {}), ...(flag ? { flag } : {}), ...(state.search.trim() ? { search: state.search.trim() } : {}), ...paging };
+    },
+  });
+  const { state } = list;
   const server = useNeedsServer();
   const [, navigate] = useLocation();
   const [confirmElement, ask] = useConfirm();
   const [disputing, setDisputing] = useState<ReportListItem | null>(null);
   const [cursor, setCursor] = useState(0);
   const range = rangeOf(state);
-  const page = Math.max(0, Number(state.page) || 0);
-  const scope = {
-    ...(range.start ? { date_from: range.start } : {}),
-    ...(range.end ? { date_to: range.end } : {}),
-    ...(state.driver ? { driver_id: Number(state.driver) } : {}),
-    ...(superAdmin && state.company ? { company_id: Number(state.company) } : {}),
-  };
-  const query = useGet(
-    'GET /reports/',
-    {
-      ...scope,
-      ...(state.review ? { review: state.review as ReviewStatus } : {}),
-      ...(state.flag ? { flag: state.flag as ReportListItem['flags'][number]['code'] } : {}),
-      ...(state.search.trim() ? { search: state.search.trim() } : {}),
-      limit: PAGE_SIZE,
-      offset: page * PAGE_SIZE,
-    },
-    { placeholderData: (previous) => previous },
-  );
   // What «approve all clean» will approve: the period's pending reports without a fault flag.
-  const clean = useGet('GET /reports/', { ...scope, review: 'pending', flag: 'clean', limit: 1 });
+  const clean = useGet('GET /reports/', { ...scopeOf(state), review: 'pending', flag: 'clean', limit: 1 });
   const companies = useGet(superAdmin ? 'GET /companies/' : null);
   const driverList = useDriverOptions(superAdmin ? state.company : '');
   const review = useSend('POST /reports/:id/review');
   const approveAll = useSend('POST /reports/review/approve-clean');
-  const rows = query.data?.data.items ?? [];
+  const { rows } = list;
   const cleanCount = clean.data?.data.total ?? 0;
   const selected = rows[Math.min(cursor, rows.length - 1)] ?? null;
 
   function update(patch: Partial<typeof DEFAULTS>): void {
     setCursor(0);
-    setState({ page: '0', ...patch });
+    list.update(patch);
   }
 
   async function approve(report: ReportListItem): Promise<void> {
@@ -109,7 +108,7 @@ export function ReportsScreen({ title }: ScreenProps) {
     if (!yes) return;
     try {
       const { approved } = await approveAll.mutateAsync({
-        body: { date_from: range.start, date_to: range.end, ...(state.driver ? { driver_id: Number(state.driver) } : {}), ...(superAdmin && state.company ? { company_id: Number(state.company) } : {}) },
+        body: { ...scopeOf(state), date_from: range.start, date_to: range.end },
       });
       showToast('success', approved === 0 ? 'Подтверждать нечего: новых отчётов без замечаний нет' : `Подтверждено отчётов: ${approved}`);
     } catch (error) {
@@ -198,13 +197,8 @@ export function ReportsScreen({ title }: ScreenProps) {
     actionsColumn(actions),
   ];
 
-  const data = query.data?.data;
   return (
-    <Page
-      title={title}
-      wide
-      aside={query.data && <CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}
-    >
+    <Page title={title} wide aside={<ListCacheNote list={list} />}>
       {confirmElement}
       <FilterBar
         search={state.search}
@@ -239,42 +233,36 @@ export function ReportsScreen({ title }: ScreenProps) {
       </FilterBar>
       <NeedsServerHint offline={server.offline} what="проверять отчёты" />
       <p className="muted reports-keys">
-        Ожидают проверки: {data?.pending ?? '…'}.<span className="reports-keys__desk"> Клавиши: j/k — вниз/вверх, a — подтвердить, d — оспорить, Enter — открыть.</span>
+        Ожидают проверки: {list.answer?.pending ?? '…'}.<span className="reports-keys__desk"> Клавиши: j/k — вниз/вверх, a — подтвердить, d — оспорить, Enter — открыть.</span>
       </p>
-      {query.isError && !data ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
-      ) : (
-        <DataTable
-          label={title}
-          columns={columns}
-          data={rows}
-          getRowId={(r) => String(r.id)}
-          onOpen={(report) => navigate(`/reports/${report.id}`)}
-          loading={query.isPending}
-          empty={<p>{state.review === 'pending' ? 'Все отчёты этого периода проверены.' : 'Отчётов по этим условиям нет.'}</p>}
-          rowClassName={(r) => [r.id === selected?.id ? 'is-cursor' : '', r.review_status === 'disputed' ? 'is-disputed' : ''].join(' ').trim() || undefined}
-          card={(report) => (
-            <div className="report-card">
-              <Thumb report={report} />
-              <div className="report-card-body">
-                <div className="report-card-head">
-                  <strong>
-                    {formatQuantity(report.delivered, report.task.unit)} · {report.driver_name ?? `Водитель №${report.driver_id}`}
-                  </strong>
-                  <Review report={report} />
-                </div>
-                <span className="muted">
-                  №{report.task.id} {report.task.cargo} · {formatDateTime(report.completed_at)}
-                  {report.ticket_number ? ` · талон ${report.ticket_number}` : ''}
-                </span>
-                <Flags flags={report.flags} />
-                {actions(report)}
+      <ListFrame
+        list={list}
+        label={title}
+        columns={columns}
+        getRowId={(r) => String(r.id)}
+        onOpen={(report) => navigate(`/reports/${report.id}`)}
+        empty={<p>{state.review === 'pending' ? 'Все отчёты этого периода проверены.' : 'Отчётов по этим условиям нет.'}</p>}
+        rowClassName={(r) => [r.id === selected?.id ? 'is-cursor' : '', r.review_status === 'disputed' ? 'is-disputed' : ''].join(' ').trim() || undefined}
+        card={(report) => (
+          <div className="report-card">
+            <Thumb report={report} />
+            <div className="report-card-body">
+              <div className="report-card-head">
+                <strong>
+                  {formatQuantity(report.delivered, report.task.unit)} · {report.driver_name ?? `Водитель №${report.driver_id}`}
+                </strong>
+                <Review report={report} />
               </div>
+              <span className="muted">
+                №{report.task.id} {report.task.cargo} · {formatDateTime(report.completed_at)}
+                {report.ticket_number ? ` · талон ${report.ticket_number}` : ''}
+              </span>
+              <Flags flags={report.flags} />
+              {actions(report)}
             </div>
-          )}
-        />
-      )}
-      <Pager page={page} total={data?.total ?? 0} onPage={(next) => setState({ page: String(next) })} />
+          </div>
+        )}
+      />
       {disputing && (
         <DisputeDialog
           report={disputing}
