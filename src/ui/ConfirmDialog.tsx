@@ -4,7 +4,7 @@
  * `if (await confirm({...})) remove()`.
  */
 import { useCallback, useId, useState, type ReactNode } from 'react';
-import { useModalDialog } from './use-modal.ts';
+import { Modal } from './Modal.tsx';
 import './dialog.css';
 
 export interface ConfirmOptions {
@@ -21,23 +21,10 @@ interface DialogProps extends ConfirmOptions {
 }
 
 export function ConfirmDialog({ title, message, confirmLabel = 'Да', cancelLabel = 'Отмена', danger, onAnswer }: DialogProps) {
-  const ref = useModalDialog();
   const titleId = useId();
 
   return (
-    <dialog
-      ref={ref}
-      className="dialog"
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onAnswer(false);
-      }}
-      onClick={(event) => {
-        // A click on the backdrop lands on the <dialog> itself, never on its content.
-        if (event.target === event.currentTarget) onAnswer(false);
-      }}
-    >
+    <Modal className="dialog" aria-labelledby={titleId} onClose={() => onAnswer(false)} closeOnBackdrop>
       <div className="dialog-body">
         <h2 id={titleId} className="dialog-title">
           {title}
@@ -57,7 +44,7 @@ export function ConfirmDialog({ title, message, confirmLabel = 'Да', cancelLab
           </button>
         </div>
       </div>
-    </dialog>
+    </Modal>
   );
 }
 

@@ -4,7 +4,7 @@
  * caller's; they stay as typed when the server refuses, because the dialog stays open.
  */
 import { useId, type FormEvent, type ReactNode } from 'react';
-import { useModalDialog } from './use-modal.ts';
+import { Modal } from './Modal.tsx';
 import './dialog.css';
 
 export interface FormDialogProps {
@@ -21,7 +21,6 @@ export interface FormDialogProps {
 }
 
 export function FormDialog({ title, submitLabel, busy, error, onSubmit, onCancel, children, wide }: FormDialogProps) {
-  const ref = useModalDialog();
   const titleId = useId();
 
   function submit(event: FormEvent): void {
@@ -30,15 +29,7 @@ export function FormDialog({ title, submitLabel, busy, error, onSubmit, onCancel
   }
 
   return (
-    <dialog
-      ref={ref}
-      className={wide ? 'dialog dialog-wide' : 'dialog'}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        if (!busy) onCancel();
-      }}
-    >
+    <Modal className={wide ? 'dialog dialog-wide' : 'dialog'} aria-labelledby={titleId} onClose={() => !busy && onCancel()}>
       <form className="dialog-body" onSubmit={submit} noValidate>
         <h2 id={titleId} className="dialog-title">
           {title}
@@ -58,6 +49,6 @@ export function FormDialog({ title, submitLabel, busy, error, onSubmit, onCancel
           </button>
         </div>
       </form>
-    </dialog>
+    </Modal>
   );
 }

@@ -3,7 +3,7 @@
  * (confirmed: a removed report never reaches the server). Reports the server refused for good are listed
  * apart under «Не доставлено», with the server's reason: send again, or delete.
  */
-import { useEffect, useRef } from 'react';
+import { Modal } from '../../ui/Modal.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { showToast } from '../../ui/toasts.ts';
 import { Link } from 'wouter';
@@ -22,7 +22,6 @@ import '../driver/dialogs.css';
 import './outbox.css';
 
 export function OutboxPanel({ onClose }: { onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
   const { outbox } = useEngineSnapshot();
   const undelivered = outbox.items.filter((item) => item.state === 'undelivered');
   const queued = outbox.items.filter((item) => item.state !== 'undelivered');
@@ -32,12 +31,6 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
   const assigned = useGet('GET /tasks/assigned/');
   const taskOf = (associationId: number) =>
     (assigned.data?.data.items ?? []).find((task) => task.driver_associations.some((a) => a.id === associationId));
-
-  useEffect(() => {
-    const dialog = ref.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   async function flush() {
     try {
@@ -78,15 +71,7 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <dialog
-      ref={ref}
-      className="drv-drawer"
-      aria-labelledby="drv-outbox-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
+    <Modal className="drv-drawer" aria-labelledby="drv-outbox-title" onClose={onClose}>
       <div className="drv-drawer__header">
         <h2 id="drv-outbox-title" className="drv-sheet__title">
           Очередь отчётов
@@ -177,7 +162,7 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
         </button>
       </div>
       {confirmDialog}
-    </dialog>
+    </Modal>
   );
 }
 

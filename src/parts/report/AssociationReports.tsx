@@ -14,7 +14,7 @@ import { REVIEW_LABELS } from '../../ui/statuses.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
-import { ErrorState, LoadingState } from '../driver/states.tsx';
+import { Loading, QueryError } from '../../ui/states.tsx';
 import { PhotoThumb } from './PhotoPicker.tsx';
 import type { ReportTask } from './ReportForm.tsx';
 import { useOpenReportForm } from './ReportFormHost.tsx';
@@ -33,8 +33,8 @@ export function AssociationReports({ associationId, task, openAtStart = false }:
 /** The list itself, for a card that has its own toggle (the current task's «Мои отчёты»). */
 export function ReportList({ associationId, task }: { associationId: number; task: ReportTask | null }) {
   const query = useGet('GET /reports/association/:id', { id: associationId });
-  if (query.isPending) return <LoadingState text="Загрузка отчётов..." />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  if (query.isPending) return <Loading tone="driver" text="Загрузка отчётов..." />;
+  if (query.isError) return <QueryError query={query} tone="driver" />;
   const reports = query.data.data;
   if (reports.length === 0) return <p className="drv-muted">Отчётов пока нет.</p>;
   return (

@@ -9,6 +9,7 @@
  */
 import { useQueries, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { Modal } from '../../ui/Modal.tsx';
 import { showToast } from '../../ui/toasts.ts';
 import type { Report, ReportPhoto, Task } from '../../../contract/entities.ts';
 import { requestBackgroundSync } from '../../app/pwa/register.ts';
@@ -54,7 +55,6 @@ export interface ReportFormProps {
 const OFFLINE_EDIT = 'Нет подключения к сети: исправить отчёт можно только онлайн.';
 
 export function ReportForm({ associationId, task, editing, onClose, onQueued }: ReportFormProps) {
-  const dialogRef = useRef<HTMLDialogElement>(null);
   const [original] = useState<ReportDraft>(() => (editing ? draftFromReport(editing.report) : emptyDraft));
   const [draft, setDraft] = useState<ReportDraft>(original);
   const [errors, setErrors] = useState<ReportDraftErrors>({});
@@ -74,12 +74,6 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   useEffect(() => {
     if (errors.form) formErrorRef.current?.scrollIntoView({ block: 'nearest', behavior: 'smooth' });
   }, [errors]);
-
-  useEffect(() => {
-    const dialog = dialogRef.current;
-    if (dialog && !dialog.open) dialog.showModal();
-    return () => dialog?.close();
-  }, []);
 
   const set = (patch: Partial<ReportDraft>) => setDraft((current) => ({ ...current, ...patch }));
 
@@ -186,15 +180,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   }
 
   return (
-    <dialog
-      ref={dialogRef}
-      className="drv-sheet"
-      aria-labelledby="drv-report-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        void close();
-      }}
-    >
+    <Modal className="drv-sheet" aria-labelledby="drv-report-title" onClose={() => void close()}>
       <form
         className="drv-sheet__form"
         noValidate
@@ -335,6 +321,6 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
         </div>
       </form>
       {confirmDialog}
-    </dialog>
+    </Modal>
   );
 }

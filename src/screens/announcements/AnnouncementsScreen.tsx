@@ -19,7 +19,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDateTime } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, Empty, QueryError } from '../../ui/states.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { AnnouncementDialog } from './AnnouncementDialog.tsx';
 import { ResponseForm } from './ResponseForm.tsx';
@@ -124,7 +124,7 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
       ) : query.isPending ? (
         <Loading text="Загрузка объявлений..." />
       ) : query.isError && !query.data ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+        <QueryError query={query} />
       ) : items.length === 0 ? (
         <Empty>{staff ? 'Объявлений пока нет. Напишите первое кнопкой «Новое объявление».' : 'Объявлений пока нет.'}</Empty>
       ) : (
@@ -185,7 +185,7 @@ function PendingResponses({
   onDecide: (r: PendingResponse, approve: boolean) => void;
 }) {
   if (query.isPending) return <Loading text="Загрузка ответов..." />;
-  if (query.isError && !query.data) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (query.isError && !query.data) return <QueryError query={query} />;
   if (list.length === 0) return <Empty>Ответов на рассмотрении нет: водители ещё не ответили или всё уже рассмотрено.</Empty>;
   return (
     <ul className="ann-list">

@@ -11,7 +11,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../../ui/format.ts';
 import { useDebounced } from '../../parts/driver/hooks.ts';
 import { failureMessage } from '../../engine/send.ts';
-import { EmptyState, QueryStates } from '../../parts/driver/states.tsx';
+import { Empty, Loaded } from '../../ui/states.tsx';
 import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
 import '../../parts/driver/driver.css';
 import { DateInput } from '../../ui/DateInput.tsx';
@@ -101,50 +101,55 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
       {!online ? (
         <p className="drv-notice">{NEEDS_SERVER}, чтобы взять задачу; список может быть устаревшим.</p>
       ) : null}
-      <QueryStates
+      <Loaded
         query={query}
+        tone="driver"
+        cacheNote
+        loading="Загрузка задач..."
         empty={
           tasks.length === 0 ? (
-            <EmptyState title={filtered ? 'Ничего не найдено' : 'Свободных задач нет'}>
+            <Empty tone="driver" title={filtered ? 'Ничего не найдено' : 'Свободных задач нет'}>
               {filtered ? 'Измените поиск или дату.' : 'Новые задачи появятся здесь, когда их создаст менеджер.'}
-            </EmptyState>
+            </Empty>
           ) : null
         }
       >
-        <>
-          <ul className="drv-grid drv-grid--even" aria-busy={query.isFetching}>
-            {tasks.map((task) => {
-              const busy = accept.isPending && accept.variables?.params.id === task.id;
-              return (
-                <li key={task.id} className="drv-card">
-                  <TaskSummary task={task} badge={<FreePlaces task={task} />} />
-                  <div className="drv-card__actions">
-                    <button
-                      type="button"
-                      className="drv-btn drv-btn--primary drv-btn--wide"
-                      disabled={!online || accept.isPending}
-                      title={online ? undefined : NEEDS_SERVER}
-                      onClick={() => void take(task)}
-                    >
-                      {busy ? 'Берём...' : 'Взять'}
-                    </button>
-                  </div>
-                </li>
-              );
-            })}
-          </ul>
-          {page && page.next_offset !== null ? (
-            <button
-              type="button"
-              className="drv-btn drv-btn--ghost drv-btn--wide drv-more"
-              disabled={query.isFetching}
-              onClick={() => setLimit((current) => current + PAGE_SIZE)}
-            >
-              {query.isFetching ? 'Загрузка...' : `Показать ещё (показано ${tasks.length} из ${page.total})`}
-            </button>
-          ) : null}
-        </>
-      </QueryStates>
+        {() => (
+          <>
+            <ul className="drv-grid drv-grid--even" aria-busy={query.isFetching}>
+              {tasks.map((task) => {
+                const busy = accept.isPending && accept.variables?.params.id === task.id;
+                return (
+                  <li key={task.id} className="drv-card">
+                    <TaskSummary task={task} badge={<FreePlaces task={task} />} />
+                    <div className="drv-card__actions">
+                      <button
+                        type="button"
+                        className="drv-btn drv-btn--primary drv-btn--wide"
+                        disabled={!online || accept.isPending}
+                        title={online ? undefined : NEEDS_SERVER}
+                        onClick={() => void take(task)}
+                      >
+                        {busy ? 'Берём...' : 'Взять'}
+                      </button>
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+            {page && page.next_offset !== null ? (
+              <button
+                type="button"
+                className="drv-btn drv-btn--ghost drv-btn--wide drv-more"
+                disabled={query.isFetching}
+                onClick={() => setLimit((current) => current + PAGE_SIZE)}
+              >
+                {query.isFetching ? 'Загрузка...' : `Показать ещё (показано ${tasks.length} из ${page.total})`}
+              </button>
+            ) : null}
+          </>
+        )}
+      </Loaded>
       {confirmDialog}
     </section>
   );

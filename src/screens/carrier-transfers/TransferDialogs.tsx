@@ -11,8 +11,8 @@ import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { formatDate, formatQuantity } from '../../ui/format.ts';
 import { Select } from '../../ui/Select.tsx';
 import { spellingsMatch } from '../../ui/search-text.ts';
-import { Loading, ErrorState } from '../../ui/states.tsx';
-import { useModalDialog } from '../../ui/use-modal.ts';
+import { Loading, QueryError } from '../../ui/states.tsx';
+import { Modal } from '../../ui/Modal.tsx';
 import { DRIVER_STATUS_LABELS } from '../../ui/statuses.ts';
 import { NamedOptions } from '../../ui/Options.tsx';
 
@@ -151,20 +151,11 @@ export function DeclineDialog({ transfer, onClose, onDone }: { transfer: Transfe
 
 /** «Ход выполнения»: the receiver's carrier task and its drivers; read-only for the sender. */
 export function ProgressDialog({ transfer, onClose }: { transfer: Transfer; onClose: () => void }) {
-  const ref = useModalDialog();
   const view = useGet('GET /transfers/carrier-task/:id', { id: transfer.id });
   const task = view.data?.data.task ?? null;
   const progress = view.data?.data.transfer.progress ?? transfer.progress;
   return (
-    <dialog
-      ref={ref}
-      className="dialog dialog-wide"
-      aria-labelledby="transfer-progress-title"
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
+    <Modal className="dialog dialog-wide" aria-labelledby="transfer-progress-title" onClose={onClose}>
       <div className="dialog-body">
         <h2 id="transfer-progress-title" className="dialog-title">
           Ход выполнения: передача №{transfer.id}
@@ -172,7 +163,7 @@ export function ProgressDialog({ transfer, onClose }: { transfer: Transfer; onCl
         {view.isPending ? (
           <Loading />
         ) : view.isError && !view.data ? (
-          <ErrorState message={view.error.message} onRetry={() => void view.refetch()} />
+          <QueryError query={view} />
         ) : !task ? (
           <p>Задача получателя удалена.</p>
         ) : (
@@ -207,6 +198,6 @@ export function ProgressDialog({ transfer, onClose }: { transfer: Transfer; onCl
           </button>
         </div>
       </div>
-    </dialog>
+    </Modal>
   );
 }

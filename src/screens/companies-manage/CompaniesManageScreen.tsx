@@ -18,7 +18,7 @@ import { FormDialog } from '../../ui/FormDialog.tsx';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { spellingsMatch } from '../../ui/search-text.ts';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, Empty, QueryError } from '../../ui/states.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { ROLE_LABELS } from '../../../contract/roles.ts';
 import { roleOf } from '../../parts/accounts/account-form.ts';
@@ -85,7 +85,7 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
           {query.isPending ? (
             <Loading text="Загрузка компаний..." />
           ) : query.isError && !query.data ? (
-            <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+            <QueryError query={query} />
           ) : shown.length === 0 ? (
             <Empty>{mine.length === 0 ? 'Компаний пока нет.' : 'По этому поиску компаний нет.'}</Empty>
           ) : (

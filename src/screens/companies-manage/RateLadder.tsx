@@ -17,7 +17,7 @@ import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, Empty, QueryError } from '../../ui/states.tsx';
 
 type Editing = { kind: 'add'; min: number; from: string } | { kind: 'edit'; band: RateBand } | null;
 
@@ -85,7 +85,7 @@ export function RateLadder({ companyId, canEdit, offline, reason }: { companyId:
       {query.isPending ? (
         <Loading text="Загрузка ставок..." />
       ) : query.isError && !query.data ? (
-        <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />
+        <QueryError query={query} />
       ) : versions.length === 0 ? (
         <Empty>Шкала не задана: заработок считается только по ставкам водителей в заданиях.</Empty>
       ) : (

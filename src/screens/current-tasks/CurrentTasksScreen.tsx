@@ -9,7 +9,7 @@ import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { ownTasksInOrder } from '../../parts/driver/own-tasks.ts';
-import { EmptyState, QueryStates } from '../../parts/driver/states.tsx';
+import { Empty, Loaded } from '../../ui/states.tsx';
 import { refreshAfterReport } from '../../parts/report/ReportForm.tsx';
 import { ReportFormHost } from '../../parts/report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
@@ -44,27 +44,32 @@ function CurrentTasks({ title }: { title: string }) {
       {!online ? (
         <p className="drv-notice">Отчёты ставятся в очередь и уйдут сами, когда связь вернётся. Для остальных действий — {NEEDS_SERVER.toLowerCase()}.</p>
       ) : null}
-      <QueryStates
+      <Loaded
         query={query}
+        tone="driver"
+        cacheNote
+        loading="Загрузка задач..."
         empty={
           entries.length === 0 ? (
-            <EmptyState title="Текущих задач нет">
+            <Empty tone="driver" title="Текущих задач нет">
               Возьмите задачу в разделе <Link href="/available-tasks">«Доступные задачи»</Link>.
-            </EmptyState>
+            </Empty>
           ) : null
         }
       >
-        <ul className="drv-grid">
-          {entries.map((entry) => (
-            <AssignedTaskCard
-              key={entry.association.id}
-              {...entry}
-              online={online}
-              queued={queuedFor(entry.association.id)}
-            />
-          ))}
-        </ul>
-      </QueryStates>
+        {() => (
+          <ul className="drv-grid">
+            {entries.map((entry) => (
+              <AssignedTaskCard
+                key={entry.association.id}
+                {...entry}
+                online={online}
+                queued={queuedFor(entry.association.id)}
+              />
+            ))}
+          </ul>
+        )}
+      </Loaded>
 
       <DailyHoursForm online={online} />
     </section>

@@ -27,7 +27,7 @@ import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatQuantity } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, Empty, QueryError } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { isoDate } from '../../ui/format.ts';
@@ -61,7 +61,7 @@ export function DriverOrderScreen({ title }: ScreenProps) {
           <DateInput aria-label="Дата" value={state.date} onValue={(date) => setState({ date })} />
         </label>
       </div>
-      {drivers.isError && <ErrorState message={drivers.error.message} onRetry={() => void drivers.refetch()} />}
+      {drivers.isError && <QueryError query={drivers} />}
       {driverId === null ? (
         <Empty>Выберите водителя и дату, чтобы задать порядок его задач.</Empty>
       ) : (
@@ -117,7 +117,7 @@ function DayOrder({ driverId, driverName, date }: { driverId: number; driverName
   }
 
   if (query.isPending) return <Loading />;
-  if (query.isError) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (query.isError) return <QueryError query={query} />;
   if (tasks.length === 0) return <Empty>У водителя {driverName} нет текущих задач на {formatDate(date)}.</Empty>;
 
   return (

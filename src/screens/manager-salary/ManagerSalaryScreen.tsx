@@ -20,7 +20,7 @@ import { Field } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { formatDate, formatMoney, formatQuantity, formatRate } from '../../ui/format.ts';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, QueryError } from '../../ui/states.tsx';
 import { DataTable } from '../../ui/console/DataTable.tsx';
 import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams, type PeriodParams } from '../../ui/console/PeriodPicker.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
@@ -66,7 +66,7 @@ function ManagerList({ params, chosen, onChoose }: { params: PeriodParams; chose
     rowColumn.accessor('total_quantity', { header: 'Объём', meta: { align: 'right' }, cell: (c) => formatQuantity(c.getValue(), 'т') }),
     rowColumn.accessor('total_amount', { header: 'Зарплата', meta: { align: 'right' }, cell: (c) => formatMoney(c.getValue()) }),
   ];
-  if (query.isError && !query.data) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (query.isError && !query.data) return <QueryError query={query} />;
   return (
     <section aria-label="Менеджеры" className="salary-list">
       <div className="salary-list-head">
@@ -112,7 +112,7 @@ function SalaryDetail({ managerId, params, ownId, canSetRate }: { managerId: num
     itemColumn.accessor('amount', { header: 'Сумма', meta: { align: 'right' }, cell: (c) => formatMoney(c.getValue()) }),
   ];
   if (query.isPending) return <Loading text="Считаем зарплату..." />;
-  if (query.isError && !query.data) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (query.isError && !query.data) return <QueryError query={query} />;
   if (!w) return null;
   const mayEdit = canSetRate && managerId !== ownId;
   return (

@@ -8,7 +8,7 @@ import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, QueryError } from '../../ui/states.tsx';
 import { TransportsList } from './TransportsList.tsx';
 import { PushSettings } from './PushSettings.tsx';
 import { AlertSettings } from './AlertSettings.tsx';
@@ -33,7 +33,7 @@ export function ProfileScreen({ title = 'Профиль' }: { title?: string }) 
   if (!user) {
     return (
       <Page title={title}>
-        {query.isError ? <ErrorState message={query.error.message} onRetry={() => void query.refetch()} /> : <Loading />}
+        {query.isError ? <QueryError query={query} /> : <Loading />}
       </Page>
     );
   }

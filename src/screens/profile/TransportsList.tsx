@@ -5,7 +5,7 @@ import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { formatCapacity } from '../../ui/format.ts';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, Empty, QueryError } from '../../ui/states.tsx';
 
 export function TransportsList() {
   const query = useGet('GET /users/me/transports/');
@@ -17,7 +17,7 @@ export function TransportsList() {
 
   let body;
   if (query.isPending) body = <Loading text="Загрузка транспорта..." />;
-  else if (query.isError) body = <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  else if (query.isError) body = <QueryError query={query} />;
   else {
     const transports = query.data.data;
     body =

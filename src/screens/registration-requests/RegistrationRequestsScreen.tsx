@@ -10,7 +10,7 @@ import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, Empty, QueryError } from '../../ui/states.tsx';
 import { canApprove } from './approval.ts';
 import { RequestCard } from './RequestCard.tsx';
 
@@ -51,7 +51,7 @@ export function RegistrationRequestsScreen() {
 
   let body;
   if (query.isPending) body = <Loading text="Загрузка заявок..." />;
-  else if (query.isError) body = <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  else if (query.isError) body = <QueryError query={query} />;
   else {
     const requests = query.data.data.filter((request) => request.status === 'pending');
     const busy = approve.isPending || reject.isPending;

@@ -3,7 +3,7 @@
  * delete per photo. Bytes come through the engine (the photos need the bearer token).
  */
 import { useEffect, useMemo, useState } from 'react';
-import { useModalDialog } from '../../ui/use-modal.ts';
+import { Modal } from '../../ui/Modal.tsx';
 import { useQueries } from '@tanstack/react-query';
 import type { ReportPhoto } from '../../../contract/entities.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
@@ -80,16 +80,11 @@ function Lightbox({
   onClose: () => void;
   onDelete: (() => void) | undefined;
 }) {
-  const ref = useModalDialog();
   return (
-    <dialog
-      ref={ref}
+    <Modal
       className="lightbox"
       aria-label={`Фото ${index + 1} из ${total}`}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
+      onClose={onClose}
       onKeyDown={(event) => {
         if (event.key === 'ArrowRight') onMove(index + 1);
         if (event.key === 'ArrowLeft') onMove(index - 1);
@@ -123,6 +118,6 @@ function Lightbox({
           </button>
         )}
       </div>
-    </dialog>
+    </Modal>
   );
 }

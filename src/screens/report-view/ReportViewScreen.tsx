@@ -17,7 +17,7 @@ import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate } f
 import { rateNote } from '../../ui/money.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, ErrorState } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Gallery } from './Gallery.tsx';
 import './report-view.css';

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { monthLabel } from '../../../contract/money.ts';
 import { useGet } from '../../engine/api.ts';
 import { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
-import { ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { Loading, QueryError } from '../../ui/states.tsx';
 import { formatRate, plural } from '../../ui/format.ts';
 import { rateNote } from '../../ui/money.ts';
 
@@ -21,9 +21,9 @@ export function ClosedMonths({ userId }: { userId: number }) {
         Закрытые месяцы
       </h2>
       {query.isPending ? (
-        <LoadingState text="Загрузка расчётов..." />
+        <Loading tone="driver" text="Загрузка расчётов..." />
       ) : query.isError && !query.data ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+        <QueryError query={query} tone="driver" />
       ) : months.length === 0 ? (
         <p className="drv-muted">Закрытых месяцев пока нет: расчёт закрывает администратор компании.</p>
       ) : (

@@ -3,7 +3,7 @@ import { useGet } from '../../engine/api.ts';
 import { formatQuantity } from '../../ui/format.ts';
 import { ownAssociation } from '../../parts/driver/own-tasks.ts';
 import { plural } from '../../ui/format.ts';
-import { EmptyState, QueryStates } from '../../parts/driver/states.tsx';
+import { Empty, Loaded } from '../../ui/states.tsx';
 import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
 import { AssociationReports } from '../../parts/report/AssociationReports.tsx';
 import type { DateRange } from '../../ui/period.ts';
@@ -17,35 +17,43 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
       <h2 id="drv-completed-title" className="drv-section-title">
         Выполненные задачи{query.data ? `: ${tasks.length}` : ''}
       </h2>
-      <QueryStates query={query} empty={tasks.length === 0 ? <EmptyState title="За этот период выполненных задач нет" /> : null}>
-        <ul className="drv-grid">
-          {tasks.map((task) => {
-            const association = ownAssociation(task, userId);
-            return (
-              <li key={association?.id ?? `task-${task.id}`} className="drv-card">
-                <TaskSummary task={task} />
-                {association ? (
-                  <>
-                    <dl className="drv-facts">
-                      <div>
-                        <dt>Моё количество</dt>
-                        <dd>{formatQuantity(association.quantity, task.unit)}</dd>
-                      </div>
-                      <div>
-                        <dt>Доставлено</dt>
-                        <dd>
-                          {formatQuantity(association.delivered, task.unit)} · {plural(association.trips, ['рейс', 'рейса', 'рейсов'])}
-                        </dd>
-                      </div>
-                    </dl>
-                    <AssociationReports associationId={association.id} task={task} />
-                  </>
-                ) : null}
-              </li>
-            );
-          })}
-        </ul>
-      </QueryStates>
+      <Loaded
+        query={query}
+        tone="driver"
+        cacheNote
+        loading="Загрузка задач..."
+        empty={tasks.length === 0 ? <Empty tone="driver" title="За этот период выполненных задач нет" /> : null}
+      >
+        {() => (
+          <ul className="drv-grid">
+            {tasks.map((task) => {
+              const association = ownAssociation(task, userId);
+              return (
+                <li key={association?.id ?? `task-${task.id}`} className="drv-card">
+                  <TaskSummary task={task} />
+                  {association ? (
+                    <>
+                      <dl className="drv-facts">
+                        <div>
+                          <dt>Моё количество</dt>
+                          <dd>{formatQuantity(association.quantity, task.unit)}</dd>
+                        </div>
+                        <div>
+                          <dt>Доставлено</dt>
+                          <dd>
+                            {formatQuantity(association.delivered, task.unit)} · {plural(association.trips, ['рейс', 'рейса', 'рейсов'])}
+                          </dd>
+                        </div>
+                      </dl>
+                      <AssociationReports associationId={association.id} task={task} />
+                    </>
+                  ) : null}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Loaded>
     </section>
   );
 }

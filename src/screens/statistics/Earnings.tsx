@@ -6,7 +6,7 @@
 import type { WageItem } from '../../../contract/money.ts';
 import { downloadOnce, useGet } from '../../engine/api.ts';
 import { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
-import { ErrorState, LoadingState } from '../../parts/driver/states.tsx';
+import { Loading, QueryError } from '../../ui/states.tsx';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useMediaQuery } from '../../ui/use-media-query.ts';
 import type { DateRange } from '../../ui/period.ts';
@@ -29,9 +29,9 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
         Заработок
       </h2>
       {query.isPending ? (
-        <LoadingState text="Загрузка заработка..." />
+        <Loading tone="driver" text="Загрузка заработка..." />
       ) : query.isError ? (
-        <ErrorState error={query.error} onRetry={() => void query.refetch()} />
+        <QueryError query={query} tone="driver" />
       ) : !w ? null : (
         <>
           <dl className="drv-facts drv-facts--large">

@@ -7,7 +7,7 @@ import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, Empty, QueryError } from '../../ui/states.tsx';
 
 const PAGE_SIZE = 50;
 
@@ -21,7 +21,7 @@ function ClientErrors() {
   const [offset, setOffset] = useState(0);
   const query = useGet('GET /client-errors/', { limit: PAGE_SIZE, offset });
   if (query.isPending) return <Loading text="Загрузка ошибок..." />;
-  if (query.isError) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (query.isError) return <QueryError query={query} />;
   const { items, next_offset, total } = query.data.data;
   return (
     <>

@@ -12,7 +12,7 @@ import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
-import { ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, ErrorState, QueryError } from '../../ui/states.tsx';
 import { isoDate } from '../../ui/format.ts';
 import { TaskFields } from './TaskFields.tsx';
 import { TaskEditor } from './TaskEditor.tsx';
@@ -190,7 +190,7 @@ function EditTaskScreen({ id }: { id: number }) {
   const task = query.data?.data.items[0];
   const title = `Задача №${id}`;
   if (query.isPending) return <Page title={title}><Loading /></Page>;
-  if (query.isError) return <Page title={title}><ErrorState message={query.error.message} onRetry={() => void query.refetch()} /></Page>;
+  if (query.isError) return <Page title={title}><QueryError query={query} /></Page>;
   if (!task) {
     return (
       <Page title={title}>

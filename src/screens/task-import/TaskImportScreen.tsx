@@ -16,7 +16,7 @@ import { Page } from '../../ui/Page.tsx';
 import { DataTable } from '../../ui/console/DataTable.tsx';
 import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
-import { ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, ErrorState } from '../../ui/states.tsx';
 import { formatDate, formatQuantity, formatRate, plural } from '../../ui/format.ts';
 import { saveDownload } from '../../ui/download.ts';
 import './task-import.css';

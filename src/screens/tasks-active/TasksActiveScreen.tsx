@@ -9,7 +9,7 @@ import { useGet } from '../../engine/api.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';
 import { Page } from '../../ui/Page.tsx';
-import { Empty, ErrorState, Loading } from '../../ui/states.tsx';
+import { Loading, Empty, QueryError } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { isoDate } from '../../ui/format.ts';
@@ -30,7 +30,7 @@ export function TasksActiveScreen({ title }: ScreenProps) {
 
   let body;
   if (query.isPending) body = <Loading />;
-  else if (query.isError) body = <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  else if (query.isError) body = <QueryError query={query} />;
   else if (groups.length === 0) {
     body = (
       <Empty>

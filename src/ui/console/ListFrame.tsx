@@ -5,7 +5,7 @@
  */
 import type { GetKey } from '../../../contract/calls/index.ts';
 import { CacheNote } from '../CacheNote.tsx';
-import { ErrorState } from '../states.tsx';
+import { QueryError } from '../states.tsx';
 import { DataTable, type DataTableProps } from './DataTable.tsx';
 import type { ListController } from './list-controller.ts';
 import { Pager } from './Pager.tsx';
@@ -23,7 +23,7 @@ type FrameProps<T> = Omit<DataTableProps<T>, 'data' | 'sort' | 'onSort' | 'selec
 
 export function ListFrame<T>({ list, selectable, pagerAlways, ...table }: FrameProps<T>) {
   const { query, everything } = list;
-  if (query.isError && !query.data) return <ErrorState message={query.error.message} onRetry={() => void query.refetch()} />;
+  if (query.isError && !query.data) return <QueryError query={query} />;
   return (
     <>
       <DataTable
