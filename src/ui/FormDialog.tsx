@@ -3,9 +3,10 @@
  * with a submit that shows it is working, and the server's refusal above the buttons. The fields are the
  * caller's; they stay as typed when the server refuses, because the dialog stays open.
  */
-import { useId, type FormEvent, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Modal } from './Modal.tsx';
 import './dialog.css';
+import { Form } from './Form.tsx';
 
 export interface FormDialogProps {
   title: string;
@@ -23,14 +24,9 @@ export interface FormDialogProps {
 export function FormDialog({ title, submitLabel, busy, error, onSubmit, onCancel, children, wide }: FormDialogProps) {
   const titleId = useId();
 
-  function submit(event: FormEvent): void {
-    event.preventDefault();
-    if (!busy) onSubmit();
-  }
-
   return (
     <Modal className={wide ? 'dialog dialog-wide' : 'dialog'} aria-labelledby={titleId} onClose={() => !busy && onCancel()}>
-      <form className="dialog-body" onSubmit={submit} noValidate>
+      <Form className="dialog-body" onSubmit={() => !busy && onSubmit()}>
         <h2 id={titleId} className="dialog-title">
           {title}
         </h2>
@@ -48,7 +44,7 @@ export function FormDialog({ title, submitLabel, busy, error, onSubmit, onCancel
             {busy ? 'Сохраняем…' : submitLabel}
           </button>
         </div>
-      </form>
+      </Form>
     </Modal>
   );
 }

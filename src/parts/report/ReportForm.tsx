@@ -36,6 +36,7 @@ import {
 import { hasChanges, saveReportEdit } from './save-edit.ts';
 import { undoFiledReport } from './undo-report.ts';
 import '../driver/dialogs.css';
+import { Form } from '../../ui/Form.tsx';
 
 /** Path prefixes of the queries that show reports or their effect on tasks and earnings. */
 /** What a report filed, undone or delivered makes stale, by the route table's rule for a report (contract/calls/reports.ts). */
@@ -181,14 +182,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
 
   return (
     <Modal className="drv-sheet" aria-labelledby="drv-report-title" onClose={() => void close()}>
-      <form
-        className="drv-sheet__form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+      <Form className="drv-sheet__form" onSubmit={submit}>
         <div className="drv-sheet__header">
           <h2 id="drv-report-title" className="drv-sheet__title">
             {editing ? 'Исправление отчёта' : 'Отчёт по рейсу'}
@@ -319,7 +313,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
             {submitting ? 'Сохраняем...' : editing ? 'Сохранить' : 'Отправить отчёт'}
           </button>
         </div>
-      </form>
+      </Form>
       {confirmDialog}
     </Modal>
   );

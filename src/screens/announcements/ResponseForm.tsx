@@ -9,6 +9,7 @@ import { useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { formatDateTime } from '../../ui/format.ts';
 import { TextAreaField } from '../../ui/Field.tsx';
+import { Form } from '../../ui/Form.tsx';
 
 const STATUS_CLASS = { pending: 'status-in_progress', approved: 'status-completed', declined: 'status-cancelled' } as const;
 
@@ -57,13 +58,7 @@ export function ResponseForm({ announcement, offline, reason }: { announcement: 
   }
 
   return (
-    <form
-      className="ann-response"
-      onSubmit={(event) => {
-        event.preventDefault();
-        void send();
-      }}
-    >
+    <Form className="ann-response" onSubmit={send}>
       <TextAreaField
         label="Ваш ответ"
         rows={3}
@@ -83,6 +78,6 @@ export function ResponseForm({ announcement, offline, reason }: { announcement: 
           {busy ? 'Отправляем…' : mine ? 'Сохранить ответ' : 'Ответить'}
         </button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -9,6 +9,7 @@ import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field } from '../../ui/Field.tsx';
+import { Form } from '../../ui/Form.tsx';
 
 const FIELDS: { key: keyof CheckThresholds; label: string; hint: string }[] = [
   { key: 'capacity_tolerance_pct', label: 'Перегруз сверх грузоподъёмности, %', hint: 'Рейс больше грузоподъёмности машины на столько процентов — «Перегруз»' },
@@ -59,14 +60,7 @@ function ThresholdsForm({ companyId, stored, canEdit, offline, reason }: { compa
     <section className="check-thresholds" aria-labelledby={`checks-${companyId}`}>
       <h3 id={`checks-${companyId}`}>Автоматическая проверка рейсов</h3>
       <p className="muted">Отчёты с замечаниями не попадают в «Подтвердить все без замечаний» на экране «Отчёты».</p>
-      <form
-        className="check-thresholds-grid"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+      <Form className="check-thresholds-grid" onSubmit={submit}>
         {FIELDS.map((f) => (
           <Field
             key={f.key}
@@ -86,7 +80,7 @@ function ThresholdsForm({ companyId, stored, canEdit, offline, reason }: { compa
             </button>
           </div>
         )}
-      </form>
+      </Form>
     </section>
   );
 }

@@ -7,6 +7,7 @@ import { failureMessage } from '../../engine/send.ts';
 import { useSend } from '../../engine/api.ts';
 import { parseHours } from '../../parts/driver/quantity.ts';
 import { DateInput } from '../../ui/DateInput.tsx';
+import { Form } from '../../ui/Form.tsx';
 
 export function DailyHoursForm({ online }: { online: boolean }) {
   const [date, setDate] = useState(() => isoDate(new Date()));
@@ -39,14 +40,7 @@ export function DailyHoursForm({ online }: { online: boolean }) {
       <h2 id="drv-hours-title" className="drv-card__title">
         Рабочие часы
       </h2>
-      <form
-        className="drv-hours__form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit();
-        }}
-      >
+      <Form className="drv-hours__form" onSubmit={submit}>
         <label className="drv-field">
           <span className="drv-field__label">Дата</span>
           <DateInput className="drv-input" value={date} onValue={setDate} />
@@ -70,7 +64,7 @@ export function DailyHoursForm({ online }: { online: boolean }) {
         >
           {save.isPending ? 'Сохраняем...' : 'Сохранить часы'}
         </button>
-      </form>
+      </Form>
       {error ? (
         <p className="drv-field__error" role="alert">
           {error}

@@ -7,6 +7,7 @@ import { failureMessage } from '../../engine/send.ts';
 import { useSend } from '../../engine/api.ts';
 import { ApiError } from '../../engine/queries.ts';
 import { quantitiesUnsaved, quantityBody, quantityText, type QuantityFields } from '../../parts/driver/quantity.ts';
+import { Form } from '../../ui/Form.tsx';
 
 /**
  * Typed but not on the server: said beside the fields until it is saved, so a failed save (the server
@@ -67,14 +68,7 @@ export function QuantityForm({ association, unit, disabled, onUnsavedChange }: P
   }
 
   return (
-    <form
-      className="drv-quantities"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void submit();
-      }}
-    >
+    <Form className="drv-quantities" onSubmit={submit}>
       <fieldset className="drv-quantities__fields" disabled={disabled}>
         <legend className="drv-field__label">Количество, {unit}</legend>
         {(Object.keys(LABELS) as (keyof QuantityFields)[]).map((key) => {
@@ -120,6 +114,6 @@ export function QuantityForm({ association, unit, disabled, onUnsavedChange }: P
       >
         {save.isPending ? 'Сохраняем...' : 'Сохранить количество'}
       </button>
-    </form>
+    </Form>
   );
 }

@@ -1,5 +1,5 @@
 /** Sign-in with e-mail and password; the engine's message is shown as it comes (docs/product.md §8). */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { getEngine } from '../../engine/engine.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
@@ -7,6 +7,7 @@ import { Field } from '../../ui/Field.tsx';
 import { AuthFrame } from '../../ui/AuthFrame.tsx';
 import { currentSubscription } from '../../app/pwa/push.ts';
 import { landingFor } from '../../app/nav.ts';
+import { Form } from '../../ui/Form.tsx';
 
 export function LoginScreen() {
   const { auth } = useEngineSnapshot();
@@ -17,8 +18,7 @@ export function LoginScreen() {
   const [busy, setBusy] = useState(false);
   const [fieldErrors, setFieldErrors] = useState<{ email?: string | undefined; password?: string | undefined }>({});
 
-  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
-    event.preventDefault();
+  async function submit(): Promise<void> {
     // Our own Russian messages, not the browser's bubbles (which speak the browser's language).
     const missing = { email: email.trim() === '' ? 'Укажите e-mail' : undefined, password: password === '' ? 'Укажите пароль' : undefined };
     setFieldErrors(missing);
@@ -43,7 +43,7 @@ export function LoginScreen() {
 
   return (
     <AuthFrame title="Вход">
-      <form className="form" noValidate onSubmit={(event) => void submit(event)}>
+      <Form className="form" onSubmit={submit}>
         {auth.isAuthenticated && auth.user && (
           <p className="notice">
             Вы уже вошли как {auth.user.name}. <Link href="/profile">Перейти в профиль</Link>
@@ -81,7 +81,7 @@ export function LoginScreen() {
         <p className="form-footer">
           Нет аккаунта? <Link href="/register">Зарегистрироваться</Link>
         </p>
-      </form>
+      </Form>
     </AuthFrame>
   );
 }

@@ -3,12 +3,13 @@
  * the chosen events; a short sound; a system notification while the console is in the background (the browser asks
  * for permission when it is turned on). Saved on the server for the user (PUT /users/me/alerts).
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { showToast } from '../../ui/toasts.ts';
 import { ALERT_KINDS, ALERT_LABELS, DEFAULT_ALERT_SETTINGS, type AlertKind, type AlertSettings as Settings } from '../../../contract/alerts.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
+import { Form } from '../../ui/Form.tsx';
 
 export function AlertSettings() {
   const query = useGet('GET /users/me/alerts');
@@ -46,8 +47,7 @@ function AlertSettingsForm({ stored, loading }: { stored: Settings; loading: boo
     setDraft((d) => ({ ...d, notify: on }));
   }
 
-  async function submit(event: FormEvent): Promise<void> {
-    event.preventDefault();
+  async function submit(): Promise<void> {
     try {
       await save.mutateAsync({ body: draft });
       showToast('success', 'Настройки оповещений сохранены');
@@ -58,7 +58,7 @@ function AlertSettingsForm({ stored, loading }: { stored: Settings; loading: boo
 
   const unsupported = !('Notification' in window);
   return (
-    <form onSubmit={(event) => void submit(event)}>
+    <Form onSubmit={submit}>
       <fieldset className="alert-kinds">
         <legend>О чём сообщать</legend>
         {ALERT_KINDS.map((kind) => (
@@ -80,6 +80,6 @@ function AlertSettingsForm({ stored, loading }: { stored: Settings; loading: boo
         {save.isPending ? 'Сохраняем...' : 'Сохранить оповещения'}
       </button>
       <NeedsServerHint offline={server.offline} what="изменить оповещения" />
-    </form>
+    </Form>
   );
 }

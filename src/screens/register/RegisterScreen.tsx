@@ -2,7 +2,7 @@
  * Registration: it files a request that a manager approves; nobody can sign in before that.
  * The company list comes from GET /companies/, which answers anyone.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from 'wouter';
 import type { RegistrationReviewer } from '../../../contract/entities.ts';
 import { getEngine } from '../../engine/engine.ts';
@@ -11,6 +11,7 @@ import { Field } from '../../ui/Field.tsx';
 import { AuthFrame } from '../../ui/AuthFrame.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { checkRegistration, emptyRegistrationForm, sentMessage, type FieldErrors, type RegistrationForm } from './registration-form.ts';
+import { Form } from '../../ui/Form.tsx';
 
 export function RegisterScreen() {
   const companies = useGet('GET /companies/');
@@ -26,8 +27,7 @@ export function RegisterScreen() {
     setErrors((current) => ({ ...current, [field]: undefined }));
   };
 
-  async function submit(event: FormEvent<HTMLFormElement>): Promise<void> {
-    event.preventDefault();
+  async function submit(): Promise<void> {
     setFailure(null);
     const checked = checkRegistration(form);
     if (!checked.ok) {
@@ -70,7 +70,7 @@ export function RegisterScreen() {
 
   return (
     <AuthFrame title="Регистрация">
-      <form className="form" onSubmit={(event) => void submit(event)} noValidate>
+      <Form className="form" onSubmit={submit}>
         <Field label="E-mail" type="email" autoComplete="email" inputMode="email" value={form.email} onChange={set('email')} error={errors.email} />
         <Field
           label="Пароль"
@@ -132,7 +132,7 @@ export function RegisterScreen() {
         <p className="form-footer">
           Уже есть аккаунт? <Link href="/login">Войти</Link>
         </p>
-      </form>
+      </Form>
     </AuthFrame>
   );
 }

@@ -16,6 +16,7 @@ import { buildBody, draftKey, DRIVER_NUMBER_FIELDS, editBody, loadTaskChecks, fi
 import { parseQuantity } from '../../ui/decimal.ts';
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
 import { NamedOptions } from '../../ui/Options.tsx';
+import { Form } from '../../ui/Form.tsx';
 
 interface EditDraft {
   base: string;
@@ -222,14 +223,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
   }
 
   return (
-    <form
-      className="task-form"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        void save();
-      }}
-    >
+    <Form className="task-form" onSubmit={save}>
       {confirmElement}
       {stale && (
         <div className="notice" role="status">
@@ -268,6 +262,6 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
         <NeedsServerHint offline={server.offline} what="сохранить задачу (правки сохраняются в черновике)" />
       </div>
       <History entity="task" id={loaded.id} />
-    </form>
+    </Form>
   );
 }

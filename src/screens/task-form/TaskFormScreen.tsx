@@ -26,6 +26,7 @@ import { TaskTemplates } from './TaskTemplates.tsx';
 import { RepeatFields, type RepeatState } from './RepeatFields.tsx';
 import { addDays, repeatDates, templateFromBody, templateName, valuesFromTemplate } from './repeat.ts';
 import './task-form.css';
+import { Form } from '../../ui/Form.tsx';
 
 export function TaskFormScreen({ title }: ScreenProps) {
   const id = Number(new URLSearchParams(useSearch()).get('id'));
@@ -139,14 +140,7 @@ function CreateTaskScreen({ title }: { title: string }) {
           setFormError(null);
         }}
       />
-      <form
-        className="task-form"
-        noValidate
-        onSubmit={(event) => {
-          event.preventDefault();
-          void submit(false);
-        }}
-      >
+      <Form className="task-form" onSubmit={() => submit(false)}>
         {created && (
           <p className="notice notice-success" role="status">
             Создана задача <Link href={`/tasks/create?id=${created.id}`}>№{created.id} «{created.cargo}»</Link>. Дата и места оставлены для следующей.
@@ -180,7 +174,7 @@ function CreateTaskScreen({ title }: { title: string }) {
           </button>
           <NeedsServerHint offline={server.offline} what="создать задачу (черновик сохраняется)" />
         </div>
-      </form>
+      </Form>
     </Page>
   );
 }
