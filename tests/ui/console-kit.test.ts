@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { runBulk, summarizeBulk } from '../../src/ui/console/bulk.ts';
 import { readUrlState, writeUrlState } from '../../src/ui/console/use-url-state.ts';
 import { ApiError } from '../../src/engine/queries.ts';
+import { placeServerError } from '../../src/ui/server-error.ts';
 import { formatDate, formatDateTime, formatQuantity, formatRate } from '../../src/ui/format.ts';
 
 describe('runBulk', () => {
@@ -56,5 +57,17 @@ describe('formatting', () => {
     expect(formatQuantity(null, 'т')).toBe('—');
     expect(formatRate(460).replace(/\s/g, ' ')).toBe('460 ₽/т');
     expect(formatDateTime(new Date(2026, 10, 23, 14, 5).toISOString())).toBe('23.11.2026 14:05');
+  });
+});
+
+describe('placeServerError', () => {
+  it('puts a refusal under the field it names, when the form has that field; anything else is the form’s', () => {
+    const refusal = (message: string) => new ApiError({ ok: false, message, status: 400, network: false });
+    expect(placeServerError(refusal('quantity: Количество должно быть больше нуля'), ['quantity', 'comment'])).toEqual({
+      field: 'quantity',
+      message: 'Количество должно быть больше нуля',
+    });
+    expect(placeServerError(refusal('rate: не число'), ['quantity'])).toEqual({ field: null, message: 'rate: не число' });
+    expect(placeServerError(refusal('Передача уже принята'), ['quantity'])).toEqual({ field: null, message: 'Передача уже принята' });
   });
 });

@@ -7,6 +7,7 @@ import { MAX_VEHICLE_CAPACITY } from '../../../contract/payloads.ts';
 import type { Role } from '../../../contract/roles.ts';
 import type { UserWire } from '../../../contract/entities.ts';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
+import { placeDetail } from '../../ui/server-error.ts';
 
 export interface AccountValues {
   name: string;
@@ -180,10 +181,6 @@ function normalized(values: AccountValues, shape: AccountShape, capacity: number
 
 /** A server detail names its field first ('email: …', 'company_id: …'); the form shows it under that field. */
 export function accountServerError(detail: string): { field: AccountField | null; message: string } {
-  const match = /^([a-z_]+):\s*(.+)$/.exec(detail);
-  if (match && (FIELD_ORDER as readonly string[]).includes(match[1] as string)) {
-    return { field: match[1] as AccountField, message: match[2] as string };
-  }
-  if (/e-mail/i.test(detail)) return { field: 'email', message: detail };
-  return { field: null, message: detail };
+  const placed = placeDetail(detail, FIELD_ORDER);
+  return placed.field === null && /e-mail/i.test(detail) ? { field: 'email', message: detail } : placed;
 }

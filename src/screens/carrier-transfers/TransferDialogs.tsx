@@ -3,7 +3,7 @@ import { useState } from 'react';
 import type { Company } from '../../../contract/entities.ts';
 import type { Transfer } from '../../../contract/transfers.ts';
 import { useGet, useSend } from '../../engine/api.ts';
-import { failureMessage } from '../../engine/send.ts';
+import { placeServerError } from '../../ui/server-error.ts';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field, TextAreaField } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
@@ -16,13 +16,8 @@ import { Modal } from '../../ui/Modal.tsx';
 import { DRIVER_STATUS_LABELS } from '../../ui/statuses.ts';
 import { NamedOptions } from '../../ui/Options.tsx';
 
-type FieldName = 'task_id' | 'to_company_id' | 'quantity' | 'comment';
-
-/** The server's «field: message» goes under its field; anything else above the buttons. */
-function placeError(message: string): { field: FieldName | null; message: string } {
-  const match = /^(task_id|to_company_id|quantity|comment):\s*(.+)$/.exec(message);
-  return match ? { field: match[1] as FieldName, message: match[2] as string } : { field: null, message };
-}
+const FIELDS = ['task_id', 'to_company_id', 'quantity', 'comment'] as const;
+type FieldName = (typeof FIELDS)[number];
 
 export function TransferDialog({
   editing,
@@ -76,7 +71,7 @@ export function TransferDialog({
           });
       await onSaved(saved);
     } catch (error) {
-      const placed = placeError(failureMessage(error));
+      const placed = placeServerError(error, FIELDS);
       if (placed.field) setErrors({ [placed.field]: placed.message });
       else setFormError(placed.message);
     } finally {

@@ -18,6 +18,7 @@ import { Field } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
 import { Loading, Empty, QueryError } from '../../ui/states.tsx';
+import { placeServerError } from '../../ui/server-error.ts';
 
 type Editing = { kind: 'add'; min: number; from: string } | { kind: 'edit'; band: RateBand } | null;
 
@@ -210,10 +211,9 @@ function BandDialog({ editing, companyId, onClose, onSaved }: { editing: NonNull
       else await add.mutateAsync({ params: { id: companyId }, body });
       await onSaved();
     } catch (error) {
-      const message = failureMessage(error);
-      const match = /^(min_quantity|max_quantity|rate|valid_from):\s*(.+)$/.exec(message);
-      if (match) setErrors({ [match[1] as 'rate']: match[2] });
-      else setFormError(message);
+      const placed = placeServerError(error, ['min_quantity', 'max_quantity', 'rate', 'valid_from'] as const);
+      if (placed.field) setErrors({ [placed.field]: placed.message });
+      else setFormError(placed.message);
     }
   }
 

@@ -9,6 +9,7 @@ import { Field, TextAreaField } from '../../ui/Field.tsx';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { formatMoney } from '../../ui/format.ts';
+import { placeServerError } from '../../ui/server-error.ts';
 
 const today = (): string => {
   const d = new Date();
@@ -50,11 +51,9 @@ export function AdjustmentDialog({ month, onClose }: { month: PayrollMonth; onCl
       showToast('success', `Корректировка ${formatMoney(made.amount)} проведена ${made.date.split('-').reverse().join('.')}`);
       onClose();
     } catch (error) {
-      const message = failureMessage(error);
-      const match = /^(amount|reason|report_id|driver_id):\s*(.+)$/.exec(message);
-      const field = match ? ({ amount: 'amount', reason: 'reason', report_id: 'report', driver_id: 'driver' } as const)[match[1] as 'amount'] : null;
-      if (match && field) setErrors({ [field]: match[2] });
-      else setFormError(message);
+      const placed = placeServerError(error, ['amount', 'reason', 'report_id', 'driver_id'] as const);
+      if (placed.field) setErrors({ [({ amount: 'amount', reason: 'reason', report_id: 'report', driver_id: 'driver' } as const)[placed.field]]: placed.message });
+      else setFormError(placed.message);
     }
   }
 
