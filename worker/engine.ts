@@ -24,8 +24,6 @@ import { createSnapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
 import { createTabs } from './tabs.ts';
 
-export type { Outbox, OutboxDeps, OutboxFactory } from './outbox-types.ts';
-
 export interface EngineDeps {
   mode: Snapshot['mode'];
   /** IndexedDB behind worker/store.ts (worker/idb-store.ts createIdbStore). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { CrossTabMessage } from '../../worker/cross-tab.ts';
-import type { OutboxDeps, OutboxFactory } from '../../worker/engine.ts';
+import type { OutboxDeps, OutboxFactory } from '../../worker/outbox-types.ts';
 import { noOutbox } from '../../worker/outbox-types.ts';
 import { DELIVERED_NOTICE } from '../../worker/outbox.ts';
 import { createChannelHub, createFakeServer, settle } from './doubles.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ClientErrorReport, NewReport } from '../../worker/api.ts';
-import type { OutboxDeps, OutboxFactory } from '../../worker/engine.ts';
+import type { OutboxDeps, OutboxFactory } from '../../worker/outbox-types.ts';
 import { NO_NETWORK_WRITE, SERVER_DOWN_WRITE } from '../../worker/http-api.ts';
 import { createOutbox } from '../../worker/outbox.ts';
 import { newOutboxRecord } from '../../worker/outbox-store.ts';

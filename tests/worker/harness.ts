@@ -9,7 +9,8 @@ import type { CrossTabMessage } from '../../worker/cross-tab.ts';
 import { KV, openEngineDb, type EngineDb } from '../../worker/db.ts';
 import { createIdbStore } from '../../worker/idb-store.ts';
 import type { EngineStore } from '../../worker/store.ts';
-import { createEngine, type EngineDeps, type OutboxFactory } from '../../worker/engine.ts';
+import { createEngine, type EngineDeps } from '../../worker/engine.ts';
+import type { OutboxFactory } from '../../worker/outbox-types.ts';
 import type { Channel, Locks } from '../../worker/ports.ts';
 import { createFakeServer, createFifoLocks, createManualClock, createNetwork, makeJwt, type FakeServer } from './doubles.ts';
 
