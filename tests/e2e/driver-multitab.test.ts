@@ -10,7 +10,8 @@ import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { OutboxView, waitForEngine } from './pages/driver-outbox.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
-import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
+import { signInAsDriver } from './pages/driver-session.ts';
+import { waitForServiceWorker } from './harness/engine.ts';
 import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
 
 const REPORTS_POST = /^\/api\/reports\/?$/;

@@ -10,7 +10,8 @@ import { CLUSTER } from './harness/app.ts';
 import { newContext, trackErrors, type EngineMode } from './harness/browser.ts';
 import { OutboxView, waitForEngine } from './pages/driver-outbox.ts';
 import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
-import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
+import { signInAsDriver } from './pages/driver-session.ts';
+import { waitForServiceWorker } from './harness/engine.ts';
 import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
 
 /** One open seed task per mode, so both modes run against one server. */

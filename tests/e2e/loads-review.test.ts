@@ -15,7 +15,8 @@ import { waitFor } from './harness/wait.ts';
 import { signIn } from './pages/login-page.ts';
 import { OutboxView } from './pages/driver-outbox.ts';
 import { reportsOn } from './pages/driver-records.ts';
-import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
+import { signInAsDriver } from './pages/driver-session.ts';
+import { waitForServiceWorker } from './harness/engine.ts';
 import { useDriverSuite } from './pages/driver-suite.ts';
 import { CurrentTasksPage } from './pages/driver-tasks.ts';
 

@@ -11,7 +11,8 @@ import { newContext } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
 import { demoDriverId, reportsOn } from './pages/driver-records.ts';
 import { queueWithServerDown } from './pages/driver-queue.ts';
-import { signInAsDriver, waitForServiceWorker } from './pages/driver-session.ts';
+import { signInAsDriver } from './pages/driver-session.ts';
+import { waitForServiceWorker } from './harness/engine.ts';
 import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
 
 const suite = useDriverSuite(1);

@@ -8,7 +8,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import type { E2eApp } from '../harness/app.ts';
 import { OutboxView } from './driver-outbox.ts';
 import { associationFor } from './driver-records.ts';
-import { signInAsDriver, waitForServiceWorker } from './driver-session.ts';
+import { signInAsDriver } from './driver-session.ts';
+import { waitForServiceWorker } from '../harness/engine.ts';
 import { CurrentTasksPage, type PhotoFile } from './driver-tasks.ts';
 
 export async function queueWithServerDown(

@@ -14,13 +14,3 @@ export async function signInAsDriver(page: Page, baseUrl: string): Promise<void>
   // A driver lands on his tasks of the day (app/nav.ts `landingFor`).
   await page.waitForURL(`${baseUrl}/current-tasks`);
 }
-
-/** Resolves once a service worker controls the page, so a reload works offline. */
-export async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (navigator.serviceWorker.controller) return;
-    // The first visit is not controlled until the worker claims it.
-    await new Promise<void>((resolve) => navigator.serviceWorker.addEventListener('controllerchange', () => resolve(), { once: true }));
-  });
-}
