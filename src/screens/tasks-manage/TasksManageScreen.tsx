@@ -165,6 +165,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
         list={list}
         selectable
         pagerAlways
+        dense
         label="Задачи"
         columns={taskColumns(rowActions)}
         getRowId={(task) => String(task.id)}

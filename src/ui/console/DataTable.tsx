@@ -51,6 +51,8 @@ export interface DataTableProps<T> {
   /** The row as a card, for phones. */
   card: (row: T) => ReactNode;
   rowClassName?: (row: T) => string | undefined;
+  /** Narrower cell padding, for a table of many columns that should fit a 1440 px screen beside the menu. */
+  dense?: boolean;
 }
 
 function moveFocus(event: KeyboardEvent<HTMLElement>, step: 1 | -1): void {
@@ -157,7 +159,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   return (
     <div className="console-table-wrap">
-      <table className="console-table" aria-label={label} aria-busy={loading || undefined}>
+      <table className={props.dense ? 'console-table console-table--dense' : 'console-table'} aria-label={label} aria-busy={loading || undefined}>
         <thead>
           {table.getHeaderGroups().map((group) => (
             <tr key={group.id}>
