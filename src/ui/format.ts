@@ -1,13 +1,21 @@
-/** Formatting for the user's eyes (Russian locale). */
+/**
+ * Formatting for the user's eyes (Russian locale). The Intl formatters are made on first use, not when the
+ * module loads: /login loads this file (the cache note) and making four of them cost it a long task on a slow phone.
+ */
 
-const time = new Intl.DateTimeFormat('ru-RU', { hour: '2-digit', minute: '2-digit' });
-const dayMonth = new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit' });
+function lazy<T>(make: () => T): () => T {
+  let made: T | undefined;
+  return () => (made ??= make());
+}
+
+const time = lazy(() => new Intl.DateTimeFormat('ru-RU', { hour: '2-digit', minute: '2-digit' }));
+const dayMonth = lazy(() => new Intl.DateTimeFormat('ru-RU', { day: '2-digit', month: '2-digit' }));
 
 /** 'HH:MM' for today, 'DD.MM HH:MM' otherwise: how old cached data is, at a glance. */
 export function formatStoredAt(storedAt: number, now: number = Date.now()): string {
   const stored = new Date(storedAt);
   const sameDay = stored.toDateString() === new Date(now).toDateString();
-  return sameDay ? time.format(stored) : `${dayMonth.format(stored)} ${time.format(stored)}`;
+  return sameDay ? time().format(stored) : `${dayMonth().format(stored)} ${time().format(stored)}`;
 }
 
 /** A vehicle's capacity in tonnes, Russian style: «22,5 т». */
@@ -21,18 +29,18 @@ export function formatDate(value: string): string {
   return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
 }
 
-const numberFormat = new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 });
-const moneyFormat = new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+const numberFormat = lazy(() => new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 }));
+const moneyFormat = lazy(() => new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 }));
 
 /** A quantity with its unit; '—' when there is none. */
 export function formatQuantity(value: number | null | undefined, unit = ''): string {
   if (value === null || value === undefined) return '—';
-  return unit ? `${numberFormat.format(value)} ${unit}` : numberFormat.format(value);
+  return unit ? `${numberFormat().format(value)} ${unit}` : numberFormat().format(value);
 }
 
 export function formatMoney(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  return `${moneyFormat.format(value)} ₽`;
+  return `${moneyFormat().format(value)} ₽`;
 }
 
 /** '460 ₽/т': a rate per unit. */
@@ -70,7 +78,7 @@ export function plural(n: number, forms: readonly [one: string, few: string, man
   const mod10 = n % 10;
   const mod100 = n % 100;
   const form = Number.isInteger(n) ? (mod10 === 1 && mod100 !== 11 ? forms[0] : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? forms[1] : forms[2]) : forms[1];
-  return `${numberFormat.format(n)} ${form}`;
+  return `${numberFormat().format(n)} ${form}`;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
