@@ -25,6 +25,12 @@ export const FLAG_CODES = [
   'late_filing',
   'time_out_of_range',
 ] as const;
+
+/**
+ * What the review list filters by (GET /reports/ `flag`): a flag's code; `any`: some flag; `none`: no flag at all;
+ * `clean`: no fault flag (information such as a late filing allowed) — what «approve all clean» approves.
+ */
+export const REPORT_FLAG_FILTERS = [...FLAG_CODES, 'any', 'none', 'clean'] as const;
 export type FlagCode = (typeof FLAG_CODES)[number];
 
 export interface ReportFlag {

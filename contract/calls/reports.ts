@@ -9,7 +9,7 @@ import { text } from '../fields.ts';
 import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
 import type { Page, Report, ReportPhoto, ReportView, ReviewStatus } from '../entities.ts';
 import { REVIEW_STATUSES } from '../entities.ts';
-import { FLAG_CODES } from '../report-checks.ts';
+import { REPORT_FLAG_FILTERS } from '../report-checks.ts';
 import { dailyHoursSchema, isoDate, wagesQuerySchema, type DailyHours } from '../driver.ts';
 import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
 
@@ -27,7 +27,7 @@ export const reportListQuerySchema = z.object({
    * A flag's code; `any`: some flag; `none`: no flag at all; `clean`: no fault flag (information such as a late
    * filing allowed) — what «approve all clean» approves.
    */
-  flag: z.enum([...FLAG_CODES, 'any', 'none', 'clean'], { message: 'неизвестная отметка проверки' }).optional(),
+  flag: z.enum(REPORT_FLAG_FILTERS, { message: 'неизвестная отметка проверки' }).optional(),
   search: z.string().trim().max(200).optional(),
   limit: z.coerce.number({ message: 'ожидается число' }).int().min(1).max(200).default(50),
   offset: z.coerce.number({ message: 'ожидается число' }).int().min(0).default(0),

@@ -3,8 +3,7 @@
  * Esc asks `onClose` rather than closing it (the owner unmounts it, or keeps it open to ask first);
  * with `closeOnBackdrop` a click beside it asks too.
  */
-import type { DialogHTMLAttributes, ReactNode } from 'react';
-import { useModalDialog } from './use-modal.ts';
+import { useEffect, useRef, type DialogHTMLAttributes, type ReactNode } from 'react';
 
 type ModalProps = Omit<DialogHTMLAttributes<HTMLDialogElement>, 'onCancel' | 'onClick' | 'open'> & {
   onClose: () => void;
@@ -13,7 +12,12 @@ type ModalProps = Omit<DialogHTMLAttributes<HTMLDialogElement>, 'onCancel' | 'on
 };
 
 export function Modal({ onClose, closeOnBackdrop = false, children, ...dialog }: ModalProps) {
-  const ref = useModalDialog();
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (dialog && !dialog.open) dialog.showModal();
+    return () => dialog?.close();
+  }, []);
   return (
     <dialog
       {...dialog}

@@ -23,3 +23,6 @@ export function ownTasksInOrder(tasks: readonly Task[], driverId: number | null 
     .filter((entry): entry is OwnTask => entry.association !== null)
     .sort((a, b) => a.task.date.localeCompare(b.task.date) || a.association.order_index - b.association.order_index);
 }
+
+/** How a driver's task list shows its states (ui/states.tsx `Loaded`): the driver's look, the cache note on top. */
+export const TASK_LIST_STATES = { tone: 'driver', cacheNote: true, loading: 'Загрузка задач...' } as const;

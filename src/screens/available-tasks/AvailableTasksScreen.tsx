@@ -15,6 +15,7 @@ import { Empty, Loaded } from '../../ui/states.tsx';
 import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
 import '../../parts/driver/driver.css';
 import { DateInput } from '../../ui/DateInput.tsx';
+import { TASK_LIST_STATES } from '../../parts/driver/own-tasks.ts';
 
 const PAGE_SIZE = 30;
 
@@ -102,10 +103,8 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
         <p className="drv-notice">{NEEDS_SERVER}, чтобы взять задачу; список может быть устаревшим.</p>
       ) : null}
       <Loaded
+        {...TASK_LIST_STATES}
         query={query}
-        tone="driver"
-        cacheNote
-        loading="Загрузка задач..."
         empty={
           tasks.length === 0 ? (
             <Empty tone="driver" title={filtered ? 'Ничего не найдено' : 'Свободных задач нет'}>

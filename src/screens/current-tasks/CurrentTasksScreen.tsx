@@ -8,7 +8,7 @@ import { Link } from 'wouter';
 import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
-import { ownTasksInOrder } from '../../parts/driver/own-tasks.ts';
+import { ownTasksInOrder, TASK_LIST_STATES } from '../../parts/driver/own-tasks.ts';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { refreshAfterReport } from '../../parts/report/ReportForm.tsx';
 import { ReportFormHost } from '../../parts/report/ReportFormHost.tsx';
@@ -45,10 +45,8 @@ function CurrentTasks({ title }: { title: string }) {
         <p className="drv-notice">Отчёты ставятся в очередь и уйдут сами, когда связь вернётся. Для остальных действий — {NEEDS_SERVER.toLowerCase()}.</p>
       ) : null}
       <Loaded
+        {...TASK_LIST_STATES}
         query={query}
-        tone="driver"
-        cacheNote
-        loading="Загрузка задач..."
         empty={
           entries.length === 0 ? (
             <Empty tone="driver" title="Текущих задач нет">

@@ -11,7 +11,7 @@ import { Link, useLocation } from 'wouter';
 import { showToast } from '../../ui/toasts.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import type { ReportListItem } from '../../../contract/calls/reports.ts';
-import { FLAG_CODES, FLAG_LABELS, INFO_FLAGS, type ReportFlag } from '../../../contract/report-checks.ts';
+import { FLAG_CODES, FLAG_LABELS, INFO_FLAGS, REPORT_FLAG_FILTERS, type ReportFlag } from '../../../contract/report-checks.ts';
 import { REVIEW_STATUSES } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -43,8 +43,6 @@ const FLAG_OPTIONS = [
 ];
 const column = createColumnHelper<ReportListItem>();
 
-const FLAG_FILTERS = ['any', 'none', 'clean', ...FLAG_CODES] as const;
-
 export function ReportsScreen({ title }: ScreenProps) {
   const user = useEngineSnapshot().auth.user;
   const superAdmin = user?.role === 'super-admin';
@@ -63,7 +61,7 @@ export function ReportsScreen({ title }: ScreenProps) {
     paging: 'server',
     input: (state, paging) => {
       const review = REVIEW_STATUSES.find((r) => r === state.review);
-      const flag = FLAG_FILTERS.find((f) => f === state.flag);
+      const flag = REPORT_FLAG_FILTERS.find((f) => f === state.flag);
       return { ...scopeOf(state), ...(review ? { review } : {}), ...(flag ? { flag } : {}), ...(state.search.trim() ? { search: state.search.trim() } : {}), ...paging };
     },
   });

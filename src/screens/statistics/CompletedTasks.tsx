@@ -1,7 +1,7 @@
 /** The driver's completed tasks for a period (GET /tasks/driver/completed), each with its reports. */
 import { useGet } from '../../engine/api.ts';
 import { formatQuantity } from '../../ui/format.ts';
-import { ownAssociation } from '../../parts/driver/own-tasks.ts';
+import { ownAssociation, TASK_LIST_STATES } from '../../parts/driver/own-tasks.ts';
 import { plural } from '../../ui/format.ts';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
@@ -18,10 +18,8 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
         Выполненные задачи{query.data ? `: ${tasks.length}` : ''}
       </h2>
       <Loaded
+        {...TASK_LIST_STATES}
         query={query}
-        tone="driver"
-        cacheNote
-        loading="Загрузка задач..."
         empty={tasks.length === 0 ? <Empty tone="driver" title="За этот период выполненных задач нет" /> : null}
       >
         {() => (
