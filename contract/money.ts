@@ -171,7 +171,10 @@ export interface DriverPay {
 export interface PayrollDriver {
   driver_id: number;
   driver_name: string;
+  /** Approved reports (loads); a report may cover several trips (docs/loads.md). */
   loads: number;
+  /** Σ the approved reports' trips: what the screens and the sheet call «рейсы». */
+  trips: number;
   quantity: number;
   loads_amount: number;
   adjustments_amount: number;

@@ -14,6 +14,7 @@
  *   threshold, down when below), so a detail never reads «24 ч при пороге 24 ч».
  */
 import { z } from 'zod';
+import { TRIPS, plural } from './words.ts';
 
 export const FLAG_CODES = [
   'over_capacity',
@@ -161,14 +162,6 @@ export function formatNumberRu(n: number, digits = 3, round: 'near' | 'up' | 'do
 
 const pctText = (n: number) => `${formatNumberRu(n, 1)} %`;
 
-/** «1 рейс», «3 рейса», «5 рейсов». */
-function tripsText(n: number): string {
-  const mod10 = n % 10;
-  const mod100 = n % 100;
-  const word = mod10 === 1 && mod100 !== 11 ? 'рейс' : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? 'рейса' : 'рейсов';
-  return `${n} ${word}`;
-}
-
 /** ISO time → epoch ms, or null when absent or unparsable. */
 function parseTime(iso: string | null | undefined): number | null {
   if (typeof iso !== 'string' || iso === '') return null;
@@ -248,7 +241,7 @@ export function checkReport(facts: ReportFacts, thresholds: CheckThresholds = DE
   if (positive(facts.quantity) && positive(facts.vehicle_capacity) && isNum(trips) && trips >= 1) {
     const perTrip = facts.quantity / trips;
     if (above(perTrip, withTolerance(facts.vehicle_capacity, t.capacity_tolerance_pct))) {
-      const total = trips === 1 ? '' : ` (${q(facts.quantity)} за ${tripsText(trips)})`;
+      const total = trips === 1 ? '' : ` (${q(facts.quantity)} за ${plural(trips, TRIPS)})`;
       flags.push({
         code: 'over_capacity',
         detail: `${q(perTrip, 'up')} за рейс${total} при грузоподъёмности ${q(facts.vehicle_capacity)} (допуск ${pctText(t.capacity_tolerance_pct)})`,

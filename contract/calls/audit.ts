@@ -14,7 +14,13 @@ export interface AuditEntry {
   entity: AuditEntity;
   entity_id: number;
   action: 'create' | 'update' | 'delete';
+  /**
+   * Field by field, from → to, as stored — except `driver_id`, answered with the drivers' names (an id is nobody's
+   * word), and a report's `photos`, its photos' ids («12,14»: the history screen says what was added and removed).
+   */
   changes: { field: string; from: string | number | null; to: string | number | null }[];
+  /** An association entry's driver (the part is a driver on the task): the screen names them, not the part's number. */
+  driver_name: string | null;
   user_id: number | null;
   user_name: string | null;
   device_id: string | null;

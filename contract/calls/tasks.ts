@@ -12,6 +12,7 @@ import { text } from '../fields.ts';
 import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
 import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
 import { REPEAT_MAX_DATES } from '../task-limits.ts';
+import { DAYS, plural } from '../words.ts';
 import type { DriverAssociation, Page, Task } from '../entities.ts';
 import {
   activeQuerySchema,
@@ -40,8 +41,13 @@ export const suggestionsQuerySchema = z.object({
 const companyId = z.number({ message: 'ожидается номер компании' }).int().positive().optional();
 const companyQuery = z.object({ company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional() });
 
-/** A template: a task's fields without its date and company. */
-export const templateFieldsSchema = taskCreateSchema.omit({ date: true, company_id: true, drivers: true });
+/**
+ * A template: a task's fields without its date and company, with its drivers and each one's share and own rate
+ * (what repeats from day to day; the day's quantities and statuses do not).
+ */
+export const templateFieldsSchema = taskCreateSchema.omit({ date: true, company_id: true, drivers: true }).extend({
+  drivers: z.array(quantityUpdateSchema.pick({ planned_quantity: true, transport_rate: true }).extend({ id: z.number().int().positive() }).strict()).max(200).optional(),
+});
 export type TemplateFields = z.infer<typeof templateFieldsSchema>;
 export const templateCreateSchema = z
   .object({
@@ -67,7 +73,7 @@ export const repeatSchema = z
     dates: z
       .array(isoDate)
       .min(1, 'выберите хотя бы один день')
-      .max(REPEAT_MAX_DATES, `не больше ${REPEAT_MAX_DATES} дней за раз`)
+      .max(REPEAT_MAX_DATES, `не больше ${plural(REPEAT_MAX_DATES, DAYS)} за раз`)
       .refine((dates) => new Set(dates).size === dates.length, 'дни повторяются'),
   })
   .strict();

@@ -19,11 +19,14 @@ export interface TaskSnapshot {
   reports: Map<number, Row>;
 }
 
-/** The fields whose changes are history; bookkeeping columns (timestamps, hashes, order) are not. */
+/**
+ * The fields whose changes are history; bookkeeping columns (timestamps, hashes, order) are not. A report's
+ * `photos` is its photos' ids («12,14»): a photo removed, added or replaced shows as a change of it.
+ */
 const FIELDS: Record<AuditEntity, readonly string[]> = {
   task: ['date', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'status', 'comment', 'max_drivers'],
   association: ['driver_id', 'status', 'planned_quantity', 'quantity', 'loading_quantity', 'unloading_quantity', 'transport_rate'],
-  report: ['quantity', 'trips', 'ticket_number', 'total_loading_quantity', 'total_unloading_quantity', 'final', 'review_status', 'review_comment'],
+  report: ['quantity', 'trips', 'ticket_number', 'total_loading_quantity', 'total_unloading_quantity', 'final', 'review_status', 'review_comment', 'photos'],
 };
 
 export async function snapshotTask(db: Db, taskId: number): Promise<TaskSnapshot | null> {
@@ -32,16 +35,20 @@ export async function snapshotTask(db: Db, taskId: number): Promise<TaskSnapshot
   const associations = await db.kysely.selectFrom('task_drivers').selectAll().where('task_id', '=', taskId).execute();
   const ids = associations.map((a) => a.id);
   const reports = ids.length ? await db.kysely.selectFrom('reports').selectAll().where('association_id', 'in', ids).execute() : [];
+  const photos = reports.length
+    ? await db.kysely.selectFrom('report_photos').select(['id', 'report_id']).where('report_id', 'in', reports.map((r) => r.id)).orderBy('id').execute()
+    : [];
+  const photosOf = (reportId: number): string | null => photos.filter((p) => p.report_id === reportId).map((p) => p.id).join(',') || null;
   return {
     taskId,
     companyId: task.company_id,
     task: task as unknown as Row,
     associations: new Map(associations.map((a) => [a.id, a as unknown as Row])),
-    reports: new Map(reports.map((r) => [r.id, r as unknown as Row])),
+    reports: new Map(reports.map((r) => [r.id, { ...(r as unknown as Row), photos: photosOf(r.id) }])),
   };
 }
 
-type Change = Omit<AuditEntry, 'id' | 'user_name' | 'created_at' | 'user_id' | 'device_id'>;
+type Change = Omit<AuditEntry, 'id' | 'user_name' | 'created_at' | 'user_id' | 'device_id' | 'driver_name'>;
 
 function diffRow(entity: AuditEntity, id: number, before: Row | undefined, after: Row | undefined): Change | null {
   const fields = FIELDS[entity];

@@ -17,6 +17,7 @@ import { createExportWriter, type AssociationMoney, type ReviewSummary } from '.
 import { amountKop, priceLoads, selectLoads } from '../wages/pay.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { fromKop } from '../../contract/money.ts';
+import { rateSourceText } from '../../contract/words.ts';
 
 export const INTERRUPTED = 'Выгрузка прервана перезапуском сервера, запустите её снова';
 const FAILED = 'Не удалось сформировать файл, попробуйте ещё раз';
@@ -230,7 +231,7 @@ async function associationMoney(db: Db, associationIds: readonly number[]): Prom
     const m = by.get(l.association_id) ?? { approved: 0, rate: l.rate, source: null, payKop: 0, revenueKop: 0 };
     m.approved = roundQuantity(m.approved + l.quantity);
     m.rate = l.rate;
-    m.source = l.rate_source === 'transport_rate' ? 'своя ставка' : l.rate_source === 'progressive' ? `шкала при ${l.month_volume} ${l.unit} за месяц` : 'нет ставки';
+    m.source = rateSourceText(l);
     m.payKop += l.amount_kop;
     m.revenueKop += amountKop(l.quantity, l.task_rate);
     by.set(l.association_id, m);

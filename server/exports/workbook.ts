@@ -54,7 +54,7 @@ export const EXPORT_COLUMNS = [
 export interface AssociationMoney {
   approved: number;
   rate: number | null;
-  /** «своя ставка», «шкала при 103,1 т за месяц». */
+  /** «ставка водителя», «по шкале при 103,1 т за месяц» (contract/words.ts). */
   source: string | null;
   pay: number;
   revenue: number;
@@ -62,6 +62,15 @@ export interface AssociationMoney {
 }
 
 export type ExportCell = string | number | Date | null | { formula: string; result?: number };
+
+/**
+ * A totals cell: its formula with the result cached, so a reader that does not recalculate shows it. A zero total
+ * is written as the number: exceljs reads a formula's cached 0 back as no result at all (its cell model keeps only
+ * truthy results), and an empty column's total is 0 either way.
+ */
+export function sumCell(formula: string, result: number): ExportCell {
+  return result === 0 ? 0 : { formula, result };
+}
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -123,7 +132,7 @@ export function rowsOfTask(task: Task, extras: ExportExtras = {}): ExportCell[][
       a.loading_quantity,
       a.unloading_quantity,
       m?.rate ?? a.transport_rate,
-      m?.source ?? (a.transport_rate !== null ? 'своя ставка' : null),
+      m?.source ?? (a.transport_rate !== null ? 'ставка водителя' : null),
       a.report_count,
       a.reported_quantity,
       a.share,
@@ -232,7 +241,7 @@ export function createExportWriter(stream: Writable, sheetName: string): ExportW
         await sheet.addRow(
           EXPORT_COLUMNS.map((c, i): ExportCell => {
             if (c.key === 'cargo') return 'Итого';
-            return 'sum' in c ? { formula: `SUM(${letter(i)}2:${letter(i)}${rows + 1})`, result: Math.round((totals[i] ?? 0) * 1000) / 1000 } : null;
+            return 'sum' in c ? sumCell(`SUM(${letter(i)}2:${letter(i)}${rows + 1})`, Math.round((totals[i] ?? 0) * 1000) / 1000) : null;
           }),
         );
       }

@@ -1,11 +1,12 @@
 /**
- * The month's payroll sheet («Ведомость», xlsx): a row per driver (loads, tonnage, pay for loads, adjustments,
- * to pay) with a totals row of SUM formulas, then every load on its own sheet, then the adjustments — the same
- * figures as /payroll shows, streamed while the client reads.
+ * The month's payroll sheet («Ведомость», xlsx): a row per driver (trips, tonnage, pay for loads, adjustments,
+ * to pay) with a totals row of SUM formulas, then every load (an approved report, with its trips) on its own sheet,
+ * then the adjustments — the same figures as /payroll shows, streamed while the client reads. «Рейсов» is trips on
+ * every sheet (a report may cover several), so the two sheets' totals agree.
  */
 import type { Writable } from 'node:stream';
 import { monthLabel, type PayrollMonth } from '../../contract/money.ts';
-import { createWorkbookWriter, type ExportCell } from '../exports/workbook.ts';
+import { createWorkbookWriter, sumCell } from '../exports/workbook.ts';
 
 const money = '#,##0.00';
 const date = (iso: string): Date => new Date(`${iso}T00:00:00Z`);
@@ -22,7 +23,7 @@ export async function writePayrollSheet(stream: Writable, month: PayrollMonth): 
     [
       { header: '№', key: 'n', width: 5 },
       { header: 'Водитель', key: 'driver', width: 28 },
-      { header: 'Рейсов', key: 'loads', width: 9 },
+      { header: 'Рейсов', key: 'trips', width: 9 },
       { header: 'Доставлено, т', key: 'quantity', width: 14 },
       { header: 'За рейсы, ₽', key: 'loads_amount', width: 14, numFmt: money },
       { header: 'Корректировки, ₽', key: 'adjustments', width: 16, numFmt: money },
@@ -33,14 +34,15 @@ export async function writePayrollSheet(stream: Writable, month: PayrollMonth): 
   let n = 0;
   for (const d of month.drivers) {
     n += 1;
-    await summary.addRow([n, d.driver_name, d.loads, d.quantity, d.loads_amount, d.adjustments_amount, d.total_amount]);
+    await summary.addRow([n, d.driver_name, d.trips, d.quantity, d.loads_amount, d.adjustments_amount, d.total_amount]);
   }
   const last = n + 1;
-  const sum = (col: string, result: number): ExportCell => (n === 0 ? result : { formula: `SUM(${col}2:${col}${last})`, result });
+  const sum = (col: string, result: number) => sumCell(`SUM(${col}2:${col}${last})`, n === 0 ? 0 : result);
+  const trips = month.items.reduce((total, i) => total + i.trips, 0);
   await summary.addRow([
     null,
     `Итого за ${monthLabel(month.month)}${month.status === 'closed' ? ' (месяц закрыт)' : ' (месяц открыт)'}`,
-    sum('C', month.items.length),
+    sum('C', trips),
     sum('D', month.total_quantity),
     sum('E', month.loads_amount),
     sum('F', month.adjustments_amount),
@@ -70,7 +72,8 @@ export async function writePayrollSheet(stream: Writable, month: PayrollMonth): 
     await loads.addRow([date(i.date), i.driver_name, i.task_id, i.report_id, i.cargo, i.ticket_number, i.trips, i.quantity, i.rate, i.rate_source ? SOURCE[i.rate_source] ?? null : 'нет ставки', i.month_volume, i.amount]);
   }
   const loadRows = month.items.length + 1;
-  await loads.addRow([null, 'Итого', null, null, null, null, null, month.items.length ? { formula: `SUM(H2:H${loadRows})`, result: month.total_quantity } : 0, null, null, null, month.items.length ? { formula: `SUM(L2:L${loadRows})`, result: month.loads_amount } : 0]);
+  const loadSum = (col: string, result: number) => sumCell(`SUM(${col}2:${col}${loadRows})`, month.items.length ? result : 0);
+  await loads.addRow([null, 'Итого', null, null, null, null, loadSum('G', trips), loadSum('H', month.total_quantity), null, null, null, loadSum('L', month.loads_amount)]);
   await loads.finish();
 
   const adjustments = book.sheet('Корректировки', [

@@ -4,6 +4,42 @@ import { auditCalls, type AuditEntry } from '../../contract/calls/audit.ts';
 import { notFound } from '../errors.ts';
 import { assertStaffSeesCompany } from '../tasks/scope.ts';
 import { registerArea } from './define.ts';
+import type { Db } from '../db/connect.ts';
+
+/**
+ * Names instead of numbers: each association entry gets its driver's name (the part's driver now, or — for a part
+ * since deleted — the driver its own entries name), and a `driver_id` change is answered with both drivers' names.
+ */
+async function named(db: Db, entries: AuditEntry[]): Promise<AuditEntry[]> {
+  const parts = [...new Set(entries.filter((e) => e.entity === 'association').map((e) => e.entity_id))];
+  if (parts.length === 0) return entries;
+  const idOf = (v: string | number | null | undefined): number | null => (v !== null && v !== undefined && /^[1-9][0-9]*$/.test(String(v)) ? Number(v) : null);
+  const driverOf = new Map<number, number>();
+  const recorded = await db.kysely.selectFrom('audit_log').select(['entity_id', 'changes']).where('entity', '=', 'association').where('entity_id', 'in', parts).orderBy('id').execute();
+  for (const r of recorded) {
+    const change = (JSON.parse(r.changes) as AuditEntry['changes']).find((c) => c.field === 'driver_id');
+    const id = idOf(change?.to ?? change?.from);
+    if (id !== null) driverOf.set(r.entity_id, id);
+  }
+  for (const row of await db.kysely.selectFrom('task_drivers').select(['id', 'driver_id']).where('id', 'in', parts).execute()) driverOf.set(row.id, row.driver_id);
+  const ids = new Set(driverOf.values());
+  for (const e of entries) for (const c of e.changes) if (c.field === 'driver_id') for (const v of [idOf(c.from), idOf(c.to)]) if (v !== null) ids.add(v);
+  const users = ids.size ? await db.kysely.selectFrom('users').select(['id', 'name']).where('id', 'in', [...ids]).execute() : [];
+  const name = new Map(users.map((u) => [u.id, u.name]));
+  const nameOf = (v: string | number | null) => {
+    const id = idOf(v);
+    return id === null ? v : (name.get(id) ?? 'водитель удалён');
+  };
+  return entries.map((e) =>
+    e.entity !== 'association'
+      ? e
+      : {
+          ...e,
+          driver_name: name.get(driverOf.get(e.entity_id) ?? -1) ?? null,
+          changes: e.changes.map((c) => (c.field === 'driver_id' ? { ...c, from: nameOf(c.from), to: nameOf(c.to) } : c)),
+        },
+  );
+}
 
 export const auditRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
@@ -36,7 +72,7 @@ export const auditRoutes: RouteModule = (app, ctx) => {
         .orderBy('a.id', 'desc')
         .limit(500)
         .execute();
-      return rows.map((r): AuditEntry => ({ ...r, changes: JSON.parse(r.changes) as AuditEntry['changes'] }));
+      return named(db, rows.map((r) => ({ ...r, changes: JSON.parse(r.changes) as AuditEntry['changes'], driver_name: null })));
     },
   });
 };

@@ -7,8 +7,8 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { RouteModule } from '../context.ts';
-import type { WageItem } from '../../contract/money.ts';
 import { wageCalls } from '../../contract/calls/wages.ts';
+import { rateSourceText } from '../../contract/words.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
@@ -17,12 +17,6 @@ import { registerArea } from './define.ts';
 import { XLSX, contentDisposition, createSheetWriter, type ExportCell, type SheetColumn } from '../exports/workbook.ts';
 import { companyWages, driverWages, managerWageRows, managerWages, type Period, type StaffRow } from '../wages/compute.ts';
 import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
-
-/** «ставка водителя» or «шкала при 130 т за месяц»; «месяц закрыт» when the figures are the stored ones. */
-function rateSourceText(i: WageItem): string {
-  const source = i.rate_source === 'transport_rate' ? 'ставка водителя' : i.rate_source === 'progressive' ? `шкала при ${i.month_volume} ${i.unit} за месяц` : 'нет ставки';
-  return i.frozen ? `${source}, месяц закрыт` : source;
-}
 
 function periodLabel(p: Period): string {
   const d = (iso: string) => iso.split('-').reverse().join('.');
@@ -94,7 +88,7 @@ export const wageRoutes: RouteModule = (app, ctx) => {
       if (query.format !== 'xlsx') return wages;
       await sendSheet(
         reply,
-        `Заработок ${driver?.name ?? driverId}, ${periodLabel(query)}.xlsx`,
+        `Заработок — ${driver?.name ?? driverId}, ${periodLabel(query)}.xlsx`,
         'Заработок',
         [
           { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },
@@ -158,7 +152,7 @@ export const wageRoutes: RouteModule = (app, ctx) => {
       if (query.format !== 'xlsx') return wages;
       await sendSheet(
         reply,
-        `Зарплата ${manager.name}, ${periodLabel(query)}.xlsx`,
+        `Зарплата — ${manager.name}, ${periodLabel(query)}.xlsx`,
         'Зарплата',
         [
           { header: 'Дата', key: 'date', width: 12, numFmt: 'dd.mm.yyyy' },

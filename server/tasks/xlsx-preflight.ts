@@ -7,6 +7,7 @@
  * for the user).
  */
 import { inflateRawSync } from 'node:zlib';
+import { ROWS, plural } from '../../contract/words.ts';
 
 /** The largest upload read at all. */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -34,7 +35,7 @@ export const NOT_XLSX = 'Файл не похож на Excel (.xlsx). Откро
 export const DAMAGED = 'Не удалось прочитать файл Excel: он повреждён или сохранён в необычном формате. Откройте его в Excel и сохраните заново как .xlsx.';
 const BOMB = 'Файл распаковывается в слишком большой объём — это не похоже на обычную таблицу. Сохраните задачи в новый файл .xlsx.';
 export const NO_ROWS = 'в файле нет строк с задачами';
-export const tooManyRows = (n: number) => `в файле ${n} строк, можно не больше ${IMPORT_MAX_ROWS} — разделите файл`;
+export const tooManyRows = (n: number) => `в файле ${plural(n, ROWS)}, можно не больше ${IMPORT_MAX_ROWS} — разделите файл`;
 
 interface ZipEntry {
   name: string;
@@ -234,6 +235,6 @@ export function preflight(file: Buffer): void {
     }
   }
   if (others > MAX_OTHER_SHEET_ROWS) {
-    throw new ImportFileError(`на других листах файла ${others} строк — оставьте в файле только лист с задачами (он должен быть первым)`);
+    throw new ImportFileError(`на других листах файла ${plural(others, ROWS)} — оставьте в файле только лист с задачами (он должен быть первым)`);
   }
 }

@@ -84,7 +84,7 @@ export async function companyWages(db: Db, companyId: number, period: Period): P
   const transferOf = new Map(incoming.map((t) => [t.carrier_task_id, t.transfer_id]));
   const revenueKop = (l: { quantity: number; task_rate: number | null }) => amountKop(l.quantity, l.task_rate);
   // The same per-driver totals as /payroll's, without the load count.
-  const drivers: CompanyDriverTotals[] = driverTotals(loads, adjustments).map(({ loads: _count, quantity, ...d }) => ({ ...d, total_quantity: quantity }));
+  const drivers: CompanyDriverTotals[] = driverTotals(loads, adjustments).map(({ loads: _count, trips: _trips, quantity, ...d }) => ({ ...d, total_quantity: quantity }));
   const loadsKop = sumKop(loads, (l) => l.amount_kop);
   const adjustmentsKop = sumKop(adjustments, (a) => toKop(a.amount));
   const totalRevenueKop = sumKop(loads, revenueKop);

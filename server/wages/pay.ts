@@ -284,13 +284,14 @@ export const sumQuantity = <T>(list: readonly T[], of: (item: T) => number): num
 export function driverTotals(loads: readonly PricedLoad[], adjustments: readonly Adjustment[]): PayrollDriver[] {
   const by = new Map<number, PayrollDriver & { loadsKop: number; adjKop: number }>();
   const row = (driver_id: number, driver_name: string) => {
-    const r = by.get(driver_id) ?? { driver_id, driver_name, loads: 0, quantity: 0, loads_amount: 0, adjustments_amount: 0, total_amount: 0, loadsKop: 0, adjKop: 0 };
+    const r = by.get(driver_id) ?? { driver_id, driver_name, loads: 0, trips: 0, quantity: 0, loads_amount: 0, adjustments_amount: 0, total_amount: 0, loadsKop: 0, adjKop: 0 };
     by.set(driver_id, r);
     return r;
   };
   for (const l of loads) {
     const r = row(l.driver_id, l.driver_name);
     r.loads += 1;
+    r.trips += l.trips;
     r.quantity = roundQuantity(r.quantity + l.quantity);
     r.loadsKop += l.amount_kop;
   }

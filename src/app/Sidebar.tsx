@@ -1,7 +1,7 @@
 /** The sidebar: only the screens the user's role may open, from the same table as the router. */
-import { Link, useLocation } from 'wouter';
+import { Link, useLocation, useSearch } from 'wouter';
 import type { Role } from '../../contract/roles.ts';
-import { sidebarFor } from './nav.ts';
+import { menuPathFor, sidebarFor } from './nav.ts';
 import { useUnreadAnnouncements } from './use-unread-announcements.ts';
 import { usePendingReports } from './use-pending-reports.ts';
 
@@ -17,6 +17,7 @@ export interface SidebarProps {
 
 export function Sidebar({ role, variant, open, onNavigate, alertCounts = {} }: SidebarProps) {
   const [location] = useLocation();
+  const current = menuPathFor(location, useSearch());
   const unread = useUnreadAnnouncements(role !== null);
   const pending = usePendingReports(role);
   return (
@@ -29,7 +30,7 @@ export function Sidebar({ role, variant, open, onNavigate, alertCounts = {} }: S
     >
       <ul>
         {sidebarFor(role).map((entry) => {
-          const active = location === entry.path;
+          const active = current === entry.path;
           return (
             <li key={entry.path}>
               <Link

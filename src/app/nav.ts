@@ -49,6 +49,16 @@ export function sidebarFor(role: Role | null): NavEntry[] {
   return NAV.filter((entry) => entry.inSidebar && allows(entry));
 }
 
+/**
+ * The menu entry a page belongs to: its own, or the list it is opened from — a task's page (/tasks/create?id=…)
+ * belongs to «Управление задачами», not to «Создать задачу»; a report's (/reports/7) to «Отчёты».
+ */
+export function menuPathFor(location: string, search: string): string {
+  if (location === '/tasks/create' && new URLSearchParams(search).has('id')) return '/tasks/manage';
+  if (/^\/reports\/[^/]+$/.test(location)) return '/reports';
+  return location;
+}
+
 /** Where a role lands after signing in: a driver on his tasks of the day, staff on the board, the rest on the profile. */
 export function landingFor(role: Role | null | undefined): NavPath {
   if (role === 'driver') return '/current-tasks';

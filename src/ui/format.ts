@@ -3,6 +3,11 @@
  * module loads: /login loads this file (the cache note) and making four of them cost it a long task on a slow phone.
  */
 
+import { TRIPS, formatNumber, plural } from '../../contract/words.ts';
+
+/** The one plural rule (contract/words.ts), for screens that take their formats from here. */
+export { plural };
+
 function lazy<T>(make: () => T): () => T {
   let made: T | undefined;
   return () => (made ??= make());
@@ -29,13 +34,12 @@ export function formatDate(value: string): string {
   return m ? `${m[3]}.${m[2]}.${m[1]}` : value;
 }
 
-const numberFormat = lazy(() => new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 3 }));
 const moneyFormat = lazy(() => new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 }));
 
 /** A quantity with its unit; '—' when there is none. */
 export function formatQuantity(value: number | null | undefined, unit = ''): string {
   if (value === null || value === undefined) return '—';
-  return unit ? `${numberFormat().format(value)} ${unit}` : numberFormat().format(value);
+  return unit ? `${formatNumber(value)} ${unit}` : formatNumber(value);
 }
 
 export function formatMoney(value: number | null | undefined): string {
@@ -65,20 +69,9 @@ export function apiPathOf(url: string): string {
   return url.replace(/^\/api(?=\/)/, '');
 }
 
-/** '1 рейс', '3 рейса', '5 рейсов'. */
+/** «1 рейс», «3 рейса», «5 рейсов». */
 export function formatTrips(n: number): string {
-  const mod10 = n % 10;
-  const mod100 = n % 100;
-  const word = mod10 === 1 && mod100 !== 11 ? 'рейс' : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? 'рейса' : 'рейсов';
-  return `${n} ${word}`;
-}
-
-/** «1 рейс», «3 рейса», «5 рейсов»: the number with the Russian form that fits it. */
-export function plural(n: number, forms: readonly [one: string, few: string, many: string]): string {
-  const mod10 = n % 10;
-  const mod100 = n % 100;
-  const form = Number.isInteger(n) ? (mod10 === 1 && mod100 !== 11 ? forms[0] : mod10 >= 2 && mod10 <= 4 && (mod100 < 12 || mod100 > 14) ? forms[1] : forms[2]) : forms[1];
-  return `${numberFormat().format(n)} ${form}`;
+  return plural(n, TRIPS);
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');

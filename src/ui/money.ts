@@ -1,6 +1,6 @@
 /** The words every money screen uses for the one rate rule (server/routes/WAGES.md), so they say it the same way. */
 import type { WageItem } from '../../contract/money.ts';
-import { formatQuantity } from './format.ts';
+import { rateSourceText } from '../../contract/words.ts';
 
 /** The rule in one sentence, under every driver-pay total. */
 export const PAY_RULE =
@@ -8,11 +8,5 @@ export const PAY_RULE =
 
 /** Where a load's rate came from: «ставка водителя», «по шкале при 200 т за месяц», and «месяц закрыт» when frozen. */
 export function rateNote(item: Pick<WageItem, 'rate_source' | 'month_volume' | 'unit' | 'frozen'>): string {
-  const source =
-    item.rate_source === 'transport_rate'
-      ? 'ставка водителя'
-      : item.rate_source === 'progressive'
-        ? `по шкале при ${formatQuantity(item.month_volume, item.unit)} за месяц`
-        : 'ставка не задана';
-  return item.frozen ? `${source}, месяц закрыт` : source;
+  return rateSourceText(item);
 }

@@ -64,7 +64,7 @@ describe('the dispatcher console, one chain', () => {
     await waitFor(async () => (await items.allTextContents()).join('|') === [OTHER, MAIN].join('|'), { message: 'the day as created' });
     await page.getByRole('button', { name: `Выше: «${MAIN}»` }).click();
     await page.getByRole('button', { name: 'Сохранить порядок' }).click();
-    await page.getByText(/Порядок задач водителя .* сохранён/).waitFor();
+    await page.getByText(/Порядок задач на .* сохранён \(водитель: /).waitFor();
 
     // 3. Ivan sees that order and reports with two photos.
     const driver = await newContext(browser, 'shared', 390);

@@ -139,7 +139,7 @@ describe('console part 2', () => {
     await manager.goto(`${app.url}/announcements?tab=responses`);
     const response = manager.locator('.ann-card', { hasText: 'Смогу, Петров' });
     await response.getByRole('button', { name: 'Подтвердить' }).click();
-    await new Shell(manager).toast('Ответ водителя Иван Петров подтверждён').waitFor();
+    await new Shell(manager).toast('Ответ подтверждён (водитель: Иван Петров)').waitFor();
 
     await driver.reload();
     await driver.locator('.ann-card', { hasText: 'Ночная смена в среду' }).getByText('Подтверждён').waitFor();

@@ -69,7 +69,7 @@ describe('a driver\'s task order', () => {
     const wanted = ['Порядок: третий', 'Порядок: второй', 'Порядок: первый'];
     await waitFor(async () => (await items.allTextContents()).join('|') === wanted.join('|'), { message: 'the new order on screen' });
     await page.getByRole('button', { name: 'Сохранить порядок' }).click();
-    await page.getByText(/Порядок задач водителя .* сохранён/).waitFor();
+    await page.getByText(/Порядок задач на .* сохранён \(водитель: /).waitFor();
     expect(errors).toEqual([]);
     await context.close();
 

@@ -45,7 +45,7 @@ describe('tasks from Excel', () => {
       await page.getByText(/Пётр Неизвестный/).first().waitFor();
       await page.screenshot({ path: `/tmp/import-${width}.png`, fullPage: true });
       await page.getByRole('button', { name: 'Создать 18 задач, пропустить 2 строки' }).click();
-      await page.getByRole('heading', { name: 'Создано 18 задач' }).waitFor();
+      await page.getByRole('heading', { name: 'Создано: 18 задач' }).waitFor();
       const created = await app.server.db.kysely.selectFrom('tasks').select('id').where('cargo', 'like', `Импорт ${tag} %`).execute();
       expect(created).toHaveLength(18);
 

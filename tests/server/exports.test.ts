@@ -73,7 +73,7 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     expect(rows.map((r) => r.getCell(column('Количество')).value)).toEqual([22.5, 10, null]);
     expect(typeof rows[0]!.getCell(column('№ назначения')).value).toBe('number');
     // Money: the approved 12,5 т at the driver's 350 ₽ against the task's 350 ₽ price; the pending 10 т not yet.
-    expect(['Цена задачи, ₽', 'Ставка водителя, ₽', 'Откуда ставка', 'Принято, т', 'Водителю, ₽', 'Выручка, ₽', 'Маржа, ₽'].map((h) => rows[0]!.getCell(column(h)).value)).toEqual([350, 350, 'своя ставка', 12.5, 4375, 4375, 0]);
+    expect(['Цена задачи, ₽', 'Ставка водителя, ₽', 'Откуда ставка', 'Принято, т', 'Водителю, ₽', 'Выручка, ₽', 'Маржа, ₽'].map((h) => rows[0]!.getCell(column(h)).value)).toEqual([350, 350, 'ставка водителя', 12.5, 4375, 4375, 0]);
     expect(rows[0]!.getCell(column('Госномер')).value).toBe(null);
     const total = sheet.getRow(5);
     expect(total.getCell(column('Груз')).value).toBe('Итого');

@@ -173,6 +173,37 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect((await send('PUT', `/progressive_rates/${band?.id}`, p.admin, { rate: 1, valid_from: '1999-01-01' })).statusCode).toBe(400);
   });
 
+  it('the sheet: «Рейсов» counts trips on both sheets, every total carries its value (a zero one too), decimals with a comma', async () => {
+    // November: two reports on the scale, one of them for three trips, 62,5 + 20,4 т.
+    const task = await createTask(s, p.company, { date: '2026-11-03', rate: 600 });
+    const association = await addDriver(s, task, p.driver.id, { transport_rate: null });
+    const three = await addLoad(s, association, 62.5, { ticket: 'N-1' });
+    await s.db.kysely.updateTable('reports').set({ trips: 3 }).where('id', '=', three).execute();
+    await addLoad(s, association, 20.4, { ticket: 'N-2' });
+    const month = await json<PayrollMonth>('GET', '/payroll/?month=2026-11', p.admin);
+    expect(month.drivers.map((d) => [d.driver_name, d.loads, d.trips])).toEqual([['Иван Петров', 2, 4]]);
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await send('GET', `/payroll/${p.company}/2026-11/sheet`, p.admin)).rawPayload as unknown as ArrayBuffer);
+    const summary = book.getWorksheet('Ведомость') as ExcelJS.Worksheet;
+    const loads = book.getWorksheet('Рейсы') as ExcelJS.Worksheet;
+    expect([summary.getCell('C1').value, loads.getCell('G1').value]).toEqual(['Рейсов', 'Рейсов']);
+    const value = (cell: ExcelJS.CellValue) => (typeof cell === 'object' && cell !== null && 'formula' in cell ? cell.result : cell);
+    // One workbook, one count: the driver's 4 trips on the summary, its total, and the loads sheet's total.
+    expect(summary.getCell('C2').value).toBe(4);
+    expect(value(summary.getCell('C3').value)).toBe(4);
+    expect(value(loads.getCell('G4').value)).toBe(4);
+    // Every total of the summary has its value for a reader that does not recalculate — the zero adjustments too.
+    expect(['C3', 'D3', 'E3', 'F3', 'G3'].map((c) => value(summary.getCell(c).value))).toEqual([4, 82.9, month.loads_amount, 0, month.total_amount]);
+
+    // The driver's own xlsx says where the rate came from with a decimal comma.
+    const wageBook = new ExcelJS.Workbook();
+    await wageBook.xlsx.load((await send('GET', `/wages/driver/${p.driver.id}?start_date=2026-11-01&end_date=2026-11-30&format=xlsx`, p.admin)).rawPayload as unknown as ArrayBuffer);
+    const wageSheet = wageBook.worksheets[0] as ExcelJS.Worksheet;
+    const sourceColumn = (wageSheet.getRow(1).values as unknown[]).indexOf('Откуда ставка');
+    expect(wageSheet.getRow(2).getCell(sourceColumn).value).toBe('по шкале при 82,9 т за месяц');
+  });
+
   it('reconciles: driver statistics, company statistics, /payroll and its sheet agree to the kopeck', async () => {
     await json('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver2.id, date: '2026-10-31', amount: -250.25, reason: 'штраф за простой' });
     const period = 'start_date=2026-10-01&end_date=2026-10-31';

@@ -49,6 +49,25 @@ describe.each(backends)('task entry ($name)', ({ databaseUrl }) => {
     expect(bad.body.detail).toMatch(/название/);
   });
 
+  it("templates keep each driver's share and own rate; a day's figures are not a template's", async () => {
+    const drivers = [
+      { id: p.driver.id, planned_quantity: 70.5, transport_rate: 480 },
+      { id: p.driver2.id, planned_quantity: null, transport_rate: null },
+    ];
+    const fields = { cargo: 'Песок', loading_place: 'Карьер', unloading_place: 'Склад', planned_quantity: 120, unit: 'т', rate: 450, driver_ids: [p.driver.id, p.driver2.id], drivers };
+    const saved = await call<TaskTemplate>(server, 'POST', '/api/tasks/templates', { ...as(p.manager.token), body: { name: 'Песок с долями', fields } });
+    expect(saved.status).toBe(201);
+    const [listed] = (await call<TaskTemplate[]>(server, 'GET', '/api/tasks/templates', as(p.manager.token))).body;
+    expect(listed?.fields.drivers).toEqual(drivers);
+    expect(listed?.fields.driver_ids).toEqual([p.driver.id, p.driver2.id]);
+    // The quantities hauled and the part's status belong to one day's task: named, they are refused.
+    const dayFigures = await call<{ detail: string }>(server, 'POST', '/api/tasks/templates', {
+      ...as(p.manager.token),
+      body: { name: 'С количеством', fields: { ...fields, drivers: [{ id: p.driver.id, quantity: 20 }] } },
+    });
+    expect(dayFigures.status).toBe(400);
+  });
+
   it('«Повторять»: one task per date with the driver, all or none; repeated days and too many days refused', async () => {
     const task = { date: '2026-12-01', cargo: 'Песок', loading_place: 'Карьер', unloading_place: 'Стройка', planned_quantity: 40, driver_ids: [p.driver.id] };
     const dates = ['2026-12-03', '2026-12-01', '2026-12-02'];

@@ -24,9 +24,12 @@ describe('repeat dates', () => {
 
 describe('templates', () => {
   const values = { ...emptyValues('2026-11-26'), cargo: 'Щебень 20-40', loading_place: 'Карьер', unloading_place: 'ЖК Северный', planned_quantity: '120,5', rate: '450', max_drivers: '3' };
-  const withDrivers = { ...values, drivers: [7, 9].map((id) => ({ driver_id: id, planned_quantity: '60', quantity: '', transport_rate: '', loading_quantity: '', unloading_quantity: '', status: 'accepted' as const })) };
+  const withDrivers = {
+    ...values,
+    drivers: [7, 9].map((id) => ({ driver_id: id, planned_quantity: '60', quantity: '12', transport_rate: id === 7 ? '480,5' : '', loading_quantity: '', unloading_quantity: '', status: 'in_progress' as const })),
+  };
 
-  it('round trip: the form → a template → a form on another day with the same fields; drivers who left are dropped', () => {
+  it("round trip: the form → a template → a form on another day with the same fields, each driver's share and own rate kept; drivers who left are dropped", () => {
     const built = buildBody(withDrivers, false);
     if (!built.ok) throw new Error('the form is valid');
     const fields = templateFromBody(built.body);
@@ -34,7 +37,8 @@ describe('templates', () => {
     const next = valuesFromTemplate(emptyValues('2026-12-01'), fields, new Set([7]));
     expect(next.date).toBe('2026-12-01');
     expect([next.planned_quantity, next.rate, next.max_drivers]).toEqual(['120,5', '450', '3']);
-    expect(next.drivers.map((d) => [d.driver_id, d.planned_quantity])).toEqual([[7, '']]);
+    // What repeats stays (the share, the own rate); the day's figures and status start afresh.
+    expect(next.drivers).toEqual([{ driver_id: 7, planned_quantity: '60', quantity: '', transport_rate: '480,5', loading_quantity: '', unloading_quantity: '', status: 'accepted' }]);
   });
 
   it('suggests a name from the cargo and the route', () => {

@@ -9,7 +9,7 @@ import { showToast } from '../../ui/toasts.ts';
 import type { Report, ReportPhoto } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatQuantity } from '../../ui/format.ts';
+import { formatQuantity, formatTrips } from '../../ui/format.ts';
 import { REVIEW_LABELS } from '../../ui/statuses.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -83,7 +83,7 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
     <li className="drv-report">
       <p className="drv-report__when">
         Отчёт от {new Date(report.completed_at ?? report.created_at).toLocaleString('ru-RU')}
-        {report.trips > 1 ? ` · ${report.trips} рейса` : ''}
+        {report.trips > 1 ? ` · ${formatTrips(report.trips)}` : ''}
         {report.ticket_number ? ` · талон ${report.ticket_number}` : ''}{' '}
         <span className={`drv-badge drv-review drv-review--${report.review_status}`}>{REVIEW_LABELS[report.review_status]}</span>
       </p>

@@ -84,12 +84,12 @@ export function AnnouncementsScreen({ title }: ScreenProps) {
 
   async function decide(r: PendingResponse, approve: boolean): Promise<void> {
     if (!approve) {
-      const yes = await ask({ title: `Отклонить ответ водителя ${r.user_name}?`, message: `На объявление «${r.announcement_title}».`, confirmLabel: 'Отклонить', danger: true });
+      const yes = await ask({ title: `Отклонить ответ (водитель: ${r.user_name})?`, message: `На объявление «${r.announcement_title}».`, confirmLabel: 'Отклонить', danger: true });
       if (!yes) return;
     }
     try {
       await confirmCall.mutateAsync({ params: { id: r.id }, query: { approve: approve ? 'true' : 'false' } });
-      showToast('success', approve ? `Ответ водителя ${r.user_name} подтверждён` : `Ответ водителя ${r.user_name} отклонён`);
+      showToast('success', approve ? `Ответ подтверждён (водитель: ${r.user_name})` : `Ответ отклонён (водитель: ${r.user_name})`);
     } catch (error) {
       showToast('error', failureMessage(error));
     }

@@ -243,10 +243,10 @@ function BandDialog({ editing, companyId, onClose, onSaved }: { editing: NonNull
   );
 }
 
-/** What a change from its date reprices: «Затронет 12 принятых рейсов (340 т) 3 водителей с 01.11.2026 …». */
+/** What a change from its date reprices: «Затронет 12 принятых отчётов (340 т) 3 водителей с 01.11.2026 …». */
 function impactText(i: ScaleImpact): string {
   const span = `${dateText(i.valid_from)}${i.until ? ` по ${i.until.split('-').reverse().join('.')} (дальше — следующая версия)` : ''}`;
   const closed = i.first_open_day ? ` Раньше ${i.first_open_day.split('-').reverse().join('.')} менять нельзя: месяц закрыт.` : '';
-  if (i.loads === 0) return `Изменение действует ${span}. Принятых рейсов по шкале в эти дни пока нет.${closed}`;
-  return `Изменение действует ${span} и пересчитает ${plural(i.loads, ['принятый рейс', 'принятых рейса', 'принятых рейсов'])} на ${formatQuantity(i.quantity, 'т')} у ${plural(i.drivers, ['водителя', 'водителей', 'водителей'])}.${closed}`;
+  if (i.loads === 0) return `Изменение действует ${span}. Принятых отчётов по шкале в эти дни пока нет.${closed}`;
+  return `Изменение действует ${span} и пересчитает ${plural(i.loads, ['принятый отчёт', 'принятых отчёта', 'принятых отчётов'])} на ${formatQuantity(i.quantity, 'т')} у ${plural(i.drivers, ['водителя', 'водителей', 'водителей'])}.${closed}`;
 }

@@ -21,6 +21,7 @@ import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { DateInput } from '../../ui/DateInput.tsx';
 import { formatDate, formatQuantity, plural } from '../../ui/format.ts';
+import { TASKS } from '../../../contract/words.ts';
 import { Page } from '../../ui/Page.tsx';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
@@ -32,7 +33,6 @@ import { NamedOptions } from '../../ui/Options.tsx';
 import { CompanyPicker, NoCompany, useCompanyScope } from '../../ui/console/company-scope.tsx';
 
 const UNDO_MS = 6000;
-const TASKS = ['задача', 'задачи', 'задач'] as const;
 
 export function DispatchScreen({ title }: ScreenProps) {
   const [state, setState] = useUrlState({ date: isoDate(new Date()), company: '' });
@@ -73,6 +73,8 @@ function BoardView({ board }: { board: Board }) {
   const tasks = new Map(board.tasks.map((t) => [t.id, t]));
   const order: ColumnKey[] = ['none', ...board.drivers.map((d) => driverKey(d.id))];
   const nameOf = (key: ColumnKey) => (key === 'none' ? '«Без водителя»' : (board.drivers.find((d) => driverKey(d.id) === key)?.name ?? 'водитель'));
+  // «у водителя: Дмитрий Морозов» — the name stays as it is written, whatever the sentence's case.
+  const whereIs = (key: ColumnKey) => (key === 'none' ? 'без водителя' : `у водителя: ${nameOf(key)}`);
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(TouchSensor, { activationConstraint: { delay: 180, tolerance: 6 } }));
 
   async function doMove(taskId: number, from: ColumnKey, to: ColumnKey, index: number, undo = false): Promise<void> {
@@ -83,7 +85,7 @@ function BoardView({ board }: { board: Board }) {
     try {
       await move.mutateAsync({ body: { task_id: taskId, from_driver_id: driverOf(from), to_driver_id: driverOf(to), index, date: board.date } });
       if (!undo) {
-        const text = from === to ? `«${cargo}»: место ${index + 1} у ${nameOf(to)}` : `«${cargo}» → ${nameOf(to)}`;
+        const text = from === to ? `«${cargo}»: место ${index + 1} ${whereIs(to)}` : `«${cargo}» → ${nameOf(to)}`;
         showToast('success', 
           ({ closeToast }) => (
             <span className="dispatch-toast">
@@ -102,7 +104,7 @@ function BoardView({ board }: { board: Board }) {
           ),
           { autoClose: UNDO_MS },
         );
-      } else showToast('info', `Отменено: «${cargo}» снова у ${nameOf(to)}`);
+      } else showToast('info', `Отменено: «${cargo}» снова ${whereIs(to)}`);
     } catch (error) {
       showToast('error', failureMessage(error));
     } finally {

@@ -107,7 +107,7 @@ function DayOrder({ driverId, driverName, date }: { driverId: number; driverName
     try {
       // Resolves once the tasks' queries are refetched, so the draft gives way to the saved order.
       await saveOrder.mutateAsync({ params: { id: driverId }, body: { task_ids: ids } });
-      showToast('success', `Порядок задач водителя ${driverName} на ${formatDate(date)} сохранён`);
+      showToast('success', `Порядок задач на ${formatDate(date)} сохранён (водитель: ${driverName})`);
       setDraft(null);
     } catch (error) {
       showToast('error', `Порядок не сохранён: ${(error as Error).message}`);
@@ -121,7 +121,7 @@ function DayOrder({ driverId, driverName, date }: { driverId: number; driverName
   if (tasks.length === 0) return <Empty>У водителя {driverName} нет текущих задач на {formatDate(date)}.</Empty>;
 
   return (
-    <section aria-label={`Задачи водителя ${driverName} на ${formatDate(date)}`}>
+    <section aria-label={`Задачи на ${formatDate(date)}, водитель: ${driverName}`}>
       <p className="muted order-help">
         Перетащите задачи мышью или пальцем, или выберите задачу клавишей Tab, нажмите Пробел, двигайте стрелками и нажмите Пробел ещё раз.
         Водитель увидит задачи дня в этом порядке.

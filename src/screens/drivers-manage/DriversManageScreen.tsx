@@ -115,7 +115,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
         <RowButton gate={gate} kind="quiet" onClick={() => void setActive(driver, !driver.is_active)}>
           {driver.is_active ? 'Отключить' : 'Включить'}
         </RowButton>
-        <RowButton gate={gate} kind="quiet" label={`Удалить водителя ${driver.name}`} onClick={() => void remove(driver)}>
+        <RowButton gate={gate} kind="quiet" label={`Удалить водителя: ${driver.name}`} onClick={() => void remove(driver)}>
           Удалить
         </RowButton>
       </RowActions>

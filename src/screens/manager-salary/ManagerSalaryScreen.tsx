@@ -172,7 +172,7 @@ function SalaryDetail({ managerId, params, ownId, canSetRate }: { managerId: num
           onClose={() => setEditing(false)}
           onSaved={() => {
             setEditing(false);
-            showToast('success', `Ставка сотрудника ${w.manager_name} сохранена`);
+            showToast('success', `Ставка сохранена (сотрудник: ${w.manager_name})`);
           }}
         />
       )}

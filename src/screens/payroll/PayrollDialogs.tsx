@@ -74,7 +74,7 @@ export function AdjustmentDialog({ month, onClose }: { month: PayrollMonth; onCl
         <span>День проведения</span>
         <DateInput aria-label="День проведения" value={date} onValue={setDate} />
       </label>
-      <Field label="№ отчёта (рейса), если касается рейса" inputMode="numeric" value={report} error={errors.report} onChange={(e) => setReport(e.target.value)} />
+      <Field label="№ отчёта, если корректировка касается отчёта" inputMode="numeric" value={report} error={errors.report} onChange={(e) => setReport(e.target.value)} />
     </FormDialog>
   );
 }

@@ -16,7 +16,8 @@ import { failureMessage } from '../../engine/send.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
+import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate, formatTrips, plural } from '../../ui/format.ts';
+import { REPORTS } from '../../../contract/words.ts';
 import { Page } from '../../ui/Page.tsx';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { DataTable } from '../../ui/console/DataTable.tsx';
@@ -30,7 +31,6 @@ import './payroll.css';
 import { CompanyPicker, NoCompany, useCompanyScope } from '../../ui/console/company-scope.tsx';
 
 const column = createColumnHelper<PayrollDriver>();
-const TRIPS = ['рейс', 'рейса', 'рейсов'] as const;
 
 function previousMonth(month: string): string {
   const [y, m] = month.split('-').map(Number) as [number, number];
@@ -125,7 +125,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
   const label = monthLabel(m.month);
 
   async function closeMonth(): Promise<void> {
-    const pending = m.pending.loads > 0 ? ` ${plural(m.pending.loads, TRIPS)} на ${formatQuantity(m.pending.quantity, 'т')} ещё ждут проверки — они не войдут в расчёт; оплатить их потом можно только корректировкой.` : '';
+    const pending = m.pending.loads > 0 ? ` ${plural(m.pending.loads, REPORTS)} на ${formatQuantity(m.pending.quantity, 'т')} ещё ждут проверки — они не войдут в расчёт; оплатить их потом можно только корректировкой.` : '';
     const yes = await ask({
       title: `Закрыть ${label}?`,
       message: `К выплате ${formatMoney(m.total_amount)}, водителей: ${m.drivers.length}. После закрытия рейсы, ставки и шкала этого месяца больше не меняются.${pending}`,
@@ -143,7 +143,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
 
   const columns = [
     column.accessor('driver_name', { header: 'Водитель', cell: (c) => <strong>{c.getValue()}</strong> }),
-    column.accessor('loads', { header: 'Рейсов', meta: { align: 'right' } }),
+    column.accessor('trips', { header: 'Рейсов', meta: { align: 'right' } }),
     column.accessor('quantity', { header: 'Доставлено', meta: { align: 'right' }, cell: (c) => formatQuantity(c.getValue(), 'т') }),
     column.accessor('loads_amount', { header: 'За рейсы', meta: { align: 'right' }, cell: (c) => formatMoney(c.getValue()) }),
     column.accessor('adjustments_amount', { header: 'Корректировки', meta: { align: 'right' }, cell: (c) => (c.getValue() === 0 ? '—' : formatMoney(c.getValue())) }),
@@ -164,7 +164,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
       <dl className="salary-facts">
         <div>
           <dt>Рейсов принято</dt>
-          <dd>{m.items.length}</dd>
+          <dd>{m.drivers.reduce((sum, d) => sum + d.trips, 0)}</dd>
         </div>
         <div>
           <dt>Доставлено</dt>
@@ -186,11 +186,11 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
       {m.pending.loads > 0 && (
         <div className="payroll-warning" role="note">
           <strong>
-            {plural(m.pending.loads, TRIPS)} на {formatQuantity(m.pending.quantity, 'т')} ждут проверки
+            {plural(m.pending.loads, REPORTS)} на {formatQuantity(m.pending.quantity, 'т')} ждут проверки
           </strong>{' '}
           — они не оплачиваются, пока их не примут.{' '}
           {!closed && <Link href={`/reports?review=pending&period=custom&from=${monthRange(m.month).start}&to=${monthRange(m.month).end}`}>Перейти к проверке</Link>}
-          {closed && ' Месяц закрыт: оплатить такой рейс можно корректировкой в открытом месяце.'}
+          {closed && ' Месяц закрыт: оплатить такой отчёт можно корректировкой в открытом месяце.'}
         </div>
       )}
       <div className="payroll-actions">
@@ -227,7 +227,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
             <div className="payroll-card">
               <strong>{d.driver_name}</strong>
               <span>
-                {plural(d.loads, TRIPS)} · {formatQuantity(d.quantity, 'т')}
+                {formatTrips(d.trips)} · {formatQuantity(d.quantity, 'т')}
               </span>
               <span>
                 К выплате <strong>{formatMoney(d.total_amount)}</strong>

@@ -13,7 +13,7 @@ import { sendOnce, useGet, useSend } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
-import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate } from '../../ui/format.ts';
+import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate, formatTrips } from '../../ui/format.ts';
 import { rateNote } from '../../ui/money.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
@@ -69,7 +69,7 @@ function ReportDetails({ report }: { report: ReportView }) {
 
   async function deleteReport(): Promise<void> {
     const yes = await ask({
-      title: `Удалить отчёт №${report.id} водителя ${report.driver_name ?? ''}?`,
+      title: `Удалить отчёт №${report.id}${report.driver_name ? ` (водитель: ${report.driver_name})` : ''}?`,
       message: <p>Отчёт и его фото ({report.photos.length}) будут удалены. Задача вернётся водителю в текущие, если других отчётов по ней нет.</p>,
       confirmLabel: 'Удалить отчёт',
       danger: true,
@@ -91,7 +91,7 @@ function ReportDetails({ report }: { report: ReportView }) {
       {confirmElement}
       <section className="card report-facts">
         <h2>
-          {report.driver_name ?? `Водитель №${report.driver_id}`} · <Link href={`/tasks/create?id=${task.id}`}>задача №{task.id} «{task.cargo}»</Link>
+          {report.driver_name ?? 'Водитель'} · <Link href={`/tasks/create?id=${task.id}`}>задача №{task.id} «{task.cargo}»</Link>
         </h2>
         <dl className="facts">
           <dt>Дата задачи</dt>
@@ -108,12 +108,12 @@ function ReportDetails({ report }: { report: ReportView }) {
           </dd>
           <dt>Назначение водителя</dt>
           <dd>
-            №{association.id} · <StatusBadge status={association.status} kind="driver" /> · {association.transport_rate === null ? 'ставка по шкале компании' : `своя ставка ${formatRate(association.transport_rate, unit)}`}
+            <StatusBadge status={association.status} kind="driver" /> · {association.transport_rate === null ? 'ставка по шкале компании' : `ставка водителя ${formatRate(association.transport_rate, unit)}`}
           </dd>
           <dt>Перевезено по отчёту</dt>
           <dd className="report-quantity">
             {formatQuantity(report.quantity, unit)}
-            {report.trips > 1 ? ` за ${report.trips} рейса` : ''}
+            {report.trips > 1 ? ` за ${formatTrips(report.trips)}` : ''}
             {report.final ? ' · последний рейс' : ''}
           </dd>
           <dt>Талон</dt>
@@ -121,7 +121,7 @@ function ReportDetails({ report }: { report: ReportView }) {
           <dt>{report.pay.estimate ? 'Оплата после проверки' : 'Оплата водителю'}</dt>
           <dd>
             {formatQuantity(report.pay.delivered, unit)} × {formatRate(report.pay.rate, unit)} = <strong>{formatMoney(report.pay.amount)}</strong>
-            <span className="muted"> ({rateNote({ ...report.pay, rate_source: report.pay.source, unit })}{report.pay.estimate ? '; оплачивается, когда рейс принят' : ''})</span>
+            <span className="muted"> ({rateNote({ ...report.pay, rate_source: report.pay.source, unit })}{report.pay.estimate ? '; оплачивается, когда отчёт принят' : ''})</span>
           </dd>
           <dt>Проверка</dt>
           <dd>

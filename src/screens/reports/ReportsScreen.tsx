@@ -26,6 +26,7 @@ import { companyOptions, FilterSelect } from '../../ui/console/FilterSelect.tsx'
 import { PERIOD_DEFAULTS, PeriodPicker, rangeOf } from '../../ui/console/PeriodPicker.tsx';
 import { ReasonDialog } from '../../ui/ReasonDialog.tsx';
 import { formatDate, formatDateTime, formatQuantity, formatTrips } from '../../ui/format.ts';
+import { REPORTS, plural } from '../../../contract/words.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { Page } from '../../ui/Page.tsx';
@@ -99,7 +100,7 @@ export function ReportsScreen({ title }: ScreenProps) {
   async function approveClean(): Promise<void> {
     if (!range.start || !range.end) return void showToast('error', 'Выберите период с началом и концом');
     const yes = await ask({
-      title: `Подтвердить ${cleanCount} ${cleanCount === 1 ? 'отчёт' : 'отчётов'} без замечаний?`,
+      title: `Подтвердить ${plural(cleanCount, REPORTS)} без замечаний?`,
       message: `Все ожидающие проверки отчёты за ${formatDate(range.start)}–${formatDate(range.end)}${state.driver ? ' этого водителя' : ''}, у которых автоматическая проверка ничего не нашла, станут подтверждёнными. Отчёты с замечаниями останутся в очереди.`,
       confirmLabel: 'Подтвердить',
     });

@@ -8,6 +8,7 @@ import { useGet } from '../../engine/api.ts';
 import { formatDate, formatMoney, formatQuantity } from '../../ui/format.ts';
 import { Loading, QueryError } from '../../ui/states.tsx';
 import { formatRate, plural } from '../../ui/format.ts';
+import { REPORTS } from '../../../contract/words.ts';
 import { rateNote } from '../../ui/money.ts';
 
 export function ClosedMonths({ userId }: { userId: number }) {
@@ -39,14 +40,14 @@ export function ClosedMonths({ userId }: { userId: number }) {
                   <strong className="drv-wage__amount">{formatMoney(m.total_amount)}</strong>
                 </div>
                 <p className="drv-muted">
-                  {plural(m.loads, ['рейс', 'рейса', 'рейсов'])} · {formatQuantity(m.quantity, 'т')} · за рейсы {formatMoney(m.loads_amount)}
+                  {plural(m.loads, REPORTS)} · {formatQuantity(m.quantity, 'т')} · за рейсы {formatMoney(m.loads_amount)}
                   {m.adjustments_amount !== 0 ? ` · корректировки ${formatMoney(m.adjustments_amount)}` : ''}
                 </p>
                 <button type="button" className="drv-btn drv-btn--ghost" aria-expanded={open === key} onClick={() => setOpen(open === key ? null : key)}>
-                  {open === key ? 'Скрыть рейсы' : 'Показать рейсы'}
+                  {open === key ? 'Скрыть начисления' : 'Показать начисления'}
                 </button>
                 {open === key && (
-                  <ul className="drv-wages" aria-label={`Рейсы за ${monthLabel(m.month)}`}>
+                  <ul className="drv-wages" aria-label={`Начисления за ${monthLabel(m.month)}`}>
                     {m.items.map((i) => (
                       <li key={i.report_id} className="drv-wage">
                         <div className="drv-wage__head">

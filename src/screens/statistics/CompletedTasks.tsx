@@ -2,7 +2,7 @@
 import { useGet } from '../../engine/api.ts';
 import { formatQuantity } from '../../ui/format.ts';
 import { ownAssociation, TASK_LIST_STATES } from '../../parts/driver/own-tasks.ts';
-import { plural } from '../../ui/format.ts';
+import { formatTrips } from '../../ui/format.ts';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
 import { AssociationReports } from '../../parts/report/AssociationReports.tsx';
@@ -39,7 +39,7 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
                         <div>
                           <dt>Доставлено</dt>
                           <dd>
-                            {formatQuantity(association.delivered, task.unit)} · {plural(association.trips, ['рейс', 'рейса', 'рейсов'])}
+                            {formatQuantity(association.delivered, task.unit)} · {formatTrips(association.trips)}
                           </dd>
                         </div>
                       </dl>

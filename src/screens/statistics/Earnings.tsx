@@ -14,6 +14,7 @@ import { rangeParams } from '../../ui/console/PeriodPicker.tsx';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { formatRate, plural } from '../../ui/format.ts';
+import { REPORTS } from '../../../contract/words.ts';
 import { PAY_RULE, rateNote } from '../../ui/money.ts';
 import './statistics.css';
 
@@ -51,7 +52,7 @@ export function Earnings({ userId, range }: { userId: number; range: DateRange }
             )}
             <div>
               <dt>Ждёт проверки</dt>
-              <dd>{w.pending.loads === 0 ? 'нет' : `${plural(w.pending.loads, ['рейс', 'рейса', 'рейсов'])} · ${formatQuantity(w.pending.quantity, 'т')}`}</dd>
+              <dd>{w.pending.loads === 0 ? 'нет' : `${plural(w.pending.loads, REPORTS)} · ${formatQuantity(w.pending.quantity, 'т')}`}</dd>
             </div>
           </dl>
           <p className="drv-muted drv-earnings__rule">{PAY_RULE}</p>

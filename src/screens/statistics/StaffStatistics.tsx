@@ -10,6 +10,7 @@ import { downloadOnce, useGet } from '../../engine/api.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { formatDate, formatMoney, formatQuantity, formatRate, plural } from '../../ui/format.ts';
+import { REPORTS } from '../../../contract/words.ts';
 import { rateNote } from '../../ui/money.ts';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams } from '../../ui/console/PeriodPicker.tsx';
@@ -62,7 +63,7 @@ export function StaffStatistics() {
             <div>
               <dt>Ждёт проверки (не оплачивается)</dt>
               <dd>
-                {w.pending.loads === 0 ? 'нет' : `${plural(w.pending.loads, ['рейс', 'рейса', 'рейсов'])} · ${formatQuantity(w.pending.quantity, 'т')}`}{' '}
+                {w.pending.loads === 0 ? 'нет' : `${plural(w.pending.loads, REPORTS)} · ${formatQuantity(w.pending.quantity, 'т')}`}{' '}
                 {w.pending.loads > 0 && <Link href="/reports?review=pending">к проверке</Link>}
               </dd>
             </div>

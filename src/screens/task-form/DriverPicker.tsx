@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import type { User, UserWire } from '../../../contract/entities.ts';
 import { formatCapacity, formatQuantity, plural } from '../../ui/format.ts';
+import { TASKS } from '../../../contract/words.ts';
 import type { DayLoad } from './form-helpers.ts';
 
 export type DriverOption = UserWire | User;
@@ -84,5 +85,5 @@ export function DriverPicker({
 /** «в этот день: 2 задачи, 40 т» or «в этот день свободен». */
 function loadText(load: DayLoad | undefined): string {
   if (!load || load.tasks === 0) return 'в этот день свободен';
-  return `в этот день: ${plural(load.tasks, ['задача', 'задачи', 'задач'])}, ${formatQuantity(load.planned, 'т')}`;
+  return `в этот день: ${plural(load.tasks, TASKS)}, ${formatQuantity(load.planned, 'т')}`;
 }

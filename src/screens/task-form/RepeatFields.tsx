@@ -1,6 +1,7 @@
 /** «Повторять» in the create form (docs/task-entry.md): every working day, or chosen weekdays, up to a last day. */
 import { DateInput } from '../../ui/DateInput.tsx';
 import { formatDate, plural } from '../../ui/format.ts';
+import { TASKS } from '../../../contract/words.ts';
 import { REPEAT_MAX_DATES } from '../../../contract/task-limits.ts';
 import { WEEKDAYS, type RepeatRule } from './repeat.ts';
 
@@ -8,7 +9,6 @@ export interface RepeatState extends RepeatRule {
   on: boolean;
 }
 
-const TASKS = ['задача', 'задачи', 'задач'] as const;
 
 export function RepeatFields({ state, dates, error, onChange, disabled }: { state: RepeatState; dates: string[]; error?: string | undefined; onChange: (next: RepeatState) => void; disabled: boolean }) {
   const tooMany = dates.length > REPEAT_MAX_DATES;

@@ -120,7 +120,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
   async function removeDriver(row: DriverRowValues): Promise<void> {
     const name = driverName(row.driver_id);
     const yes = await ask({
-      title: `Снять водителя ${name} с задачи «${loaded.cargo}»?`,
+      title: `Снять водителя с задачи «${loaded.cargo}»: ${name}?`,
       message: <p>Задача пропадёт из его текущих задач. Водителя, который уже отчитался, снять нельзя.</p>,
       confirmLabel: 'Снять',
       danger: true,
@@ -169,7 +169,7 @@ export function TaskEditor({ fresh }: { fresh: Task }) {
       <>
         {moving === row.driver_id ? (
           <select
-            aria-label={`Кому передать задачу водителя ${driverName(row.driver_id)}`}
+            aria-label={`Кому передать задачу (сейчас у водителя: ${driverName(row.driver_id)})`}
             className="row-status"
             defaultValue=""
             onChange={(event) => {

@@ -21,7 +21,8 @@ import { buildBody, draftKey, emptyValues, firstErrorField, loadTaskChecks, next
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
 import { sendOnce, useGet } from '../../engine/api.ts';
 import { REPEAT_MAX_DATES } from '../../../contract/task-limits.ts';
-import { formatDate, plural } from '../../ui/format.ts';
+import { formatDate } from '../../ui/format.ts';
+import { DAYS, TASKS, TASKS_TO_DO, plural } from '../../../contract/words.ts';
 import { TaskTemplates } from './TaskTemplates.tsx';
 import { RepeatFields, type RepeatState } from './RepeatFields.tsx';
 import { addDays, repeatDates, templateFromBody, templateName, valuesFromTemplate } from './repeat.ts';
@@ -81,7 +82,7 @@ function CreateTaskScreen({ title }: { title: string }) {
       return;
     }
     if (repeat.on && (dates.length === 0 || dates.length > REPEAT_MAX_DATES)) {
-      setFormError(dates.length === 0 ? 'Повторять: по правилу не выходит ни одного дня' : `Повторять: не больше ${REPEAT_MAX_DATES} дней за раз`);
+      setFormError(dates.length === 0 ? 'Повторять: по правилу не выходит ни одного дня' : `Повторять: не больше ${plural(REPEAT_MAX_DATES, DAYS)} за раз`);
       focusField('repeat_until');
       return;
     }
@@ -92,7 +93,7 @@ function CreateTaskScreen({ title }: { title: string }) {
         clearDraft(key);
         setErrors({});
         setFormError(null);
-        showToast('success', `Создано ${plural(made.task_ids.length, ['задача', 'задачи', 'задач'])} «${built.body.cargo}», с ${formatDate(dates[0]!)} по ${formatDate(dates.at(-1)!)}`);
+        showToast('success', `Создано: ${plural(made.task_ids.length, TASKS)} «${built.body.cargo}», с ${formatDate(dates[0]!)} по ${formatDate(dates.at(-1)!)}`);
         navigate('/tasks/manage');
       } catch (error) {
         applyFailure(error, setErrors, setFormError);
@@ -155,7 +156,7 @@ function CreateTaskScreen({ title }: { title: string }) {
         <RepeatFields state={repeat} dates={dates} onChange={setRepeat} disabled={saving} />
         <div className="task-form-actions">
           <button type="submit" className="button button-primary" disabled={saving || server.offline} title={server.reason}>
-            {saving ? 'Создаём…' : repeat.on && dates.length > 0 && dates.length <= REPEAT_MAX_DATES ? `Создать ${plural(dates.length, ['задачу', 'задачи', 'задач'])}` : 'Создать'}
+            {saving ? 'Создаём…' : repeat.on && dates.length > 0 && dates.length <= REPEAT_MAX_DATES ? `Создать ${plural(dates.length, TASKS_TO_DO)}` : 'Создать'}
           </button>
           <button type="button" className="button" disabled={saving || server.offline || repeat.on} title={server.reason} onClick={() => void submit(true)}>
             Создать ещё одну

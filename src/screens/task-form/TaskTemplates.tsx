@@ -104,7 +104,7 @@ export function TaskTemplates({ companyId, current, suggestedName, onApply, disa
             <input name="template-name" value={naming.name} maxLength={100} autoFocus onChange={(event) => setNaming({ ...naming, name: event.target.value })} />
           </label>
           <p className="muted">
-            В шаблон войдут груз, места, объём, цена, комментарий и водители — без даты.
+            В шаблон войдут груз, места, объём, цена, комментарий и водители с их долями и ставками — без даты.
             {replacing ? ` Шаблон «${replacing.name}» уже есть: он будет заменён.` : ''}
           </p>
         </FormDialog>

@@ -40,7 +40,7 @@ export function repeatDates(from: string, rule: RepeatRule, cap = 1_000): string
   return out;
 }
 
-/** A template keeps what repeats from task to task: everything but the date, the company and the drivers' figures. */
+/** A template keeps what repeats from task to task: everything but the date and the company; of each driver, the share and own rate. */
 export function templateFromBody(body: TaskBody): TemplateFields {
   return {
     cargo: body.cargo,
@@ -52,10 +52,11 @@ export function templateFromBody(body: TaskBody): TemplateFields {
     comment: body.comment,
     max_drivers: body.max_drivers,
     driver_ids: body.driver_ids,
+    drivers: body.drivers.map((d) => ({ id: d.id, planned_quantity: d.planned_quantity, transport_rate: d.transport_rate })),
   };
 }
 
-/** The form filled from a template, keeping its date and company; drivers not in the company now are left out. */
+/** The form filled from a template, keeping its date and company; drivers not in the company now are left out, the others keep their share and own rate. */
 export function valuesFromTemplate(values: TaskFormValues, fields: TemplateFields, companyDrivers: ReadonlySet<number>): TaskFormValues {
   return {
     ...values,
@@ -69,7 +70,18 @@ export function valuesFromTemplate(values: TaskFormValues, fields: TemplateField
     max_drivers: fields.max_drivers == null ? '' : String(fields.max_drivers),
     drivers: (fields.driver_ids ?? [])
       .filter((id) => companyDrivers.has(id))
-      .map((id) => ({ driver_id: id, planned_quantity: '', quantity: '', transport_rate: '', loading_quantity: '', unloading_quantity: '', status: 'accepted' as const })),
+      .map((id) => {
+        const kept = fields.drivers?.find((d) => d.id === id);
+        return {
+          driver_id: id,
+          planned_quantity: quantityText(kept?.planned_quantity ?? null),
+          quantity: '',
+          transport_rate: quantityText(kept?.transport_rate ?? null),
+          loading_quantity: '',
+          unloading_quantity: '',
+          status: 'accepted' as const,
+        };
+      }),
   };
 }
 

@@ -18,11 +18,10 @@ import { FilterSelect, companyOptions } from '../../ui/console/FilterSelect.tsx'
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Loading, ErrorState } from '../../ui/states.tsx';
 import { formatDate, formatQuantity, formatRate, plural } from '../../ui/format.ts';
+import { ROWS, ROWS_TO_DO, TASKS, TASKS_TO_DO } from '../../../contract/words.ts';
 import { saveDownload } from '../../ui/download.ts';
 import './task-import.css';
 
-const ROWS = ['строка', 'строки', 'строк'] as const;
-const TASKS = ['задачу', 'задачи', 'задач'] as const;
 
 /** The file's bytes as base64, as the call carries them. */
 function readBase64(file: File): Promise<string> {
@@ -141,7 +140,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
       const done = await commit.mutateAsync({ body: body(file) });
       setResult(done);
       setShown(null);
-      showToast('success', `Создано ${plural(done.created, TASKS)} из файла «${file.name}»`);
+      showToast('success', `Создано из файла «${file.name}»: ${plural(done.created, TASKS)}`);
     } catch (error) {
       setFailure((error as Error).message);
     }
@@ -205,11 +204,11 @@ export function TaskImportScreen({ title }: ScreenProps) {
       {result && (
         <section className="card import-done" role="status" aria-labelledby="import-done-title">
           <h2 id="import-done-title">
-            Создано {plural(result.created, TASKS)}
+            Создано: {plural(result.created, TASKS)}
           </h2>
           {result.skipped > 0 && (
             <p>
-              Пропущено {plural(result.skipped, ROWS)} с ошибками: исправьте их в файле и загрузите только их.
+              Пропущено с ошибками: {plural(result.skipped, ROWS)} — исправьте их в файле и загрузите только их.
             </p>
           )}
           <p className="import-actions">
@@ -247,7 +246,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
                 disabled={shown.ok === 0 || shown.imported_before !== null || commit.isPending || server.offline}
                 onClick={() => void create()}
               >
-                {commit.isPending ? 'Создаём...' : `Создать ${plural(shown.ok, TASKS)}${shown.bad > 0 ? `, пропустить ${plural(shown.bad, ROWS)}` : ''}`}
+                {commit.isPending ? 'Создаём...' : `Создать ${plural(shown.ok, TASKS_TO_DO)}${shown.bad > 0 ? `, пропустить ${plural(shown.bad, ROWS_TO_DO)}` : ''}`}
               </button>
               {shown.bad > 0 && (
                 <label className="field-check">
