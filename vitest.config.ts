@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['tests/worker/**/*.test.ts', 'tests/ui/**/*.test.{ts,tsx}', 'tests/scripts/**/*.test.ts'],
+          include: ['tests/worker/**/*.test.ts', 'tests/ui/**/*.test.{ts,tsx}', 'tests/scripts/**/*.test.ts', 'tests/contract/**/*.test.ts'],
           environment: 'node',
         },
       },

@@ -9,10 +9,9 @@ import { ROLES } from './roles.ts';
 const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Некорректный e-mail' }));
 const password = z.string().min(8, 'Пароль должен быть не короче 8 символов').max(200);
 const name = text().min(1, 'Укажите имя').max(200);
-const phone = z
-  .string()
-  .trim()
-  .regex(/^\+?[0-9 ()-]{5,20}$/, 'Некорректный телефон');
+/** A phone number as people write it: an optional plus, then 5–20 digits, spaces, brackets and hyphens. */
+export const PHONE_PATTERN = /^\+?[0-9 ()-]{5,20}$/;
+const phone = z.string().trim().regex(PHONE_PATTERN, 'Некорректный телефон');
 
 export const loginSchema = z.object({
   username: z.string().trim().min(1, 'Укажите e-mail').max(320),
