@@ -227,7 +227,7 @@ export const adjustmentSchema = z
     amount: z
       .number({ message: 'ожидается число' })
       .finite()
-      .refine((n) => n !== 0, 'сумма не может быть нулевой')
+      .refine((n) => toKop(n) !== 0, 'Сумма не может быть нулевой')
       .refine((n) => Math.abs(n) <= 1e7, 'слишком большая сумма')
       .refine((n) => Math.abs(toKop(n) - n * 100) < 1e-6, 'не больше двух знаков после запятой'),
     reason: text().min(3, 'укажите причину').max(500),

@@ -11,7 +11,7 @@ import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
-import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollMonth } from '../../contract/money.ts';
+import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollMonth, type RateSource } from '../../contract/money.ts';
 import { driverTotals, priceLoads, selectLoads, sumKop, sumQuantity, toWageItem, type PricedLoad } from '../wages/pay.ts';
 import { listAdjustments } from './adjustments.ts';
 import { assertMonthOpen, closedText, isClosed } from './months.ts';
@@ -163,12 +163,17 @@ export async function addAdjustment(db: Db, user: AuthUser, company: { id: numbe
   return made as Adjustment;
 }
 
-/** A driver's closed months, newest first, each with its stored lines and adjustments. */
-export async function driverClosedMonths(db: Db, driverId: number): Promise<DriverPayrollMonth[]> {
+/**
+ * A driver's closed months, newest first, each read from what was stored at close (its lines) with the
+ * adjustments dated in it. `companyId`: only that company's months (staff see their own company's only, even of a
+ * driver who has since moved); undefined: every company's (the driver themself, the super-admin).
+ */
+export async function driverClosedMonths(db: Db, driverId: number, companyId?: number): Promise<DriverPayrollMonth[]> {
   const months = await db.kysely
     .selectFrom('payroll_months as m')
     .select(['m.company_id', 'm.month', 'm.closed_at'])
     .where('m.status', '=', 'closed')
+    .$if(companyId !== undefined, (qb) => qb.where('m.company_id', '=', companyId as number))
     .where(({ exists, selectFrom }) => exists(selectFrom('payroll_lines as l').select('l.id').whereRef('l.company_id', '=', 'm.company_id').whereRef('l.month', '=', 'm.month').where('l.driver_id', '=', driverId)))
     .orderBy('m.month', 'desc')
     .limit(24)
@@ -176,20 +181,45 @@ export async function driverClosedMonths(db: Db, driverId: number): Promise<Driv
   const out: DriverPayrollMonth[] = [];
   for (const m of months) {
     const { start, end } = monthRange(m.month);
-    const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { driverId, companyId: m.company_id, start_date: start, end_date: end, review: 'approved' }));
+    const lines = await db.kysely
+      .selectFrom('payroll_lines as l')
+      .leftJoin('tasks as t', 't.id', 'l.task_id')
+      .leftJoin('reports as r', 'r.id', 'l.report_id')
+      .select(['l.report_id', 'l.association_id', 'l.task_id', 'l.date', 'l.quantity', 'l.rate', 'l.rate_source', 'l.month_volume', 'l.amount_kop', 't.cargo', 't.unit', 'r.trips', 'r.ticket_number'])
+      .where('l.company_id', '=', m.company_id)
+      .where('l.month', '=', m.month)
+      .where('l.driver_id', '=', driverId)
+      .orderBy('l.date')
+      .orderBy('l.report_id')
+      .execute();
     const adjustments = await listAdjustments(db.kysely, { driverId, companyId: m.company_id, start_date: start, end_date: end });
-    const loadsKop = sumKop(loads, (l) => l.amount_kop);
+    const loadsKop = sumKop(lines, (l) => Number(l.amount_kop));
     const adjKop = sumKop(adjustments, (a) => toKop(a.amount));
     out.push({
       company_id: m.company_id,
       month: m.month,
       closed_at: m.closed_at,
-      loads: loads.length,
-      quantity: sumQuantity(loads, (l) => l.quantity),
+      loads: lines.length,
+      quantity: sumQuantity(lines, (l) => l.quantity),
       loads_amount: fromKop(loadsKop),
       adjustments_amount: fromKop(adjKop),
       total_amount: fromKop(loadsKop + adjKop),
-      items: loads.map(toWageItem),
+      items: lines.map((l) => ({
+        report_id: l.report_id,
+        association_id: l.association_id,
+        task_id: l.task_id,
+        date: l.date,
+        cargo: l.cargo ?? '',
+        unit: l.unit ?? 'т',
+        trips: Number(l.trips ?? 1),
+        ticket_number: l.ticket_number ?? null,
+        quantity: l.quantity,
+        rate: l.rate,
+        rate_source: l.rate_source as RateSource | null,
+        month_volume: l.month_volume,
+        amount: fromKop(Number(l.amount_kop)),
+        frozen: true,
+      })),
       adjustments,
     });
   }

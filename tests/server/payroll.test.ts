@@ -121,6 +121,9 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect(dated.statusCode).toBe(409);
     expect(dated.json().detail).toMatch(/^Корректировку нельзя провести этим днём: октябрь 2026 закрыт/);
     expect((await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-11-02', amount: 0, reason: 'ноль' })).statusCode).toBe(400);
+    // Zero once rounded to kopecks is zero too (the check runs on the kopecks, not on the float).
+    const tiny = await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-11-02', amount: 4e-9, reason: 'ноль копеек' });
+    expect([tiny.statusCode, tiny.json().detail]).toEqual([400, 'amount: Сумма не может быть нулевой']);
     expect((await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.otherDriver.id, date: '2026-11-02', amount: 5, reason: 'чужой' })).json().detail).toBe('driver_id: водитель не найден в компании');
     expect((await send('POST', '/payroll/adjustments', p.manager, { driver_id: p.driver.id, date: '2026-11-02', amount: 5, reason: 'менеджер' })).statusCode).toBe(403);
     const made = await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-11-02', amount: 12000.55, reason: 'Рейс 07.10 принят после закрытия', report_id: pendingReport });
@@ -231,5 +234,22 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     const mine = await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.driver2);
     expect(mine.map((m) => [m.month, m.loads, m.total_amount])).toEqual([['2026-10', 1, 15250 - 250.25]]);
     expect((await send('GET', `/payroll/driver/${p.driver2.id}`, p.driver)).statusCode).toBe(403);
+  });
+
+  it('a driver’s closed month is read as stored, and only by his company’s staff: a driver who moved keeps it there', async () => {
+    await json('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    // Behind the API's back the approved loads lose their approval: the closed month is what was stored.
+    await s.db.kysely.updateTable('reports').set({ review_status: 'pending' }).where('driver_id', '=', p.driver2.id).execute();
+    const stored = await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.admin);
+    expect(stored.map((m) => [m.company_id, m.month, m.loads, m.total_amount, m.items.map((i) => [i.rate, i.amount, i.frozen])])).toEqual([[p.company, '2026-10', 1, 15250, [[500, 15250, true]]]]);
+    // The super-admin moves the driver to the other company: its staff see none of the first company's months.
+    await json('PUT', `/users/${p.driver2.id}/`, p.superAdmin, { company_id: p.otherCompany });
+    expect(await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.otherManager)).toEqual([]);
+    // His old company still reads its own month; he reads his own; the super-admin every company's.
+    expect((await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.manager)).map((m) => m.company_id)).toEqual([p.company]);
+    expect((await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.driver2)).map((m) => m.company_id)).toEqual([p.company]);
+    expect((await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.superAdmin)).length).toBe(1);
+    // A driver of another company with no month here is not found.
+    expect((await send('GET', `/payroll/driver/${p.otherDriver.id}`, p.manager)).statusCode).toBe(404);
   });
 });
