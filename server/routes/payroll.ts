@@ -17,7 +17,7 @@ export const payrollRoutes: RouteModule = (app, ctx) => {
   registerArea(app, ctx, payrollCalls, {
     'GET /payroll/': async ({ user, query }) => payrollMonth(db, await staffCompany(db, user, query.company_id), query.month),
 
-    'POST /payroll/close': async ({ user, body }) => closeMonth(db, user, await staffCompany(db, user, body.company_id), body.month),
+    'POST /payroll/close': async ({ user, body }) => closeMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.confirmed),
 
     'POST /payroll/reopen': async ({ user, body }) => reopenMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.reason),
 
