@@ -12,7 +12,7 @@ import { startTestServer } from '../tests/fixtures/server.ts';
 import { makeCompany, makeUser, withAccessToken } from '../tests/fixtures/accounts.ts';
 import { seededRandom } from '../tests/fixtures/random.ts';
 import { nowIso } from '../server/db/connect.ts';
-import type { PayrollMonth } from '../contract/money.ts';
+import { confirmedOf, type PayrollMonth } from '../contract/money.ts';
 import { figure, round, type Benchmark, type SectionResult } from './support.ts';
 
 const LOADS = 10_000;
@@ -106,7 +106,7 @@ export const payroll: Benchmark = {
       const read = await measured(async () => (await inject('GET', '/payroll/?month=2026-10')).json() as PayrollMonth);
       if (read.value.items.length !== LOADS) throw new Error(`expected ${LOADS} loads, got ${read.value.items.length}`);
       const close = await measured(async () => {
-        const res = await inject('POST', '/payroll/close', { month: '2026-10' });
+        const res = await inject('POST', '/payroll/close', { month: '2026-10', confirmed: confirmedOf(read.value) });
         if (res.statusCode !== 200) throw new Error(`close ${res.statusCode}: ${res.body}`);
         return res.json() as PayrollMonth;
       });

@@ -37,6 +37,12 @@ export type Area =
   | 'dispatch';
 
 /**
+ * Where pay shows: the statistics (`wages`) and the month's payroll (`payroll`). Every write that changes a load
+ * (filing, edits, review), a rate, a task's money or an adjustment names both, so no screen of pay stays stale.
+ */
+export const PAY = ['wages', 'payroll'] as const satisfies readonly Area[];
+
+/**
  * Who hears of a write on the change feed, resolved on the server from the database (server/events/audience.ts):
  * `kind:where.name` reads an id from the path (`param`), the request body (`body`) or the answer (`answer`) and
  * asks the kind's resolver, before the write and after it; `caller` is the caller and their company's staff.

@@ -217,6 +217,11 @@ export interface Report {
   reviewed_at: string | null;
   /** What the automatic checks found (contract/report-checks.ts). */
   flags: ReportFlag[];
+  /**
+   * Its month is closed and the load is paid in a closed sheet (WAGES.md): nothing about it may change — no edit,
+   * photo removal, deletion or review; a correction is an adjustment. A late load of a closed month is not closed.
+   */
+  closed: boolean;
 }
 
 export const REVIEW_STATUSES = ['pending', 'approved', 'disputed'] as const;

@@ -72,6 +72,8 @@ export interface Adjustment {
   /** The load it concerns, if any, and that load's month. */
   report_id: number | null;
   concerns_month: string | null;
+  /** The system's payment of a late load: filed or approved after its month closed (WAGES.md «Рейс после закрытия месяца»). */
+  late: boolean;
   created_by_name: string | null;
   created_at: string;
 }
@@ -166,6 +168,11 @@ export interface DriverPay {
   source: RateSource | null;
   /** The driver's approved volume in the company in the task's month (the scale's V). */
   month_volume: number;
+  /**
+   * Set when the task's month is closed: a load filed now is not in its sheet and is paid in this open month
+   * ('YYYY-MM'; WAGES.md «Рейс после закрытия месяца»).
+   */
+  paid_in?: string;
 }
 
 export interface PayrollDriver {
@@ -194,14 +201,28 @@ export interface PayrollMonth {
   adjustments: Adjustment[];
   /** … and made in later months about this month's loads (shown, not counted here). */
   later_adjustments: Adjustment[];
-  pending: PendingLoads & { items: { report_id: number; driver_name: string; task_id: number; date: string; quantity: number }[] };
+  /** In the current open month also the late loads of closed months (`late`): approved, they are paid in it. */
+  pending: PendingLoads & { items: { report_id: number; driver_name: string; task_id: number; date: string; quantity: number; late: boolean }[] };
   total_quantity: number;
   loads_amount: number;
   adjustments_amount: number;
   total_amount: number;
   /** Closing and reopening, newest first. */
   history: { action: 'close' | 'reopen'; reason: string | null; user_name: string | null; created_at: string }[];
+  /**
+   * The month still running (today is in it): the days after today (`from`…`to`) and the tasks dated on them (the
+   * first 50; `count` all), whose loads a close now leaves to the next open month. Null once the month is over.
+   */
+  ahead: { from: string; to: string; count: number; tasks: { id: number; date: string; cargo: string }[] } | null;
 }
+
+/** The figures the close dialog shows and the close request carries back (`confirmed`). */
+export const confirmedOf = (m: Pick<PayrollMonth, 'total_amount' | 'drivers' | 'items' | 'pending'>): PayrollConfirmed => ({
+  total_amount: m.total_amount,
+  drivers: m.drivers.length,
+  loads: m.items.length,
+  pending_loads: m.pending.loads,
+});
 
 /** A driver's closed months (their own statistics). */
 export interface DriverPayrollMonth {
@@ -218,7 +239,20 @@ export interface DriverPayrollMonth {
 }
 
 export const payrollQuerySchema = z.object({ company_id: z.coerce.number().int().positive().optional(), month: monthSchema });
-export const payrollCloseSchema = z.object({ company_id: z.number().int().positive().optional(), month: monthSchema }).strict();
+/**
+ * What the admin confirmed in the close dialog: the server closes only when the month still has these figures
+ * (else 409 «Данные месяца изменились: …» naming what moved), so a stale screen cannot close other figures.
+ */
+export const payrollConfirmedSchema = z
+  .object({
+    total_amount: z.number({ message: 'ожидается число' }).finite(),
+    drivers: z.number({ message: 'ожидается число' }).int().nonnegative(),
+    loads: z.number({ message: 'ожидается число' }).int().nonnegative(),
+    pending_loads: z.number({ message: 'ожидается число' }).int().nonnegative(),
+  })
+  .strict();
+export type PayrollConfirmed = z.infer<typeof payrollConfirmedSchema>;
+export const payrollCloseSchema = z.object({ company_id: z.number().int().positive().optional(), month: monthSchema, confirmed: payrollConfirmedSchema }).strict();
 export const payrollReopenSchema = z
   .object({ company_id: z.number().int().positive(), month: monthSchema, reason: text().min(3, 'укажите причину').max(500) })
   .strict();
@@ -230,7 +264,7 @@ export const adjustmentSchema = z
     amount: z
       .number({ message: 'ожидается число' })
       .finite()
-      .refine((n) => n !== 0, 'сумма не может быть нулевой')
+      .refine((n) => toKop(n) !== 0, 'Сумма не может быть нулевой')
       .refine((n) => Math.abs(n) <= 1e7, 'слишком большая сумма')
       .refine((n) => Math.abs(toKop(n) - n * 100) < 1e-6, 'не больше двух знаков после запятой'),
     reason: text().min(3, 'укажите причину').max(500),

@@ -4,7 +4,7 @@
  * reorder — and refuses a move made on a stale board (409); a bulk call assigns many tasks to one driver.
  */
 import { z } from 'zod';
-import { answer, area, GET, POST } from '../call.ts';
+import { answer, area, GET, POST, PAY } from '../call.ts';
 import { STAFF } from '../roles.ts';
 import { isoDate } from '../driver.ts';
 import type { Task } from '../entities.ts';
@@ -65,6 +65,6 @@ export interface BoardAssignResult {
 
 export const dispatchCalls = area(
   GET('/dispatch/board', { roles: STAFF, query: boardQuerySchema, answer: answer<Board>() }),
-  POST('/dispatch/move', { roles: STAFF, body: boardMoveSchema, answer: answer<Board>(), invalidates: ['tasks', 'reports', 'wages'], audience: ['task:body.task_id'] }),
-  POST('/dispatch/assign', { roles: STAFF, body: boardAssignSchema, answer: answer<BoardAssignResult>(), invalidates: ['tasks', 'reports', 'wages'], audience: ['caller', 'user:body.driver_id'] }),
+  POST('/dispatch/move', { roles: STAFF, body: boardMoveSchema, answer: answer<Board>(), invalidates: ['tasks', 'reports', ...PAY], audience: ['task:body.task_id'] }),
+  POST('/dispatch/assign', { roles: STAFF, body: boardAssignSchema, answer: answer<BoardAssignResult>(), invalidates: ['tasks', 'reports', ...PAY], audience: ['caller', 'user:body.driver_id'] }),
 );

@@ -5,7 +5,7 @@
  * adjustments after close; a driver's own closed months.
  */
 import { z } from 'zod';
-import { answer, area, GET, POST } from '../call.ts';
+import { answer, area, GET, POST, PAY } from '../call.ts';
 import { ADMINS, ALL_ROLES, STAFF } from '../roles.ts';
 import {
   adjustmentSchema,
@@ -25,7 +25,7 @@ const sheetParams = z.object({
 });
 
 /** What a month's close or reopen makes stale: every money figure, and the review queue (a closed month's loads stop there). */
-const MONEY = ['wages', 'progressive_rates', 'reports', 'tasks'] as const;
+const MONEY = [...PAY, 'progressive_rates', 'reports', 'tasks'] as const;
 
 export const payrollCalls = area(
   GET('/payroll/', { roles: STAFF, query: payrollQuerySchema, answer: answer<PayrollMonth>() }),
@@ -39,7 +39,7 @@ export const payrollCalls = area(
     body: adjustmentSchema,
     status: 201,
     answer: answer<Adjustment>(),
-    invalidates: ['wages'],
+    invalidates: PAY,
     audience: ['company-staff:answer.company_id', 'user:answer.driver_id'],
   }),
   /** A driver's closed months with their lines (a driver: their own; staff: their company's drivers). */

@@ -5,7 +5,7 @@
  * lands in the version starting on its date (copied from the one in force then, if none starts there) and never in
  * a closed month (409).
  */
-import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import { answer, area, DELETE, GET, POST, PUT, PAY } from '../call.ts';
 import { ADMINS, STAFF } from '../roles.ts';
 import { rateBandDeleteQuery, rateBandSchema, rateBandUpdateSchema, scaleImpactQuery, type RateBand, type ScaleImpact } from '../wages.ts';
 
@@ -18,10 +18,10 @@ export const progressiveRateCalls = area(
     body: rateBandSchema,
     status: 201,
     answer: answer<RateBand>(),
-    invalidates: ['wages'],
+    invalidates: PAY,
     audience: ['company-staff:param.id'],
   }),
   /** The answer is the whole ladder: a moved boundary changes the neighbour too. */
-  PUT('/progressive_rates/:id', { roles: ADMINS, body: rateBandUpdateSchema, answer: answer<RateBand[]>(), invalidates: ['wages'], audience: ['rate-band:param.id'] }),
-  DELETE('/progressive_rates/:id', { roles: ADMINS, query: rateBandDeleteQuery, status: 204, answer: answer<null>(), invalidates: ['wages'], audience: ['rate-band:param.id'] }),
+  PUT('/progressive_rates/:id', { roles: ADMINS, body: rateBandUpdateSchema, answer: answer<RateBand[]>(), invalidates: PAY, audience: ['rate-band:param.id'] }),
+  DELETE('/progressive_rates/:id', { roles: ADMINS, query: rateBandDeleteQuery, status: 204, answer: answer<null>(), invalidates: PAY, audience: ['rate-band:param.id'] }),
 );

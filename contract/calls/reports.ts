@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { text } from '../fields.ts';
-import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import { answer, area, DELETE, GET, POST, PUT, PAY } from '../call.ts';
 import type { Page, Report, ReportPhoto, ReportView, ReviewStatus } from '../entities.ts';
 import { REVIEW_STATUSES } from '../entities.ts';
 import { REPORT_FLAG_FILTERS } from '../report-checks.ts';
@@ -74,7 +74,7 @@ export const reportPhotosQuerySchema = z.object({ mode: z.enum(['single', 'all']
 export const reportPhotoIdQuerySchema = z.object({ photo_id: z.coerce.number({ message: 'ожидается число' }).int().positive() });
 
 /** What a report's write changes besides the reports: its task's quantities, the pay, the dispatch board. */
-const REPORT_STALE = ['tasks', 'wages', 'dispatch'] as const;
+const REPORT_STALE = ['tasks', ...PAY, 'dispatch'] as const;
 
 /**
  * A report's filing, edits, deletes and photos, the reports of one driver's part of a task, the daily hours. The
@@ -110,14 +110,14 @@ export const reportReviewCalls = area(
     roles: STAFF,
     body: reviewSchema,
     answer: answer<Report>(),
-    invalidates: ['tasks', 'wages'],
+    invalidates: ['tasks', ...PAY],
     audience: ['report-task:param.id'],
   }),
   POST('/reports/review/approve-clean', {
     roles: STAFF,
     body: approveCleanSchema,
     answer: answer<ReviewCount>(),
-    invalidates: ['tasks', 'wages'],
+    invalidates: ['tasks', ...PAY],
     audience: ['caller'],
   }),
 );

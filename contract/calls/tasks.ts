@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { text } from '../fields.ts';
-import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import { answer, area, DELETE, GET, POST, PUT, PAY } from '../call.ts';
 import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
 import { REPEAT_MAX_DATES } from '../task-limits.ts';
 import { DAYS, plural } from '../words.ts';
@@ -118,7 +118,7 @@ export interface ImportResult extends CreatedTasks {
 }
 
 /** A task's change shows on its reports, the drivers' wages and the dispatch board. */
-const shows = ['reports', 'wages', 'dispatch'] as const;
+const shows = ['reports', ...PAY, 'dispatch'] as const;
 
 /** A driver's calls, and the two a driver and staff share (server/routes/tasks.ts). */
 export const driverTaskCalls = area(

@@ -63,15 +63,3 @@ export async function assertTaskMonthOpen(db: Q, taskId: number, what: string): 
   const task = await db.selectFrom('tasks').select(['company_id', 'date']).where('id', '=', taskId).executeTakeFirst();
   if (task) await assertMonthOpen(db, task.company_id, task.date, what);
 }
-
-/** The guard for the month of the task an association belongs to. */
-export async function assertAssociationMonthOpen(db: Q, associationId: number, what: string): Promise<void> {
-  const row = await db.selectFrom('task_drivers').select('task_id').where('id', '=', associationId).executeTakeFirst();
-  if (row) await assertTaskMonthOpen(db, row.task_id, what);
-}
-
-/** The guard for the month of the task a report belongs to. */
-export async function assertReportMonthOpen(db: Q, reportId: number, what: string): Promise<void> {
-  const row = await db.selectFrom('reports').select('association_id').where('id', '=', reportId).executeTakeFirst();
-  if (row) await assertAssociationMonthOpen(db, row.association_id, what);
-}

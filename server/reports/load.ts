@@ -6,6 +6,7 @@ import type { AuthUser } from '../auth/guard.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Report, ReportPhoto } from '../../contract/entities.ts';
 import { seesAssociation } from '../tasks/scope.ts';
+import { closedLoads } from '../payroll/late.ts';
 
 type Q = Kysely<Database>;
 
@@ -52,14 +53,14 @@ export async function loadReports(db: Q, filter: { ids?: number[]; associationId
   if (filter.ids) query = query.where('id', 'in', filter.ids.length ? filter.ids : [-1]);
   if (filter.associationId !== undefined) query = query.where('association_id', '=', filter.associationId);
   const rows = await query.orderBy('created_at').orderBy('id').execute();
-  const photos = await photosOf(db, rows.map((r) => r.id));
-  return rows.map((r) => ({ ...reportFields(r), idempotency_key: r.idempotency_key, photos: photos.get(r.id) ?? [] }));
+  const [photos, closed] = await Promise.all([photosOf(db, rows.map((r) => r.id)), closedLoads(db, rows.map((r) => r.id))]);
+  return rows.map((r) => ({ ...reportFields(r), closed: closed.has(r.id), idempotency_key: r.idempotency_key, photos: photos.get(r.id) ?? [] }));
 }
 
 type ReportRowFields = Omit<ReportRow, 'idempotency_key' | 'reviewed_by'>;
 
 /** A report row's own fields as the wire carries them (booleans 0/1, flags parsed). */
-export function reportFields(r: ReportRowFields): Omit<Report, 'photos' | 'idempotency_key'> {
+export function reportFields(r: ReportRowFields): Omit<Report, 'photos' | 'idempotency_key' | 'closed'> {
   return {
     id: r.id,
     association_id: r.association_id,

@@ -17,7 +17,7 @@ import { searchCondition } from '../tasks/search.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { assertStaffSeesCompany } from '../tasks/scope.ts';
 import { recordApprovals } from '../audit/history.ts';
-import { assertReportMonthOpen } from '../payroll/months.ts';
+import { assertLoadChangeable, closedLoads, settleLateLoad, settleLateLoads } from '../payroll/late.ts';
 
 type Q = Kysely<Database>;
 
@@ -104,9 +104,10 @@ export async function listReports(db: Db, user: AuthUser, q: ReportListQuery): P
     filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     baseQuery(db.kysely, company).select((eb) => eb.fn.countAll<number>().as('n')).where('r.review_status', '=', 'pending').executeTakeFirstOrThrow(),
   ]);
-  const photos = await photosOf(db.kysely, rows.map((r) => r.id));
+  const [photos, closed] = await Promise.all([photosOf(db.kysely, rows.map((r) => r.id)), closedLoads(db.kysely, rows.map((r) => r.id))]);
   const items: ReportListItem[] = rows.map((r) => ({
     ...reportFields(r),
+    closed: closed.has(r.id),
     driver_name: r.driver_name,
     task: { id: r.task_id, company_id: r.company_id, date: r.date, cargo: r.cargo, loading_place: r.loading_place, unloading_place: r.unloading_place, unit: r.unit },
     delivered: roundQuantity(Number(r.delivered)),
@@ -138,7 +139,7 @@ export async function reviewReport(db: Db, user: AuthUser, reportId: number, inp
   assertStaffSeesCompany(user, row.company_id, 'Отчёт не найден');
   const to = TO[input.action];
   if (row.review_status === to) throw conflict(ALREADY[to]);
-  await assertReportMonthOpen(db.kysely, reportId, 'Рейс нельзя перепроверить');
+  await assertLoadChangeable(db.kysely, reportId, 'Рейс нельзя перепроверить');
   if (!FROM[input.action].includes(row.review_status)) throw conflict(`Нельзя: отчёт ${row.review_status === 'approved' ? 'подтверждён' : 'оспорен'}`);
   const updated = await db.kysely
     .updateTable('reports')
@@ -153,6 +154,7 @@ export async function reviewReport(db: Db, user: AuthUser, reportId: number, inp
     .where('review_status', '=', row.review_status)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) throw conflict('Отчёт только что проверил кто-то другой: обновите список');
+  await settleLateLoad(db.kysely, reportId);
   return loadReport(db.kysely, reportId);
 }
 
@@ -170,10 +172,6 @@ export async function approveClean(
       .where('t.date', '>=', input.date_from)
       .where('t.date', '<=', input.date_to)
       .$if(input.driver_id != null, (qb) => qb.where('r.driver_id', '=', input.driver_id as number))
-      // A closed month's loads stay as they were at close (they are paid by adjustments).
-      .where(({ not, exists, selectFrom }) =>
-        not(exists(selectFrom('payroll_months as pm').select('pm.id').whereRef('pm.company_id', '=', 't.company_id').where('pm.status', '=', 'closed').where('pm.month', '=', sql<string>`substr(t.date, 1, 7)`))),
-      )
       .execute();
     const clean = candidates.filter((c) => !hasFault(parseFlags(c.flags))).map((c) => c.id);
     const done: number[] = [];
@@ -190,6 +188,8 @@ export async function approveClean(
         .execute();
       done.push(...result.map((r) => r.id));
     }
+    // A pending load of a closed month is never in its sheet: approved, it is paid in the open month (late.ts).
+    await settleLateLoads(trx, done);
     return done;
   }).then(async (done) => {
     await recordApprovals(db, done, user);

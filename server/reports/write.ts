@@ -17,7 +17,7 @@ import { associationScope, assertSeesAssociation, loadReport } from './load.ts';
 import { settleTask } from '../tasks/progress.ts';
 import { scoreReport } from './score.ts';
 import { removeFiles, storePhotos, type Photo, type StoredPhoto } from './photos.ts';
-import { assertReportMonthOpen } from '../payroll/months.ts';
+import { assertLoadChangeable, dropLatePayment, settleLateLoad } from '../payroll/late.ts';
 
 type Q = Kysely<Database>;
 
@@ -162,7 +162,7 @@ export async function updateReport(
   /** A driver's correction of a disputed report: it goes back to review. */
   backToReview = false,
 ): Promise<Report> {
-  await assertReportMonthOpen(ctx.db.kysely, report.id, 'Отчёт нельзя изменить');
+  await assertLoadChangeable(ctx.db.kysely, report.id, 'Отчёт нельзя изменить');
   const stored = await storePhotos(ctx.storage, photos);
   try {
     await ctx.db.kysely.transaction().execute(async (trx) => {
@@ -178,6 +178,7 @@ export async function updateReport(
     throw error;
   }
   await scoreReport(ctx.db.kysely, report.id);
+  await settleLateLoad(ctx.db.kysely, report.id);
   return loadReport(ctx.db.kysely, report.id);
 }
 
@@ -192,7 +193,7 @@ export async function photoTotals(db: Q, reportId: number): Promise<{ count: num
 }
 
 export async function deleteReport(ctx: AppContext, report: { id: number; association_id: number }): Promise<void> {
-  await assertReportMonthOpen(ctx.db.kysely, report.id, 'Отчёт нельзя удалить');
+  await assertLoadChangeable(ctx.db.kysely, report.id, 'Отчёт нельзя удалить');
   const keys = await ctx.db.kysely.transaction().execute(async (trx) => {
     const photos = await trx.selectFrom('report_photos').select('storage_key').where('report_id', '=', report.id).execute();
     const { final } = await trx.selectFrom('reports').select('final').where('id', '=', report.id).executeTakeFirstOrThrow();
@@ -200,6 +201,7 @@ export async function deleteReport(ctx: AppContext, report: { id: number; associ
     await trx.deleteFrom('reports').where('id', '=', report.id).execute();
     // The last trip taken back: the driver's part goes on.
     await syncAssociation(trx, report.association_id, final === 1 ? 'reopen' : null);
+    await dropLatePayment(trx, report.id);
     return photos.map((p) => p.storage_key);
   });
   // Files go after the commit: a failed transaction must not leave rows pointing at deleted files.
@@ -208,6 +210,7 @@ export async function deleteReport(ctx: AppContext, report: { id: number; associ
 
 /** Removes one photo of the report; false when the report has no such photo. */
 export async function deletePhoto(ctx: AppContext, reportId: number, photoId: number): Promise<boolean> {
+  await assertLoadChangeable(ctx.db.kysely, reportId, 'Фото нельзя удалить');
   const photo = await ctx.db.kysely
     .selectFrom('report_photos')
     .select(['id', 'storage_key'])

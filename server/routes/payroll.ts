@@ -4,7 +4,7 @@ import type { RouteModule } from '../context.ts';
 import { payrollCalls } from '../../contract/calls/payroll.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { registerArea } from './define.ts';
-import { assertStaffSeesCompany, isDriver, staffCompany } from '../tasks/scope.ts';
+import { assertStaffSeesCompany, isDriver, isSuperAdmin, staffCompany } from '../tasks/scope.ts';
 import { XLSX, contentDisposition } from '../exports/workbook.ts';
 import { addAdjustment, closeMonth, driverClosedMonths, payrollMonth, reopenMonth } from '../payroll/payroll.ts';
 import { payrollFileName, writePayrollSheet } from '../payroll/sheet.ts';
@@ -17,7 +17,7 @@ export const payrollRoutes: RouteModule = (app, ctx) => {
   registerArea(app, ctx, payrollCalls, {
     'GET /payroll/': async ({ user, query }) => payrollMonth(db, await staffCompany(db, user, query.company_id), query.month),
 
-    'POST /payroll/close': async ({ user, body }) => closeMonth(db, user, await staffCompany(db, user, body.company_id), body.month),
+    'POST /payroll/close': async ({ user, body }) => closeMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.confirmed),
 
     'POST /payroll/reopen': async ({ user, body }) => reopenMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.reason),
 
@@ -38,12 +38,15 @@ export const payrollRoutes: RouteModule = (app, ctx) => {
     'GET /payroll/driver/:id': async ({ user, params }) => {
       if (isDriver(user)) {
         if (params.id !== user.id) throw forbidden('Можно смотреть только свои расчёты');
-      } else {
-        const driver = await db.kysely.selectFrom('users').select(['company_id']).where('id', '=', params.id).where('role', '=', 'driver').executeTakeFirst();
-        if (!driver) throw notFound('Водитель не найден');
-        assertStaffSeesCompany(user, driver.company_id ?? -1, 'Водитель не найден');
+        return driverClosedMonths(db, params.id);
       }
-      return driverClosedMonths(db, params.id);
+      const driver = await db.kysely.selectFrom('users').select(['company_id']).where('id', '=', params.id).where('role', '=', 'driver').executeTakeFirst();
+      if (!driver) throw notFound('Водитель не найден');
+      if (isSuperAdmin(user)) return driverClosedMonths(db, params.id);
+      // Staff read their own company's months only: a driver who moved keeps his old company's months there.
+      const months = await driverClosedMonths(db, params.id, user.company_id ?? -1);
+      if (months.length === 0) assertStaffSeesCompany(user, driver.company_id ?? -1, 'Водитель не найден');
+      return months;
     },
   });
 };

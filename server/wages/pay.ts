@@ -15,6 +15,7 @@ import { ladderRate, type LadderBand } from '../../contract/ladder.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type DriverPay, type PayrollDriver, type RateSource, type WageItem } from '../../contract/money.ts';
 import type { TaskMoney } from '../../contract/entities.ts';
 import { queryTemplate } from '../db/template.ts';
+import { currentOpenMonth } from '../payroll/months.ts';
 
 type Q = Kysely<Database>;
 
@@ -197,12 +198,7 @@ export async function priceLoads(db: Q, loads: readonly LoadRow[]): Promise<Pric
       .execute();
     for (const l of lines) frozen.set(l.report_id, { ...l, amount_kop: Number(l.amount_kop) });
   }
-  const open = loads.filter((l) => !closed.has(`${l.company_id}:${monthOf(l.date)}`));
-  const bands = await scaleBands(db, [...new Set(open.filter((l) => l.transport_rate === null).map((l) => l.company_id))]);
-  const volumes = await monthVolumes(
-    db,
-    [...new Map(open.map((l) => [volumeKey(l.driver_id, l.company_id, monthOf(l.date)), { driver_id: l.driver_id, company_id: l.company_id, month: monthOf(l.date) }])).values()],
-  );
+  const live = new Map((await priceLive(db, loads.filter((l) => !closed.has(`${l.company_id}:${monthOf(l.date)}`)))).map((l) => [l.report_id, l]));
   const priced: PricedLoad[] = [];
   for (const l of loads) {
     if (closed.has(`${l.company_id}:${monthOf(l.date)}`)) {
@@ -211,11 +207,28 @@ export async function priceLoads(db: Q, loads: readonly LoadRow[]): Promise<Pric
       priced.push({ ...l, quantity: line.quantity, rate: line.rate, rate_source: line.rate_source as RateSource | null, month_volume: line.month_volume, amount_kop: line.amount_kop, frozen: true });
       continue;
     }
-    const month_volume = volumes.get(volumeKey(l.driver_id, l.company_id, monthOf(l.date))) ?? 0;
-    const { rate, source } = resolveRate({ transport_rate: l.transport_rate, bands: bands.get(l.company_id) ?? [], date: l.date, month_volume });
-    priced.push({ ...l, rate, rate_source: source, month_volume, amount_kop: amountKop(l.quantity, rate), frozen: false });
+    priced.push(live.get(l.report_id) as PricedLoad);
   }
   return priced;
+}
+
+/**
+ * The rule applied now, whatever the month: the assignment's rate, else the scale's version on the load's date at
+ * the driver's approved volume in its month. Open months' loads; and a load its closed month did not store (a
+ * late load, payroll/late.ts), which is paid in the next open month at what the rule says for it.
+ */
+export async function priceLive(db: Q, loads: readonly LoadRow[]): Promise<PricedLoad[]> {
+  if (loads.length === 0) return [];
+  const bands = await scaleBands(db, [...new Set(loads.filter((l) => l.transport_rate === null).map((l) => l.company_id))]);
+  const volumes = await monthVolumes(
+    db,
+    [...new Map(loads.map((l) => [volumeKey(l.driver_id, l.company_id, monthOf(l.date)), { driver_id: l.driver_id, company_id: l.company_id, month: monthOf(l.date) }])).values()],
+  );
+  return loads.map((l) => {
+    const month_volume = volumes.get(volumeKey(l.driver_id, l.company_id, monthOf(l.date))) ?? 0;
+    const { rate, source } = resolveRate({ transport_rate: l.transport_rate, bands: bands.get(l.company_id) ?? [], date: l.date, month_volume });
+    return { ...l, rate, rate_source: source, month_volume, amount_kop: amountKop(l.quantity, rate), frozen: false };
+  });
 }
 
 /** A priced load as the wire's WageItem. */
@@ -250,11 +263,14 @@ export async function driverPayFor(
   const pay = new Map<number, DriverPay>();
   if (tasks.length === 0) return pay;
   const keys = [...new Map(tasks.map((t) => [volumeKey(driverId, t.company_id, monthOf(t.date)), { driver_id: driverId, company_id: t.company_id, month: monthOf(t.date) }])).values()];
-  const [volumes, bands] = await Promise.all([monthVolumes(db, keys), scaleBands(db, [...new Set(tasks.map((t) => t.company_id))])]);
+  const [volumes, bands, closed] = await Promise.all([monthVolumes(db, keys), scaleBands(db, [...new Set(tasks.map((t) => t.company_id))]), closedMonths(db, keys)]);
+  const paidIn = new Map<number, string>();
+  for (const companyId of new Set([...closed].map((key) => Number(key.split(':')[0])))) paidIn.set(companyId, await currentOpenMonth(db, companyId));
   for (const t of tasks) {
     const month_volume = volumes.get(volumeKey(driverId, t.company_id, monthOf(t.date))) ?? 0;
     const { rate, source } = resolveRate({ transport_rate: t.transport_rate, bands: bands.get(t.company_id) ?? [], date: t.date, month_volume });
-    pay.set(t.id, { rate, source, month_volume });
+    const late = closed.has(`${t.company_id}:${monthOf(t.date)}`) ? paidIn.get(t.company_id) : undefined;
+    pay.set(t.id, { rate, source, month_volume, ...(late ? { paid_in: late } : {}) });
   }
   return pay;
 }

@@ -22,12 +22,12 @@ export function routeTableLoaded(): Promise<void> {
 
 /** Writes not yet on the route table: the areas that show the same facts as theirs. */
 const RELATED: Record<string, readonly string[]> = {
-  reports: ['tasks', 'wages', 'dispatch'],
-  tasks: ['reports', 'wages', 'dispatch'],
+  reports: ['tasks', 'wages', 'payroll', 'dispatch'],
+  tasks: ['reports', 'wages', 'payroll', 'dispatch'],
   transfers: ['tasks', 'dispatch'],
   users: ['tasks', 'registration-requests', 'dispatch'],
   'registration-requests': ['users'],
-  progressive_rates: ['wages'],
+  progressive_rates: ['wages', 'payroll'],
   companies: ['users'],
 };
 

@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { BrowserContext } from 'playwright-core';
 import { monthLabel, monthOf, monthRange, nextMonth, type PayrollMonth } from '../../contract/money.ts';
 import { call, login } from '../fixtures/accounts.ts';
+import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
 import { newContext } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
@@ -116,5 +117,40 @@ describe('payroll', () => {
     await closed.waitFor();
     const mine = after.drivers.find((d) => d.driver_name === 'Иван Петров');
     expect(await text(closed)).toContain(money(mine?.total_amount ?? -1));
+  });
+
+  it('approve-clean from /payroll’s warning, then back: the screen and the close dialog show the new figures at once', async () => {
+    // Three clean loads waiting in a month of their own (June: no demo data), 75 т in all.
+    const db = app.server.db.kysely;
+    const driver = await db.selectFrom('users').select(['id', 'company_id']).where('email', '=', DEMO.driver).executeTakeFirstOrThrow();
+    const task = await createTask(app.server, driver.company_id as number, { date: '2026-06-10', cargo: 'Щебень (проверка расчёта)', rate: 600 });
+    const association = await addDriver(app.server, task, driver.id, { transport_rate: 400 });
+    for (const quantity of [25, 25, 25]) await addLoad(app.server, association, quantity, { review: 'pending' });
+    const token = (await login(app.server, DEMO.admin, DEMO_PASSWORD)).access_token;
+    const api = async () => (await call<PayrollMonth>(app.server, 'GET', '/api/payroll/?month=2026-06', { token })).body;
+    const before = await api();
+
+    const admin = await signIn(desk, app.url, DEMO.admin, DEMO_PASSWORD);
+    await admin.goto(`${app.url}/payroll?month=2026-06`);
+    await admin.getByText(/3 рейса на 75 т ждут проверки/).waitFor();
+    await admin.locator('.salary-total').getByText(money(before.total_amount)).waitFor();
+    // In the app, no reload: the review queue, approve-clean, and back.
+    await admin.getByRole('link', { name: 'Перейти к проверке' }).click();
+    await admin.getByRole('button', { name: /Подтвердить все без замечаний/ }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Подтвердить' }).click();
+    await new Shell(admin).toast('Подтверждено отчётов: 3').waitFor();
+    await admin.goBack();
+    const after = await api();
+    expect(Math.round((after.total_amount - before.total_amount) * 100)).toBe(75 * 400 * 100);
+    // Fresh at once: the new total, no warning — not the 30 s old answer.
+    await admin.locator('.salary-total').getByText(money(after.total_amount)).waitFor();
+    expect(await admin.getByText(/ждут проверки/).count()).toBe(0);
+    // The close dialog repeats the same figures, and the close goes through with them.
+    await admin.getByRole('button', { name: 'Закрыть месяц' }).click();
+    const dialog = admin.getByRole('dialog');
+    expect(await text(dialog)).toContain(`К выплате ${money(after.total_amount)}`);
+    await dialog.getByRole('button', { name: 'Закрыть месяц' }).click();
+    await new Shell(admin).toast('Июнь 2026 закрыт').waitFor();
+    expect((await api()).total_amount).toBe(after.total_amount);
   });
 });

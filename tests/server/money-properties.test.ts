@@ -14,7 +14,7 @@ import { serveSuite } from '../fixtures/suite.ts';
 import { makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
-import type { CompanyWages, DriverWages, PayrollMonth } from '../../contract/money.ts';
+import { confirmedOf, type CompanyWages, type DriverWages, type PayrollMonth } from '../../contract/money.ts';
 
 interface Band {
   min: number;
@@ -115,7 +115,7 @@ describe.each(backends)('money invariants ($name)', ({ databaseUrl }) => {
         expect(sum).toBe(totalKop);
 
         // Closed, then the scale rewritten behind the API: nothing moves.
-        await s.app.inject({ method: 'POST', url: '/api/payroll/close', headers: admin.auth, payload: { month: '2026-10' } });
+        await s.app.inject({ method: 'POST', url: '/api/payroll/close', headers: admin.auth, payload: { month: '2026-10', confirmed: confirmedOf(month) } });
         await s.db.kysely.updateTable('progressive_rates').set({ rate: 1 }).where('company_id', '=', company).execute();
         expect(Math.round((await get<PayrollMonth>(`/payroll/?month=2026-10`)).total_amount * 100)).toBe(totalKop);
       }),

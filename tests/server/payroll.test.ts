@@ -9,9 +9,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
-import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
+import { addDriver, addLoad, createTask, dayFromToday } from '../fixtures/tasks.ts';
+import { localToday } from '../../server/tasks/scope.ts';
 import { nowIso } from '../../server/db/connect.ts';
-import type { CompanyWages, DriverPayrollMonth, DriverWages, PayrollMonth } from '../../contract/money.ts';
+import { confirmedOf, monthRange, type Adjustment, type CompanyWages, type DriverPayrollMonth, type DriverWages, type PayrollMonth } from '../../contract/money.ts';
 import type { RateBand } from '../../contract/wages.ts';
 
 describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
@@ -31,6 +32,17 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     const res = await send(method, url, user, body);
     if (res.statusCode >= 300) throw new Error(`${method} ${url}: ${res.statusCode} ${res.body}`);
     return res.json() as T;
+  };
+
+  /** Closes a month as the screen does: with the figures the admin saw (GET /payroll/) as confirmed. */
+  const closeMonth = async (user: SignedInUser, month: string) => {
+    const seen = await json<PayrollMonth>('GET', `/payroll/?month=${month}`, p.admin);
+    return send('POST', '/payroll/close', user, { month, confirmed: confirmedOf(seen) });
+  };
+  const close = async (month: string): Promise<PayrollMonth> => {
+    const res = await closeMonth(p.admin, month);
+    if (res.statusCode !== 200) throw new Error(`close ${month}: ${res.statusCode} ${res.body}`);
+    return res.json() as PayrollMonth;
   };
 
   beforeEach(async () => {
@@ -80,27 +92,29 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
   });
 
   it('closes a month: figures stored and frozen; every change that would move them is refused naming the month', async () => {
-    expect((await send('POST', '/payroll/close', p.manager, { month: '2026-10' })).statusCode).toBe(403);
-    expect((await send('POST', '/payroll/close', p.admin, { month: '2099-01' })).statusCode).toBe(400);
-    const closed = await json<PayrollMonth>('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    expect((await closeMonth(p.manager, '2026-10')).statusCode).toBe(403);
+    expect((await closeMonth(p.admin, '2099-01')).statusCode).toBe(400);
+    const closed = await close('2026-10');
     expect(closed).toMatchObject({ status: 'closed', total_amount: 57600 + 15250 });
     expect(closed.history.map((h) => h.action)).toEqual(['close']);
-    expect((await send('POST', '/payroll/close', p.admin, { month: '2026-10' })).json().detail).toBe('Октябрь 2026 закрыт уже');
+    expect((await closeMonth(p.admin, '2026-10')).json().detail).toBe('Октябрь 2026 закрыт уже');
 
     const refused = async (res: { statusCode: number; json: () => { detail: string } }, start: string) => {
       expect(res.statusCode).toBe(409);
       expect(res.json().detail).toMatch(new RegExp(`^${start}: октябрь 2026 закрыт`));
     };
-    await refused(await send('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' }), 'Рейс нельзя перепроверить');
     await refused(await send('POST', `/reports/${approvedReport}/review`, p.manager, { action: 'reopen' }), 'Рейс нельзя перепроверить');
     await refused(await send('PUT', `/reports/${approvedReport}`, p.manager, { quantity: 41 }), 'Отчёт нельзя изменить');
     await refused(await send('DELETE', `/reports/${approvedReport}`, p.manager), 'Отчёт нельзя удалить');
+    await refused(await send('DELETE', `/reports/${approvedReport}/photo?photo_id=1`, p.manager), 'Фото нельзя удалить');
+    // The screens are told so (they offer none of it): the stored load is closed, the one left pending is not.
+    expect((await json<{ closed: boolean }>('GET', `/reports/${approvedReport}`, p.manager)).closed).toBe(true);
+    expect((await json<{ closed: boolean }[]>('GET', `/reports/association/${(await json<{ association_id: number }>('GET', `/reports/${approvedReport}`, p.manager)).association_id}`, p.driver)).every((r) => r.closed)).toBe(true);
+    expect((await json<{ closed: boolean }>('GET', `/reports/${pendingReport}`, p.manager)).closed).toBe(false);
     await refused(await send('PUT', `/tasks/${octoberTask}/`, p.manager, { rate: 700 }), 'Цену задачи нельзя изменить');
     await refused(await send('PUT', `/tasks/${octoberTask}/drivers/${p.driver.id}/?transport_rate=470`, p.manager), 'Ставку и количество водителя нельзя изменить');
     await refused(await send('PUT', `/tasks/${octoberTask}/drivers/${p.driver.id}/quantity/`, p.manager, { transport_rate: 470 }), 'Ставку и количество водителя нельзя изменить');
     await refused(await send('DELETE', `/tasks/${octoberTask}/drivers/${p.driver.id}/`, p.manager), 'Водителя нельзя снять с задачи');
-    // Approve-clean leaves a closed month's loads alone.
-    expect((await json<{ approved: number }>('POST', '/reports/review/approve-clean', p.manager, { date_from: '2026-10-01', date_to: '2026-10-31' })).approved).toBe(0);
     // The scale cannot change inside it…
     const [band] = await json<RateBand[]>('GET', `/progressive_rates/company/${p.company}`, p.admin);
     const scale = await send('PUT', `/progressive_rates/${band?.id}`, p.admin, { rate: 999, valid_from: '2026-10-15' });
@@ -115,12 +129,15 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
   });
 
   it('an adjustment moves the next open month by exactly its amount and shows in both months', async () => {
-    await json('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    await close('2026-10');
     const before = await json<PayrollMonth>('GET', '/payroll/?month=2026-11', p.admin);
     const dated = await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-10-20', amount: 100, reason: 'недоплата' });
     expect(dated.statusCode).toBe(409);
     expect(dated.json().detail).toMatch(/^Корректировку нельзя провести этим днём: октябрь 2026 закрыт/);
     expect((await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-11-02', amount: 0, reason: 'ноль' })).statusCode).toBe(400);
+    // Zero once rounded to kopecks is zero too (the check runs on the kopecks, not on the float).
+    const tiny = await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-11-02', amount: 4e-9, reason: 'ноль копеек' });
+    expect([tiny.statusCode, tiny.json().detail]).toEqual([400, 'amount: Сумма не может быть нулевой']);
     expect((await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.otherDriver.id, date: '2026-11-02', amount: 5, reason: 'чужой' })).json().detail).toBe('driver_id: водитель не найден в компании');
     expect((await send('POST', '/payroll/adjustments', p.manager, { driver_id: p.driver.id, date: '2026-11-02', amount: 5, reason: 'менеджер' })).statusCode).toBe(403);
     const made = await send('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, date: '2026-11-02', amount: 12000.55, reason: 'Рейс 07.10 принят после закрытия', report_id: pendingReport });
@@ -136,7 +153,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
   });
 
   it('reopens a month only as the super-admin with a reason, kept in the history', async () => {
-    await json('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    await close('2026-10');
     expect((await send('POST', '/payroll/reopen', p.admin, { company_id: p.company, month: '2026-10', reason: 'ошибка в ставке' })).statusCode).toBe(403);
     expect((await send('POST', '/payroll/reopen', p.superAdmin, { company_id: p.company, month: '2026-10', reason: '' })).json().detail).toMatch(/^reason:/);
     const reopened = await json<PayrollMonth>('POST', '/payroll/reopen', p.superAdmin, { company_id: p.company, month: '2026-10', reason: 'ошибка в ставке' });
@@ -148,7 +165,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect((await send('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' })).statusCode).toBe(200);
     // 145 т now: still the 480 ₽ band.
     expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).total_amount).toBe(145 * 480 + 15250);
-    const again = await json<PayrollMonth>('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    const again = await close('2026-10');
     expect(again.history.map((h) => h.action)).toEqual(['close', 'reopen', 'close']);
   });
 
@@ -208,7 +225,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     await json('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver2.id, date: '2026-10-31', amount: -250.25, reason: 'штраф за простой' });
     const period = 'start_date=2026-10-01&end_date=2026-10-31';
     const company = await json<CompanyWages>('GET', `/wages/company/${p.company}?${period}`, p.manager);
-    const month = await json<PayrollMonth>('POST', '/payroll/close', p.admin, { month: '2026-10' });
+    const month = await close('2026-10');
     expect([company.total_quantity, company.total_amount]).toEqual([month.total_quantity, month.total_amount]);
     let kop = 0;
     for (const d of month.drivers) {
@@ -262,5 +279,80 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     const mine = await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.driver2);
     expect(mine.map((m) => [m.month, m.loads, m.total_amount])).toEqual([['2026-10', 1, 15250 - 250.25]]);
     expect((await send('GET', `/payroll/driver/${p.driver2.id}`, p.driver)).statusCode).toBe(403);
+  });
+
+  it('a driver’s closed month is read as stored, and only by his company’s staff: a driver who moved keeps it there', async () => {
+    await close('2026-10');
+    // Behind the API's back the approved loads lose their approval: the closed month is what was stored.
+    await s.db.kysely.updateTable('reports').set({ review_status: 'pending' }).where('driver_id', '=', p.driver2.id).execute();
+    const stored = await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.admin);
+    expect(stored.map((m) => [m.company_id, m.month, m.loads, m.total_amount, m.items.map((i) => [i.rate, i.amount, i.frozen])])).toEqual([[p.company, '2026-10', 1, 15250, [[500, 15250, true]]]]);
+    // The super-admin moves the driver to the other company: its staff see none of the first company's months.
+    await json('PUT', `/users/${p.driver2.id}/`, p.superAdmin, { company_id: p.otherCompany });
+    expect(await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.otherManager)).toEqual([]);
+    // His old company still reads its own month; he reads his own; the super-admin every company's.
+    expect((await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.manager)).map((m) => m.company_id)).toEqual([p.company]);
+    expect((await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.driver2)).map((m) => m.company_id)).toEqual([p.company]);
+    expect((await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.superAdmin)).length).toBe(1);
+    // A driver of another company with no month here is not found.
+    expect((await send('GET', `/payroll/driver/${p.otherDriver.id}`, p.manager)).statusCode).toBe(404);
+  });
+
+  it('closes only the figures the admin confirmed: a month that moved meanwhile is 409 naming what changed, nothing stored', async () => {
+    const seen = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    expect((await send('POST', '/payroll/close', p.admin, { month: '2026-10' })).json().detail).toBe('confirmed: обязательное поле');
+    // Meanwhile the pending load is approved (the review in another tab): 145 т, still the 480 ₽ band.
+    await json('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' });
+    const stale = await send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) });
+    expect(stale.statusCode).toBe(409);
+    expect(stale.json().detail.replace(/\u00a0/g, ' ')).toBe(
+      'Данные месяца изменились: к выплате: 84 850 ₽ вместо 72 850 ₽, принято отчётов: 5 вместо 4, ждут проверки отчётов: 0 вместо 1. Проверьте цифры и закройте месяц снова',
+    );
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).status).toBe('open');
+    // With the figures on screen now, it closes.
+    expect((await close('2026-10')).total_amount).toBe(84850);
+  });
+
+  it('a load left out of a closed month is paid in the next open month, marked late; it can be reviewed, edited, deleted', async () => {
+    const today = localToday();
+    const thisMonth = today.slice(0, 7);
+    await close('2026-10');
+    // The driver's task card says where a trip filed now is paid.
+    const [task] = (await json<{ items: { driver_pay: { paid_in?: string } }[] }>('GET', `/tasks/bulk?ids=${octoberTask}`, p.driver)).items;
+    expect(task?.driver_pay.paid_in).toBe(thisMonth);
+    // The open month shows the late load among those waiting for review, marked.
+    const before = await json<PayrollMonth>('GET', `/payroll/?month=${thisMonth}`, p.admin);
+    expect(before.pending.items.filter((i) => i.late).map((i) => i.report_id)).toEqual([pendingReport]);
+    // Approved (approve-clean takes it too), it is paid in this month: 25 т at October's band (145 т → 480 ₽).
+    expect((await json<{ approved: number }>('POST', '/reports/review/approve-clean', p.manager, { date_from: '2026-10-01', date_to: '2026-10-31' })).approved).toBe(1);
+    const paid = await json<PayrollMonth>('GET', `/payroll/?month=${thisMonth}`, p.admin);
+    const late = paid.adjustments.filter((a) => a.late);
+    expect(late.map((a) => [a.report_id, a.amount, a.concerns_month, a.date, a.created_by_name])).toEqual([[pendingReport, 12000, '2026-10', today, null]]);
+    expect(late[0]?.reason).toBe(`Рейс после закрытия месяца (октябрь 2026): задача №${(await json<{ task: { id: number } }>('GET', `/reports/${pendingReport}`, p.manager)).task.id}, 25 т`);
+    expect(Math.round((paid.total_amount - before.total_amount) * 100)).toBe(1200000);
+    expect(paid.pending.items.some((i) => i.late)).toBe(false);
+    // October stays as stored; it lists the payment among the later adjustments.
+    const october2 = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    expect([october2.total_amount, october2.later_adjustments.map((a) => a.report_id)]).toEqual([72850, [pendingReport]]);
+    // Edited, it is repriced; disputed, unpaid; approved again, paid; deleted, gone.
+    await json('PUT', `/reports/${pendingReport}`, p.manager, { quantity: 20 });
+    const lateOf = async () => (await json<Adjustment[]>('GET', `/payroll/adjustments?month=${thisMonth}`, p.admin)).filter((a) => a.late).map((a) => a.amount);
+    expect(await lateOf()).toEqual([9600]);
+    await json('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'dispute', comment: 'не тот талон' });
+    expect(await lateOf()).toEqual([]);
+    await json('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' });
+    expect(await lateOf()).toEqual([9600]);
+    expect((await send('DELETE', `/reports/${pendingReport}`, p.manager)).statusCode).toBe(204);
+    expect(await lateOf()).toEqual([]);
+  });
+
+  it('a running month says which days and tasks a close leaves for later; a finished one says nothing', async () => {
+    const today = localToday();
+    const end = monthRange(today.slice(0, 7)).end;
+    const later = today < end ? await createTask(s, p.company, { date: end, rate: 600 }) : null;
+    const m = await json<PayrollMonth>('GET', `/payroll/?month=${today.slice(0, 7)}`, p.admin);
+    if (later === null) expect(m.ahead).toBeNull();
+    else expect(m.ahead).toMatchObject({ from: dayFromToday(1), to: end, count: 1, tasks: [{ id: later, date: end }] });
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).ahead).toBeNull();
   });
 });

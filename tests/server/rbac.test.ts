@@ -884,7 +884,7 @@ export const ROWS: Row[] = [
     call: 'POST /payroll/close',
     method: 'POST',
     matrix: '401 403 403 403 ok 404 ok',
-    make: async (c) => ({ url: '/api/payroll/close', body: { company_id: await openPayrollOfA(c), month: '2026-09' } }),
+    make: async (c) => ({ url: '/api/payroll/close', body: { company_id: await openPayrollOfA(c), month: '2026-09', confirmed: { total_amount: 0, drivers: 0, loads: 0, pending_loads: 0 } } }),
     bad: async (c) => ({ url: '/api/payroll/close', body: { company_id: c.w.companyA, month: '2026-9' } }),
     badBy: 'admin',
   },

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { areaOf, isStaleAfter, routeTableLoaded } from '../../src/engine/write-invalidation.ts';
+import { CALLS } from '../../contract/calls/index.ts';
+import type { CallDecl } from '../../contract/call.ts';
 
 describe('which queries a write makes stale', () => {
   it('reads the area from every path form', () => {
@@ -33,5 +35,29 @@ describe('which queries a write makes stale', () => {
     const review = { method: 'POST', path: 'reports/7/review' };
     expect(isStaleAfter(['/tasks/active/'], [review])).toBe(true);
     expect(isStaleAfter(['/users/me/'], [review])).toBe(false);
+  });
+
+  it('every write that changes pay makes /payroll stale, as it does the statistics (issue 30: payroll on old figures)', async () => {
+    await routeTableLoaded();
+    const payroll = ['/payroll/', { month: '2026-11' }];
+    for (const [method, path] of [
+      ['POST', '/reports/review/approve-clean'],
+      ['POST', '/reports/7/review'],
+      ['PUT', '/reports/7'],
+      ['DELETE', '/reports/7'],
+      ['DELETE', '/reports/7/photo'],
+      ['POST', '/reports/'],
+      ['PUT', '/tasks/5/'],
+      ['POST', '/dispatch/move'],
+      ['PUT', '/progressive_rates/3'],
+      ['POST', '/payroll/adjustments'],
+      ['POST', '/payroll/reopen'],
+    ] as const) {
+      expect(isStaleAfter(payroll, [{ method, path }]), `${method} ${path}`).toBe(true);
+    }
+    // The rule on the table itself: whatever makes the statistics stale makes the payroll stale.
+    for (const [key, call] of Object.entries(CALLS as Record<string, CallDecl>)) {
+      if (call.invalidates?.includes('wages')) expect(call.invalidates.includes('payroll') || areaOf(call.path) === 'payroll', key).toBe(true);
+    }
   });
 });

@@ -3,6 +3,7 @@
  * that change them — remove a photo, delete a report (both confirmed), correct a report in place
  * (ReportForm with `editing`).
  */
+import { CLOSED_LOAD_NOTE } from '../../ui/money.ts';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { showToast } from '../../ui/toasts.ts';
@@ -79,6 +80,8 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
   }
 
   const unit = task?.unit ?? '';
+  // What the server would refuse is not offered: an approved report is the company's word, a closed one the sheet's.
+  const changeable = !report.closed && report.review_status !== 'approved';
   return (
     <li className="drv-report">
       <p className="drv-report__when">
@@ -109,13 +112,15 @@ function ReportItem({ report, task }: { report: Report; task: ReportTask | null 
       {photos.length > 0 ? (
         <ul className="drv-thumbs" aria-label="Фото отчёта">
           {photos.map((photo) => (
-            <StoredPhoto key={photo.id} photo={photo} onRemove={online ? () => void onRemovePhoto(photo) : undefined} busy={removePhoto.isPending} />
+            <StoredPhoto key={photo.id} photo={photo} onRemove={online && changeable ? () => void onRemovePhoto(photo) : undefined} busy={removePhoto.isPending} />
           ))}
         </ul>
       ) : (
         <p className="drv-muted">Без фото.</p>
       )}
-      {report.review_status === 'approved' ? (
+      {report.closed ? (
+        <p className="drv-muted">{CLOSED_LOAD_NOTE}</p>
+      ) : report.review_status === 'approved' ? (
         <p className="drv-muted">Подтверждён диспетчером: изменить его может только диспетчер.</p>
       ) : (
         <div className="drv-card__actions">

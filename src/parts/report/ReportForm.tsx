@@ -17,6 +17,7 @@ import { invalidateAfter } from '../../engine/api.ts';
 import { getEngine } from '../../engine/engine.ts';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate } from '../../ui/format.ts';
+import { latePayNote } from '../../ui/money.ts';
 import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from './PhotoPicker.tsx';
@@ -42,7 +43,7 @@ import { Form } from '../../ui/Form.tsx';
 /** What a report filed, undone or delivered makes stale, by the route table's rule for a report (contract/calls/reports.ts). */
 export const refreshAfterReport = (client: QueryClient) => invalidateAfter(client, 'POST', '/reports/');
 
-export type ReportTask = Pick<Task, 'cargo' | 'date' | 'loading_place' | 'unloading_place' | 'unit'>;
+export type ReportTask = Pick<Task, 'cargo' | 'date' | 'loading_place' | 'unloading_place' | 'unit' | 'driver_pay'>;
 
 export interface ReportFormProps {
   associationId: number;
@@ -67,6 +68,8 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
   const queryClient = useQueryClient();
   const [confirmDialog, confirm] = useConfirm();
 
+  // The task's month is closed: a new trip is paid in the next open month, and the driver is told so here.
+  const paidIn = editing ? undefined : task?.driver_pay?.paid_in;
   const keptOld = (editing?.photos ?? []).filter((photo) => !droppedOld.includes(photo.id));
   const oldBlobs = useQueries({ queries: keptOld.map((photo) => photoBlobQuery(photo)) });
 
@@ -117,6 +120,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
           {final
             ? 'Отчёт поставлен в очередь отправки. Задача отмечена выполненной: она теперь в разделе «Статистика».'
             : 'Отчёт поставлен в очередь отправки. Рейс записан; задача остаётся в текущих до последнего рейса.'}
+          {paidIn ? ` ${latePayNote(paidIn)}` : ''}
           <button
             type="button"
             className="drv-undo__button"
@@ -190,6 +194,11 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
           {task ? (
             <p className="drv-sheet__subtitle">
               {task.cargo}, {formatDate(task.date)}: {task.loading_place} → {task.unloading_place}
+            </p>
+          ) : null}
+          {paidIn ? (
+            <p className="drv-notice" role="note">
+              {latePayNote(paidIn)}
             </p>
           ) : null}
         </div>

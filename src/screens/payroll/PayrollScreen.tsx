@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { showToast } from '../../ui/toasts.ts';
 import { createColumnHelper } from '@tanstack/react-table';
-import { monthLabel, monthOf, monthRange, nextMonth, type PayrollDriver, type PayrollMonth } from '../../../contract/money.ts';
+import { confirmedOf, monthLabel, monthOf, monthRange, nextMonth, type PayrollDriver, type PayrollMonth } from '../../../contract/money.ts';
 import type { ScreenProps } from '../../app/nav.ts';
 import { downloadOnce, useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -23,7 +23,7 @@ import { Empty, Loaded } from '../../ui/states.tsx';
 import { DataTable } from '../../ui/console/DataTable.tsx';
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
-import { rateNote } from '../../ui/money.ts';
+import { inMonthLabel, rateNote } from '../../ui/money.ts';
 import { AdjustmentDialog, ReopenDialog } from './PayrollDialogs.tsx';
 import '../../ui/console/console.css';
 import '../../ui/console/figures.css';
@@ -104,6 +104,17 @@ export function PayrollScreen({ title }: ScreenProps) {
 
 const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** What an early close leaves for later: the days still ahead in the month and the tasks dated on them. */
+function aheadText(ahead: PayrollMonth['ahead'], next: string): string {
+  if (ahead === null) return '';
+  const days = ahead.from === ahead.to ? formatDate(ahead.from) : `${formatDate(ahead.from)}–${formatDate(ahead.to)}`;
+  const tasks =
+    ahead.count === 0
+      ? 'задач на эти дни нет'
+      : `на эти дни ${plural(ahead.count, ['задача', 'задачи', 'задач'])}: ${ahead.tasks.slice(0, 10).map((t) => `№${t.id} (${formatDate(t.date)})`).join(', ')}${ahead.count > 10 ? ' и другие' : ''}`;
+  return ` Месяц ещё идёт: впереди ${days}, ${tasks}. Рейсы, записанные после закрытия, будут оплачены ${next} с пометкой «поздний рейс».`;
+}
+
 interface MonthViewProps {
   m: PayrollMonth;
   admin: boolean;
@@ -125,16 +136,18 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
   const label = monthLabel(m.month);
 
   async function closeMonth(): Promise<void> {
-    const pending = m.pending.loads > 0 ? ` ${plural(m.pending.loads, REPORTS)} на ${formatQuantity(m.pending.quantity, 'т')} ещё ждут проверки — они не войдут в расчёт; оплатить их потом можно только корректировкой.` : '';
+    const next = inMonthLabel(nextMonth(m.month));
+    const pending = m.pending.loads > 0 ? ` ${plural(m.pending.loads, REPORTS)} на ${formatQuantity(m.pending.quantity, 'т')} ещё ждут проверки — они не войдут в этот расчёт; подтверждённые после закрытия, они будут оплачены в следующем открытом месяце.` : '';
     const yes = await ask({
       title: `Закрыть ${label}?`,
-      message: `К выплате ${formatMoney(m.total_amount)}, водителей: ${m.drivers.length}. После закрытия рейсы, ставки и шкала этого месяца больше не меняются.${pending}`,
+      message: `К выплате ${formatMoney(m.total_amount)}, водителей: ${m.drivers.length}. После закрытия рейсы, ставки и шкала этого месяца больше не меняются.${pending}${aheadText(m.ahead, next)}`,
       confirmLabel: 'Закрыть месяц',
-      danger: m.pending.loads > 0,
+      danger: m.pending.loads > 0 || m.ahead !== null,
     });
     if (!yes) return;
     try {
-      await close.mutateAsync({ body: { company_id: m.company_id, month: m.month } });
+      // The figures confirmed: if the month moved meanwhile, the server refuses and says what changed.
+      await close.mutateAsync({ body: { company_id: m.company_id, month: m.month, confirmed: confirmedOf(m) } });
       showToast('success', `${capitalized(label)} закрыт`);
     } catch (error) {
       showToast('error', failureMessage(error));
@@ -150,6 +163,9 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
     column.accessor('total_amount', { header: 'К выплате', meta: { align: 'right' }, cell: (c) => <strong>{formatMoney(c.getValue())}</strong> }),
   ];
   const shown = driver === null ? m.items : m.items.filter((i) => i.driver_id === driver);
+  const late = m.pending.items.filter((i) => i.late);
+  const lateCount = late.length;
+  const lateFrom = late.reduce<string | null>((first, i) => (first === null || i.date < first ? i.date : first), null);
   const chosen = m.drivers.find((d) => d.driver_id === driver);
 
   return (
@@ -189,8 +205,9 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
             {plural(m.pending.loads, REPORTS)} на {formatQuantity(m.pending.quantity, 'т')} ждут проверки
           </strong>{' '}
           — они не оплачиваются, пока их не примут.{' '}
-          {!closed && <Link href={`/reports?review=pending&period=custom&from=${monthRange(m.month).start}&to=${monthRange(m.month).end}`}>Перейти к проверке</Link>}
-          {closed && ' Месяц закрыт: оплатить такой отчёт можно корректировкой в открытом месяце.'}
+          {closed && 'Месяц закрыт: подтверждённые теперь, они будут оплачены в следующем открытом месяце с пометкой «поздний рейс». '}
+          {lateCount > 0 && `Из них ${lateCount} — поздние рейсы закрытых месяцев: подтверждённые, они будут оплачены в этом месяце. `}
+          <Link href={`/reports?review=pending&period=custom&from=${lateFrom ?? monthRange(m.month).start}&to=${monthRange(m.month).end}`}>Перейти к проверке</Link>
         </div>
       )}
       <div className="payroll-actions">
@@ -275,7 +292,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
               <li key={a.id}>
                 <span className="payroll-loads__date">{formatDate(a.date)}</span>
                 <span className="payroll-loads__what">
-                  {a.driver_name}: {a.reason}
+                  {a.late && <span className="tag">поздний рейс</span>} {a.driver_name}: {a.reason}
                   {a.concerns_month && a.concerns_month !== m.month ? ` (за ${monthLabel(a.concerns_month)})` : ''}
                   <span className="muted"> — {a.created_by_name ?? 'система'}</span>
                 </span>

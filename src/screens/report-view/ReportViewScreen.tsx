@@ -14,7 +14,7 @@ import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate, formatTrips } from '../../ui/format.ts';
-import { rateNote } from '../../ui/money.ts';
+import { CLOSED_LOAD_NOTE, rateNote } from '../../ui/money.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { Loading, ErrorState } from '../../ui/states.tsx';
@@ -163,7 +163,7 @@ function ReportDetails({ report }: { report: ReportView }) {
       </section>
       <section className="card">
         <h2>Фото ({report.photos.length})</h2>
-        <Gallery photos={report.photos} onDelete={(photo) => void deletePhoto(photo)} disabled={server.offline} />
+        <Gallery photos={report.photos} {...(report.closed ? {} : { onDelete: (photo: ReportPhoto) => void deletePhoto(photo) })} disabled={server.offline} />
       </section>
       <section className="card">
         <h2>Другие отчёты по этому назначению</h2>
@@ -182,10 +182,19 @@ function ReportDetails({ report }: { report: ReportView }) {
         )}
       </section>
       <div className="report-actions">
-        <button type="button" className="button button-danger" disabled={server.offline} title={server.reason} onClick={() => void deleteReport()}>
-          Удалить отчёт
-        </button>
-        <NeedsServerHint offline={server.offline} what="удалять отчёты и фото" />
+        {report.closed ? (
+          // Its month is closed and it is in the stored sheet: nothing here may change it (WAGES.md «Месяц закрыт»).
+          <p className="muted" role="note">
+            {CLOSED_LOAD_NOTE}
+          </p>
+        ) : (
+          <>
+            <button type="button" className="button button-danger" disabled={server.offline} title={server.reason} onClick={() => void deleteReport()}>
+              Удалить отчёт
+            </button>
+            <NeedsServerHint offline={server.offline} what="удалять отчёты и фото" />
+          </>
+        )}
       </div>
     </div>
   );

@@ -4,6 +4,7 @@
  * its review stands; «Подтвердить все без замечаний (N)» approves the clean ones of the period in one action;
  * a row is approved or disputed with a reason. Keys: j/k move, a approves, d disputes, Enter opens.
  */
+import { CLOSED_LOAD_NOTE } from '../../ui/money.ts';
 import { useEffect, useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { useQuery } from '@tanstack/react-query';
@@ -123,8 +124,8 @@ export function ReportsScreen({ title }: ScreenProps) {
       if (target && (['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) || target.isContentEditable || target.closest('dialog'))) return;
       if (event.key === 'j') setCursor((c) => Math.min(c + 1, Math.max(0, rows.length - 1)));
       else if (event.key === 'k') setCursor((c) => Math.max(0, c - 1));
-      else if (event.key === 'a' && selected && selected.review_status !== 'approved' && !server.offline) void approve(selected);
-      else if (event.key === 'd' && selected && selected.review_status !== 'disputed' && !server.offline) setDisputing(selected);
+      else if (event.key === 'a' && selected && !selected.closed && selected.review_status !== 'approved' && !server.offline) void approve(selected);
+      else if (event.key === 'd' && selected && !selected.closed && selected.review_status !== 'disputed' && !server.offline) setDisputing(selected);
       else return;
       event.preventDefault();
     }
@@ -134,6 +135,7 @@ export function ReportsScreen({ title }: ScreenProps) {
 
   function actions(report: ReportListItem) {
     const busy = server.offline || review.isPending;
+    if (report.closed) return <span className="muted">{CLOSED_LOAD_NOTE}</span>;
     return (
       <div className="row-actions" onClick={(event) => event.stopPropagation()}>
         {report.review_status !== 'approved' && (
