@@ -77,49 +77,52 @@ export function DriverBar() {
   const unread = useUnreadAnnouncements(true);
   const [queueOpen, setQueueOpen] = useState(false);
   return (
-    <nav className="drv-bar" aria-label="Разделы водителя">
-      <ul>
-        <NavItem path="/current-tasks" label="Задачи" icon={TASKS_ICON} />
-        <NavItem path="/available-tasks" label="Доступные" icon={AVAILABLE_ICON} />
-        <li>
-          <button
-            type="button"
-            className="drv-bar__item"
-            aria-label={`Отчёты. ${outboxQueueLabel(pending, undelivered)}`}
-            aria-haspopup="dialog"
-            onClick={() => setQueueOpen(true)}
-          >
-            {REPORTS_ICON}
-            <span className="drv-bar__label">Отчёты</span>
-            {pending > 0 ? (
-              <span className="drv-bar__count" aria-hidden="true">
-                {pending > 99 ? '99+' : pending}
-              </span>
-            ) : undelivered > 0 ? (
-              <span className="drv-bar__count" aria-hidden="true">
-                !
-              </span>
-            ) : null}
-          </button>
-        </li>
-        <NavItem
-          path="/profile"
-          label="Профиль"
-          icon={PROFILE_ICON}
-          count={
-            unread > 0 ? (
-              <span className="drv-bar__count" aria-label={`непрочитанных объявлений: ${unread}`}>
-                {unread > 99 ? '99+' : unread}
-              </span>
-            ) : null
-          }
-        />
-      </ul>
+    <>
+      <nav className="drv-bar" aria-label="Разделы водителя">
+        <ul className="drv-bar__list">
+          <NavItem path="/current-tasks" label="Задачи" icon={TASKS_ICON} />
+          <NavItem path="/available-tasks" label="Доступные" icon={AVAILABLE_ICON} />
+          <li>
+            <button
+              type="button"
+              className="drv-bar__item"
+              aria-label={`Отчёты. ${outboxQueueLabel(pending, undelivered)}`}
+              aria-haspopup="dialog"
+              onClick={() => setQueueOpen(true)}
+            >
+              {REPORTS_ICON}
+              <span className="drv-bar__label">Отчёты</span>
+              {pending > 0 ? (
+                <span className="drv-bar__count" aria-hidden="true">
+                  {pending > 99 ? '99+' : pending}
+                </span>
+              ) : undelivered > 0 ? (
+                <span className="drv-bar__count" aria-hidden="true">
+                  !
+                </span>
+              ) : null}
+            </button>
+          </li>
+          <NavItem
+            path="/profile"
+            label="Профиль"
+            icon={PROFILE_ICON}
+            count={
+              unread > 0 ? (
+                <span className="drv-bar__count" aria-label={`непрочитанных объявлений: ${unread}`}>
+                  {unread > 99 ? '99+' : unread}
+                </span>
+              ) : null
+            }
+          />
+        </ul>
+      </nav>
+      {/* Beside the bar, not inside it: the bar's styles are no business of the dialog's. */}
       {queueOpen ? (
         <Suspense fallback={null}>
           <OutboxPanel onClose={() => setQueueOpen(false)} />
         </Suspense>
       ) : null}
-    </nav>
+    </>
   );
 }
