@@ -1,12 +1,13 @@
 /**
  * A driver's navigation on a phone: a bar at the bottom of the screen, within the thumb's reach, in place of the
- * hamburger and the drawer. «Отчёты» opens the queue of reports on this device (the outbox panel) and carries its
- * count; «Профиль» carries the unread announcements, since Статистика and Объявления are reached from the profile.
+ * hamburger and the drawer. «Отчёты» opens the queue of reports on this device (the outbox panel) with the reports
+ * the dispatcher disputed above it, and its count is both: what waits to go and what waits for a correction; «Профиль» carries the unread announcements, since Статистика and Объявления are reached from the profile.
  */
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useEngineSnapshot } from '../engine/store.ts';
 import { outboxQueueLabel } from '../parts/outbox/outbox-labels.ts';
+import { reportsEntryLabel, useDisputedReports } from '../parts/report/disputed.ts';
 import { lazyNamed } from './lazy.ts';
 import { useUnreadAnnouncements } from './use-unread-announcements.ts';
 
@@ -76,6 +77,8 @@ export function DriverBar() {
   const { pending, undelivered = 0 } = useEngineSnapshot().outbox;
   const unread = useUnreadAnnouncements(true);
   const [queueOpen, setQueueOpen] = useState(false);
+  const disputed = useDisputedReports().data?.data.length ?? 0;
+  const count = pending + disputed;
   return (
     <>
       <nav className="drv-bar" aria-label="Разделы водителя">
@@ -86,15 +89,15 @@ export function DriverBar() {
             <button
               type="button"
               className="drv-bar__item"
-              aria-label={`Отчёты. ${outboxQueueLabel(pending, undelivered)}`}
+              aria-label={reportsEntryLabel(outboxQueueLabel(pending, undelivered), disputed)}
               aria-haspopup="dialog"
               onClick={() => setQueueOpen(true)}
             >
               {REPORTS_ICON}
               <span className="drv-bar__label">Отчёты</span>
-              {pending > 0 ? (
+              {count > 0 ? (
                 <span className="drv-bar__count" aria-hidden="true">
-                  {pending > 99 ? '99+' : pending}
+                  {count > 99 ? '99+' : count}
                 </span>
               ) : undelivered > 0 ? (
                 <span className="drv-bar__count" aria-hidden="true">
