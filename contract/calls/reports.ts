@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { text } from '../fields.ts';
 import { answer, area, DELETE, GET, POST, PUT, PAY } from '../call.ts';
-import type { Page, Report, ReportPhoto, ReportView, ReviewStatus } from '../entities.ts';
+import type { DriverStatus, Page, Report, ReportPhoto, ReportView, ReviewStatus, Task } from '../entities.ts';
 import { REVIEW_STATUSES } from '../entities.ts';
 import { REPORT_FLAG_FILTERS } from '../report-checks.ts';
 import { dailyHoursSchema, isoDate, wagesQuerySchema, type DailyHours } from '../driver.ts';
@@ -42,6 +42,16 @@ export interface ReportListItem extends Omit<Report, 'photos' | 'idempotency_key
   delivered: number;
   photo_count: number;
   first_photo: ReportPhoto | null;
+}
+
+/**
+ * GET /reports/disputed/: one of the signed-in driver's reports the dispatcher disputed, on a current or a finished
+ * task, with what the driver needs to recognise and correct it: the task and his part's status.
+ */
+export interface DisputedReport {
+  report: Report;
+  task: Pick<Task, 'id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'unit'>;
+  association_status: DriverStatus;
 }
 
 export const reviewSchema = z
@@ -99,6 +109,8 @@ export const reportFilingCalls = area(
   /** The photo's bytes (an image, sent by the handler); the UI downloads it through the engine (photo.url). */
   GET('/reports/photos/:photoId', { roles: ALL_ROLES, answer: answer<unknown>() }),
   GET('/reports/association/:id', { roles: ALL_ROLES, answer: answer<Report[]>() }),
+  /** The driver's own disputed reports, the latest dispute first: what waits for his correction. */
+  GET('/reports/disputed/', { roles: DRIVER_ONLY, answer: answer<DisputedReport[]>() }),
   POST('/reports/daily_hours/', { roles: DRIVER_ONLY, body: dailyHoursSchema, answer: answer<DailyHours>(), invalidates: REPORT_STALE, audience: ['caller'] }),
   GET('/reports/daily_hours/', { roles: DRIVER_ONLY, query: wagesQuerySchema, answer: answer<DailyHours[]>() }),
 );
