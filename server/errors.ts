@@ -14,6 +14,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly detail: string,
+    /** Headers the answer carries (Retry-After on a 429 or 503). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
   }
@@ -84,7 +86,7 @@ export function idParam(params: unknown, name = 'id'): number {
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ detail: error.detail });
+      return reply.status(error.statusCode).headers(error.headers).send({ detail: error.detail });
     }
     if (error instanceof ZodError) {
       return reply.status(400).send({ detail: zodDetail(error) });
