@@ -15,6 +15,7 @@ export const ROWS: PluralForms = ['строка', 'строки', 'строк'];
 export const TASKS_TO_DO: PluralForms = ['задачу', 'задачи', 'задач'];
 export const ROWS_TO_DO: PluralForms = ['строку', 'строки', 'строк'];
 export const DAYS: PluralForms = ['день', 'дня', 'дней'];
+export const CELLS: PluralForms = ['ячейка', 'ячейки', 'ячеек'];
 
 // Made on first use: building Intl objects at load is a long task on a slow phone (ui/format.ts says why).
 let rules: Intl.PluralRules | undefined;

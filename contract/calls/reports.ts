@@ -5,7 +5,7 @@
  * a reviewer's decision on one report, and «approve every clean one» in one action.
  */
 import { z } from 'zod';
-import { text } from '../fields.ts';
+import { MAX_ID, text, wireId, wireInt } from '../fields.ts';
 import { answer, area, DELETE, GET, POST, PUT, PAY } from '../call.ts';
 import type { DriverStatus, Page, Report, ReportPhoto, ReportView, ReviewStatus, Task } from '../entities.ts';
 import { REVIEW_STATUSES } from '../entities.ts';
@@ -13,15 +13,13 @@ import { REPORT_FLAG_FILTERS } from '../report-checks.ts';
 import { dailyHoursSchema, isoDate, wagesQuerySchema, type DailyHours } from '../driver.ts';
 import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
 
-const id = (message: string) => z.coerce.number({ message }).int(message).positive(message);
-
 /** GET /reports/: filters in the URL; dates are the tasks' dates. */
 export const reportListQuerySchema = z.object({
   date_from: isoDate.optional(),
   date_to: isoDate.optional(),
-  driver_id: id('ожидается номер водителя').optional(),
-  task_id: id('ожидается номер задачи').optional(),
-  company_id: id('ожидается номер компании').optional(),
+  driver_id: wireId('ожидается номер водителя').optional(),
+  task_id: wireId('ожидается номер задачи').optional(),
+  company_id: wireId('ожидается номер компании').optional(),
   review: z.enum(REVIEW_STATUSES, { message: 'ожидается pending, approved или disputed' }).optional(),
   /**
    * A flag's code; `any`: some flag; `none`: no flag at all; `clean`: no fault flag (information such as a late
@@ -29,8 +27,8 @@ export const reportListQuerySchema = z.object({
    */
   flag: z.enum(REPORT_FLAG_FILTERS, { message: 'неизвестная отметка проверки' }).optional(),
   search: z.string().trim().max(200).optional(),
-  limit: z.coerce.number({ message: 'ожидается число' }).int().min(1).max(200).default(50),
-  offset: z.coerce.number({ message: 'ожидается число' }).int().min(0).default(0),
+  limit: wireInt(1, 200).default(50),
+  offset: wireInt(0, MAX_ID).default(0),
 });
 export type ReportListQuery = z.infer<typeof reportListQuerySchema>;
 
@@ -81,7 +79,7 @@ export interface ReviewCount {
 /** GET /reports/{id}/photos: the first photo, or all of them. */
 export const reportPhotosQuerySchema = z.object({ mode: z.enum(['single', 'all'], { message: 'ожидается single или all' }).default('single') });
 /** DELETE /reports/{id}/photo: which photo, in the query. */
-export const reportPhotoIdQuerySchema = z.object({ photo_id: z.coerce.number({ message: 'ожидается число' }).int().positive() });
+export const reportPhotoIdQuerySchema = z.object({ photo_id: wireId('ожидается номер фото') });
 
 /** What a report's write changes besides the reports: its task's quantities, the pay, the dispatch board. */
 const REPORT_STALE = ['tasks', ...PAY, 'dispatch'] as const;

@@ -10,12 +10,12 @@
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import { taskCreateSchema, type TaskCreate } from '../../contract/driver.ts';
-import { DAMAGED, IMPORT_MAX_ROWS, ImportFileError, NO_ROWS, preflight, tooManyRows } from './xlsx-preflight.ts';
+import { columnLetters, DAMAGED, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, ImportFileError, NO_ROWS, preflight, tooManyRows } from './xlsx-preflight.ts';
 
 import { IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
 
 export { buildImportTemplate, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
-export { countValueRows, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_MAX_UNZIPPED_BYTES, ImportFileError } from './xlsx-preflight.ts';
+export { countValueRows, IMPORT_MAX_BYTES, IMPORT_MAX_CELLS, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, IMPORT_MAX_UNZIPPED_BYTES, ImportFileError } from './xlsx-preflight.ts';
 
 
 const REQUIRED: readonly ImportHeader[] = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём'];
@@ -209,12 +209,6 @@ function issueDetail(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-function columnLetter(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
-
 export async function parseTaskImport(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
   try {
     return await parse(file, ctx);
@@ -234,7 +228,7 @@ async function parse(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
   const date1904 = Boolean((book.properties as { date1904?: boolean }).date1904);
 
   // The header row: the first of the first five rows that names a known column.
-  const lastColumn = Math.min(sheet.columnCount, 200);
+  const lastColumn = Math.min(sheet.columnCount, IMPORT_MAX_COLUMNS);
   let headerRow = 0;
   let columns = new Map<ImportHeader, number>();
   let firstFilled = 0;
@@ -249,7 +243,7 @@ async function parse(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
       const header = HEADER_BY_KEY.get(headerKey(text));
       if (!header) continue;
       const seen = found.get(header);
-      if (seen !== undefined) duplicates.push(`столбец «${header}» встречается дважды (${columnLetter(seen)} и ${columnLetter(c)}) — оставьте один`);
+      if (seen !== undefined) duplicates.push(`столбец «${header}» встречается дважды (${columnLetters(seen)} и ${columnLetters(c)}) — оставьте один`);
       else found.set(header, c);
     }
     if (filled && firstFilled === 0) firstFilled = r;

@@ -6,6 +6,7 @@ import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
+import { inlineCell, rawXlsx } from '../fixtures/xlsx.ts';
 import {
   IMPORT_HEADERS,
   ImportFileError,
@@ -130,24 +131,7 @@ async function deflatedZeros(megabytes: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** A minimal valid .xlsx around a hand-written sheet (fast for 100 000 rows, where exceljs takes seconds). */
-async function rawXlsx(sheetData: string): Promise<Buffer> {
-  const z = new JSZip();
-  z.file(
-    '[Content_Types].xml',
-    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
-  );
-  z.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>');
-  z.file(
-    'xl/workbook.xml',
-    '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Задачи" sheetId="1" r:id="rId1"/></sheets></workbook>',
-  );
-  z.file('xl/_rels/workbook.xml.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>');
-  z.file('xl/worksheets/sheet1.xml', `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`);
-  return z.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
-
-const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+const inline = inlineCell;
 const headerXml = `<row r="1">${['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём'].map((h, i) => inline(`${'ABCDE'[i]}1`, h)).join('')}</row>`;
 const rowXml = (r: number) => `<row r="${r}">${inline(`A${r}`, '25.11.2026')}${inline(`B${r}`, 'Песок')}${inline(`C${r}`, 'Карьер')}${inline(`D${r}`, 'Объект')}<c r="E${r}"><v>${r}</v></c></row>`;
 const manyRows = (n: number) => rawXlsx(headerXml + Array.from({ length: n }, (_, i) => rowXml(i + 2)).join(''));
