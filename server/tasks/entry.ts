@@ -15,7 +15,7 @@ import { templateFieldsSchema } from '../../contract/calls/tasks.ts';
 import { insertTask } from './assignments.ts';
 import { companyDriverIds } from './associations.ts';
 import { assertStaffSeesCompany } from './scope.ts';
-import { ImportFileError, parseTaskImport, type ImportDriver } from './import-xlsx.ts';
+import { ImportFileError, parseTaskImport, summarizeImport, type ImportDriver } from './import-xlsx.ts';
 
 // ── Templates ──
 
@@ -112,9 +112,13 @@ export async function previewImport(db: Db, companyId: number, fileName: string,
   const names = new Map(drivers.map((d) => [d.id, d.name]));
   return {
     file_name: fileName,
-    rows: rows.map((r) => ({ row: r.row, errors: r.errors, task: r.task ? { ...r.task, driver_names: (r.task.driver_ids ?? []).map((id) => names.get(id) ?? `№${id}`) } : null })),
-    ok: rows.filter((r) => r.task).length,
-    bad: rows.filter((r) => !r.task).length,
+    rows: rows.map((r) => ({
+      row: r.row,
+      errors: r.errors,
+      task: r.task ? { ...r.task, driver_names: (r.task.driver_ids ?? []).map((id) => names.get(id) ?? `№${id}`) } : null,
+      ...(r.example ? { example: true as const } : {}),
+    })),
+    ...summarizeImport(rows),
     imported_before: await importedBefore(db, companyId, hash),
   };
 }
@@ -130,6 +134,7 @@ export async function commitImport(db: Db, user: AuthUser, companyId: number, fi
   if (before) throw conflict(importedText(before));
   const { rows } = await parse(db, companyId, bytes);
   const tasks = rows.flatMap((r) => (r.task ? [r.task] : []));
+  if (tasks.length === 0 && rows.every((r) => r.example)) throw badRequest('В файле только строка-пример из шаблона: впишите задачи ниже неё и загрузите файл снова.');
   if (tasks.length === 0) throw badRequest('В файле нет строк без ошибок: исправьте строки и загрузите файл снова.');
   try {
     const ids = await insertAll(db, user, companyId, tasks, async (trx, created) => {
@@ -138,7 +143,7 @@ export async function commitImport(db: Db, user: AuthUser, companyId: number, fi
         .values({ company_id: companyId, file_hash: hash, file_name: fileName, tasks: created.length, created_by: user.id, created_at: nowIso() })
         .execute();
     });
-    return { company_id: companyId, task_ids: ids, created: ids.length, skipped: rows.length - tasks.length };
+    return { company_id: companyId, task_ids: ids, created: ids.length, skipped: summarizeImport(rows).bad };
   } catch (error) {
     // The same file confirmed twice at once (two tabs): one transaction wins, the other creates nothing.
     if (isUniqueViolation(error)) throw conflict(importedText((await importedBefore(db, companyId, hash))!));
