@@ -102,11 +102,14 @@ export interface ImportPreviewRow {
   /** What will be created, with the drivers by name; null for a row with errors. */
   task: (TaskCreate & { driver_names: string[] }) | null;
   errors: { field: string; detail: string }[];
+  /** The template's own example row: shown, never created, not an error. */
+  example?: true;
 }
 export interface ImportPreview {
   file_name: string;
   rows: ImportPreviewRow[];
   ok: number;
+  /** Rows with errors (the template's example row is not one). */
   bad: number;
   /** The same file was imported into this company before: when, by whom, how many tasks. */
   imported_before: { at: string; by: string | null; tasks: number } | null;

@@ -7,8 +7,7 @@ import { suggestions } from './task-suggestions.ts';
 import { commitImport, deleteTemplate, listTemplates, previewImport, repeatTask, saveTemplate } from '../tasks/entry.ts';
 import { buildImportTemplate } from '../tasks/import-xlsx.ts';
 import { ImportSlots, ImportThreads } from '../tasks/import-runner.ts';
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+import { XLSX, contentDisposition } from '../exports/workbook.ts';
 
 export const taskEntryRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
@@ -28,7 +27,7 @@ export const taskEntryRoutes: RouteModule = (app, ctx) => {
       const file = await buildImportTemplate();
       await reply
         .header('content-type', XLSX)
-        .header('content-disposition', `attachment; filename="tasks-template.xlsx"; filename*=UTF-8''${encodeURIComponent('Шаблон задач.xlsx')}`)
+        .header('content-disposition', contentDisposition('Шаблон задач.xlsx'))
         .send(file);
       return null as unknown as Blob;
     },

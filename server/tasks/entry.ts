@@ -15,7 +15,7 @@ import { templateFieldsSchema } from '../../contract/calls/tasks.ts';
 import { insertTask } from './assignments.ts';
 import { companyDriverIds } from './associations.ts';
 import { assertStaffSeesCompany } from './scope.ts';
-import { ImportFileError, type ImportDriver } from './import-xlsx.ts';
+import { ImportFileError, summarizeImport, type ImportDriver } from './import-xlsx.ts';
 import type { ImportSlots, ImportThreads } from './import-runner.ts';
 
 /** Where import files are read: the slots that bound them, the threads that read them (import-runner.ts). */
@@ -123,9 +123,13 @@ export async function previewImport(db: Db, reader: ImportReader, companyId: num
   const names = new Map(drivers.map((d) => [d.id, d.name]));
   return {
     file_name: fileName,
-    rows: rows.map((r) => ({ row: r.row, errors: r.errors, task: r.task ? { ...r.task, driver_names: (r.task.driver_ids ?? []).map((id) => names.get(id) ?? `№${id}`) } : null })),
-    ok: rows.filter((r) => r.task).length,
-    bad: rows.filter((r) => !r.task).length,
+    rows: rows.map((r) => ({
+      row: r.row,
+      errors: r.errors,
+      task: r.task ? { ...r.task, driver_names: (r.task.driver_ids ?? []).map((id) => names.get(id) ?? `№${id}`) } : null,
+      ...(r.example ? { example: true as const } : {}),
+    })),
+    ...summarizeImport(rows),
     imported_before: await importedBefore(db, companyId, hash),
   };
 }
@@ -141,6 +145,7 @@ export async function commitImport(db: Db, reader: ImportReader, user: AuthUser,
   if (before) throw conflict(importedText(before));
   const { rows } = await parse(db, reader, companyId, bytes);
   const tasks = rows.flatMap((r) => (r.task ? [r.task] : []));
+  if (tasks.length === 0 && rows.every((r) => r.example)) throw badRequest('В файле только строка-пример из шаблона: впишите задачи ниже неё и загрузите файл снова.');
   if (tasks.length === 0) throw badRequest('В файле нет строк без ошибок: исправьте строки и загрузите файл снова.');
   try {
     const ids = await insertAll(db, user, companyId, tasks, async (trx, created) => {
@@ -149,7 +154,7 @@ export async function commitImport(db: Db, reader: ImportReader, user: AuthUser,
         .values({ company_id: companyId, file_hash: hash, file_name: fileName, tasks: created.length, created_by: user.id, created_at: nowIso() })
         .execute();
     });
-    return { company_id: companyId, task_ids: ids, created: ids.length, skipped: rows.length - tasks.length };
+    return { company_id: companyId, task_ids: ids, created: ids.length, skipped: summarizeImport(rows).bad };
   } catch (error) {
     // The same file confirmed twice at once (two tabs): one transaction wins, the other creates nothing.
     if (isUniqueViolation(error)) throw conflict(importedText((await importedBefore(db, companyId, hash))!));

@@ -12,9 +12,9 @@ import { z } from 'zod';
 import { taskCreateSchema, type TaskCreate } from '../../contract/driver.ts';
 import { columnLetters, DAMAGED, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, ImportFileError, NO_ROWS, preflight, tooManyRows } from './xlsx-preflight.ts';
 
-import { IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
+import { EXAMPLE_MARK, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
 
-export { buildImportTemplate, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
+export { buildImportTemplate, EXAMPLE_MARK, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
 export { countValueRows, IMPORT_MAX_BYTES, IMPORT_MAX_CELLS, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, IMPORT_MAX_UNZIPPED_BYTES, ImportFileError } from './xlsx-preflight.ts';
 
 
@@ -34,6 +34,8 @@ export interface ImportRow {
   /** The payload for POST /tasks/ when the row is valid, else null. */
   task: TaskCreate | null;
   errors: ImportRowError[];
+  /** The template's own example row (its комментарий is `EXAMPLE_MARK`): shown, neither a task nor an error. */
+  example?: true;
 }
 
 export interface ImportDriver {
@@ -48,7 +50,7 @@ export interface ImportContext {
 
 export function summarizeImport(rows: readonly ImportRow[]): { ok: number; bad: number } {
   const ok = rows.filter((r) => r.task !== null).length;
-  return { ok, bad: rows.length - ok };
+  return { ok, bad: rows.filter((r) => r.task === null && !r.example).length };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -281,7 +283,12 @@ async function parse(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
   if (dataRows.length > IMPORT_MAX_ROWS) throw new ImportFileError(tooManyRows(dataRows.length));
 
   const findDriver = driverIndex(ctx.drivers);
-  return dataRows.map((row) => readRow(row, columns, date1904, findDriver));
+  const comment = columns.get('комментарий');
+  return dataRows.map((row) =>
+    comment !== undefined && cellText(row.getCell(comment).value) === EXAMPLE_MARK
+      ? { row: row.number, task: null, errors: [], example: true }
+      : readRow(row, columns, date1904, findDriver),
+  );
 }
 
 function readRow(row: ExcelJS.Row, columns: ReadonlyMap<ImportHeader, number>, date1904: boolean, findDriver: (token: string) => number | string): ImportRow {
