@@ -163,35 +163,42 @@ export async function addAdjustment(db: Db, user: AuthUser, company: { id: numbe
   return made as Adjustment;
 }
 
-/** A driver's closed months, newest first, each with its stored lines and adjustments. */
+/**
+ * A driver's closed months, newest first, each with its stored lines and adjustments: the months from the driver's
+ * own lines (an index by driver and month), then their loads and adjustments in one read each — not a month at a time.
+ */
 export async function driverClosedMonths(db: Db, driverId: number): Promise<DriverPayrollMonth[]> {
-  const months = await db.kysely
+  const q = db.kysely;
+  const months = await q
     .selectFrom('payroll_months as m')
     .select(['m.company_id', 'm.month', 'm.closed_at'])
     .where('m.status', '=', 'closed')
-    .where(({ exists, selectFrom }) => exists(selectFrom('payroll_lines as l').select('l.id').whereRef('l.company_id', '=', 'm.company_id').whereRef('l.month', '=', 'm.month').where('l.driver_id', '=', driverId)))
+    .where(({ exists, selectFrom }) => exists(selectFrom('payroll_lines as l').select('l.id').where('l.driver_id', '=', driverId).whereRef('l.month', '=', 'm.month').whereRef('l.company_id', '=', 'm.company_id')))
     .orderBy('m.month', 'desc')
     .limit(24)
     .execute();
-  const out: DriverPayrollMonth[] = [];
-  for (const m of months) {
-    const { start, end } = monthRange(m.month);
-    const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { driverId, companyId: m.company_id, start_date: start, end_date: end, review: 'approved' }));
-    const adjustments = await listAdjustments(db.kysely, { driverId, companyId: m.company_id, start_date: start, end_date: end });
-    const loadsKop = sumKop(loads, (l) => l.amount_kop);
+  if (months.length === 0) return [];
+  const key = (companyId: number, month: string) => `${companyId}:${month}`;
+  const wanted = new Set(months.map((m) => key(m.company_id, m.month)));
+  const period = { start_date: monthRange((months.at(-1) as (typeof months)[number]).month).start, end_date: monthRange((months[0] as (typeof months)[number]).month).end };
+  const [rows, allAdjustments] = await Promise.all([selectLoads(q, { driverId, ...period, review: 'approved' }), listAdjustments(q, { driverId, ...period })]);
+  const loads = await priceLoads(q, rows.filter((l) => wanted.has(key(l.company_id, monthOf(l.date)))));
+  return months.map((m) => {
+    const mine = loads.filter((l) => l.company_id === m.company_id && monthOf(l.date) === m.month);
+    const adjustments = allAdjustments.filter((a) => a.company_id === m.company_id && monthOf(a.date) === m.month);
+    const loadsKop = sumKop(mine, (l) => l.amount_kop);
     const adjKop = sumKop(adjustments, (a) => toKop(a.amount));
-    out.push({
+    return {
       company_id: m.company_id,
       month: m.month,
       closed_at: m.closed_at,
-      loads: loads.length,
-      quantity: sumQuantity(loads, (l) => l.quantity),
+      loads: mine.length,
+      quantity: sumQuantity(mine, (l) => l.quantity),
       loads_amount: fromKop(loadsKop),
       adjustments_amount: fromKop(adjKop),
       total_amount: fromKop(loadsKop + adjKop),
-      items: loads.map(toWageItem),
+      items: mine.map(toWageItem),
       adjustments,
-    });
-  }
-  return out;
+    };
+  });
 }
