@@ -8,6 +8,9 @@ import type { User } from '../contract/entities.ts';
 import type { Result, WorkerApi } from '../worker/api.ts';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from '../tests/e2e/harness/app.ts';
 import { newContext, type EngineMode } from '../tests/e2e/harness/browser.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { answering, freePort, startProcess, stopProcess } from '../tests/fixtures/cluster.ts';
 
 /** One measured figure. `ratio` is always ours ÷ baseline, both measured in this run. */
 export interface Figure {
@@ -37,6 +40,10 @@ export interface Benchmark {
   id: string;
   title: string;
   run(): Promise<SectionResult>;
+  /** A missed goal fails the run (exit code 1), not only a benchmark that could not finish. */
+  strictGoals?: boolean;
+  /** Run only when named (too long for the whole run); its own watchdog, in minutes. */
+  watchdogMinutes?: number;
 }
 
 /** The page-side view of the tab: the engine's Comlink proxy that src/engine/connect.ts exposes. */
@@ -134,3 +141,41 @@ export async function loginDirect(baseUrl: string, email: string): Promise<{ acc
 
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/** The real server as a process of its own on `dataDir` (SQLite unless `env` names a DATABASE_URL), answering. */
+export interface ServerProcess {
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startServerProcess(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const { child, output } = startProcess(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG: '0',
+    DIST_DIR: join(dataDir, 'no-dist'),
+    DATABASE_URL: '',
+    ...env,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await answering(`${base}/api/users/me/`, child, output);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { base, pid: child.pid as number, stop: () => stopProcess(child) };
+}
+
+/** A process's resident memory (VmRSS), MB; 0 once it is gone. */
+export function rssMb(pid: number): number {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
