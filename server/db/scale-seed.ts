@@ -141,9 +141,11 @@ class Rows implements Ids {
     this.counts[table] = (this.counts[table] ?? 0) + 1;
   }
 
+  /** In the tables' order (COLUMNS): a row's references are written before it (PostgreSQL checks them). */
   async flush(): Promise<void> {
-    for (const [table, rows] of this.buffers) {
-      if (rows.length === 0) continue;
+    for (const table of TABLES) {
+      const rows = this.buffers.get(table);
+      if (!rows || rows.length === 0) continue;
       await this.sink.insert(table, COLUMNS[table], rows);
       rows.length = 0;
     }

@@ -92,36 +92,45 @@ export async function postgresSink(url: string): Promise<Sink> {
   await client.connect();
   await client.query('set synchronous_commit = off');
   await client.query('begin');
+  // A failed statement ends the seed: the connection is closed with it (nothing is left holding the database).
+  const query = async (config: string | pg.QueryConfig, values?: unknown[]) => {
+    try {
+      return await client.query(config as pg.QueryConfig, values);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      throw error;
+    }
+  };
   return {
     dialect: 'postgres',
     async insert(table, columns, rows) {
       for (const chunk of chunks(table, columns, rows)) {
-        await client.query({ name: `seed_${chunk.key}`, text: insertSql(table, columns, chunk.rows.length, (n) => `$${n}`), values: chunk.rows.flat() });
+        await query({ name: `seed_${chunk.key}`, text: insertSql(table, columns, chunk.rows.length, (n) => `$${n}`), values: chunk.rows.flat() });
       }
     },
     async checkpoint() {
-      await client.query('commit');
-      await client.query('begin');
+      await query('commit');
+      await query('begin');
     },
     async dropIndexes(tables) {
-      const { rows } = await client.query<{ indexname: string; indexdef: string }>(
+      const { rows } = (await query(
         `select i.indexname, i.indexdef from pg_indexes i
           where i.schemaname = current_schema() and i.tablename = any($1) and i.indexdef not like 'CREATE UNIQUE%'
             and not exists (select 1 from pg_constraint c where c.conname = i.indexname)`,
         [tables],
-      );
-      for (const r of rows) await client.query(`drop index ${r.indexname}`);
+      )) as pg.QueryResult<{ indexname: string; indexdef: string }>;
+      for (const r of rows) await query(`drop index ${r.indexname}`);
       return rows.map((r) => r.indexdef);
     },
     async exec(sql) {
-      await client.query(sql);
+      await query(sql);
     },
     async finish(tables) {
-      await client.query('commit');
+      await query('commit');
       for (const t of tables) {
-        await client.query(`select setval(pg_get_serial_sequence('${t}', 'id'), coalesce((select max(id) from ${t}), 0) + 1, false)`);
+        await query(`select setval(pg_get_serial_sequence('${t}', 'id'), coalesce((select max(id) from ${t}), 0) + 1, false)`);
       }
-      await client.query('analyze');
+      await query('analyze');
       await client.end();
     },
   };
