@@ -40,6 +40,10 @@ export interface Benchmark {
   id: string;
   title: string;
   run(): Promise<SectionResult>;
+  /** A missed goal fails the run (exit code 1), not only a benchmark that could not finish. */
+  strictGoals?: boolean;
+  /** Run only when named (too long for the whole run); its own watchdog, in minutes. */
+  watchdogMinutes?: number;
 }
 
 /** The page-side view of the tab: the engine's Comlink proxy that src/engine/connect.ts exposes. */
@@ -138,11 +142,14 @@ export async function loginDirect(baseUrl: string, email: string): Promise<{ acc
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-/**
- * The server as `npm start` runs it (`node --import tsx server/main.ts`; SQLite in `dataDir`, no request log, no
- * built app), once it answers; `stop` ends it.
- */
-export async function startServerProcess(dataDir: string): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
+/** The real server as a process of its own on `dataDir` (SQLite unless `env` names a DATABASE_URL), answering. */
+export interface ServerProcess {
+  base: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export async function startServerProcess(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const port = await freePort();
   const { child, output } = startProcess(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     ...process.env,
@@ -152,6 +159,7 @@ export async function startServerProcess(dataDir: string): Promise<{ base: strin
     LOG: '0',
     DIST_DIR: join(dataDir, 'no-dist'),
     DATABASE_URL: '',
+    ...env,
   });
   const base = `http://127.0.0.1:${port}`;
   try {
@@ -160,11 +168,14 @@ export async function startServerProcess(dataDir: string): Promise<{ base: strin
     await stopProcess(child);
     throw error;
   }
-  return { base, pid: child.pid!, stop: () => stopProcess(child) };
+  return { base, pid: child.pid as number, stop: () => stopProcess(child) };
 }
 
-/** A process's resident memory (VmRSS), MB. */
+/** A process's resident memory (VmRSS), MB; 0 once it is gone. */
 export function rssMb(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-  return kb / 1024;
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
 }

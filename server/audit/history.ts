@@ -79,25 +79,30 @@ export function diffSnapshots(before: TaskSnapshot | null, after: TaskSnapshot |
   return out;
 }
 
-export async function recordChanges(db: Db, snapshot: { taskId: number; companyId: number }, changes: Change[], user: { id: number; role: string; device_id: string } | null): Promise<void> {
+type Actor = { id: number; role: string; device_id: string } | null;
+
+/** One history row: a change of an object of the task, by whom and from which device. */
+function auditRow(target: { taskId: number; companyId: number }, c: Change, user: Actor, now: string) {
+  return {
+    company_id: target.companyId,
+    task_id: target.taskId,
+    entity: c.entity,
+    entity_id: c.entity_id,
+    action: c.action,
+    changes: JSON.stringify(c.changes),
+    user_id: user?.id ?? null,
+    // The device says which phone a driver's change came from; staff work from many tabs, so it says little.
+    device_id: user?.role === 'driver' ? user.device_id : null,
+    created_at: now,
+  };
+}
+
+export async function recordChanges(db: Db, snapshot: { taskId: number; companyId: number }, changes: Change[], user: Actor): Promise<void> {
   if (changes.length === 0) return;
   const now = nowIso();
   await db.kysely
     .insertInto('audit_log')
-    .values(
-      changes.map((c) => ({
-        company_id: snapshot.companyId,
-        task_id: snapshot.taskId,
-        entity: c.entity,
-        entity_id: c.entity_id,
-        action: c.action,
-        changes: JSON.stringify(c.changes),
-        user_id: user?.id ?? null,
-        // The device says which phone a driver's change came from; staff work from many tabs, so it says little.
-        device_id: user?.role === 'driver' ? user.device_id : null,
-        created_at: now,
-      })),
-    )
+    .values(changes.map((c) => auditRow(snapshot, c, user, now)))
     .execute();
 }
 
@@ -172,17 +177,24 @@ export function installHistory(api: FastifyInstance, db: Db): void {
   });
 }
 
-/** Records review decisions made in bulk (approve-clean), one entry per report. */
-export async function recordApprovals(db: Db, reportIds: readonly number[], user: { id: number; role: string; device_id: string }): Promise<void> {
-  if (reportIds.length === 0) return;
-  const rows = await db.kysely
-    .selectFrom('reports as r')
-    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
-    .innerJoin('tasks as t', 't.id', 'td.task_id')
-    .select(['r.id', 'td.task_id', 't.company_id'])
-    .where('r.id', 'in', [...reportIds])
-    .execute();
-  for (const row of rows) {
-    await recordChanges(db, { taskId: row.task_id, companyId: row.company_id }, [{ entity: 'report', entity_id: row.id, action: 'update', changes: [{ field: 'review_status', from: 'pending', to: 'approved' }] }], user);
+/** Records review decisions made in bulk (approve-clean), one entry per report, written in batches of rows. */
+export async function recordApprovals(db: Db, reportIds: readonly number[], user: NonNullable<Actor>): Promise<void> {
+  const now = nowIso();
+  // In chunks of 500: a month's approvals stay under every database's parameter limit (10 values a row).
+  for (let i = 0; i < reportIds.length; i += 500) {
+    const rows = await db.kysely
+      .selectFrom('reports as r')
+      .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+      .innerJoin('tasks as t', 't.id', 'td.task_id')
+      .select(['r.id', 'td.task_id', 't.company_id'])
+      .where('r.id', 'in', reportIds.slice(i, i + 500))
+      .orderBy('r.id')
+      .execute();
+    if (rows.length === 0) continue;
+    const approval: Change['changes'] = [{ field: 'review_status', from: 'pending', to: 'approved' }];
+    await db.kysely
+      .insertInto('audit_log')
+      .values(rows.map((row) => auditRow({ taskId: row.task_id, companyId: row.company_id }, { entity: 'report', entity_id: row.id, action: 'update', changes: approval }, user, now)))
+      .execute();
   }
 }

@@ -156,6 +156,8 @@ export interface ReportsTable {
   updated_at: string;
   trips: Generated<number>;
   ticket_number: string | null;
+  /** The ticket as the duplicate check compares it (reports/ticket.ts): always written with ticket_number. */
+  ticket_key: string | null;
   /** 1: the driver's last trip on the association (it finished their part). */
   final: Generated<Bool>;
   review_status: Generated<ReviewStatus>;

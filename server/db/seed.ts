@@ -11,6 +11,7 @@ import { nowIso } from './connect.ts';
 import type { Database } from './schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { addVehicle, createAccount } from '../users/accounts.ts';
+import { ticketKey } from '../reports/ticket.ts';
 
 export const DEMO_PASSWORD = 'demo12345';
 
@@ -131,6 +132,7 @@ async function insertAssociation(trx: Kysely<Database>, a: AssociationSeed): Pro
       trips: Math.max(1, Math.ceil(a.done.quantity / 15)),
       final: 1,
       ticket_number: `Т-${id}`,
+      ticket_key: ticketKey(`Т-${id}`),
       review_status: a.review ?? 'pending',
       reviewed_at: a.review === 'approved' ? timeOn(a.day, 19) : null,
     })

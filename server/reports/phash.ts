@@ -113,3 +113,27 @@ export function hammingDistance(a: string, b: string): number {
   }
   return count;
 }
+
+/**
+ * The duplicate-photo search's index keys (docs/reports-review.md «Поиск повтора фото»): the hash cut into
+ * PHASH_BANDS bands of 16 bits (4 hex digits each), each indexed as `substr(phash, 1 + 4·i, 4)`. Two hashes at
+ * most DUPLICATE_PHOTO_MAX_DISTANCE (8) bits apart differ in at most 2 bits in one of the four bands (else each
+ * band would differ in 3 or more: 12 > 8), so every possible duplicate has some band within 2 bits of the new
+ * photo's: 1 + 16 + 120 = 137 values per band, 548 index probes in all, each matching about one photo in 65 536.
+ */
+export const PHASH_BANDS = 4;
+const BAND_BITS = 16;
+
+/** The SQL expression of band `i` (the index's expression, written the same way so the planner matches it). */
+export const bandSql = (i: number, column = 'phash'): string => `substr(${column}, ${1 + 4 * i}, 4)`;
+
+/** Every 4-hex-digit value within 2 bits of band `i` of `hash` (itself first). */
+export function bandNeighbours(hash: string, i: number): string[] {
+  const band = Number.parseInt(hash.slice(4 * i, 4 * i + 4), 16);
+  const out = [band];
+  for (let a = 0; a < BAND_BITS; a++) {
+    out.push(band ^ (1 << a));
+    for (let b = a + 1; b < BAND_BITS; b++) out.push(band ^ (1 << a) ^ (1 << b));
+  }
+  return out.map((v) => v.toString(16).padStart(4, '0'));
+}

@@ -7,7 +7,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { checkReport, checkThresholdsSchema, DEFAULT_CHECK_THRESHOLDS, type CheckThresholds, type ReportFlag } from '../../contract/report-checks.ts';
-import { DUPLICATE_PHOTO_MAX_DISTANCE, hammingDistance } from './phash.ts';
+import { bandNeighbours, bandSql, DUPLICATE_PHOTO_MAX_DISTANCE, hammingDistance, PHASH_BANDS } from './phash.ts';
 import { DELIVERED_SQL, shareOf } from '../tasks/progress.ts';
 
 type Q = Kysely<Database>;
@@ -27,30 +27,43 @@ export async function companyThresholds(db: Q, companyId: number): Promise<Check
   }
 }
 
-/** The nearest photo of another report of the company within the window, if one is the same picture. */
+/**
+ * The nearest photo of another report of the company within the window, if one is the same picture. Only the
+ * photos that can be one are read: those sharing a hash band within 2 bits with one of this report's (phash.ts),
+ * taken since the window's start (a photo is never older than its report) — each band an index range.
+ */
 async function duplicatePhoto(db: Q, reportId: number, companyId: number, since: string): Promise<{ report_id: number; distance: number } | null> {
   const mine = await db.selectFrom('report_photos').select('phash').where('report_id', '=', reportId).where('phash', 'is not', null).execute();
   if (mine.length === 0) return null;
-  const others = await db
-    .selectFrom('report_photos as p')
-    .innerJoin('reports as r', 'r.id', 'p.report_id')
-    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
-    .innerJoin('tasks as t', 't.id', 'td.task_id')
-    .select(['p.phash', 'r.id as report_id'])
-    .where('t.company_id', '=', companyId)
-    .where('r.id', '<>', reportId)
-    .where('r.created_at', '>=', since)
-    .where('p.phash', 'is not', null)
-    .execute();
+  // CROSS JOIN keeps the photos' bands as the outer loop in SQLite (else it walks the company's tasks); PostgreSQL
+  // plans it as the inner join it is.
+  const candidates = await Promise.all(
+    mine.map((own) =>
+      db
+        .selectFrom('report_photos as p')
+        .crossJoin('reports as r')
+        .crossJoin('task_drivers as td')
+        .crossJoin('tasks as t')
+        .whereRef('r.id', '=', 'p.report_id')
+        .whereRef('td.id', '=', 'r.association_id')
+        .whereRef('t.id', '=', 'td.task_id')
+        .select(['p.phash', 'r.id as report_id'])
+        .where((eb) => eb.or(Array.from({ length: PHASH_BANDS }, (_, i) => eb.and([eb(sql.raw(bandSql(i, 'p.phash')), 'in', bandNeighbours(own.phash as string, i)), eb('p.created_at', '>=', since)]))))
+        .where('t.company_id', '=', companyId)
+        .where('r.id', '<>', reportId)
+        .where('r.created_at', '>=', since)
+        .execute(),
+    ),
+  );
   let best: { report_id: number; distance: number } | null = null;
-  for (const own of mine) {
-    for (const other of others) {
+  mine.forEach((own, k) => {
+    for (const other of candidates[k] ?? []) {
       const distance = hammingDistance(own.phash as string, other.phash as string);
       if (distance <= DUPLICATE_PHOTO_MAX_DISTANCE && (!best || distance < best.distance || (distance === best.distance && other.report_id < best.report_id))) {
         best = { report_id: other.report_id, distance };
       }
     }
-  }
+  });
   return best;
 }
 
@@ -70,6 +83,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
       'r.completed_at',
       'r.created_at',
       'r.ticket_number',
+      'r.ticket_key',
       't.id as task_id',
       't.unit',
       't.date',
@@ -99,7 +113,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
           .executeTakeFirst()
       : Promise.resolve(undefined),
     db.selectFrom('task_drivers').select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', r.task_id).where('status', '<>', 'cancelled').executeTakeFirstOrThrow(),
-    r.ticket_number
+    r.ticket_key
       ? db
           .selectFrom('reports as o')
           .innerJoin('task_drivers as td', 'td.id', 'o.association_id')
@@ -107,7 +121,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
           .select('o.id')
           .where('t.company_id', '=', r.company_id)
           .where('o.id', '<>', r.id)
-          .where(sql<string>`upper(trim(o.ticket_number))`, '=', r.ticket_number.trim().toUpperCase())
+          .where('o.ticket_key', '=', r.ticket_key)
           .where('o.created_at', '>=', since)
           .orderBy('o.id')
           .executeTakeFirst()

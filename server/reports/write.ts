@@ -16,6 +16,7 @@ import type { ReportCreate, ReportUpdate } from '../../contract/driver.ts';
 import { associationScope, assertSeesAssociation, loadReport } from './load.ts';
 import { settleTask } from '../tasks/progress.ts';
 import { scoreReport } from './score.ts';
+import { ticketKey } from './ticket.ts';
 import { removeFiles, storePhotos, type Photo, type StoredPhoto } from './photos.ts';
 import { assertLoadChangeable, dropLatePayment, settleLateLoad } from '../payroll/late.ts';
 
@@ -114,6 +115,7 @@ export async function createReport(
           updated_at: now,
           trips: input.trips,
           ticket_number: input.ticket_number,
+          ticket_key: ticketKey(input.ticket_number),
           final: input.final,
         })
         .returning('id')
@@ -168,6 +170,7 @@ export async function updateReport(
     await ctx.db.kysely.transaction().execute(async (trx) => {
       const now = nowIso();
       const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+      if (input.ticket_number !== undefined) changes.ticket_key = ticketKey(input.ticket_number);
       const review = backToReview ? { review_status: 'pending' as const, reviewed_at: null, reviewed_by: null } : {};
       await trx.updateTable('reports').set({ ...changes, ...review, updated_at: now }).where('id', '=', report.id).execute();
       await insertPhotos(trx, report.id, stored, now);

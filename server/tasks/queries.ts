@@ -124,7 +124,8 @@ export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
  */
 function staffSearch(db: Db, search: string) {
   const byText = searchCondition(db.dialect, search, SEARCH_COLUMNS);
-  const byDriver = sql<SqlBool>`exists (select 1 from task_drivers sd join users su on su.id = sd.driver_id where sd.task_id = t.id and ${searchCondition(db.dialect, search, ['su.name'])})`;
+  // The drivers by name first (a small table), then their tasks through the driver index — not a join per task.
+  const byDriver = sql<SqlBool>`t.id in (select sd.task_id from task_drivers sd where sd.driver_id in (select su.id from users su where ${searchCondition(db.dialect, search, ['su.name'])}))`;
   const number = /^№?\s*(\d{1,9})$/.exec(search.trim())?.[1];
   const parts = [byText, byDriver, ...(number ? [sql<SqlBool>`t.id = ${Number(number)}`] : [])];
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;

@@ -41,6 +41,17 @@ export interface LoadRow {
   transport_rate: number | null;
   task_rate: number | null;
   review_status: string;
+  /** Its line stored when its month was closed (only a closed month has lines). */
+  stored: StoredLine | null;
+}
+
+/** A load's figures as stored at its month's close (payroll_lines). */
+export interface StoredLine {
+  quantity: number;
+  rate: number | null;
+  rate_source: RateSource | null;
+  month_volume: number;
+  amount_kop: number;
 }
 
 export interface LoadFilter extends Period {
@@ -53,13 +64,15 @@ export interface LoadFilter extends Period {
   review: 'approved' | 'unapproved';
 }
 
-/** Loads (reports) with their task and assignment, oldest first. */
+/** Loads (reports) with their task and assignment, oldest first; each with its stored line if its month is closed. */
 export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
   const rows = await db
     .selectFrom('reports as r')
     .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
     .innerJoin('tasks as t', 't.id', 'td.task_id')
     .innerJoin('users as u', 'u.id', 'td.driver_id')
+    // A load's stored line by its report (a unique index): a closed month is read with its loads, not apart.
+    .leftJoin('payroll_lines as pl', 'pl.report_id', 'r.id')
     .select([
       'r.id as report_id',
       'td.id as association_id',
@@ -77,6 +90,12 @@ export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
       'td.transport_rate',
       't.rate as task_rate',
       'r.review_status',
+      'pl.id as line_id',
+      'pl.quantity as line_quantity',
+      'pl.rate as line_rate',
+      'pl.rate_source as line_rate_source',
+      'pl.month_volume as line_month_volume',
+      'pl.amount_kop as line_amount_kop',
     ])
     .$if(f.review === 'approved', (qb) => qb.where('r.review_status', '=', 'approved'))
     .$if(f.review === 'unapproved', (qb) => qb.where('r.review_status', '<>', 'approved'))
@@ -90,7 +109,15 @@ export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
     .orderBy('t.date')
     .orderBy('r.id')
     .execute();
-  return rows.map((r) => ({ ...r, quantity: roundQuantity(Number(r.quantity ?? 0)), trips: Number(r.trips) }));
+  return rows.map(({ line_id, line_quantity, line_rate, line_rate_source, line_month_volume, line_amount_kop, ...r }) => ({
+    ...r,
+    quantity: roundQuantity(Number(r.quantity ?? 0)),
+    trips: Number(r.trips),
+    stored:
+      line_id === null
+        ? null
+        : { quantity: line_quantity as number, rate: line_rate, rate_source: line_rate_source as RateSource | null, month_volume: line_month_volume as number, amount_kop: Number(line_amount_kop) },
+  }));
 }
 
 export interface ScaleBand extends LadderBand {
@@ -187,24 +214,13 @@ export async function closedMonths(db: Q, keys: readonly { company_id: number; m
 export async function priceLoads(db: Q, loads: readonly LoadRow[]): Promise<PricedLoad[]> {
   if (loads.length === 0) return [];
   const closed = await closedMonths(db, loads.map((l) => ({ company_id: l.company_id, month: monthOf(l.date) })));
-  const frozen = new Map<number, { quantity: number; rate: number | null; rate_source: string | null; month_volume: number; amount_kop: number }>();
-  for (const key of closed) {
-    const [companyId, month] = key.split(':') as [string, string];
-    const lines = await db
-      .selectFrom('payroll_lines')
-      .select(['report_id', 'quantity', 'rate', 'rate_source', 'month_volume', 'amount_kop'])
-      .where('company_id', '=', Number(companyId))
-      .where('month', '=', month)
-      .execute();
-    for (const l of lines) frozen.set(l.report_id, { ...l, amount_kop: Number(l.amount_kop) });
-  }
   const live = new Map((await priceLive(db, loads.filter((l) => !closed.has(`${l.company_id}:${monthOf(l.date)}`)))).map((l) => [l.report_id, l]));
   const priced: PricedLoad[] = [];
   for (const l of loads) {
     if (closed.has(`${l.company_id}:${monthOf(l.date)}`)) {
-      const line = frozen.get(l.report_id);
+      const line = l.stored;
       if (!line) continue;
-      priced.push({ ...l, quantity: line.quantity, rate: line.rate, rate_source: line.rate_source as RateSource | null, month_volume: line.month_volume, amount_kop: line.amount_kop, frozen: true });
+      priced.push({ ...l, quantity: line.quantity, rate: line.rate, rate_source: line.rate_source, month_volume: line.month_volume, amount_kop: line.amount_kop, frozen: true });
       continue;
     }
     priced.push(live.get(l.report_id) as PricedLoad);

@@ -1,0 +1,470 @@
+/**
+ * A carrier's years (issue 35, docs/scale.md): the hot calls of drivers and staff on a database seeded by
+ * `seed:scale` (3 years, 200 trucks, 50 small carriers by default), against the same calls on the demo database.
+ * The seeded database is made once per set of options and kept under .tmp/scale/ (git-ignored); the real server
+ * runs on it as a process of its own, its resident memory sampled every 25 ms. Each call: one warm-up, then the
+ * median of 5 (the slowest jobs once); while the heaviest staff calls run, a driver's GET /tasks/assigned/ is timed
+ * in a loop (how long they delay everyone else). `--pg` (or DATABASE_URL / TEST_DATABASE_URL) measures PostgreSQL
+ * too, its rows printed after SQLite's. Options: `--years`, `--days`, `--trucks`, `--carriers`.
+ *
+ * Unlike the other benchmarks its goals decide the exit code (run.ts: `strictGoals`): a missed goal fails the run.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import sharp from 'sharp';
+import { openDb, type Db } from '../server/db/connect.ts';
+import { seedDemo, DEMO_PASSWORD } from '../server/db/seed.ts';
+import { openScaleDb, SCALE_PASSWORD, seedScale, type ScaleSummary } from '../server/db/scale-seed.ts';
+import { scaleOptions, SCALE_ARGS } from '../server/seed-scale.ts';
+import { localToday } from '../server/tasks/scope.ts';
+import { encodeForm, reportForm } from '../tests/fixtures/forms.ts';
+import { figure, median, percentile, round, rssMb, sleep, startServerProcess, type Benchmark, type Figure, type SectionResult, type ServerProcess } from './support.ts';
+
+const RUNS = 5;
+const CALL_TIMEOUT_MS = 240_000;
+
+type Server = ServerProcess;
+
+const startServer = (dataDir: string, databaseUrl: string | undefined) => startServerProcess(dataDir, { DATABASE_URL: databaseUrl ?? '', REQUEST_TIMEOUT_MS: String(CALL_TIMEOUT_MS) });
+
+/** What the calls are made on: the company, its month, a driver with a part open on the last day. */
+interface Plan {
+  label: string;
+  companyId: number;
+  /** The last day of the data (the seed's end; today for the demo) and its month, the month before. */
+  end: string;
+  month: string;
+  closedMonth: string;
+  adminEmail: string;
+  superEmail: string;
+  driverEmail: string;
+  driverId: number;
+  associationId: number;
+  otherDriverEmail: string;
+  taskId: number;
+  surname: string;
+  password: string;
+}
+
+const monthBefore = (month: string) => {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return m === 1 ? `${y - 1}-12` : `${y}-${String(m - 1).padStart(2, '0')}`;
+};
+
+async function makePlan(db: Db, label: string, companyId: number, end: string, emails: { admin: string; super: string }, password: string): Promise<Plan> {
+  const open = await db.kysely
+    .selectFrom('task_drivers as td')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .innerJoin('users as u', 'u.id', 'td.driver_id')
+    .select(['td.id', 'td.task_id', 'td.driver_id', 'u.email', 'u.name'])
+    .where('t.company_id', '=', companyId)
+    .where('td.status', 'in', ['accepted', 'in_progress'])
+    .where('t.date', '<=', end)
+    .orderBy('t.date', 'desc')
+    .orderBy('td.id')
+    .limit(50)
+    .execute();
+  const first = open[0];
+  if (!first) throw new Error(`${label}: no driver with an open part`);
+  const other = open.find((r) => r.driver_id !== first.driver_id) ?? first;
+  const month = end.slice(0, 7);
+  return {
+    label,
+    companyId,
+    end,
+    month,
+    closedMonth: monthBefore(month),
+    adminEmail: emails.admin,
+    superEmail: emails.super,
+    driverEmail: first.email,
+    driverId: first.driver_id,
+    associationId: first.id,
+    otherDriverEmail: other.email,
+    taskId: first.task_id,
+    surname: first.name.split(' ').at(-1) ?? first.name,
+    password,
+  };
+}
+
+async function token(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(`${base}/api/auth/login/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: email, password, device_id: randomUUID(), device_info: 'bench scale' }),
+  });
+  if (!res.ok) throw new Error(`login ${email}: HTTP ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { access_token: string }).access_token;
+}
+
+/** One measured call's outcome: time, the server's memory growth while it ran, and what it answered. */
+interface Sample {
+  ms: number;
+  rssGrowthMb: number;
+  status: number;
+  body: string;
+}
+
+class Meter {
+  private peak = 0;
+  private readonly timer: NodeJS.Timeout;
+  constructor(private readonly pid: number) {
+    this.timer = setInterval(() => (this.peak = Math.max(this.peak, rssMb(pid))), 25);
+  }
+  /** Runs `call`, timed at the client, with the server's peak RSS above where it started. */
+  async sample(call: () => Promise<Response>): Promise<Sample> {
+    const before = rssMb(this.pid);
+    this.peak = before;
+    const t0 = performance.now();
+    const res = await call();
+    const body = await res.text();
+    const ms = performance.now() - t0;
+    this.peak = Math.max(this.peak, rssMb(this.pid));
+    return { ms, rssGrowthMb: this.peak - before, status: res.status, body };
+  }
+  stop(): void {
+    clearInterval(this.timer);
+  }
+}
+
+interface Measured {
+  medianMs: number;
+  maxMs: number;
+  rssGrowthMb: number;
+  runs: number;
+  note?: string;
+}
+
+interface Call {
+  key: string;
+  title: string;
+  /** Not interactive: the 200 ms rule does not apply (a sheet, an export). */
+  job?: boolean;
+  runs?: number;
+  warmup?: boolean;
+  run(ctx: Ctx): Promise<Sample>;
+  /** After each run (undo what it changed: reopen a closed month, delete a posted report). */
+  after?(ctx: Ctx, sample: Sample): Promise<void>;
+}
+
+interface Ctx {
+  plan: Plan;
+  server: Server;
+  meter: Meter;
+  admin: string;
+  superAdmin: string;
+  driver: string;
+  photo: Buffer;
+}
+
+const get = (ctx: Ctx, path: string, auth: string) => () => fetch(`${ctx.server.base}/api${path}`, { headers: { authorization: `Bearer ${auth}`, 'accept-encoding': 'gzip' }, signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+const post = (ctx: Ctx, path: string, auth: string, body: unknown) => () =>
+  fetch(`${ctx.server.base}/api${path}`, { method: 'POST', headers: { authorization: `Bearer ${auth}`, 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(CALL_TIMEOUT_MS) });
+
+const yearBefore = (end: string) => new Date(Date.parse(`${end}T00:00:00Z`) - 364 * 86_400_000).toISOString().slice(0, 10);
+
+const CALLS: Call[] = [
+  {
+    key: 'report',
+    title: 'driver: POST /reports/ with one photo',
+    async run(ctx) {
+      const form = reportForm({ association_id: ctx.plan.associationId, quantity: '20', loading_is_buyer: '0', unloading_is_buyer: '0', ticket_number: `B-${randomUUID().slice(0, 8)}` }, [{ data: ctx.photo, filename: 'bench.jpg' }]);
+      const { payload, headers } = await encodeForm(form);
+      return ctx.meter.sample(() =>
+        fetch(`${ctx.server.base}/api/reports/`, { method: 'POST', headers: { ...headers, authorization: `Bearer ${ctx.driver}`, 'idempotency-key': randomUUID() }, body: new Uint8Array(payload), signal: AbortSignal.timeout(CALL_TIMEOUT_MS) }),
+      );
+    },
+    async after(ctx, sample) {
+      const id = (JSON.parse(sample.body) as { id?: number }).id;
+      if (id) await fetch(`${ctx.server.base}/api/reports/${id}`, { method: 'DELETE', headers: { authorization: `Bearer ${ctx.driver}` } });
+    },
+  },
+  { key: 'driver-months', title: 'driver: his closed months (GET /payroll/driver/{id})', run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/driver/${ctx.plan.driverId}`, ctx.driver)) },
+  { key: 'assigned', title: 'driver: GET /tasks/assigned/', run: (ctx) => ctx.meter.sample(get(ctx, '/tasks/assigned/', ctx.driver)) },
+  { key: 'driver-completed', title: 'driver: GET /tasks/driver/completed', run: (ctx) => ctx.meter.sample(get(ctx, '/tasks/driver/completed', ctx.driver)) },
+  { key: 'driver-wages', title: 'driver: his month (GET /wages/driver/{id})', run: (ctx) => ctx.meter.sample(get(ctx, `/wages/driver/${ctx.plan.driverId}?start_date=${ctx.plan.month}-01&end_date=${ctx.plan.end}`, ctx.driver)) },
+  { key: 'pending', title: 'staff: GET /reports/ pending this month', run: (ctx) => ctx.meter.sample(get(ctx, `/reports/?review=pending&date_from=${ctx.plan.month}-01&date_to=${ctx.plan.end}`, ctx.admin)) },
+  { key: 'pending-flag', title: 'staff: GET /reports/ this month, flagged', run: (ctx) => ctx.meter.sample(get(ctx, `/reports/?flag=any&date_from=${ctx.plan.month}-01&date_to=${ctx.plan.end}`, ctx.admin)) },
+  { key: 'pending-search', title: 'staff: GET /reports/ this month, searched by driver', run: (ctx) => ctx.meter.sample(get(ctx, `/reports/?search=${encodeURIComponent(ctx.plan.surname)}&date_from=${ctx.plan.month}-01&date_to=${ctx.plan.end}`, ctx.admin)) },
+  { key: 'stats-month', title: 'staff: statistics for a month', run: (ctx) => ctx.meter.sample(get(ctx, `/wages/company/${ctx.plan.companyId}?start_date=${ctx.plan.month}-01&end_date=${ctx.plan.end}`, ctx.admin)) },
+  { key: 'stats-year', title: 'staff: statistics for a year', runs: 3, run: (ctx) => ctx.meter.sample(get(ctx, `/wages/company/${ctx.plan.companyId}?start_date=${yearBefore(ctx.plan.end)}&end_date=${ctx.plan.end}`, ctx.admin)) },
+  { key: 'stats-all', title: 'staff: statistics «Всё время»', runs: 1, warmup: false, run: (ctx) => ctx.meter.sample(get(ctx, `/wages/company/${ctx.plan.companyId}`, ctx.admin)) },
+  { key: 'payroll-open', title: 'GET /payroll/ of a month, open', run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/?month=${ctx.plan.month}`, ctx.admin)) },
+  { key: 'payroll-closed', title: 'GET /payroll/ of a month, closed', run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/?month=${ctx.plan.closedMonth}`, ctx.admin)) },
+  {
+    key: 'close',
+    title: 'POST /payroll/close (the last month; reopened after)',
+    runs: 3,
+    run: (ctx) => ctx.meter.sample(post(ctx, '/payroll/close', ctx.admin, { month: ctx.plan.month })),
+    async after(ctx) {
+      await post(ctx, '/payroll/reopen', ctx.superAdmin, { company_id: ctx.plan.companyId, month: ctx.plan.month, reason: 'bench: measured close' })();
+    },
+  },
+  { key: 'sheet', title: 'payroll sheet xlsx (a closed month)', job: true, runs: 3, run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/${ctx.plan.companyId}/${ctx.plan.closedMonth}/sheet`, ctx.admin)) },
+  { key: 'search-driver', title: 'task search by driver name', run: (ctx) => ctx.meter.sample(get(ctx, `/tasks/completed/?search=${encodeURIComponent(ctx.plan.surname)}`, ctx.admin)) },
+  { key: 'search-cargo', title: 'task search by cargo text', run: (ctx) => ctx.meter.sample(get(ctx, `/tasks/completed/?search=${encodeURIComponent('щебень')}`, ctx.admin)) },
+  { key: 'active', title: 'staff: GET /tasks/active/', run: (ctx) => ctx.meter.sample(get(ctx, '/tasks/active/', ctx.admin)) },
+  { key: 'board', title: 'staff: the board of the last day', run: (ctx) => ctx.meter.sample(get(ctx, `/dispatch/board?date=${ctx.plan.end}`, ctx.admin)) },
+  { key: 'history', title: "staff: a task's history", run: (ctx) => ctx.meter.sample(get(ctx, `/audit/?entity=task&id=${ctx.plan.taskId}`, ctx.admin)) },
+  {
+    key: 'export',
+    title: 'completed-tasks export, a year (job until done)',
+    job: true,
+    runs: 1,
+    warmup: false,
+    async run(ctx) {
+      return ctx.meter.sample(async () => {
+        const created = await post(ctx, '/tasks/completed/export', ctx.admin, { date_from: yearBefore(ctx.plan.end), date_to: ctx.plan.end })();
+        const job = (await created.json()) as { id: number };
+        for (;;) {
+          const res = await get(ctx, `/tasks/completed/export/${job.id}`, ctx.admin)();
+          const state = (await res.clone().json()) as { status: string };
+          if (state.status === 'done' || state.status === 'failed') return res;
+          await sleep(200);
+        }
+      });
+    },
+  },
+];
+
+async function measureCall(ctx: Ctx, call: Call): Promise<Measured> {
+  const runs = call.runs ?? RUNS;
+  const times: number[] = [];
+  let growth = 0;
+  for (let i = (call.warmup ?? true) ? -1 : 0; i < runs; i++) {
+    let sample: Sample;
+    try {
+      sample = await call.run(ctx);
+    } catch (error) {
+      return { medianMs: Number.NaN, maxMs: Number.NaN, rssGrowthMb: growth, runs: times.length, note: `failed: ${String((error as Error).message ?? error)}` };
+    }
+    if (sample.status >= 400) return { medianMs: Number.NaN, maxMs: Number.NaN, rssGrowthMb: growth, runs: times.length, note: `HTTP ${sample.status}: ${sample.body.slice(0, 120)}` };
+    await call.after?.(ctx, sample);
+    if (i >= 0) {
+      times.push(sample.ms);
+      growth = Math.max(growth, sample.rssGrowthMb);
+    }
+  }
+  return { medianMs: median(times), maxMs: Math.max(...times), rssGrowthMb: growth, runs: times.length };
+}
+
+/** A driver's GET /tasks/assigned/ in a loop while `heavy` runs: how much longer it took than alone. */
+async function delays(ctx: Ctx, idleMs: number, heavy: () => Promise<void>): Promise<{ max: number; p99: number; samples: number }> {
+  const other = await token(ctx.server.base, ctx.plan.otherDriverEmail, ctx.plan.password);
+  const call = get(ctx, '/tasks/assigned/', other);
+  const times: number[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const t0 = performance.now();
+      await (await call()).arrayBuffer();
+      times.push(performance.now() - t0);
+      await sleep(20);
+    }
+  })();
+  await heavy();
+  running = false;
+  await loop;
+  const extra = times.map((t) => Math.max(0, t - idleMs));
+  return { max: Math.max(0, ...extra), p99: percentile(extra, 99), samples: times.length };
+}
+
+interface Run {
+  label: string;
+  results: Map<string, Measured>;
+  delay: { max: number; p99: number; samples: number };
+  idleRssMb: number;
+}
+
+async function measure(plan: Plan, server: Server, photo: Buffer, log: (line: string) => void): Promise<Run> {
+  const meter = new Meter(server.pid);
+  try {
+    const ctx: Ctx = {
+      plan,
+      server,
+      meter,
+      photo,
+      admin: await token(server.base, plan.adminEmail, plan.password),
+      superAdmin: await token(server.base, plan.superEmail, plan.password),
+      driver: await token(server.base, plan.driverEmail, plan.password),
+    };
+    const idleRssMb = rssMb(server.pid);
+    const results = new Map<string, Measured>();
+    for (const call of CALLS) {
+      const m = await measureCall(ctx, call);
+      results.set(call.key, m);
+      log(`  ${plan.label}: ${call.title}: ${round(m.medianMs, 0)} ms (max ${round(m.maxMs, 0)}, RSS +${round(m.rssGrowthMb, 0)} MB)${m.note ? ` ${m.note}` : ''}`);
+    }
+    const idle = results.get('assigned')?.medianMs ?? 0;
+    const heavy = CALLS.filter((c) => ['stats-year', 'sheet', 'close', 'payroll-closed', 'stats-month'].includes(c.key));
+    const delay = await delays(ctx, idle, async () => {
+      for (const call of heavy) {
+        const sample = await call.run(ctx);
+        await call.after?.(ctx, sample);
+      }
+    });
+    log(`  ${plan.label}: a driver's GET /tasks/assigned/ delayed by up to ${round(delay.max, 0)} ms (p99 ${round(delay.p99, 0)}) over ${delay.samples} calls`);
+    return { label: plan.label, results, delay, idleRssMb };
+  } finally {
+    meter.stop();
+  }
+}
+
+/** The goals of issue 35 item 2, per call: the figure checked and the rule. */
+function goalOf(call: Call, big: Measured, demo: Measured | undefined): { goal: string; met: boolean }[] {
+  const ms = big.medianMs;
+  switch (call.key) {
+    case 'report':
+      return [{ goal: '≤ 2× demo', met: demo !== undefined && ms <= 2 * demo.medianMs }];
+    case 'driver-months':
+    case 'payroll-closed':
+      return [{ goal: '≤ 50 ms', met: ms <= 50 }];
+    case 'stats-year':
+      return [{ goal: '≤ 1000 ms', met: ms <= 1000 }];
+    case 'stats-all':
+      return [{ goal: '≤ 2000 ms', met: ms <= 2000 }];
+    case 'sheet':
+      return [{ goal: '≤ 1000 ms', met: ms <= 1000 }];
+    case 'export':
+      return [];
+    default:
+      return [{ goal: '≤ 200 ms', met: ms <= 200 }];
+  }
+}
+
+const RSS_GOALS: Record<string, number> = { 'stats-year': 200, 'stats-all': 200, export: 150 };
+
+function figures(big: Run, demo: Run, prefix: string): Figure[] {
+  const out: Figure[] = [];
+  for (const call of CALLS) {
+    const b = big.results.get(call.key) as Measured;
+    const d = demo.results.get(call.key);
+    const [g] = goalOf(call, b, d);
+    const ok = !Number.isNaN(b.medianMs);
+    out.push(figure(`${prefix}${call.title}`, 'ms', ok ? round(b.medianMs, 0) : null, d && !Number.isNaN(d.medianMs) ? round(d.medianMs, 1) : null, {
+      ...(g ? { goal: g.goal, met: ok && g.met } : {}),
+      note: b.note ?? `median of ${b.runs}, max ${round(b.maxMs, 0)} ms, RSS +${round(b.rssGrowthMb, 0)} MB`,
+    }));
+    const rssGoal = RSS_GOALS[call.key];
+    if (rssGoal !== undefined) {
+      out.push(figure(`${prefix}${call.title}: server RSS growth`, 'MB', round(b.rssGrowthMb, 0), d ? round(d.rssGrowthMb, 0) : null, { goal: `≤ ${rssGoal} MB`, met: ok && b.rssGrowthMb <= rssGoal }));
+    }
+  }
+  out.push(
+    figure(`${prefix}a driver's GET /tasks/assigned/ delayed by the heaviest staff calls: max`, 'ms', round(big.delay.max, 0), round(demo.delay.max, 0), { goal: '≤ 100 ms', met: big.delay.max <= 100, note: `p99 ${round(big.delay.p99, 0)} ms over ${big.delay.samples} calls (demo p99 ${round(demo.delay.p99, 0)})` }),
+  );
+  return out;
+}
+
+/** The seeded database of these options, made once and kept: SQLite under .tmp/scale/, PostgreSQL as a database of the server. */
+async function cachedSeed(key: string, options: ReturnType<typeof scaleOptions>, databaseUrl: string | undefined, log: (line: string) => void): Promise<{ dataDir: string; databaseUrl: string | undefined; summary: ScaleSummary & { end: string } }> {
+  const dataDir = resolve('.tmp/scale', databaseUrl ? `${key}-pg` : key);
+  const summaryFile = join(dataDir, 'summary.json');
+  let url: string | undefined;
+  if (databaseUrl) {
+    const name = `reis_scale_${key.replace(/[^a-z0-9]/gi, '_')}`.toLowerCase();
+    const u = new URL(databaseUrl);
+    u.pathname = `/${name}`;
+    url = u.toString();
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const exists = (await admin.query('select 1 from pg_database where datname = $1', [name])).rowCount === 1;
+    const cached = exists && existsSync(summaryFile) && (JSON.parse(readFileSync(summaryFile, 'utf8')) as { url?: string }).url === url;
+    if (!cached) {
+      if (exists) await admin.query(`drop database ${name} with (force)`);
+      await admin.query(`create database ${name}`);
+    }
+    await admin.end();
+    if (cached) return { dataDir, databaseUrl: url, summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as ScaleSummary & { end: string } };
+  } else if (existsSync(summaryFile)) {
+    return { dataDir, databaseUrl: undefined, summary: JSON.parse(readFileSync(summaryFile, 'utf8')) as ScaleSummary & { end: string } };
+  }
+  rmSync(dataDir, { recursive: true, force: true });
+  log(`seeding ${databaseUrl ? 'PostgreSQL' : 'SQLite'} (${JSON.stringify(options)}) into ${dataDir}: once for these options`);
+  const summary = { ...(await seedScale({ dataDir, databaseUrl: url }, options, (line) => log(`  ${line}`))), end: options.end, url };
+  writeFileSync(summaryFile, `${JSON.stringify(summary, null, 2)}\n`);
+  return { dataDir, databaseUrl: url, summary };
+}
+
+async function scaleRun(seeded: Awaited<ReturnType<typeof cachedSeed>>, label: string, photo: Buffer, log: (line: string) => void): Promise<Run> {
+  const db = await openScaleDb({ dataDir: seeded.dataDir, databaseUrl: seeded.databaseUrl });
+  const { summary } = seeded;
+  const plan = await makePlan(db, label, summary.bigCompanyId, summary.end, { admin: summary.accounts.admin, super: summary.accounts.superAdmin }, SCALE_PASSWORD).finally(() => db.close());
+  const server = await startServer(seeded.dataDir, seeded.databaseUrl);
+  try {
+    return await measure(plan, server, photo, log);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function demoRun(photo: Buffer, log: (line: string) => void): Promise<Run> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'reis-scale-demo-'));
+  try {
+    const db = await openDb({ sqliteFile: join(dataDir, 'reis.sqlite') });
+    await seedDemo(db);
+    const company = await db.kysely.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();
+    const plan = await makePlan(db, 'demo', company.id, localToday(), { admin: 'admin@demo.local', super: 'super@demo.local' }, DEMO_PASSWORD).finally(() => db.close());
+    const server = await startServer(dataDir, undefined);
+    try {
+      return await measure(plan, server, photo, log);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** A throwaway PostgreSQL (scripts/ci-postgres.sh) when --pg is asked without a server to use. */
+function throwawayPostgres(): { url: string; stop(): void } {
+  const out = execFileSync('bash', ['scripts/ci-postgres.sh', 'start'], { encoding: 'utf8' });
+  const url = /^TEST_DATABASE_URL=(.+)$/m.exec(out)?.[1];
+  const dir = /^PG_DIR=(.+)$/m.exec(out)?.[1];
+  if (!url || !dir) throw new Error(`scripts/ci-postgres.sh start did not give a server:\n${out}`);
+  return { url, stop: () => execFileSync('bash', ['scripts/ci-postgres.sh', 'stop', dir]) };
+}
+
+export const scale: Benchmark = {
+  id: 'scale',
+  title: "A carrier's years: the hot calls on the scale seed against the demo (issue 35)",
+  strictGoals: true,
+  watchdogMinutes: 240,
+  async run(): Promise<SectionResult> {
+    const { values } = parseArgs({ args: process.argv.slice(2), options: { ...SCALE_ARGS, pg: { type: 'boolean' } }, allowPositionals: true, strict: false });
+    const options = scaleOptions({ ...(values as Record<string, string | undefined>), end: undefined });
+    const key = `d${options.days}-t${options.trucks}-c${options.carriers}-s${options.seed}`;
+    const log = (line: string) => process.stdout.write(`${line}\n`);
+    const photo = await sharp({ create: { width: 1024, height: 768, channels: 3, background: { r: 120, g: 110, b: 90 } } }).jpeg({ quality: 70 }).toBuffer();
+
+    const sqlite = await cachedSeed(key, options, undefined, log);
+    log(`SQLite: ${sqlite.dataDir} (data up to ${sqlite.summary.end})`);
+    const demo = await demoRun(photo, log);
+    const big = await scaleRun(sqlite, 'sqlite', photo, log);
+    const out = figures(big, demo, '');
+
+    const envUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
+    let pgNote = '';
+    if (values.pg || envUrl) {
+      const throwaway = envUrl ? null : throwawayPostgres();
+      try {
+        const seeded = await cachedSeed(key, options, envUrl ?? throwaway?.url, log);
+        const run = await scaleRun(seeded, 'postgres', photo, log);
+        out.push(...figures(run, demo, 'pg: '));
+        pgNote = '; rows «pg:» the same on PostgreSQL';
+      } finally {
+        throwaway?.stop();
+      }
+    }
+    return {
+      ours: `the scale seed (${options.days} days, ${options.trucks} trucks, ${options.carriers} small carriers; SQLite${pgNote}), the big carrier's staff and one of its drivers`,
+      baseline: 'the same calls on the demo database (SQLite), same run',
+      figures: out,
+      details: { options, counts: sqlite.summary.counts, seedSeconds: sqlite.summary.seconds, demoIdleRssMb: demo.idleRssMb, idleRssMb: big.idleRssMb },
+    };
+  },
+};
