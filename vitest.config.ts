@@ -36,7 +36,17 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['tests/e2e/**/*.test.ts'],
-          exclude: ['tests/e2e/cluster.test.ts'],
+          exclude: ['tests/e2e/cluster.test.ts', 'tests/e2e/firefox/**'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+        },
+      },
+      {
+        // Firefox ESR (/usr/bin/firefox-esr) through puppeteer-core over WebDriver BiDi: issue 30.
+        test: {
+          name: 'e2e-firefox',
+          include: ['tests/e2e/firefox/**/*.test.ts'],
           environment: 'node',
           testTimeout: 90_000,
           hookTimeout: 90_000,

@@ -3,7 +3,13 @@
  * /login of the built app, served as `npm start` serves it (precompressed, cache headers), against a plain HTML
  * sign-in form without JavaScript from a bare Node server in the same run — the ceiling for a page that shows a
  * form. Goals: performance ≥ 0.9, total blocking time ≤ 300 ms. Chromium is /usr/bin/chromium (CHROME_PATH).
+ *
+ * `lighthouse-driver`: the signed-in demo driver's home screen, /current-tasks, the same audit with the sign-in
+ * kept (the browser signed in through the real /login first, over CDP). Goals: cumulative layout shift ≤ 0.1,
+ * performance ≥ 0.9 (issue 30: the header's arrival and the hours card drawn before the list made it 0.21–0.28).
  */
+import { chromium } from 'playwright-core';
+import { DEMO, DEMO_PASSWORD } from '../tests/e2e/harness/app.ts';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { figure, round, withApp, type Benchmark, type SectionResult } from './support.ts';
@@ -17,16 +23,44 @@ interface Audit {
   lcpMs: number;
   ttiMs: number;
   unusedJsKb: number;
+  clsScore: number;
   /** Lighthouse's main-thread time per script (bootup-time), the biggest first. */
   bootup: { url: string; totalMs: number; scriptingMs: number }[];
 }
 
-async function audit(url: string): Promise<Audit> {
+/** Signs the demo driver in through the real /login in the launched browser, so the audit finds the session. */
+async function signInDriver(port: number, loginUrl: string): Promise<void> {
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const context = browser.contexts()[0] ?? (await browser.newContext());
+    const page = await context.newPage();
+    await page.goto(loginUrl);
+    await page.getByLabel('E-mail').fill(DEMO.driver);
+    await page.getByLabel('Пароль').fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Войти' }).click();
+    await page.waitForURL(/\/current-tasks$/);
+    await page.locator('main li.drv-card').first().waitFor();
+    await page.close();
+  } finally {
+    // Lets go of the connection only: the browser, with its session, stays for the audit.
+    await browser.close().catch(() => undefined);
+  }
+}
+
+async function audit(url: string, signIn?: (port: number) => Promise<void>): Promise<Audit> {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });
   try {
-    const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], logLevel: 'error', output: 'json' });
+    if (signIn) await signIn(chrome.port);
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      onlyCategories: ['performance'],
+      logLevel: 'error',
+      output: 'json',
+      // The session lives in the engine's IndexedDB: a reset would sign the driver out.
+      ...(signIn ? { disableStorageReset: true } : {}),
+    });
     if (!result) throw new Error(`lighthouse gave no result for ${url}`);
     const { lhr } = result;
     // A run Lighthouse itself could not score (e.g. it saw no paint in time on a busy machine) measured nothing.
@@ -40,6 +74,7 @@ async function audit(url: string): Promise<Audit> {
       lcpMs: value('largest-contentful-paint'),
       ttiMs: value('interactive'),
       unusedJsKb: (unused?.overallSavingsBytes ?? 0) / 1000,
+      clsScore: value('cumulative-layout-shift'),
       bootup: ((lhr.audits['bootup-time']?.details as { items?: { url: string; total: number; scripting: number }[] } | undefined)?.items ?? [])
         .map((item) => ({ url: item.url.replace(/^https?:\/\/[^/]+/, ''), totalMs: Math.round(item.total), scriptingMs: Math.round(item.scripting) }))
         .slice(0, 6),
@@ -50,12 +85,12 @@ async function audit(url: string): Promise<Audit> {
 }
 
 /** An audit, asked once more when Lighthouse could not score the first run (and said why on the console). */
-async function auditTwice(url: string): Promise<Audit> {
+async function auditTwice(url: string, signIn?: (port: number) => Promise<void>): Promise<Audit> {
   try {
-    return await audit(url);
+    return await audit(url, signIn);
   } catch (error) {
     console.warn(`${(error as Error).message}; auditing again`);
-    return audit(url);
+    return audit(url, signIn);
   }
 }
 
@@ -95,6 +130,34 @@ export const lighthouseLogin: Benchmark = {
             figure('largest contentful paint', 'ms', round(ours.lcpMs, 0), round(base.lcpMs, 0)),
             figure('time to interactive', 'ms', round(ours.ttiMs, 0), round(base.ttiMs, 0)),
             figure('unused JavaScript (Lighthouse estimate)', 'kB', round(ours.unusedJsKb, 1), round(base.unusedJsKb, 1), {
+              note: `main thread by script: ${ours.bootup.map((b) => `${b.url} ${b.totalMs} ms`).join(', ')}`,
+            }),
+          ],
+          details: { bootup: ours.bootup },
+        };
+      } finally {
+        await plain.close();
+      }
+    }),
+};
+
+export const lighthouseDriver: Benchmark = {
+  id: 'lighthouse-driver',
+  title: "Lighthouse mobile on the signed-in driver's /current-tasks (performance category, layout shift)",
+  run: () =>
+    withApp({}, async (app): Promise<SectionResult> => {
+      const plain = await plainServer();
+      try {
+        const ours = await auditTwice(`${app.server.url}/current-tasks`, (port) => signInDriver(port, `${app.server.url}/login`));
+        const base = await auditTwice(plain.url);
+        return {
+          ours: "the built app, the demo driver's /current-tasks, signed in (Lighthouse mobile: emulated Moto G Power, simulated slow 4G, 4× CPU)",
+          baseline: 'a plain HTML sign-in form without JavaScript, same audit, same run',
+          figures: [
+            figure('performance score', 'score', round(ours.score, 2), round(base.score, 2), { goal: '≥ 0.9', met: ours.score >= 0.9 }),
+            figure('cumulative layout shift', 'score', round(ours.clsScore, 3), round(base.clsScore, 3), { goal: '≤ 0.1', met: ours.clsScore <= 0.1 }),
+            figure('total blocking time', 'ms', round(ours.tbtMs, 0), round(base.tbtMs, 0)),
+            figure('largest contentful paint', 'ms', round(ours.lcpMs, 0), round(base.lcpMs, 0), {
               note: `main thread by script: ${ours.bootup.map((b) => `${b.url} ${b.totalMs} ms`).join(', ')}`,
             }),
           ],

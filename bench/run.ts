@@ -23,13 +23,14 @@ import { loads } from './loads.ts';
 import { payroll } from './payroll.ts';
 import { dispatch } from './dispatch.ts';
 import { importXlsx } from './import.ts';
+import { importLoad } from './import-load.ts';
 import { wire } from './wire.ts';
 import { uploadMemory } from './upload-memory.ts';
-import { lighthouseLogin } from './lighthouse.ts';
+import { lighthouseDriver, lighthouseLogin } from './lighthouse.ts';
 import { printSection, printSummary, type SectionRecord } from './table.ts';
 import { environment, type Benchmark } from './support.ts';
 
-const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows, serverLoad, clusterLoad, liveFeed, outboxRestart, loads, payroll, dispatch, importXlsx, wire, uploadMemory, lighthouseLogin];
+const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows, serverLoad, clusterLoad, liveFeed, outboxRestart, loads, payroll, dispatch, importXlsx, importLoad, wire, uploadMemory, lighthouseLogin, lighthouseDriver];
 /** The whole run stops by itself even if a browser or a server hangs. */
 const WATCHDOG_MS = 10 * 60_000;
 

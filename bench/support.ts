@@ -8,6 +8,9 @@ import type { User } from '../contract/entities.ts';
 import type { Result, WorkerApi } from '../worker/api.ts';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from '../tests/e2e/harness/app.ts';
 import { newContext, type EngineMode } from '../tests/e2e/harness/browser.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { answering, freePort, startProcess, stopProcess } from '../tests/fixtures/cluster.ts';
 
 /** One measured figure. `ratio` is always ours ÷ baseline, both measured in this run. */
 export interface Figure {
@@ -134,3 +137,34 @@ export async function loginDirect(baseUrl: string, email: string): Promise<{ acc
 
 
 export const round = (value: number, digits = 1) => Math.round(value * 10 ** digits) / 10 ** digits;
+
+/**
+ * The server as `npm start` runs it (`node --import tsx server/main.ts`; SQLite in `dataDir`, no request log, no
+ * built app), once it answers; `stop` ends it.
+ */
+export async function startServerProcess(dataDir: string): Promise<{ base: string; pid: number; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const { child, output } = startProcess(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG: '0',
+    DIST_DIR: join(dataDir, 'no-dist'),
+    DATABASE_URL: '',
+  });
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    await answering(`${base}/api/users/me/`, child, output);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { base, pid: child.pid!, stop: () => stopProcess(child) };
+}
+
+/** A process's resident memory (VmRSS), MB. */
+export function rssMb(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+  return kb / 1024;
+}

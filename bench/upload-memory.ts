@@ -5,17 +5,16 @@
  * the process has settled. The baseline is the same process idle before the first upload.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import SQLite from 'better-sqlite3';
 import { openDb } from '../server/db/connect.ts';
 import { seedDemo } from '../server/db/seed.ts';
-import { answering, freePort, startProcess, stopProcess } from '../tests/fixtures/cluster.ts';
 import { encodeForm, reportForm } from '../tests/fixtures/forms.ts';
 import { DEMO, DEMO_PASSWORD } from '../tests/e2e/harness/app.ts';
-import { figure, round, sleep, type Benchmark, type SectionResult } from './support.ts';
+import { figure, round, rssMb, sleep, startServerProcess, type Benchmark, type SectionResult } from './support.ts';
 
 const PARALLEL = 4;
 const PHOTOS = 4;
@@ -31,12 +30,6 @@ async function bigPhoto(): Promise<Buffer> {
   }
 }
 
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  return kb / 1024;
-}
-
 export const uploadMemory: Benchmark = {
   id: 'upload-memory',
   title: `Server memory under ${PARALLEL} report uploads at once, ${PHOTOS} large photos each`,
@@ -46,20 +39,12 @@ export const uploadMemory: Benchmark = {
     const seeded = await openDb({ sqliteFile });
     await seedDemo(seeded);
     await seeded.close();
-    const port = await freePort();
-    const { child, output } = startProcess(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG: '0',
-      DIST_DIR: join(dataDir, 'no-dist'),
-      DATABASE_URL: '',
+    const server = await startServerProcess(dataDir).catch((error: unknown) => {
+      rmSync(dataDir, { recursive: true, force: true });
+      throw error;
     });
-    const base = `http://127.0.0.1:${port}`;
+    const { base, pid } = server;
     try {
-      await answering(`${base}/api/users/me/`, child, output);
-      const pid = child.pid!;
       const photo = await bigPhoto();
       const raw = new SQLite(sqliteFile, { readonly: true });
       const driver = raw.prepare('select id from users where email = ?').get(DEMO.driver) as { id: number };
@@ -113,7 +98,7 @@ export const uploadMemory: Benchmark = {
         ],
       };
     } finally {
-      await stopProcess(child);
+      await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
   },

@@ -1,6 +1,6 @@
 /** Announcements and drivers' responses: payloads and answers. Rules: server/routes/ANNOUNCEMENTS.md. */
 import { z } from 'zod';
-import { text } from './fields.ts';
+import { text, wireId } from './fields.ts';
 
 export const RESPONSE_STATUSES = ['pending', 'approved', 'declined'] as const;
 export type ResponseStatus = (typeof RESPONSE_STATUSES)[number];
@@ -26,13 +26,8 @@ export const responseCreateSchema = z
   .object({ text: text().max(2000, 'не длиннее 2000 символов').nullish() })
   .strict();
 
-/** A positive integer id in a query string: digits only, no sign, spaces, exponent or leading zero. */
-const queryId = z
-  .custom<string>((v) => typeof v === 'string' && /^[1-9][0-9]*$/.test(v) && Number.isSafeInteger(Number(v)), 'ожидается положительное целое число')
-  .transform(Number);
-
 /** GET /announcements/: the super-admin narrows to one company (and the all-company ones). */
-export const announcementListQuerySchema = z.object({ company_id: queryId.optional() });
+export const announcementListQuerySchema = z.object({ company_id: wireId().optional() });
 
 /** POST /announcements/responses/{id}/confirm: `approve` absent, empty, 'true' or '1' approves; 'false' or '0' declines. */
 export const responseConfirmQuerySchema = z.object({

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { DRIVER_STATUSES, TASK_STATUSES } from './entities.ts';
 import { REPORT_MAX_TRIPS } from './report-limits.ts';
-import { formFlag, formQuantity, isoDate, jsonFlag, quantityNumber, text } from './fields.ts';
+import { MAX_ID, formFlag, formQuantity, isoDate, jsonFlag, quantityNumber, text, wireId, wireInt } from './fields.ts';
 
 export { isoDate };
 
@@ -13,8 +13,8 @@ export { isoDate };
 /** A quantity: a finite number ≥ 0 (contract/fields.ts); null clears it. */
 const quantity = quantityNumber();
 
-const limit = (fallback: number) => z.coerce.number().int().min(1).max(200).default(fallback);
-const offset = z.coerce.number().int().min(0).default(0);
+const limit = (fallback: number) => wireInt(1, 200).default(fallback);
+const offset = wireInt(0, MAX_ID).default(0);
 const search = z.string().trim().max(200).optional();
 
 export const availableQuerySchema = z.object({
@@ -42,7 +42,7 @@ export const completedQuerySchema = z.object({
   date_from: isoDate.optional(),
   date_to: isoDate.optional(),
   /** A super-admin's company filter; for other staff it can only narrow their own company's list. */
-  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
+  company_id: wireId('ожидается номер компании').optional(),
   limit: limit(50),
   offset,
 });
@@ -51,15 +51,11 @@ export type CompletedQuery = z.infer<typeof completedQuerySchema>;
 /** Most ids one GET /tasks/bulk may ask for. */
 export const BULK_MAX_IDS = 200;
 
-/** Parses `ids=1,2,3`; null when malformed. */
+/** Parses `ids=1,2,3`, each id by the path and query rule (contract/fields.ts); null when malformed. */
 export function parseIdList(raw: unknown): number[] | null {
-  if (typeof raw !== 'string' || !/^\s*\d+\s*(,\s*\d+\s*)*,?\s*$/.test(raw)) return null;
-  const ids = raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '')
-    .map(Number);
-  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) return null;
+  if (typeof raw !== 'string' || !/^[1-9][0-9]*(,[1-9][0-9]*)*$/.test(raw)) return null;
+  const ids = raw.split(',').map(Number);
+  if (ids.some((n) => n > MAX_ID)) return null;
   return [...new Set(ids)];
 }
 
@@ -81,7 +77,7 @@ export const bulkQuerySchema = z.object({
 /** GET /tasks/active/ (staff): the day (today by default) and, for a super-admin, the company. */
 export const activeQuerySchema = z.object({
   date: isoDate.optional(),
-  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
+  company_id: wireId('ожидается номер компании').optional(),
 });
 
 /** GET /tasks/drivers/{id}/tasks (staff): the day, else every day. */

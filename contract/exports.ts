@@ -1,6 +1,7 @@
 /** Export jobs (docs/product.md §7) and the /table viewer's answers. */
 import { z } from 'zod';
 import { completedQuerySchema } from './driver.ts';
+import { MAX_ID, wireId, wireInt } from './fields.ts';
 
 export const EXPORT_STATUSES = ['queued', 'running', 'done', 'failed'] as const;
 export type ExportStatus = (typeof EXPORT_STATUSES)[number];
@@ -46,16 +47,16 @@ export interface TableRows {
 
 /** GET /table/file, GET /onlyoffice/config: the signed link's file and token (its credential, EXPORTS.md). */
 export const tableFileQuerySchema = z.object({
-  file_id: z.coerce.number({ message: 'ожидается номер файла' }).int().positive(),
+  file_id: wireId('ожидается номер файла'),
   token: z.string({ message: 'нет ссылки доступа' }).min(10, 'нет ссылки доступа').max(2000),
 });
 
 /** GET /table/rows: the link's file and token, and which rows. */
 export const tableRowsQuerySchema = tableFileQuerySchema.extend({
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(500).default(200),
+  offset: wireInt(0, MAX_ID).default(0),
+  limit: wireInt(1, 500).default(200),
   /** Sort by this column (0-based), ascending unless `desc` is 1; left out, the file's order. */
-  sort: z.coerce.number().int().min(0).max(200).optional(),
+  sort: wireInt(0, 200).optional(),
   desc: z.enum(['0', '1'], { message: 'ожидается 0 или 1' }).optional(),
 });
 

@@ -11,6 +11,10 @@
  *   a bidi embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) or a lone surrogate — they hide or
  *   reorder what others read, so the writer is told rather than having the text silently changed. Machine-made
  *   text (crash reports, a browser's description) is **stripped** of the same characters instead: it is kept.
+ * - **whole numbers in a path or query string** (ids, paging, a column): the URL carries text, so there a number
+ *   is digits only — no sign, spaces, point, exponent, hex or leading zero (`0` alone where the range starts at
+ *   0) — and in its range; ids up to MAX_ID. Never `z.coerce`: '0x1', '1e0', '+1', '1.0', '01' and ' 1' are a 400
+ *   naming the field (`wireInt`, `wireId`; the route table's path ids too, server/routes/define.ts).
  */
 import { z } from 'zod';
 import { decimalFromText } from './decimal-text.ts';
@@ -82,3 +86,32 @@ export const jsonFlag = () => z.union([z.literal(0), z.literal(1)], { message: F
 
 /** A 0/1 flag in a multipart form: the text '0' or '1'. */
 export const formFlag = () => z.enum(['0', '1'], { message: FLAG_MESSAGE }).transform((v) => (v === '1' ? 1 : 0) as 0 | 1);
+
+/** The largest id a row can have: ids are PostgreSQL `integer` columns; a larger one names no object. */
+export const MAX_ID = 2_147_483_647;
+
+const WIRE_DIGITS = /^(0|[1-9][0-9]*)$/;
+
+/**
+ * Every path and query number, for a test to find them all (tests/server/wire-numbers.test.ts): the schema, and its
+ * range.
+ */
+export const wireNumbers = z.registry<{ min: number; max: number }>();
+
+/**
+ * A whole number from a path or query string (rules above): the text of its digits, from `min` to `max`. Typed to
+ * take a number too, because a client fills paths and queries from numbers, which travel as their digits.
+ */
+export function wireInt(min: number, max: number, message = `ожидается целое число от ${min} до ${max}`): z.ZodType<number, string | number> {
+  const schema = z
+    .string()
+    .refine((s) => WIRE_DIGITS.test(s) && Number(s) >= min && Number(s) <= max, message)
+    .transform(Number);
+  schema.register(wireNumbers, { min, max });
+  return schema as unknown as z.ZodType<number, string | number>;
+}
+
+export const WIRE_ID_MESSAGE = 'ожидается положительное целое число';
+
+/** An id in a path or query string: digits only, from 1 to MAX_ID. */
+export const wireId = (message = WIRE_ID_MESSAGE) => wireInt(1, MAX_ID, message);

@@ -4,7 +4,7 @@
  * rubles with kopecks (2 decimals); the server sums them in kopecks.
  */
 import { z } from 'zod';
-import { isoDate, text } from './fields.ts';
+import { isoDate, text, wireId } from './fields.ts';
 
 export type RateSource = 'transport_rate' | 'progressive';
 
@@ -238,7 +238,7 @@ export interface DriverPayrollMonth {
   adjustments: Adjustment[];
 }
 
-export const payrollQuerySchema = z.object({ company_id: z.coerce.number().int().positive().optional(), month: monthSchema });
+export const payrollQuerySchema = z.object({ company_id: wireId('ожидается номер компании').optional(), month: monthSchema });
 /**
  * What the admin confirmed in the close dialog: the server closes only when the month still has these figures
  * (else 409 «Данные месяца изменились: …» naming what moved), so a stale screen cannot close other figures.
@@ -273,7 +273,7 @@ export const adjustmentSchema = z
   .strict();
 export type AdjustmentPayload = z.infer<typeof adjustmentSchema>;
 export const adjustmentsQuerySchema = z.object({
-  company_id: z.coerce.number().int().positive().optional(),
+  company_id: wireId('ожидается номер компании').optional(),
   month: monthSchema.optional(),
-  driver_id: z.coerce.number().int().positive().optional(),
+  driver_id: wireId('ожидается номер водителя').optional(),
 });

@@ -3,7 +3,7 @@
  * who may do what: server/routes/TRANSFERS.md.
  */
 import { z } from 'zod';
-import { text } from './fields.ts';
+import { text, wireId } from './fields.ts';
 import type { Task } from './entities.ts';
 
 export const TRANSFER_STATUSES = ['pending', 'accepted', 'declined'] as const;
@@ -49,8 +49,8 @@ export const transferDeclineSchema = z
   .strict();
 
 export const transferListQuerySchema = z.object({
-  to_company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
-  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
+  to_company_id: wireId('ожидается номер компании').optional(),
+  company_id: wireId('ожидается номер компании').optional(),
   direction: z.enum(['incoming', 'outgoing'], { message: 'ожидается incoming или outgoing' }).optional(),
   status: z.enum(TRANSFER_STATUSES, { message: 'ожидается pending, accepted или declined' }).optional(),
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isoDate, wagesQuerySchema } from './driver.ts';
-import { quantityNumber } from './fields.ts';
+import { quantityNumber, wireId } from './fields.ts';
 
 /**
  * The date a scale change is in force from (a version of the scale). Default: the first day of the current open
@@ -82,13 +82,8 @@ export const wageQuerySchema = z
   .object({ format: z.enum(['json', 'xlsx'], { message: 'ожидается json или xlsx' }).optional(), ...wagesQuerySchema.shape })
   .refine((p) => !(p.start_date && p.end_date && p.start_date > p.end_date), { message: 'раньше, чем start_date', path: ['end_date'] });
 
-/** An id in a query string, read as a path id is: digits only, no sign or leading zero, at most int4's largest. */
-const queryId = z
-  .custom<string>((v) => typeof v === 'string' && /^[1-9][0-9]*$/.test(v) && Number(v) <= 2_147_483_647, 'ожидается положительное целое число')
-  .transform(Number);
-
 /** GET /wages/managers/: the period as above (checked first), and the super-admin's company filter. */
-export const managerWagesQuerySchema = wageQuerySchema.and(z.object({ company_id: queryId.optional() }));
+export const managerWagesQuerySchema = wageQuerySchema.and(z.object({ company_id: wireId().optional() }));
 
 /** PUT /wages/manager/{id}/rate: money per unit of completed volume of the manager's tasks; null removes it. */
 export const managerRateSchema = z.object({ rate: amount.nullable() }).strict();

@@ -15,6 +15,7 @@ export const ROWS: PluralForms = ['строка', 'строки', 'строк'];
 export const TASKS_TO_DO: PluralForms = ['задачу', 'задачи', 'задач'];
 export const ROWS_TO_DO: PluralForms = ['строку', 'строки', 'строк'];
 export const DAYS: PluralForms = ['день', 'дня', 'дней'];
+export const CELLS: PluralForms = ['ячейка', 'ячейки', 'ячеек'];
 /** A verb agreeing with a counted subject: «1 отчёт ждёт проверки», «3 отчёта ждут проверки». */
 export const WAIT: PluralForms = ['ждёт', 'ждут', 'ждут'];
 

@@ -1,24 +1,32 @@
 #!/usr/bin/env node
-// The one test command (README): typecheck, lint, build, then every Vitest project (unit, server, e2e, and
-// e2e-cluster — the core end-to-end files again through two server instances behind HAProxy on PostgreSQL).
+// The one test command (README): typecheck, lint, build, then every Vitest project (unit, server, e2e, e2e-firefox,
+// and e2e-cluster — the core end-to-end files again through two server instances behind HAProxy on PostgreSQL).
 // Ends with "N passed, N failed", summing every suite; the typecheck and lint each count as one check.
-// On a fresh machine it finds what it needs: Chromium (installed with apt-get when run as root, else one line
-// saying what to run), and a throwaway PostgreSQL for the server suite's second run where PostgreSQL is
+// On a fresh machine it finds what it needs: Chromium and Firefox ESR (installed with apt-get when run as root, else
+// one line saying what to run), and a throwaway PostgreSQL for the server suite's second run where PostgreSQL is
 // installed and TEST_DATABASE_URL is not set (.ci/run starts its own and sets it).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { countVitestRun } from './vitest-report.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
-if (!existsSync(CHROMIUM)) {
+/** The browsers the end-to-end projects drive: Debian's Chromium (e2e) and Firefox ESR (e2e-firefox). */
+const BROWSERS = [
+  { name: 'Chromium', path: '/usr/bin/chromium', apt: 'chromium' },
+  { name: 'Firefox ESR', path: '/usr/bin/firefox-esr', apt: 'firefox-esr' },
+];
+const missingBrowsers = BROWSERS.filter((b) => !existsSync(b.path));
+if (missingBrowsers.length > 0) {
   const root = process.getuid?.() === 0;
   const apt = spawnSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).status === 0;
+  const packages = missingBrowsers.map((b) => b.apt).join(' ');
   if (root && apt) {
-    console.info(`Chromium is missing at ${CHROMIUM}: installing it (apt-get install chromium)…`);
-    spawnSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium >/dev/null'], { stdio: 'inherit' });
+    console.info(`${missingBrowsers.map((b) => `${b.name} is missing at ${b.path}`).join('; ')}: installing (apt-get install ${packages})…`);
+    spawnSync('sh', ['-c', `apt-get update -qq && apt-get install -y -qq ${packages} >/dev/null`], { stdio: 'inherit' });
   }
-  if (!existsSync(CHROMIUM)) {
-    console.error(`The browser tests need Chromium at ${CHROMIUM}: run \`sudo apt-get install chromium\`, then \`npm test\` again.`);
+  const still = missingBrowsers.filter((b) => !existsSync(b.path));
+  if (still.length > 0) {
+    const names = still.map((b) => `${b.name} at ${b.path}`).join(' and ');
+    console.error(`The browser tests need ${names}: run \`sudo apt-get install ${still.map((b) => b.apt).join(' ')}\`, then \`npm test\` again.`);
     process.exit(1);
   }
 }
@@ -104,8 +112,9 @@ function vitest(label, projects, report, extra = []) {
   for (const problem of counted.problems) console.error(`✗ ${label}: ${problem}`);
 }
 
-// Unit and server files run side by side; then the browser suites, two files at a time (each file starts its own
-// server, database, fault proxy and Chromium, so they share nothing; most of a browser test's time is waiting).
+// Unit and server files run side by side; then the browser suites (Chromium's, Firefox's, the two-instance run), two
+// files at a time (each file starts its own server, database, fault proxy and browser, so they share nothing; most
+// of a browser test's time is waiting).
 vitest('unit and server tests', ['unit', 'server'], '.tmp/vitest-node.json');
 if (built) vitest('browser tests', ['e2e*'], '.tmp/vitest-e2e.json', ['--maxWorkers=2']);
 

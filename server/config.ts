@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { availableParallelism } from 'node:os';
 import webpush from 'web-push';
 
 export interface Config {
@@ -41,6 +42,9 @@ export interface Config {
   /** Sign-ups an hour from one address, and into one company (server/users/signup-limits.ts). */
   signupsPerAddress: number;
   signupsPerCompany: number;
+  /** Excel imports read at once: in this process, and of one company (server/tasks/import-runner.ts). */
+  importsPerProcess: number;
+  importsPerCompany: number;
   /** Signs push messages (VAPID): the public key is served to clients, `subject` names the sender. */
   vapid: { publicKey: string; privateKey: string; subject: string };
   /** Fill an empty database with demo data. */
@@ -146,6 +150,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     requestTimeoutMs: intFromEnv(env.REQUEST_TIMEOUT_MS, 120_000, 'REQUEST_TIMEOUT_MS'),
     signupsPerAddress: intFromEnv(env.SIGNUPS_PER_ADDRESS, 5, 'SIGNUPS_PER_ADDRESS'),
     signupsPerCompany: intFromEnv(env.SIGNUPS_PER_COMPANY, 30, 'SIGNUPS_PER_COMPANY'),
+    // One core is left to the request thread: a file being read takes a core of its own.
+    importsPerProcess: intFromEnv(env.IMPORTS_PER_PROCESS, Math.max(1, availableParallelism() - 1), 'IMPORTS_PER_PROCESS'),
+    importsPerCompany: intFromEnv(env.IMPORTS_PER_COMPANY, 1, 'IMPORTS_PER_COMPANY'),
     vapid: overrides.vapid ?? { ...loadVapid(dataDir, env), subject: env.VAPID_SUBJECT || 'mailto:admin@reis.local' },
     demo: env.DEMO === '1',
     logger: env.LOG !== '0',

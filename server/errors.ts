@@ -5,6 +5,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { ZodError, z, type ZodType } from 'zod';
 import { DatabaseBusyError } from './db/sqlite-driver.ts';
+import { WIRE_ID_MESSAGE, wireId } from '../contract/fields.ts';
 
 // Validation messages reach the user through `detail`, so zod speaks Russian on the server.
 z.config(z.locales.ru());
@@ -13,6 +14,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly detail: string,
+    /** Headers the answer carries (Retry-After on a 429 or 503). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
   }
@@ -69,22 +72,21 @@ export function parse<S extends ZodType>(schema: S, input: unknown): z.infer<S> 
   return result.data;
 }
 
-/** The largest id a row can have: ids are PostgreSQL `integer` columns; a larger one names no object. */
-export const MAX_ID = 2_147_483_647;
+export { MAX_ID } from '../contract/fields.ts';
 
-/** Parses a positive integer path parameter, or answers 400 naming it. */
+const pathId = wireId();
+
+/** Parses a positive integer path parameter by the one rule of path and query numbers (contract/fields.ts), or answers 400 naming it. */
 export function idParam(params: unknown, name = 'id'): number {
-  const raw = (params as Record<string, string | undefined>)[name];
-  // Digits only, no sign, spaces, exponent, hex or leading zero: '+1', '01', '1e0' name no object.
-  const n = raw !== undefined && /^[1-9][0-9]*$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n > MAX_ID) throw badRequest(`${name}: ожидается положительное целое число`);
-  return n;
+  const result = pathId.safeParse((params as Record<string, unknown>)[name]);
+  if (!result.success) throw badRequest(`${name}: ${WIRE_ID_MESSAGE}`);
+  return result.data;
 }
 
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError | ZodError, request, reply) => {
     if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ detail: error.detail });
+      return reply.status(error.statusCode).headers(error.headers).send({ detail: error.detail });
     }
     if (error instanceof ZodError) {
       return reply.status(400).send({ detail: zodDetail(error) });

@@ -1,7 +1,7 @@
 /**
  * Navigations, network first: online, the server answers (its SPA fallback makes every route index.html,
- * so a new deployment is seen at once); with no network, a dead upstream or a stalled link, the precached
- * app shell answers instead, so a reload offline still opens the app.
+ * so a new deployment is seen at once); on any failure — a rejected fetch, a network-error response, a dead
+ * upstream or a stalled link — the precached app shell answers instead, so a reload offline still opens the app.
  */
 
 /** docs/product.md §9: the slow-network time-out; past it the shell is better than a blank page. */
@@ -39,7 +39,16 @@ export async function networkFirstNavigation(deps: NavigationDeps): Promise<Resp
   } catch {
     return (await deps.shell()) ?? Response.error();
   }
-  // A proxy's 502/503/504 while the app server is down is no page for a driver; the shell is.
-  if (response.status >= 500) return (await deps.shell()) ?? response;
+  if (isFailure(response)) return (await deps.shell()) ?? response;
   return response;
+}
+
+/**
+ * An answer that is no page. A network error may arrive as a value rather than a rejection: Firefox resolves
+ * a failed navigation preload with `Response.error()` (type 'error', status 0), and handing that to
+ * `respondWith` shows the browser's error page. A proxy's 502/503/504 while the app server is down is no page
+ * for a driver either. (An 'opaqueredirect' also has status 0, but it is a real answer: the browser follows it.)
+ */
+function isFailure(response: Response): boolean {
+  return response.type === 'error' || response.status >= 500;
 }

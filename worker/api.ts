@@ -53,6 +53,8 @@ export interface OutboxItemView {
   createdAt: number;
   /** 0..1 while the item's upload is in progress. */
   progress: number | null;
+  /** It did not go at once (outbox-view.ts `waited`): its delivery is told by the notice «Отчёт отправлен». */
+  waited: boolean;
 }
 
 export interface OutboxSnapshot {

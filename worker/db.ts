@@ -54,6 +54,11 @@ export interface OutboxRecord {
    * photos in «Не доставлено» until the driver sends it again or deletes it.
    */
   givenUp?: boolean;
+  /**
+   * Queued while the outbox could not send (no network, or offline mode): it waits however soon the network
+   * returns, so its delivery is told («Отчёт отправлен»). Absent on a record queued while sending was possible.
+   */
+  heldBack?: boolean;
 }
 
 export interface PhotoRecord {

@@ -5,10 +5,15 @@
  * browser-image-compression runs with `useWebWorker: false`: a SharedWorker cannot start a Worker, and the
  * library's worker mode loads a script from a CDN. In the engine it then draws on OffscreenCanvas itself.
  *
- * Both libraries load on the first photo (dynamic import: their own chunks), not with the engine: the engine
- * starts with every tab, a photo is compressed only when a driver sends a report.
+ * Both libraries are their own chunks (dynamic import), kept out of the engine's script so it starts quickly, and
+ * loaded as the engine starts (`loadImageLibraries` from platform.ts), while the network that brought the engine
+ * is there: a photo is often first attached with the server down, and a chunk asked for only then cannot be
+ * fetched where the service worker does not control the engine yet — a fresh profile (issue 30 item 19: Firefox's
+ * SharedWorker, Chromium's dedicated worker). A browser may also keep a failed module load for the realm's life.
  */
+import type imageCompressionFn from 'browser-image-compression';
 import type { Options } from 'browser-image-compression';
+import type { imageSize as imageSizeFn } from 'image-size';
 
 export const MAX_WIDTH = 1024;
 export const JPEG_QUALITY = 0.7;
@@ -25,11 +30,30 @@ export interface ImageDeps {
   measure(blob: Blob): Promise<ImageSize>;
 }
 
+interface ImageLibraries {
+  imageCompression: typeof imageCompressionFn;
+  imageSize: typeof imageSizeFn;
+}
+
+let libraries: Promise<ImageLibraries> | null = null;
+
+/** Both libraries, loaded once per engine; a load that failed is tried again on the next call. */
+export function loadImageLibraries(): Promise<ImageLibraries> {
+  if (!libraries) {
+    const loading = Promise.all([import('browser-image-compression'), import('image-size')]).then(([compression, size]) => ({
+      imageCompression: compression.default,
+      imageSize: size.imageSize,
+    }));
+    loading.catch(() => {
+      if (libraries === loading) libraries = null;
+    });
+    libraries = loading;
+  }
+  return libraries;
+}
+
 export const defaultImageDeps: ImageDeps = {
-  compress: async (file, options) => {
-    const { default: imageCompression } = await import('browser-image-compression');
-    return imageCompression(file, options);
-  },
+  compress: async (file, options) => (await loadImageLibraries()).imageCompression(file, options),
   measure: measurePhoto,
 };
 
@@ -90,7 +114,7 @@ function oriented(size: { width: number; height: number; orientation?: number })
  */
 export async function measurePhoto(blob: Blob): Promise<ImageSize> {
   try {
-    const { imageSize } = await import('image-size');
+    const { imageSize } = await loadImageLibraries();
     return oriented(imageSize(new Uint8Array(await blob.arrayBuffer())));
   } catch {
     const bitmap = await createImageBitmap(blob);

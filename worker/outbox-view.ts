@@ -14,6 +14,18 @@ export interface OutboxViewState {
   sending: ReadonlyMap<number, number>;
 }
 
+/** Longer than a report sent at once takes on a poor connection: beyond it, the driver may have stopped watching. */
+export const WAITED_MS = 30_000;
+
+/**
+ * True for a report that did not go at once: queued while sending was impossible, a try failed, it was put off,
+ * or it sat in the queue. Its delivery is told in every tab («Отчёт отправлен»); the report form's own toast says
+ * «отправлен» only for one that went at once.
+ */
+export function waited(record: OutboxRecord, now: number): boolean {
+  return record.heldBack === true || record.attempts > 0 || record.nextAttemptAt !== record.createdAt || now - record.createdAt > WAITED_MS;
+}
+
 export const byAge = (a: OutboxRecord, b: OutboxRecord): number =>
   a.createdAt - b.createdAt || (a.id ?? 0) - (b.id ?? 0);
 
@@ -45,6 +57,7 @@ export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxVi
       quantity: r.quantity,
       createdAt: r.createdAt,
       progress: sending.get(r.id as number) ?? null,
+      waited: waited(r, state.now),
     }),
   );
   const undelivered = mine.filter((r) => r.givenUp).length;

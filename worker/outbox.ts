@@ -22,7 +22,7 @@ import type { NetworkStatus } from './ports.ts';
 import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs, type Outbox, type OutboxDeps, type SendResult } from './outbox-types.ts';
 import { newOutboxRecord } from './outbox-store.ts';
 import { isStoreError, type OutboxWrite } from './store.ts';
-import { byAge, outboxSnapshot } from './outbox-view.ts';
+import { byAge, outboxSnapshot, waited } from './outbox-view.ts';
 
 export { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs } from './outbox-types.ts';
 export type { Outbox, OutboxDeps, SendResult } from './outbox-types.ts';
@@ -44,15 +44,8 @@ export const NO_SPACE_MESSAGE = 'Недостаточно места на уст
 /** The device's storage cannot be opened (private mode, storage switched off). */
 export const NO_STORAGE_MESSAGE = 'Хранилище на устройстве недоступно: отчёт не сохранён';
 
-/** Told in every open tab when a report that had to wait reaches the server. */
+/** Told in every open tab when a report that had to wait (outbox-view.ts `waited`) reaches the server. */
 export const DELIVERED_NOTICE = 'Отчёт отправлен';
-/** Longer than a report sent at once takes on a poor connection: beyond it, the driver may have stopped watching. */
-const WAITED_MS = 30_000;
-
-/** True for a report that did not go at once: a try failed, it was put off, or it sat in the queue. */
-function waited(record: OutboxRecord, now: number): boolean {
-  return record.attempts > 0 || record.nextAttemptAt !== record.createdAt || now - record.createdAt > WAITED_MS;
-}
 
 function giveUpMessage(record: OutboxRecord, reason: string): string {
   const when = new Date(record.completedAt).toLocaleString('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
@@ -99,7 +92,10 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       const photos: Blob[] = [];
       // One at a time: a decoded 12 MP photo is ~48 MB, and phones are short of memory.
       for (const photo of report.photos) photos.push(await compress(photo));
-      const id = await store.add(newOutboxRecord(report, userId, clock.now()), photos);
+      const record = newOutboxRecord(report, userId, clock.now());
+      // It cannot go now: it waits, however soon the network returns, and its delivery will be told.
+      if (!deps.isOnline()) record.heldBack = true;
+      const id = await store.add(record, photos);
       await reload();
       if (started) triggerFlush();
       return { ok: true, data: id };

@@ -5,6 +5,7 @@
 import type { ClientErrorReport, Snapshot, WorkerApi } from './api.ts';
 import { createEngine, type EngineDeps } from './engine.ts';
 import { openEngineStore } from './idb-store.ts';
+import { loadImageLibraries } from './images.ts';
 import { createOutbox } from './outbox.ts';
 import { browserClock, createLocalLocks, type Channel, type Locks, type NetworkStatus } from './ports.ts';
 
@@ -86,6 +87,8 @@ export async function startEngine(
   mode: Snapshot['mode'],
   extra: Pick<EngineDeps, 'channel' | 'outbox'> = {},
 ): Promise<WorkerApi> {
+  // The photo libraries now, not on the first photo: that one may come with the server down (images.ts).
+  loadImageLibraries().catch((error: unknown) => console.warn('photo compression did not load', error));
   const store = await openEngineStore();
   const engine = createEngine({
     mode,

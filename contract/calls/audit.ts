@@ -3,6 +3,7 @@
  * when, from which device (a driver's), field by field.
  */
 import { z } from 'zod';
+import { wireId } from '../fields.ts';
 import { answer, area, GET } from '../call.ts';
 import { STAFF } from '../roles.ts';
 
@@ -29,7 +30,7 @@ export interface AuditEntry {
 
 export const auditQuerySchema = z.object({
   entity: z.enum(AUDIT_ENTITIES, { message: 'ожидается task, association или report' }),
-  id: z.coerce.number({ message: 'ожидается номер' }).int('ожидается номер').positive('ожидается номер'),
+  id: wireId('ожидается номер'),
 });
 
 export const auditCalls = area(

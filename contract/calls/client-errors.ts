@@ -5,6 +5,7 @@
  * table types and registers the call. Told to nobody on the change feed.
  */
 import { z } from 'zod';
+import { MAX_ID, wireInt } from '../fields.ts';
 import { answer, area, GET, POST } from '../call.ts';
 import { SUPER_ONLY } from '../roles.ts';
 import { clientErrorSchema } from '../payloads.ts';
@@ -26,8 +27,8 @@ function jsonOf(body: unknown): unknown {
 export const clientErrorBodySchema = z.preprocess(jsonOf, clientErrorSchema);
 
 export const clientErrorPageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  limit: wireInt(1, 200).default(50),
+  offset: wireInt(0, MAX_ID).default(0),
 });
 
 export const clientErrorCalls = area(

@@ -4,6 +4,7 @@
  * reorder — and refuses a move made on a stale board (409); a bulk call assigns many tasks to one driver.
  */
 import { z } from 'zod';
+import { wireId } from '../fields.ts';
 import { answer, area, GET, POST, PAY } from '../call.ts';
 import { STAFF } from '../roles.ts';
 import { isoDate } from '../driver.ts';
@@ -34,7 +35,7 @@ export interface Board {
 }
 
 const id = z.number({ message: 'ожидается номер' }).int('ожидается номер').positive('ожидается номер');
-const company = z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional();
+const company = wireId('ожидается номер компании').optional();
 
 export const boardQuerySchema = z.object({ date: isoDate, company_id: company });
 

@@ -5,6 +5,7 @@
  * adjustments after close; a driver's own closed months.
  */
 import { z } from 'zod';
+import { wireId } from '../fields.ts';
 import { answer, area, GET, POST, PAY } from '../call.ts';
 import { ADMINS, ALL_ROLES, STAFF } from '../roles.ts';
 import {
@@ -20,7 +21,7 @@ import {
 } from '../money.ts';
 
 const sheetParams = z.object({
-  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int('ожидается номер компании').positive('ожидается номер компании'),
+  company_id: wireId('ожидается номер компании'),
   month: monthSchema,
 });
 

@@ -5,23 +5,21 @@
  * a reviewer's decision on one report, and «approve every clean one» in one action.
  */
 import { z } from 'zod';
-import { text } from '../fields.ts';
+import { MAX_ID, text, wireId, wireInt } from '../fields.ts';
 import { answer, area, DELETE, GET, POST, PUT, PAY } from '../call.ts';
-import type { Page, Report, ReportPhoto, ReportView, ReviewStatus } from '../entities.ts';
+import type { DriverStatus, Page, Report, ReportPhoto, ReportView, ReviewStatus, Task } from '../entities.ts';
 import { REVIEW_STATUSES } from '../entities.ts';
 import { REPORT_FLAG_FILTERS } from '../report-checks.ts';
 import { dailyHoursSchema, isoDate, wagesQuerySchema, type DailyHours } from '../driver.ts';
 import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
 
-const id = (message: string) => z.coerce.number({ message }).int(message).positive(message);
-
 /** GET /reports/: filters in the URL; dates are the tasks' dates. */
 export const reportListQuerySchema = z.object({
   date_from: isoDate.optional(),
   date_to: isoDate.optional(),
-  driver_id: id('ожидается номер водителя').optional(),
-  task_id: id('ожидается номер задачи').optional(),
-  company_id: id('ожидается номер компании').optional(),
+  driver_id: wireId('ожидается номер водителя').optional(),
+  task_id: wireId('ожидается номер задачи').optional(),
+  company_id: wireId('ожидается номер компании').optional(),
   review: z.enum(REVIEW_STATUSES, { message: 'ожидается pending, approved или disputed' }).optional(),
   /**
    * A flag's code; `any`: some flag; `none`: no flag at all; `clean`: no fault flag (information such as a late
@@ -29,8 +27,8 @@ export const reportListQuerySchema = z.object({
    */
   flag: z.enum(REPORT_FLAG_FILTERS, { message: 'неизвестная отметка проверки' }).optional(),
   search: z.string().trim().max(200).optional(),
-  limit: z.coerce.number({ message: 'ожидается число' }).int().min(1).max(200).default(50),
-  offset: z.coerce.number({ message: 'ожидается число' }).int().min(0).default(0),
+  limit: wireInt(1, 200).default(50),
+  offset: wireInt(0, MAX_ID).default(0),
 });
 export type ReportListQuery = z.infer<typeof reportListQuerySchema>;
 
@@ -42,6 +40,16 @@ export interface ReportListItem extends Omit<Report, 'photos' | 'idempotency_key
   delivered: number;
   photo_count: number;
   first_photo: ReportPhoto | null;
+}
+
+/**
+ * GET /reports/disputed/: one of the signed-in driver's reports the dispatcher disputed, on a current or a finished
+ * task, with what the driver needs to recognise and correct it: the task and his part's status.
+ */
+export interface DisputedReport {
+  report: Report;
+  task: Pick<Task, 'id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'unit'>;
+  association_status: DriverStatus;
 }
 
 export const reviewSchema = z
@@ -71,7 +79,7 @@ export interface ReviewCount {
 /** GET /reports/{id}/photos: the first photo, or all of them. */
 export const reportPhotosQuerySchema = z.object({ mode: z.enum(['single', 'all'], { message: 'ожидается single или all' }).default('single') });
 /** DELETE /reports/{id}/photo: which photo, in the query. */
-export const reportPhotoIdQuerySchema = z.object({ photo_id: z.coerce.number({ message: 'ожидается число' }).int().positive() });
+export const reportPhotoIdQuerySchema = z.object({ photo_id: wireId('ожидается номер фото') });
 
 /** What a report's write changes besides the reports: its task's quantities, the pay, the dispatch board. */
 const REPORT_STALE = ['tasks', ...PAY, 'dispatch'] as const;
@@ -99,6 +107,8 @@ export const reportFilingCalls = area(
   /** The photo's bytes (an image, sent by the handler); the UI downloads it through the engine (photo.url). */
   GET('/reports/photos/:photoId', { roles: ALL_ROLES, answer: answer<unknown>() }),
   GET('/reports/association/:id', { roles: ALL_ROLES, answer: answer<Report[]>() }),
+  /** The driver's own disputed reports, the latest dispute first: what waits for his correction. */
+  GET('/reports/disputed/', { roles: DRIVER_ONLY, answer: answer<DisputedReport[]>() }),
   POST('/reports/daily_hours/', { roles: DRIVER_ONLY, body: dailyHoursSchema, answer: answer<DailyHours>(), invalidates: REPORT_STALE, audience: ['caller'] }),
   GET('/reports/daily_hours/', { roles: DRIVER_ONLY, query: wagesQuerySchema, answer: answer<DailyHours[]>() }),
 );

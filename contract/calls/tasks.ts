@@ -8,7 +8,7 @@
  *   import previewed row by row, then created in one transaction.
  */
 import { z } from 'zod';
-import { text } from '../fields.ts';
+import { text, wireId } from '../fields.ts';
 import { answer, area, DELETE, GET, POST, PUT, PAY } from '../call.ts';
 import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
 import { REPEAT_MAX_DATES } from '../task-limits.ts';
@@ -35,11 +35,11 @@ export const SUGGESTION_FIELDS = ['cargo', 'loading_place', 'unloading_place'] a
 export const suggestionsQuerySchema = z.object({
   field: z.enum(SUGGESTION_FIELDS, { message: 'ожидается cargo, loading_place или unloading_place' }),
   q: z.string().max(100, 'не больше 100 символов').default(''),
-  company_id: z.coerce.number().int().positive().optional(),
+  company_id: wireId('ожидается номер компании').optional(),
 });
 
 const companyId = z.number({ message: 'ожидается номер компании' }).int().positive().optional();
-const companyQuery = z.object({ company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional() });
+const companyQuery = z.object({ company_id: wireId('ожидается номер компании').optional() });
 
 /**
  * A template: a task's fields without its date and company, with its drivers and each one's share and own rate
@@ -102,11 +102,14 @@ export interface ImportPreviewRow {
   /** What will be created, with the drivers by name; null for a row with errors. */
   task: (TaskCreate & { driver_names: string[] }) | null;
   errors: { field: string; detail: string }[];
+  /** The template's own example row: shown, never created, not an error. */
+  example?: true;
 }
 export interface ImportPreview {
   file_name: string;
   rows: ImportPreviewRow[];
   ok: number;
+  /** Rows with errors (the template's example row is not one). */
   bad: number;
   /** The same file was imported into this company before: when, by whom, how many tasks. */
   imported_before: { at: string; by: string | null; tasks: number } | null;

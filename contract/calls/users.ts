@@ -11,6 +11,7 @@
  * registration requests, the board and pay (the names on /payroll and the statistics).
  */
 import { z } from 'zod';
+import { MAX_ID, wireId, wireInt } from '../fields.ts';
 import { answer, area, DELETE, GET, PAY, POST, PUT } from '../call.ts';
 import { ALL_ROLES, ROLES, STAFF, SUPER_ONLY } from '../roles.ts';
 import type { AlertSettings } from '../alerts.ts';
@@ -45,11 +46,11 @@ export const userListQuerySchema = z.object({
         });
     })
     .optional(),
-  company_id: z.coerce.number({ message: 'ожидается номер компании' }).int().positive().optional(),
+  company_id: wireId('ожидается номер компании').optional(),
   active: z.enum(['true', 'false', 'all']).default('all'),
   ordering: z.enum(['name', '-name', 'created_at', '-created_at', 'email', '-email']).default('name'),
-  limit: z.coerce.number({ message: 'ожидается число' }).int().min(1).max(USER_PAGE_MAX).default(50),
-  offset: z.coerce.number({ message: 'ожидается число' }).int().min(0).default(0),
+  limit: wireInt(1, USER_PAGE_MAX).default(50),
+  offset: wireInt(0, MAX_ID).default(0),
 });
 
 /** The roles a `role` filter names (validated by userListQuerySchema). */
@@ -62,7 +63,7 @@ export function rolesOfFilter(role: string | undefined): string[] {
 
 /** GET /users/drivers/: a super-admin narrows to one company; deactivated drivers only when asked. */
 export const driverListQuerySchema = z.object({
-  company_id: z.coerce.number().int().positive().optional(),
+  company_id: wireId('ожидается номер компании').optional(),
   include_inactive: z.enum(['true', 'false', '1', '0']).optional(),
 });
 

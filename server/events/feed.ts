@@ -20,7 +20,7 @@ import { eventCalls } from '../../contract/calls/events.ts';
 import { registerArea } from '../routes/define.ts';
 import { audienceOf, field, hears, mergeAudiences, num, tracked, type Audience, type WriteFacts } from './audience.ts';
 import type { Change, ChangeBus } from './bus.ts';
-import { alertAfterWrite } from './alerts.ts';
+import { alertsAfterWrite } from './alerts.ts';
 
 const KEPT = 1_000;
 
@@ -118,8 +118,9 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
     const account = accountChanged(facts);
     if (account !== null) bus.publish({ path: '', audience: { staffOf: [], driversOf: [], users: [] }, endStreamsOf: account });
     try {
-      const addressed = await alertAfterWrite(ctx.db, { ...facts, status: reply.statusCode });
-      if (addressed) bus.publish({ path: '', alert: addressed.alert, audience: { staffOf: [addressed.companyId], driversOf: [], users: [] } });
+      for (const addressed of await alertsAfterWrite(ctx.db, { ...facts, status: reply.statusCode })) {
+        bus.publish({ path: '', alert: addressed.alert, audience: { staffOf: [addressed.companyId], driversOf: [], users: [] } });
+      }
     } catch (error) {
       request.log.error({ err: error }, 'change feed: alert failed');
     }

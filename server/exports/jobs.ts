@@ -13,7 +13,7 @@ import type { ExportJob, ExportRequest, ExportStatus } from '../../contract/expo
 import { loadTasks } from '../tasks/load.ts';
 import { orderingOf, staffTaskQuery } from '../tasks/queries.ts';
 import { isSuperAdmin } from '../tasks/scope.ts';
-import { createExportWriter, type AssociationMoney, type ReviewSummary } from './workbook.ts';
+import { createExportWriter, filePeriod, type AssociationMoney, type ReviewSummary } from './workbook.ts';
 import { amountKop, priceLoads, selectLoads } from '../wages/pay.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { fromKop } from '../../contract/money.ts';
@@ -127,14 +127,9 @@ export async function failInterrupted(db: Db, now = Date.now()): Promise<number>
   return Number(result.numUpdatedRows);
 }
 
-/** «zadachi-2026-11-20_2026-11-24.xlsx»: the filter's period; without one, the day it was made. */
-export function exportFilename(period: { date_from?: string | undefined; date_to?: string | undefined }, now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  const today = `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-  if (period.date_from && period.date_to) return `zadachi-${period.date_from}_${period.date_to}.xlsx`;
-  if (period.date_from) return `zadachi-s-${period.date_from}.xlsx`;
-  if (period.date_to) return `zadachi-po-${period.date_to}.xlsx`;
-  return `zadachi-${today}.xlsx`;
+/** «Задачи, 20.11.2026–24.11.2026.xlsx»: the filter's period, as the wage sheets name theirs (workbook.ts `filePeriod`). */
+export function exportFilename(period: { date_from?: string | undefined; date_to?: string | undefined }): string {
+  return `Задачи, ${filePeriod(period.date_from, period.date_to)}.xlsx`;
 }
 
 /** Writes a claimed job's file; the job ends 'done' or 'failed', never stays 'running' after this returns. */

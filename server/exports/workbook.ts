@@ -74,10 +74,38 @@ export function sumCell(formula: string, result: number): ExportCell {
 
 export const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
-/** An attachment header that keeps a Russian file name (RFC 6266 filename*), with an ASCII fallback. */
+/** Russian letters in Latin, for a file name's ASCII fallback (as a passport spells them). */
+const LATIN: Record<string, string> = {
+  а: 'a', б: 'b', в: 'v', г: 'g', д: 'd', е: 'e', ё: 'e', ж: 'zh', з: 'z', и: 'i', й: 'i', к: 'k', л: 'l', м: 'm', н: 'n', о: 'o', п: 'p',
+  р: 'r', с: 's', т: 't', у: 'u', ф: 'f', х: 'kh', ц: 'ts', ч: 'ch', ш: 'sh', щ: 'shch', ъ: 'ie', ы: 'y', ь: '', э: 'e', ю: 'iu', я: 'ia',
+};
+
+function transliterate(text: string): string {
+  return Array.from(text, (char) => {
+    const lower = char.toLowerCase();
+    const latin = LATIN[lower];
+    if (latin === undefined) return char;
+    return char === lower ? latin : latin.charAt(0).toUpperCase() + latin.slice(1);
+  }).join('');
+}
+
+/**
+ * The one rule for every file the server hands out (the task export, the template, the payroll and wage sheets):
+ * its name in Russian, as the user reads it (RFC 6266 `filename*`), and its transliteration as the ASCII
+ * `filename` for clients that read only that.
+ */
 export function contentDisposition(filename: string): string {
-  const ascii = filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '');
+  const ascii = transliterate(filename).replace(/[–—]/g, '-').replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
+/** A period in a file name: «01.11.2026–30.11.2026», «с 01.11.2026», «по 30.11.2026», «всё время». */
+export function filePeriod(from: string | undefined, to: string | undefined): string {
+  const d = (iso: string) => iso.split('-').reverse().join('.');
+  if (from && to) return `${d(from)}–${d(to)}`;
+  if (from) return `с ${d(from)}`;
+  if (to) return `по ${d(to)}`;
+  return 'всё время';
 }
 
 /** What an association's reports say beyond the task: their ticket numbers and where their review stands. */

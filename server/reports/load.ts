@@ -5,6 +5,7 @@ import type { Database, ReportRow } from '../db/schema.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { conflict, notFound } from '../errors.ts';
 import type { Report, ReportPhoto } from '../../contract/entities.ts';
+import type { DisputedReport } from '../../contract/calls/reports.ts';
 import { seesAssociation } from '../tasks/scope.ts';
 import { closedLoads } from '../payroll/late.ts';
 
@@ -135,4 +136,30 @@ export function assertDriverMayChange(user: AuthUser, report: { review_status: s
   if (user.role === 'driver' && report.review_status === 'approved') {
     throw conflict('Отчёт подтверждён диспетчером: изменить его нельзя. Попросите диспетчера вернуть его на проверку');
   }
+}
+
+/**
+ * A driver's disputed reports, on current and finished tasks alike, the latest dispute first (at most 100: a
+ * driver with more has a conversation with his dispatcher to have, not a list to scroll).
+ */
+export async function disputedReportsOf(db: Q, driverId: number): Promise<DisputedReport[]> {
+  const rows = await db
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select(['r.id', 'td.status', 't.id as task_id', 't.date', 't.cargo', 't.loading_place', 't.unloading_place', 't.unit'])
+    .where('r.driver_id', '=', driverId)
+    .where('td.driver_id', '=', driverId)
+    .where('r.review_status', '=', 'disputed')
+    .orderBy('r.reviewed_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(100)
+    .execute();
+  const reports = new Map((await loadReports(db, { ids: rows.map((row) => row.id) })).map((report) => [report.id, report]));
+  return rows.flatMap((row) => {
+    const report = reports.get(row.id);
+    if (!report) return [];
+    const task = { id: row.task_id, date: row.date, cargo: row.cargo, loading_place: row.loading_place, unloading_place: row.unloading_place, unit: row.unit };
+    return [{ report, task, association_status: row.status }];
+  });
 }

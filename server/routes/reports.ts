@@ -8,7 +8,7 @@ import { reportCreateSchema, reportUpdateFormSchema, reportUpdateSchema } from '
 import { badRequest, notFound, parse } from '../errors.ts';
 import { readReportForm, multipartLimits } from '../reports/form.ts';
 import { discardUploads } from '../reports/photos.ts';
-import { assertDriverMayChange, assertSeesAssociation, associationScope, loadReport, loadReports, reportFor } from '../reports/load.ts';
+import { assertDriverMayChange, assertSeesAssociation, associationScope, disputedReportsOf, loadReport, loadReports, reportFor } from '../reports/load.ts';
 import { approveClean, listReports, reviewReport } from '../reports/review.ts';
 import { reportFilingCalls, reportReviewCalls } from '../../contract/calls/reports.ts';
 import { registerArea } from './define.ts';
@@ -109,6 +109,8 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
         assertSeesAssociation(user, await associationScope(ctx.db.kysely, params.id));
         return loadReports(ctx.db.kysely, { associationId: params.id });
       },
+
+      'GET /reports/disputed/': ({ user }) => disputedReportsOf(ctx.db.kysely, user.id),
 
       'POST /reports/daily_hours/': ({ user, body }) => upsertDailyHours(ctx.db, user, body),
 

@@ -6,11 +6,14 @@ import { staffCompany } from '../tasks/scope.ts';
 import { suggestions } from './task-suggestions.ts';
 import { commitImport, deleteTemplate, listTemplates, previewImport, repeatTask, saveTemplate } from '../tasks/entry.ts';
 import { buildImportTemplate } from '../tasks/import-xlsx.ts';
-
-const XLSX = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+import { ImportSlots, ImportThreads } from '../tasks/import-runner.ts';
+import { XLSX, contentDisposition } from '../exports/workbook.ts';
 
 export const taskEntryRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
+  // Excel files are read in worker threads, a few at once (server/tasks/import-runner.ts).
+  const reader = { slots: new ImportSlots(ctx.config.importsPerProcess, ctx.config.importsPerCompany), threads: new ImportThreads() };
+  app.addHook('onClose', async () => reader.threads.close());
   registerArea(app, ctx, taskEntryCalls, {
     'GET /tasks/suggestions': async ({ user, query }) => suggestions(db, user, query),
     'GET /tasks/templates': async ({ user, query }) => listTemplates(db, (await staffCompany(db, user, query.company_id)).id),
@@ -24,11 +27,11 @@ export const taskEntryRoutes: RouteModule = (app, ctx) => {
       const file = await buildImportTemplate();
       await reply
         .header('content-type', XLSX)
-        .header('content-disposition', `attachment; filename="tasks-template.xlsx"; filename*=UTF-8''${encodeURIComponent('Шаблон задач.xlsx')}`)
+        .header('content-disposition', contentDisposition('Шаблон задач.xlsx'))
         .send(file);
       return null as unknown as Blob;
     },
-    'POST /tasks/import/preview': async ({ user, body }) => previewImport(db, (await staffCompany(db, user, body.company_id)).id, body.file_name, body.file),
-    'POST /tasks/import': async ({ user, body }) => commitImport(db, user, (await staffCompany(db, user, body.company_id)).id, body.file_name, body.file),
+    'POST /tasks/import/preview': async ({ user, body }) => previewImport(db, reader, (await staffCompany(db, user, body.company_id)).id, body.file_name, body.file),
+    'POST /tasks/import': async ({ user, body }) => commitImport(db, reader, user, (await staffCompany(db, user, body.company_id)).id, body.file_name, body.file),
   });
 };

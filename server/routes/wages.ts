@@ -14,16 +14,12 @@ import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { registerArea } from './define.ts';
-import { XLSX, contentDisposition, createSheetWriter, type ExportCell, type SheetColumn } from '../exports/workbook.ts';
+import { XLSX, contentDisposition, createSheetWriter, filePeriod, type ExportCell, type SheetColumn } from '../exports/workbook.ts';
 import { companyWages, driverWages, managerWageRows, managerWages, type Period, type StaffRow } from '../wages/compute.ts';
 import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
 
 function periodLabel(p: Period): string {
-  const d = (iso: string) => iso.split('-').reverse().join('.');
-  if (p.start_date && p.end_date) return `${d(p.start_date)}–${d(p.end_date)}`;
-  if (p.start_date) return `с ${d(p.start_date)}`;
-  if (p.end_date) return `по ${d(p.end_date)}`;
-  return 'всё время';
+  return filePeriod(p.start_date, p.end_date);
 }
 
 const dateCell = (iso: string): Date => new Date(`${iso}T00:00:00Z`);

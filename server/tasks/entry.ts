@@ -15,7 +15,14 @@ import { templateFieldsSchema } from '../../contract/calls/tasks.ts';
 import { insertTask } from './assignments.ts';
 import { companyDriverIds } from './associations.ts';
 import { assertStaffSeesCompany } from './scope.ts';
-import { ImportFileError, parseTaskImport, type ImportDriver } from './import-xlsx.ts';
+import { ImportFileError, summarizeImport, type ImportDriver } from './import-xlsx.ts';
+import type { ImportSlots, ImportThreads } from './import-runner.ts';
+
+/** Where import files are read: the slots that bound them, the threads that read them (import-runner.ts). */
+export interface ImportReader {
+  slots: ImportSlots;
+  threads: ImportThreads;
+}
 
 // ── Templates ──
 
@@ -82,16 +89,20 @@ function decode(base64: string): { bytes: Buffer; hash: string } {
   return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
 }
 
-async function parse(db: Db, companyId: number, bytes: Buffer) {
-  const drivers = await companyDrivers(db, companyId);
+/** The file read in a worker thread, within the company's and the process's slots (import-runner.ts). */
+async function parse(db: Db, reader: ImportReader, companyId: number, bytes: Buffer) {
+  const release = reader.slots.take(companyId);
   try {
-    return { rows: await parseTaskImport(bytes, { drivers }), drivers };
+    const drivers = await companyDrivers(db, companyId);
+    return { rows: (await reader.threads.read(bytes, drivers)).rows, drivers };
   } catch (error) {
     if (error instanceof ImportFileError) {
       if (error.cause) console.warn('task import: file refused', error.cause);
       throw badRequest(error.message);
     }
     throw error;
+  } finally {
+    release();
   }
 }
 
@@ -106,15 +117,19 @@ async function importedBefore(db: Db, companyId: number, hash: string): Promise<
   return row ? { at: row.created_at, by: row.name ?? null, tasks: row.tasks } : null;
 }
 
-export async function previewImport(db: Db, companyId: number, fileName: string, base64: string): Promise<ImportPreview> {
+export async function previewImport(db: Db, reader: ImportReader, companyId: number, fileName: string, base64: string): Promise<ImportPreview> {
   const { bytes, hash } = decode(base64);
-  const { rows, drivers } = await parse(db, companyId, bytes);
+  const { rows, drivers } = await parse(db, reader, companyId, bytes);
   const names = new Map(drivers.map((d) => [d.id, d.name]));
   return {
     file_name: fileName,
-    rows: rows.map((r) => ({ row: r.row, errors: r.errors, task: r.task ? { ...r.task, driver_names: (r.task.driver_ids ?? []).map((id) => names.get(id) ?? `№${id}`) } : null })),
-    ok: rows.filter((r) => r.task).length,
-    bad: rows.filter((r) => !r.task).length,
+    rows: rows.map((r) => ({
+      row: r.row,
+      errors: r.errors,
+      task: r.task ? { ...r.task, driver_names: (r.task.driver_ids ?? []).map((id) => names.get(id) ?? `№${id}`) } : null,
+      ...(r.example ? { example: true as const } : {}),
+    })),
+    ...summarizeImport(rows),
     imported_before: await importedBefore(db, companyId, hash),
   };
 }
@@ -124,12 +139,13 @@ function importedText(before: NonNullable<ImportPreview['imported_before']>): st
   return `Этот файл уже загружен ${at}${before.by ? ` (${before.by})` : ''}: задач — ${before.tasks}. Чтобы загрузить его ещё раз, измените файл.`;
 }
 
-export async function commitImport(db: Db, user: AuthUser, companyId: number, fileName: string, base64: string): Promise<ImportResult> {
+export async function commitImport(db: Db, reader: ImportReader, user: AuthUser, companyId: number, fileName: string, base64: string): Promise<ImportResult> {
   const { bytes, hash } = decode(base64);
   const before = await importedBefore(db, companyId, hash);
   if (before) throw conflict(importedText(before));
-  const { rows } = await parse(db, companyId, bytes);
+  const { rows } = await parse(db, reader, companyId, bytes);
   const tasks = rows.flatMap((r) => (r.task ? [r.task] : []));
+  if (tasks.length === 0 && rows.every((r) => r.example)) throw badRequest('В файле только строка-пример из шаблона: впишите задачи ниже неё и загрузите файл снова.');
   if (tasks.length === 0) throw badRequest('В файле нет строк без ошибок: исправьте строки и загрузите файл снова.');
   try {
     const ids = await insertAll(db, user, companyId, tasks, async (trx, created) => {
@@ -138,7 +154,7 @@ export async function commitImport(db: Db, user: AuthUser, companyId: number, fi
         .values({ company_id: companyId, file_hash: hash, file_name: fileName, tasks: created.length, created_by: user.id, created_at: nowIso() })
         .execute();
     });
-    return { company_id: companyId, task_ids: ids, created: ids.length, skipped: rows.length - tasks.length };
+    return { company_id: companyId, task_ids: ids, created: ids.length, skipped: summarizeImport(rows).bad };
   } catch (error) {
     // The same file confirmed twice at once (two tabs): one transaction wins, the other creates nothing.
     if (isUniqueViolation(error)) throw conflict(importedText((await importedBefore(db, companyId, hash))!));

@@ -2,6 +2,12 @@
 import ExcelJS from 'exceljs';
 import { IMPORT_MAX_ROWS } from './xlsx-preflight.ts';
 
+/**
+ * The mark in the example row's «комментарий»: a row carrying it is the template's own example, which the import
+ * shows but never creates (a user who keeps it and types the day's tasks below expects no «Щебень 20-40» task).
+ */
+export const EXAMPLE_MARK = 'Пример заполнения — эта строка не импортируется';
+
 /** The template's headers, in order. */
 export const IMPORT_HEADERS = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём', 'единица', 'ставка', 'водители', 'комментарий'] as const;
 export type ImportHeader = (typeof IMPORT_HEADERS)[number];
@@ -40,7 +46,8 @@ export async function buildImportTemplate(): Promise<Buffer> {
   };
   sheet.columns = IMPORT_HEADERS.map((header) => ({ header, key: header, width: widths[header] }));
   sheet.getRow(1).font = { bold: true };
-  sheet.addRow([localDay(1), 'Щебень 20-40', 'Карьер Гранитный', 'ЖК Северный', 120, 'т', 450, 'Петров Пётр', 'Въезд со стороны ул. Лесной']);
+  const example = sheet.addRow([localDay(1), 'Щебень 20-40', 'Карьер Гранитный', 'ЖК Северный', 120, 'т', 450, 'Петров Пётр', EXAMPLE_MARK]);
+  example.font = { italic: true, color: { argb: 'FF808080' } };
   sheet.getColumn(1).numFmt = 'dd.mm.yyyy';
 
   const help = book.addWorksheet('Как заполнить');
@@ -52,6 +59,7 @@ export async function buildImportTemplate(): Promise<Buffer> {
   for (const header of IMPORT_HEADERS) help.addRow([header, HELP[header]]);
   help.addRow([]);
   help.addRow(['', 'Задачи — на первом листе, заголовки — в первой строке, одна задача на строку. Порядок столбцов любой, лишние столбцы не читаются.']);
+  help.addRow(['', `Вторая строка листа «Задачи» — пример: пока в её комментарии «${EXAMPLE_MARK}», она не импортируется. Впишите задачи ниже или удалите её.`]);
   help.addRow(['', `Не больше ${IMPORT_MAX_ROWS} строк в файле. Пустые строки пропускаются. Формулы и объединённые ячейки не принимаются — вставьте значения.`]);
   return Buffer.from(await book.xlsx.writeBuffer());
 }

@@ -10,12 +10,12 @@
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import { taskCreateSchema, type TaskCreate } from '../../contract/driver.ts';
-import { DAMAGED, IMPORT_MAX_ROWS, ImportFileError, NO_ROWS, preflight, tooManyRows } from './xlsx-preflight.ts';
+import { columnLetters, DAMAGED, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, ImportFileError, NO_ROWS, preflight, tooManyRows } from './xlsx-preflight.ts';
 
-import { IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
+import { EXAMPLE_MARK, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
 
-export { buildImportTemplate, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
-export { countValueRows, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, IMPORT_MAX_UNZIPPED_BYTES, ImportFileError } from './xlsx-preflight.ts';
+export { buildImportTemplate, EXAMPLE_MARK, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
+export { countValueRows, IMPORT_MAX_BYTES, IMPORT_MAX_CELLS, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, IMPORT_MAX_UNZIPPED_BYTES, ImportFileError } from './xlsx-preflight.ts';
 
 
 const REQUIRED: readonly ImportHeader[] = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём'];
@@ -34,6 +34,8 @@ export interface ImportRow {
   /** The payload for POST /tasks/ when the row is valid, else null. */
   task: TaskCreate | null;
   errors: ImportRowError[];
+  /** The template's own example row (its комментарий is `EXAMPLE_MARK`): shown, neither a task nor an error. */
+  example?: true;
 }
 
 export interface ImportDriver {
@@ -48,7 +50,7 @@ export interface ImportContext {
 
 export function summarizeImport(rows: readonly ImportRow[]): { ok: number; bad: number } {
   const ok = rows.filter((r) => r.task !== null).length;
-  return { ok, bad: rows.length - ok };
+  return { ok, bad: rows.filter((r) => r.task === null && !r.example).length };
 }
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -209,12 +211,6 @@ function issueDetail(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
-function columnLetter(column: number): string {
-  let letters = '';
-  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
-  return letters;
-}
-
 export async function parseTaskImport(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
   try {
     return await parse(file, ctx);
@@ -234,7 +230,7 @@ async function parse(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
   const date1904 = Boolean((book.properties as { date1904?: boolean }).date1904);
 
   // The header row: the first of the first five rows that names a known column.
-  const lastColumn = Math.min(sheet.columnCount, 200);
+  const lastColumn = Math.min(sheet.columnCount, IMPORT_MAX_COLUMNS);
   let headerRow = 0;
   let columns = new Map<ImportHeader, number>();
   let firstFilled = 0;
@@ -249,7 +245,7 @@ async function parse(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
       const header = HEADER_BY_KEY.get(headerKey(text));
       if (!header) continue;
       const seen = found.get(header);
-      if (seen !== undefined) duplicates.push(`столбец «${header}» встречается дважды (${columnLetter(seen)} и ${columnLetter(c)}) — оставьте один`);
+      if (seen !== undefined) duplicates.push(`столбец «${header}» встречается дважды (${columnLetters(seen)} и ${columnLetters(c)}) — оставьте один`);
       else found.set(header, c);
     }
     if (filled && firstFilled === 0) firstFilled = r;
@@ -287,7 +283,12 @@ async function parse(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
   if (dataRows.length > IMPORT_MAX_ROWS) throw new ImportFileError(tooManyRows(dataRows.length));
 
   const findDriver = driverIndex(ctx.drivers);
-  return dataRows.map((row) => readRow(row, columns, date1904, findDriver));
+  const comment = columns.get('комментарий');
+  return dataRows.map((row) =>
+    comment !== undefined && cellText(row.getCell(comment).value) === EXAMPLE_MARK
+      ? { row: row.number, task: null, errors: [], example: true }
+      : readRow(row, columns, date1904, findDriver),
+  );
 }
 
 function readRow(row: ExcelJS.Row, columns: ReadonlyMap<ImportHeader, number>, date1904: boolean, findDriver: (token: string) => number | string): ImportRow {

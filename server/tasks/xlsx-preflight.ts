@@ -2,12 +2,14 @@
  * The guards an uploaded .xlsx meets before exceljs reads it (server/tasks/import-xlsx.ts; docs/task-entry.md): the
  * size, the format (a zip; an old .xls or a password-protected book is named as such), the zip's central directory
  * (declared sizes and ratios: a zip bomb is refused before anything is inflated), every entry inflated under a ceiling
- * of its declared size (a zip that lies about its sizes stops there), and the first sheet's rows counted in its XML
- * (too many rows are refused before exceljs builds row objects). A refusal is an `ImportFileError` (its message is
- * for the user).
+ * of its declared size (a zip that lies about its sizes stops there), the first sheet's rows counted in its XML
+ * (too many rows are refused before exceljs builds row objects), and the cells exceljs would build: the first sheet's
+ * widest column (the import reads nine columns, found among the first ones), the cells of the whole book and its
+ * shared strings — a file of a few MB can hold millions of numbers, each a cell object in exceljs. A refusal is an
+ * `ImportFileError` (its message is for the user).
  */
 import { inflateRawSync } from 'node:zlib';
-import { ROWS, plural } from '../../contract/words.ts';
+import { CELLS, ROWS, formatNumber, plural } from '../../contract/words.ts';
 
 /** The largest upload read at all. */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -22,6 +24,10 @@ const MAX_RATIO = 300;
 const MAX_ENTRIES = 5000;
 /** Rows (with values) the other sheets of the book may hold together; exceljs reads every sheet. */
 const MAX_OTHER_SHEET_ROWS = 10_000;
+/** The widest column of the first sheet: the template's nine and room for a dispatcher's own notes beside them. */
+export const IMPORT_MAX_COLUMNS = 30;
+/** Cells (`<c>`, filled or only formatted) in the whole book, and shared strings: 2 000 rows of the template's columns, twice over. */
+export const IMPORT_MAX_CELLS = 40_000;
 
 
 export class ImportFileError extends Error {
@@ -36,6 +42,10 @@ export const DAMAGED = 'Не удалось прочитать файл Excel: �
 const BOMB = 'Файл распаковывается в слишком большой объём — это не похоже на обычную таблицу. Сохраните задачи в новый файл .xlsx.';
 export const NO_ROWS = 'в файле нет строк с задачами';
 export const tooManyRows = (n: number) => `в файле ${plural(n, ROWS)}, можно не больше ${IMPORT_MAX_ROWS} — разделите файл`;
+export const tooWide = (letter: string, n: number) =>
+  `на листе с задачами заполнены столбцы до ${letter} (${n}), можно не больше ${IMPORT_MAX_COLUMNS}: удалите лишние столбцы — импорт читает только столбцы шаблона`;
+export const tooManyCells = (n: number) =>
+  `в файле ${plural(n, CELLS)}, можно не больше ${formatNumber(IMPORT_MAX_CELLS)}: оставьте только лист с задачами и столбцы шаблона`;
 
 interface ZipEntry {
   name: string;
@@ -202,6 +212,42 @@ export function countValueRows(xml: string): number {
   return count;
 }
 
+/** A column's number from its letters (A = 1, AA = 27); 0 when there are none. */
+function columnNumber(letters: string): number {
+  let n = 0;
+  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n;
+}
+
+/** A column's letters from its number (1 = A). */
+export function columnLetters(column: number): string {
+  let letters = '';
+  for (let n = column; n > 0; n = Math.floor((n - 1) / 26)) letters = String.fromCharCode(65 + ((n - 1) % 26)) + letters;
+  return letters;
+}
+
+/**
+ * A worksheet's cells (`<c>` elements, filled or only formatted) and its widest column, from the XML alone: a cell's
+ * column is its `r` reference, or the one after the cell before it in the row when it has none.
+ */
+export function sheetShape(xml: string): { cells: number; widest: number } {
+  let cells = 0;
+  let widest = 0;
+  let column = 0;
+  const tag = /<(?:[\w.-]+:)?(row|c)\b([^>]*)>/g;
+  for (let m = tag.exec(xml); m; m = tag.exec(xml)) {
+    if (m[1] === 'row') {
+      column = 0;
+      continue;
+    }
+    cells++;
+    const ref = /\br\s*=\s*["']\$?([A-Za-z]{1,3})\$?\d/.exec(m[2] as string);
+    column = ref ? columnNumber((ref[1] as string).toUpperCase()) : column + 1;
+    if (column > widest) widest = column;
+  }
+  return { cells, widest };
+}
+
 /** Every guard that can run without exceljs; throws `ImportFileError`, returns nothing on a file worth reading. */
 export function preflight(file: Buffer): void {
   checkFormat(file);
@@ -218,22 +264,30 @@ export function preflight(file: Buffer): void {
   for (const entry of entries) {
     if (entry.name.endsWith('/')) continue;
     const data = inflateEntry(file, entry);
-    if (entry.name === 'xl/workbook.xml' || entry.name === 'xl/_rels/workbook.xml.rels' || worksheets.includes(entry.name)) {
+    if (entry.name === 'xl/workbook.xml' || entry.name === 'xl/_rels/workbook.xml.rels' || entry.name === 'xl/sharedStrings.xml' || worksheets.includes(entry.name)) {
       texts.set(entry.name, data.toString('utf8'));
     }
   }
   const first = firstSheetPath(texts.get('xl/workbook.xml') ?? '', texts.get('xl/_rels/workbook.xml.rels') ?? null, worksheets);
   if (!first) throw new ImportFileError(NO_ROWS);
   let others = 0;
+  let cells = 0;
   for (const path of worksheets) {
-    const rows = countValueRows(texts.get(path) ?? '');
+    const xml = texts.get(path) ?? '';
+    const rows = countValueRows(xml);
+    const shape = sheetShape(xml);
     if (path === first) {
       // One of them is the header row.
       if (rows - 1 > IMPORT_MAX_ROWS) throw new ImportFileError(tooManyRows(rows - 1));
+      if (shape.widest > IMPORT_MAX_COLUMNS) throw new ImportFileError(tooWide(columnLetters(shape.widest), shape.widest));
     } else {
       others += rows;
     }
+    cells += shape.cells;
   }
+  if (cells > IMPORT_MAX_CELLS) throw new ImportFileError(tooManyCells(cells));
+  const strings = (texts.get('xl/sharedStrings.xml') ?? '').match(/<(?:[\w.-]+:)?si\b/g)?.length ?? 0;
+  if (strings > IMPORT_MAX_CELLS) throw new ImportFileError(tooManyCells(strings));
   if (others > MAX_OTHER_SHEET_ROWS) {
     throw new ImportFileError(`на других листах файла ${plural(others, ROWS)} — оставьте в файле только лист с задачами (он должен быть первым)`);
   }

@@ -1,12 +1,13 @@
 /**
  * A driver's navigation on a phone: a bar at the bottom of the screen, within the thumb's reach, in place of the
- * hamburger and the drawer. «Отчёты» opens the queue of reports on this device (the outbox panel) and carries its
- * count; «Профиль» carries the unread announcements, since Статистика and Объявления are reached from the profile.
+ * hamburger and the drawer. «Отчёты» opens the queue of reports on this device (the outbox panel) with the reports
+ * the dispatcher disputed above it, and its count is both: what waits to go and what waits for a correction; «Профиль» carries the unread announcements, since Статистика and Объявления are reached from the profile.
  */
 import { Suspense, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useEngineSnapshot } from '../engine/store.ts';
 import { outboxQueueLabel } from '../parts/outbox/outbox-labels.ts';
+import { reportsEntryLabel, useDisputedReports } from '../parts/report/disputed.ts';
 import { lazyNamed } from './lazy.ts';
 import { useUnreadAnnouncements } from './use-unread-announcements.ts';
 
@@ -76,50 +77,55 @@ export function DriverBar() {
   const { pending, undelivered = 0 } = useEngineSnapshot().outbox;
   const unread = useUnreadAnnouncements(true);
   const [queueOpen, setQueueOpen] = useState(false);
+  const disputed = useDisputedReports().data?.data.length ?? 0;
+  const count = pending + disputed;
   return (
-    <nav className="drv-bar" aria-label="Разделы водителя">
-      <ul>
-        <NavItem path="/current-tasks" label="Задачи" icon={TASKS_ICON} />
-        <NavItem path="/available-tasks" label="Доступные" icon={AVAILABLE_ICON} />
-        <li>
-          <button
-            type="button"
-            className="drv-bar__item"
-            aria-label={`Отчёты. ${outboxQueueLabel(pending, undelivered)}`}
-            aria-haspopup="dialog"
-            onClick={() => setQueueOpen(true)}
-          >
-            {REPORTS_ICON}
-            <span className="drv-bar__label">Отчёты</span>
-            {pending > 0 ? (
-              <span className="drv-bar__count" aria-hidden="true">
-                {pending > 99 ? '99+' : pending}
-              </span>
-            ) : undelivered > 0 ? (
-              <span className="drv-bar__count" aria-hidden="true">
-                !
-              </span>
-            ) : null}
-          </button>
-        </li>
-        <NavItem
-          path="/profile"
-          label="Профиль"
-          icon={PROFILE_ICON}
-          count={
-            unread > 0 ? (
-              <span className="drv-bar__count" aria-label={`непрочитанных объявлений: ${unread}`}>
-                {unread > 99 ? '99+' : unread}
-              </span>
-            ) : null
-          }
-        />
-      </ul>
+    <>
+      <nav className="drv-bar" aria-label="Разделы водителя">
+        <ul className="drv-bar__list">
+          <NavItem path="/current-tasks" label="Задачи" icon={TASKS_ICON} />
+          <NavItem path="/available-tasks" label="Доступные" icon={AVAILABLE_ICON} />
+          <li>
+            <button
+              type="button"
+              className="drv-bar__item"
+              aria-label={reportsEntryLabel(outboxQueueLabel(pending, undelivered), disputed)}
+              aria-haspopup="dialog"
+              onClick={() => setQueueOpen(true)}
+            >
+              {REPORTS_ICON}
+              <span className="drv-bar__label">Отчёты</span>
+              {count > 0 ? (
+                <span className="drv-bar__count" aria-hidden="true">
+                  {count > 99 ? '99+' : count}
+                </span>
+              ) : undelivered > 0 ? (
+                <span className="drv-bar__count" aria-hidden="true">
+                  !
+                </span>
+              ) : null}
+            </button>
+          </li>
+          <NavItem
+            path="/profile"
+            label="Профиль"
+            icon={PROFILE_ICON}
+            count={
+              unread > 0 ? (
+                <span className="drv-bar__count" aria-label={`непрочитанных объявлений: ${unread}`}>
+                  {unread > 99 ? '99+' : unread}
+                </span>
+              ) : null
+            }
+          />
+        </ul>
+      </nav>
+      {/* Beside the bar, not inside it: the bar's styles are no business of the dialog's. */}
       {queueOpen ? (
         <Suspense fallback={null}>
           <OutboxPanel onClose={() => setQueueOpen(false)} />
         </Suspense>
       ) : null}
-    </nav>
+    </>
   );
 }

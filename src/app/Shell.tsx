@@ -54,7 +54,8 @@ export function Shell({ children }: { children: ReactNode }) {
       <div className="shell-top">
         <OfflineBanner />
         {signedIn && (
-          <Suspense fallback={null}>
+          // The header's place is kept while its chunk loads: arriving, it would push the page down by its height.
+          <Suspense fallback={<div className="header" aria-hidden="true" />}>
             <Header sidebarExpanded={expanded} onToggleSidebar={driverBar ? null : toggle} outboxBadge={!driverBar} />
           </Suspense>
         )}

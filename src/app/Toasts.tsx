@@ -10,7 +10,8 @@ export function Toasts() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      <ToastContainer position="bottom-left" autoClose={3000} newestOnTop />
+      {/* At most three at once (quick moves on the board queue the rest); where they stand: styles.css. */}
+      <ToastContainer position="bottom-left" autoClose={3000} newestOnTop limit={3} />
     </Suspense>
   );
 }

@@ -1,7 +1,8 @@
 /**
  * Toasts without react-toastify in the first chunk: the library (and its container) loads on the first toast or
  * when the signed-in part of the app loads (query-layer.tsx), whichever comes first. A toast raised before the
- * container is mounted waits in the library's queue and shows when it mounts.
+ * container is mounted waits in the library's queue and shows when it mounts. Toasts stand at the bottom left of
+ * the content, never over the menu nor over a primary action, at most three at once (Toasts.tsx, styles.css).
  */
 import type { ToastContent, ToastOptions } from 'react-toastify';
 import { proxy } from 'valtio';
@@ -13,8 +14,29 @@ export function wantToasts(): void {
   if (!toastState.wanted) toastState.wanted = true;
 }
 
+/** What a toast must never cover: the screen's primary actions (a form's sticky «Создать», a bulk bar). */
+const PRIMARY_ACTIONS = '.button-primary, .drv-btn--primary, .bulk-bar';
+/** The screen's bottom band where the toasts stand (three of them), in px. */
+const TOAST_BAND = 300;
+
+/**
+ * Sets `--toast-lift` (styles.css): the room the toasts leave at the screen's bottom so that they stand above every
+ * primary action in their band — measured when a toast is raised, as the screen is then.
+ */
+function liftToasts(): void {
+  if (typeof document === 'undefined') return;
+  const bottom = window.innerHeight;
+  let lift = 0;
+  for (const action of document.querySelectorAll(PRIMARY_ACTIONS)) {
+    const box = action.getBoundingClientRect();
+    if (box.height > 0 && box.top < bottom && box.bottom > bottom - TOAST_BAND) lift = Math.max(lift, bottom - box.top + 8);
+  }
+  document.documentElement.style.setProperty('--toast-lift', `${Math.round(lift)}px`);
+}
+
 export function showToast(kind: 'error' | 'warning' | 'info' | 'success', message: ToastContent, options?: ToastOptions): void {
   wantToasts();
+  liftToasts();
   import('react-toastify')
     .then(({ toast }) => toast[kind](message, options))
     .catch((error: unknown) => console.warn('toast not shown', message, error));

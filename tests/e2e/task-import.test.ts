@@ -1,7 +1,8 @@
 /**
  * /tasks/import in Chromium (docs/task-entry.md): a manager chooses an .xlsx of 20 rows with 2 bad ones; the preview
  * names both reasons; «Создать 18 задач, пропустить 2 строки» creates them; the same file again is refused before
- * anything is created. At 1440 and 360 px (cards on the phone).
+ * anything is created. At 1440 and 360 px (cards on the phone). The template downloaded and chosen as it is shows its
+ * example row as the example.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
@@ -58,4 +59,24 @@ describe('tasks from Excel', () => {
       await context.close();
     });
   }
+
+  // Issue 30 item 20: the template's own example row was refused as an error.
+  it('the template, downloaded and chosen again as it is, shows its example row as the example: no error, nothing to create', async () => {
+    const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    const errors = trackErrors(page);
+    await page.goto(`${app.url}/tasks/import`);
+    const downloading = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Скачать шаблон' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toBe('Шаблон задач.xlsx');
+    await page.locator('input[type="file"]').setInputFiles(await download.path());
+    await page.getByRole('heading', { name: /^Проверка файла/ }).waitFor();
+    await page.getByText('пример из шаблона — не создаётся').waitFor();
+    expect(await page.getByText(/с ошибками/).count()).toBe(0);
+    expect(await page.locator('.import-row-bad').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^Создать 0 задач/ }).isDisabled()).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 });

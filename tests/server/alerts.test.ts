@@ -44,9 +44,9 @@ describe.each(backends)('alerts ($name)', ({ databaseUrl }) => {
     return alerts(s)[skip]!;
   };
 
-  async function postReport(key: string) {
+  async function postReport(key: string, extra: Record<string, string> = {}) {
     const form = reportForm(
-      { association_id: association, quantity: '24.5', total_loading_quantity: '25', loading_is_buyer: '1', unloading_is_buyer: '0', completed_at: new Date().toISOString() },
+      { ...extra, association_id: association, quantity: '24.5', total_loading_quantity: '25', loading_is_buyer: '1', unloading_is_buyer: '0', completed_at: new Date().toISOString() },
       [{ data: JPEG_8x6, filename: 'talon.jpg' }],
     );
     const { payload, headers } = await encodeForm(form);
@@ -91,6 +91,16 @@ describe.each(backends)('alerts ($name)', ({ databaseUrl }) => {
     const finished = await nextAlert(manager, 3);
     expect(finished.kind).toBe('task_finished');
     expect(finished.text).toBe(`Иван Петров завершил задачу №${taskId} Щебень 20-40`);
+  });
+
+  it("a report of the last trip («Последний рейс») says so and tells that the driver finished the task, as the card's button does", async () => {
+    const manager = await stream(p.manager);
+    const res = await postReport(randomUUID(), { final: '1' });
+    expect(res.statusCode).toBe(201);
+    const reportId = (res.json() as { id: number }).id;
+    const { date } = await server.db.kysely.selectFrom('tasks').select('date').where('id', '=', taskId).executeTakeFirstOrThrow();
+    expect(await nextAlert(manager, 0)).toEqual({ kind: 'report', text: `Иван Петров: отчёт о последнем рейсе — №${taskId} Щебень 20-40, 24,5 т`, url: `/reports/${reportId}` });
+    expect(await nextAlert(manager, 1)).toEqual({ kind: 'task_finished', text: `Иван Петров завершил задачу №${taskId} Щебень 20-40`, url: `/dispatch?date=${date}` });
   });
 
   it("a transfer declined by the receiving carrier alerts the sender's staff, not the receiver's", async () => {

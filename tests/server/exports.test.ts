@@ -54,12 +54,15 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     expect(started.json()).toMatchObject({ status: 'queued', rows_written: 0 });
     const job = await finished(started.json().id, p.manager);
     expect(job).toMatchObject({ status: 'done', rows_written: 3, rows_total: 3, error: null });
-    expect(job.filename).toBe('zadachi-2026-11-01_2026-11-30.xlsx');
+    // Russian, as the template and the payroll sheet are named (issue 30 item 20), with a transliterated fallback.
+    expect(job.filename).toBe('Задачи, 01.11.2026–30.11.2026.xlsx');
 
     const file = await call('GET', `/tasks/completed/export/${job.id}/download`, p.manager);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toContain('spreadsheetml');
-    expect(file.headers['content-disposition']).toContain(job.filename as string);
+    expect(file.headers['content-disposition']).toBe(
+      `attachment; filename="Zadachi, 01.11.2026-30.11.2026.xlsx"; filename*=UTF-8''${encodeURIComponent('Задачи, 01.11.2026–30.11.2026.xlsx')}`,
+    );
     const workbook = new ExcelJS.Workbook();
     await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;

@@ -6,7 +6,9 @@ import { createDeflateRaw, deflateRawSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import ExcelJS from 'exceljs';
 import JSZip from 'jszip';
+import { inlineCell, rawXlsx } from '../fixtures/xlsx.ts';
 import {
+  EXAMPLE_MARK,
   IMPORT_HEADERS,
   ImportFileError,
   buildImportTemplate,
@@ -130,24 +132,7 @@ async function deflatedZeros(megabytes: number): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** A minimal valid .xlsx around a hand-written sheet (fast for 100 000 rows, where exceljs takes seconds). */
-async function rawXlsx(sheetData: string): Promise<Buffer> {
-  const z = new JSZip();
-  z.file(
-    '[Content_Types].xml',
-    '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/><Override PartName="/xl/worksheets/sheet1.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/></Types>',
-  );
-  z.file('_rels/.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>');
-  z.file(
-    'xl/workbook.xml',
-    '<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="Задачи" sheetId="1" r:id="rId1"/></sheets></workbook>',
-  );
-  z.file('xl/_rels/workbook.xml.rels', '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet1.xml"/></Relationships>');
-  z.file('xl/worksheets/sheet1.xml', `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${sheetData}</sheetData></worksheet>`);
-  return z.generateAsync({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
-
-const inline = (ref: string, text: string) => `<c r="${ref}" t="inlineStr"><is><t>${text}</t></is></c>`;
+const inline = inlineCell;
 const headerXml = `<row r="1">${['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём'].map((h, i) => inline(`${'ABCDE'[i]}1`, h)).join('')}</row>`;
 const rowXml = (r: number) => `<row r="${r}">${inline(`A${r}`, '25.11.2026')}${inline(`B${r}`, 'Песок')}${inline(`C${r}`, 'Карьер')}${inline(`D${r}`, 'Объект')}<c r="E${r}"><v>${r}</v></c></row>`;
 const manyRows = (n: number) => rawXlsx(headerXml + Array.from({ length: n }, (_, i) => rowXml(i + 2)).join(''));
@@ -174,12 +159,53 @@ describe('the template', () => {
     for (const header of IMPORT_HEADERS) expect(described).toContain(header);
   });
 
-  it('reads back as one valid task, tomorrow, with «Петров Пётр» matched', async () => {
+  /** The template as a user edits it in a spreadsheet: `edit` changes its first sheet, then it is saved again. */
+  async function editedTemplate(edit: (sheet: ExcelJS.Worksheet) => void): Promise<Buffer> {
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await buildImportTemplate()) as unknown as ExcelJS.Buffer);
+    edit(workbook.worksheets[0] as ExcelJS.Worksheet);
+    return Buffer.from(await workbook.xlsx.writeBuffer());
+  }
+
+  // Issue 30 item 20: uploaded as it was downloaded, the template's own example was refused («водитель «Петров
+  // Пётр» не найден») in a company without that driver, and created a task «Щебень 20-40» in one with him.
+  it('its example row is marked as one and read back as the example: no task and no error, with or without «Петров Пётр»', async () => {
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await buildImportTemplate()) as unknown as ExcelJS.Buffer);
+    const sheet = workbook.worksheets[0] as ExcelJS.Worksheet;
+    expect(sheet.getCell('I2').value).toBe(EXAMPLE_MARK);
+    expect(sheet.getRow(2).getCell(2).font?.italic).toBe(true);
+    for (const drivers of [DRIVERS, []]) {
+      const rows = await parseTaskImport(await buildImportTemplate(), { drivers });
+      expect(rows).toEqual([{ row: 2, task: null, errors: [], example: true }]);
+      expect(summarizeImport(rows)).toEqual({ ok: 0, bad: 0 });
+    }
+  });
+
+  it('the day’s tasks typed below the kept example are imported; the example is left out', async () => {
+    const file = await editedTemplate((sheet) => {
+      sheet.addRow(line({ груз: 'Песок мытый', водители: 'Петров Пётр' }));
+    });
+    const rows = await parseTaskImport(file, { drivers: [] });
+    expect(rows.map((r) => [r.row, r.example ?? false, r.task?.cargo ?? null])).toEqual([
+      [2, true, null],
+      [3, false, null],
+    ]);
+    const withDriver = await parseTaskImport(file, ctx);
+    expect(withDriver[1]?.task).toMatchObject({ cargo: 'Песок мытый', driver_ids: [11] });
+    expect(summarizeImport(withDriver)).toEqual({ ok: 1, bad: 0 });
+  });
+
+  it('without its mark the example is an ordinary row: tomorrow, its numbers, «Петров Пётр» matched', async () => {
     const now = new Date();
     const tomorrow = new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1);
     const expected = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
-    const row = only(await parseTaskImport(await buildImportTemplate(), ctx));
+    const file = await editedTemplate((sheet) => {
+      sheet.getCell('I2').value = 'Въезд со стороны ул. Лесной';
+    });
+    const row = only(await parseTaskImport(file, ctx));
     expect(row).toMatchObject({ row: 2, errors: [] });
+    expect(row.example).toBeUndefined();
     expect(row.task).toMatchObject({
       date: expected,
       cargo: 'Щебень 20-40',
@@ -189,14 +215,9 @@ describe('the template', () => {
       unit: 'т',
       rate: 450,
       driver_ids: [11],
+      comment: 'Въезд со стороны ул. Лесной',
     });
-    expect(row.task?.comment).toBeTruthy();
-  });
-
-  it('without that driver the example row says so', async () => {
-    const row = only(await parseTaskImport(await buildImportTemplate(), { drivers: [] }));
-    expect(row.task).toBeNull();
-    expect(row.errors).toEqual([{ field: 'водители', detail: 'водитель «Петров Пётр» не найден' }]);
+    expect(only(await parseTaskImport(file, { drivers: [] })).errors).toEqual([{ field: 'водители', detail: 'водитель «Петров Пётр» не найден' }]);
   });
 });
 

@@ -502,6 +502,12 @@ export const ROWS: Row[] = [
     make: async (c) => ({ url: `/api/reports/association/${(await reportOfA(c)).association}` }),
   },
   {
+    call: 'GET /reports/disputed/',
+    method: 'GET',
+    matrix: '401 ok 403 403 403 403 403',
+    make: async () => ({ url: '/api/reports/disputed/' }),
+  },
+  {
     call: 'POST /reports/daily_hours/',
     method: 'POST',
     matrix: '401 ok 403 403 403 403 403',

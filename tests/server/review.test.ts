@@ -13,7 +13,7 @@ import { encodeForm, reportForm } from '../fixtures/forms.ts';
 import { distinctPhoto } from '../fixtures/images.ts';
 import { addVehicle } from '../../server/users/accounts.ts';
 import type { Page, Report, Task } from '../../contract/entities.ts';
-import type { ReportListItem } from '../../contract/calls/reports.ts';
+import type { DisputedReport, ReportListItem } from '../../contract/calls/reports.ts';
 
 const today = () => new Date().toISOString().slice(0, 10);
 const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
@@ -175,5 +175,32 @@ describe.each(backends)('review of loads ($name)', ({ databaseUrl }) => {
     expect((await call('DELETE', `/reports/${r2.id}`, p.driver)).statusCode).toBe(409);
     expect((await call('POST', `/reports/${r2.id}/review`, p.admin, { action: 'reopen' })).json()).toMatchObject({ review_status: 'pending' });
     expect((await call('PUT', `/reports/${r2.id}`, p.driver, { quantity: 21 })).statusCode).toBe(200);
+  });
+
+  it("lists a driver's disputed reports, a finished task's too, with the reason, until he corrects them", async () => {
+    const { task, association: a } = await newTask();
+    const kept = await trip(a, { quantity: '20', completed_at: minutesAgo(300) });
+    // The last trip finishes his part: the task leaves /tasks/assigned/, the dispute must not go with it.
+    const last = await trip(a, { quantity: '24.9', final: '1', completed_at: minutesAgo(200) });
+    expect((await call('GET', '/tasks/assigned/', p.driver)).json().items.map((t: Task) => t.id)).not.toContain(task);
+    const disputed = () => call('GET', '/reports/disputed/', p.driver).then((r) => r.json() as DisputedReport[]);
+    expect(await disputed()).toEqual([]);
+
+    await call('POST', `/reports/${last.id}/review`, p.manager, { action: 'dispute', comment: 'На талоне 20,9 т' });
+    await call('POST', `/reports/${kept.id}/review`, p.manager, { action: 'approve' });
+    const list = await disputed();
+    expect(list).toHaveLength(1);
+    expect(list[0]).toMatchObject({
+      report: { id: last.id, review_status: 'disputed', review_comment: 'На талоне 20,9 т', quantity: 24.9 },
+      task: { id: task, unit: 'т', loading_place: 'Карьер «Лесной»', unloading_place: 'Склад' },
+      association_status: 'completed',
+    });
+    expect(list[0]?.report.photos).toHaveLength(1);
+    // Another driver's list is his own; staff have the review queue instead.
+    expect(await call('GET', '/reports/disputed/', p.driver2).then((r) => r.json())).toEqual([]);
+    expect((await call('GET', '/reports/disputed/', p.manager)).statusCode).toBe(403);
+
+    expect((await call('PUT', `/reports/${last.id}`, p.driver, { quantity: 20.9 })).statusCode).toBe(200);
+    expect(await disputed()).toEqual([]);
   });
 });

@@ -90,6 +90,8 @@ describe.each(backends)('task entry ($name)', ({ databaseUrl }) => {
     expect(template.statusCode).toBe(200);
     expect(template.headers['content-type']).toContain('spreadsheetml');
     expect(await parseTaskImport(template.rawPayload, { drivers: [] })).toHaveLength(1);
+    // Named in Russian, transliterated for clients that read only `filename` (exports/workbook.ts contentDisposition).
+    expect(template.headers['content-disposition']).toBe(`attachment; filename="Shablon zadach.xlsx"; filename*=UTF-8''${encodeURIComponent('Шаблон задач.xlsx')}`);
 
     const rows: unknown[][] = [HEAD];
     for (let i = 1; i <= 20; i++) rows.push(['05.12.2026', `Импорт ${i}`, 'Карьер', 'Объект', '12,5', 'т', 450, i === 1 ? 'Иван Петров' : '', '']);
@@ -120,6 +122,20 @@ describe.each(backends)('task entry ($name)', ({ databaseUrl }) => {
     expect((await call<ImportPreview>(server, 'POST', '/api/tasks/import/preview', { ...as(p.manager.token), body })).body.imported_before?.tasks).toBe(18);
     // Another company may import the same file: it is theirs to load.
     expect((await call(server, 'POST', '/api/tasks/import/preview', { ...as(p.otherManager.token), body })).status).toBe(200);
+  });
+
+  // Issue 30 item 20: the template's own example row was refused («водитель «Петров Пётр» не найден»).
+  it('import: the template uploaded as it was downloaded previews its example row as the example, no error; creating it is refused, nothing is made', async () => {
+    const template = await server.app.inject({ method: 'GET', url: '/api/tasks/import/template', headers: p.manager.auth });
+    const body = { file_name: 'Шаблон задач.xlsx', file: template.rawPayload.toString('base64') };
+    const preview = await call<ImportPreview>(server, 'POST', '/api/tasks/import/preview', { ...as(p.manager.token), body });
+    expect(preview.status).toBe(200);
+    expect(preview.body).toMatchObject({ ok: 0, bad: 0, rows: [{ row: 2, task: null, errors: [], example: true }] });
+
+    const create = await call<{ detail: string }>(server, 'POST', '/api/tasks/import', { ...as(p.manager.token), body });
+    expect(create.status).toBe(400);
+    expect(create.body.detail).toBe('В файле только строка-пример из шаблона: впишите задачи ниже неё и загрузите файл снова.');
+    expect(await server.db.kysely.selectFrom('tasks').select('id').where('cargo', '=', 'Щебень 20-40').execute()).toEqual([]);
   });
 
   it('import: not an Excel file, an empty one and a broken upload get a clear 400; nothing is created', async () => {

@@ -1,20 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { OutboxItemView } from '../../worker/api.ts';
 import { outboxStateLabel } from '../../src/parts/outbox/outbox-labels.ts';
-
-const base: OutboxItemView = {
-  id: 1,
-  association_id: 5,
-  state: 'waiting',
-  attempts: 0,
-  nextAttemptAt: null,
-  sentAt: null,
-  lastError: null,
-  photoCount: 2,
-  quantity: null,
-  createdAt: 0,
-  progress: null,
-};
+import { base } from './outbox-item.ts';
 
 describe('outbox item state labels', () => {
   it('says a new item is in the queue', () => {

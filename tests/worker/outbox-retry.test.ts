@@ -177,6 +177,25 @@ describe('«Отчёт отправлен»', () => {
     expect(h.server.reports.size).toBe(2);
     expect(h.notes).toEqual([DELIVERED_NOTICE]);
   });
+
+  it('is told for a report queued with no network, however soon the network returns; the view says it waited', async () => {
+    const h = await setup();
+    h.online.value = false;
+    await queue(h.outbox, report(43));
+    expect(h.outbox.snapshot().items[0]).toMatchObject({ state: 'waiting', waited: true });
+    // Back a second later: nothing failed and nothing was put off, yet the driver saw it wait.
+    h.online.value = true;
+    h.clock.now += 1_000;
+    await h.outbox.flush();
+    expect(h.server.reports.size).toBe(1);
+    expect(h.notes).toEqual([DELIVERED_NOTICE]);
+  });
+
+  it('a report queued while sending is possible is not marked as waited', async () => {
+    const h = await setup();
+    await queue(h.outbox, report(44));
+    expect(h.outbox.snapshot().items[0]?.waited).toBe(false);
+  });
 });
 
 describe('«Отправить сейчас»', () => {

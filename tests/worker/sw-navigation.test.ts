@@ -37,6 +37,14 @@ describe('networkFirstNavigation', () => {
     expect(await response.text()).toContain('Рейс');
   });
 
+  // Issue 30 item 18: Firefox resolves a failed navigation preload with a network-error response instead of
+  // rejecting; passed on, it showed «Problem loading page».
+  it('answers the shell when the network answers with a network-error response (status 0)', async () => {
+    const response = await networkFirstNavigation({ network: async () => Response.error(), shell });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain('Рейс');
+  });
+
   it('answers the shell when the upstream is down (5xx)', async () => {
     const response = await networkFirstNavigation({ network: async () => new Response('bad gateway', { status: 502 }), shell });
     expect(response.status).toBe(200);

@@ -13,7 +13,21 @@ import './task-summary.css';
  * `progress`, on a current task, takes the share's place: «1 рейс · 12 из 40 т» with its bar says the share too.
  * The dispatcher's call is a round button beside the cargo (their name in its label), so the card stays compact.
  */
-export function TaskSummary({ task, badge, share, progress }: { task: Task; badge?: ReactNode; share?: number; progress?: ReactNode }) {
+export function TaskSummary({
+  task,
+  badge,
+  share,
+  progress,
+  headingLevel = 3,
+}: {
+  task: Task;
+  badge?: ReactNode;
+  share?: number;
+  progress?: ReactNode;
+  /** 2 where the card sits straight under the screen's h1, 3 under a section's h2. */
+  headingLevel?: 2 | 3;
+}) {
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const partOfPlan = share !== undefined && share !== task.planned_quantity;
   return (
     <div className="drv-summary">
@@ -24,7 +38,7 @@ export function TaskSummary({ task, badge, share, progress }: { task: Task; badg
           </span>
           {badge}
         </div>
-        <h3 className="drv-summary__cargo">{task.cargo}</h3>
+        <Heading className="drv-summary__cargo">{task.cargo}</Heading>
         {task.dispatcher && (
           <a
             className="drv-call"

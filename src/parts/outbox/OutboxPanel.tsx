@@ -1,7 +1,8 @@
 /**
  * The outbox, visible: every queued report with its state, 'Отправить сейчас', and removal of an item
  * (confirmed: a removed report never reaches the server). Reports the server refused for good are listed
- * apart under «Не доставлено», with the server's reason: send again, or delete.
+ * apart under «Не доставлено», with the server's reason: send again, or delete. Above them, the reports the
+ * dispatcher disputed, each a tap from its correction: the bar's «Отчёты» counts them too.
  */
 import { Modal } from '../../ui/Modal.tsx';
 import { useQuery } from '@tanstack/react-query';
@@ -17,6 +18,9 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatClock, formatDate, formatQuantity } from '../../ui/format.ts';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
+import { DisputedReports } from '../report/DisputedReports.tsx';
+import { useDisputedReports } from '../report/disputed.ts';
+import { ReportFormHost } from '../report/ReportFormHost.tsx';
 import '../driver/driver.css';
 import '../driver/dialogs.css';
 import './outbox.css';
@@ -26,6 +30,7 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
   const undelivered = outbox.items.filter((item) => item.state === 'undelivered');
   const queued = outbox.items.filter((item) => item.state !== 'undelivered');
   const online = useOnline();
+  const disputed = useDisputedReports().data?.data ?? [];
   const [confirmDialog, confirm] = useConfirm();
   // Names the task of each item; an item whose task already left the list still shows its number.
   const assigned = useGet('GET /tasks/assigned/');
@@ -71,98 +76,102 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
   }
 
   return (
-    <Modal className="drv-drawer" aria-labelledby="drv-outbox-title" onClose={onClose}>
-      <div className="drv-drawer__header">
-        <h2 id="drv-outbox-title" className="drv-sheet__title">
-          Очередь отчётов
-        </h2>
-        <button type="button" className="drv-icon-btn" aria-label="Закрыть" onClick={onClose}>
-          ×
-        </button>
-      </div>
+    // The correction form opens over the panel, which stays as it was.
+    <ReportFormHost>
+      <Modal className="drv-drawer" aria-labelledby="drv-outbox-title" onClose={onClose}>
+        <div className="drv-drawer__header">
+          <h2 id="drv-outbox-title" className="drv-sheet__title">
+            Очередь отчётов
+          </h2>
+          <button type="button" className="drv-icon-btn" aria-label="Закрыть" onClick={onClose}>
+            ×
+          </button>
+        </div>
 
-      <div className="drv-drawer__content">
-        {!online ? <p className="drv-notice">{NEEDS_SERVER}: отчёты уйдут, когда она вернётся.</p> : null}
-        {undelivered.length > 0 ? (
-          <section className="drv-outbox-undelivered" aria-labelledby="drv-undelivered-title">
-            <h3 id="drv-undelivered-title" className="drv-outbox-undelivered__title">
-              Не доставлено: {undelivered.length}
-            </h3>
-            <p className="drv-muted">Сервер не принял эти отчёты. Они хранятся на устройстве с фото: исправьте причину и отправьте снова, или удалите.</p>
+        <div className="drv-drawer__content">
+          {!online ? <p className="drv-notice">{NEEDS_SERVER}: отчёты уйдут, когда она вернётся.</p> : null}
+          <DisputedReports reports={disputed} headingLevel={3} />
+          {undelivered.length > 0 ? (
+            <section className="drv-outbox-undelivered" aria-labelledby="drv-undelivered-title">
+              <h3 id="drv-undelivered-title" className="drv-outbox-undelivered__title">
+                Не доставлено: {undelivered.length}
+              </h3>
+              <p className="drv-muted">Сервер не принял эти отчёты. Они хранятся на устройстве с фото: исправьте причину и отправьте снова, или удалите.</p>
+              <ul className="drv-outbox-list">
+                {undelivered.map((item) => {
+                  const task = taskOf(item.association_id);
+                  return (
+                    <li key={item.id} className="drv-outbox-item drv-outbox-item--undelivered">
+                      <ItemSummary item={item} task={task} />
+                      <p className="drv-outbox-item__state">{outboxStateLabel(item)}</p>
+                      <div className="drv-outbox-item__actions">
+                        <button type="button" className="drv-btn drv-btn--primary drv-btn--small" onClick={() => void resend(item)}>
+                          Отправить снова
+                        </button>
+                        <button type="button" className="drv-btn drv-btn--ghost drv-btn--small" onClick={() => void discard(item)}>
+                          Удалить
+                        </button>
+                      </div>
+                    </li>
+                  );
+                })}
+              </ul>
+            </section>
+          ) : null}
+          {queued.length === 0 ? (
+            <p className="drv-muted">{undelivered.length > 0 ? 'В очереди отправки ничего нет.' : 'Очередь пуста: все отчёты отправлены.'}</p>
+          ) : (
             <ul className="drv-outbox-list">
-              {undelivered.map((item) => {
+              {queued.map((item) => {
                 const task = taskOf(item.association_id);
                 return (
-                  <li key={item.id} className="drv-outbox-item drv-outbox-item--undelivered">
+                  <li key={item.id} className={`drv-outbox-item drv-outbox-item--${item.state}`}>
                     <ItemSummary item={item} task={task} />
-                    <p className="drv-outbox-item__state">{outboxStateLabel(item)}</p>
-                    <div className="drv-outbox-item__actions">
-                      <button type="button" className="drv-btn drv-btn--primary drv-btn--small" onClick={() => void resend(item)}>
-                        Отправить снова
-                      </button>
+                    <p className="drv-outbox-item__state" aria-live="polite">
+                      {outboxStateLabel(item)}
+                    </p>
+                    {item.state === 'sending' && item.progress !== null ? (
+                      <progress className="drv-progress" max={1} value={item.progress} aria-label="Ход отправки" />
+                    ) : null}
+                    {item.state === 'retry' && item.lastError ? (
+                      <p className="drv-muted">Последняя ошибка: {item.lastError}</p>
+                    ) : null}
+                    {item.state !== 'sending' && item.state !== 'sent' ? (
                       <button type="button" className="drv-btn drv-btn--ghost drv-btn--small" onClick={() => void discard(item)}>
                         Удалить
                       </button>
-                    </div>
+                    ) : null}
                   </li>
                 );
               })}
             </ul>
-          </section>
-        ) : null}
-        {queued.length === 0 ? (
-          <p className="drv-muted">{undelivered.length > 0 ? 'В очереди отправки ничего нет.' : 'Очередь пуста: все отчёты отправлены.'}</p>
-        ) : (
-          <ul className="drv-outbox-list">
-            {queued.map((item) => {
-              const task = taskOf(item.association_id);
-              return (
-                <li key={item.id} className={`drv-outbox-item drv-outbox-item--${item.state}`}>
-                  <ItemSummary item={item} task={task} />
-                  <p className="drv-outbox-item__state" aria-live="polite">
-                    {outboxStateLabel(item)}
-                  </p>
-                  {item.state === 'sending' && item.progress !== null ? (
-                    <progress className="drv-progress" max={1} value={item.progress} aria-label="Ход отправки" />
-                  ) : null}
-                  {item.state === 'retry' && item.lastError ? (
-                    <p className="drv-muted">Последняя ошибка: {item.lastError}</p>
-                  ) : null}
-                  {item.state !== 'sending' && item.state !== 'sent' ? (
-                    <button type="button" className="drv-btn drv-btn--ghost drv-btn--small" onClick={() => void discard(item)}>
-                      Удалить
-                    </button>
-                  ) : null}
-                </li>
-              );
-            })}
-          </ul>
-        )}
-        <p className="drv-muted drv-outbox-elsewhere">
-          Отправленные отчёты — в карточке задачи («Мои отчёты»), а по выполненным задачам — в{' '}
-          <Link href="/statistics" onClick={onClose}>
-            «Статистике»
-          </Link>
-          .
-        </p>
-      </div>
+          )}
+          <p className="drv-muted drv-outbox-elsewhere">
+            Отправленные отчёты — в карточке задачи («Мои отчёты»), а по выполненным задачам — в{' '}
+            <Link href="/statistics" onClick={onClose}>
+              «Статистике»
+            </Link>
+            .
+          </p>
+        </div>
 
-      <div className="drv-sheet__actions">
-        <button type="button" className="drv-btn drv-btn--ghost" onClick={onClose}>
-          Закрыть
-        </button>
-        <button
-          type="button"
-          className="drv-btn drv-btn--primary"
-          disabled={outbox.flushing || outbox.pending === 0}
-          title={online ? undefined : 'Проверит связь с сервером и отправит, если он ответит'}
-          onClick={() => void flush()}
-        >
-          {outbox.flushing ? 'Отправляется...' : 'Отправить сейчас'}
-        </button>
-      </div>
-      {confirmDialog}
-    </Modal>
+        <div className="drv-sheet__actions">
+          <button type="button" className="drv-btn drv-btn--ghost" onClick={onClose}>
+            Закрыть
+          </button>
+          <button
+            type="button"
+            className="drv-btn drv-btn--primary"
+            disabled={outbox.flushing || outbox.pending === 0}
+            title={online ? undefined : 'Проверит связь с сервером и отправит, если он ответит'}
+            onClick={() => void flush()}
+          >
+            {outbox.flushing ? 'Отправляется...' : 'Отправить сейчас'}
+          </button>
+        </div>
+        {confirmDialog}
+      </Modal>
+    </ReportFormHost>
   );
 }
 

@@ -1,7 +1,8 @@
 /**
  * The report form (from a current task): quantity, the two totals each behind its 'покупатель' flag,
- * photos with compressed previews. A new report goes to the outbox, which delivers it when it can;
- * nothing typed is lost when queuing fails.
+ * photos with compressed previews. A new report goes to the outbox, which delivers it when it can, and its toast
+ * follows it there (SubmitToast.tsx: sent, or kept on the phone and why); nothing typed is lost when queuing fails.
+ * Correcting a disputed report repeats the dispatcher's reason above the fields.
  *
  * Correcting a stored report (`editing`) saves it in place (save-edit.ts): the changed fields and the added
  * photos in one PUT /reports/{id}; photos marked for removal are deleted when the driver saves, so
@@ -36,6 +37,7 @@ import {
 } from './report-payload.ts';
 import { hasChanges, saveReportEdit } from './save-edit.ts';
 import { undoFiledReport } from './undo-report.ts';
+import { SubmitToast } from './SubmitToast.tsx';
 import '../driver/dialogs.css';
 import { Form } from '../../ui/Form.tsx';
 
@@ -114,34 +116,17 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
     const queuedId = result.data;
     const client = queryClient;
     const final = built.report.final === true;
-    showToast('success', 
-      ({ closeToast }) => (
-        <span className="drv-undo">
-          {final
-            ? 'Отчёт поставлен в очередь отправки. Задача отмечена выполненной: она теперь в разделе «Статистика».'
-            : 'Отчёт поставлен в очередь отправки. Рейс записан; задача остаётся в текущих до последнего рейса.'}
-          {paidIn ? ` ${latePayNote(paidIn)}` : ''}
-          <button
-            type="button"
-            className="drv-undo__button"
-            onClick={() => {
-              closeToast();
-              void undoFiledReport(queuedId, associationId)
-                .then((outcome) =>
-                  outcome === 'gone'
-                    ? showToast('info', 'Отчёт уже не найти: отменять нечего')
-                    : showToast('success', final ? 'Отчёт отменён: задача снова в текущих' : 'Отчёт отменён'),
-                )
-                .catch((error: unknown) => showToast('error', `Отчёт не отменён: ${failureMessage(error)}`))
-                .finally(() => void refreshAfterReport(client));
-            }}
-          >
-            Отменить
-          </button>
-        </span>
-      ),
-      { autoClose: 10_000 },
-    );
+    const undo = () =>
+      void undoFiledReport(queuedId, associationId)
+        .then((outcome) =>
+          outcome === 'gone'
+            ? showToast('info', 'Отчёт уже не найти: отменять нечего')
+            : showToast('success', final ? 'Отчёт отменён: задача снова в текущих' : 'Отчёт отменён'),
+        )
+        .catch((error: unknown) => showToast('error', `Отчёт не отменён: ${failureMessage(error)}`))
+        .finally(() => void refreshAfterReport(client));
+    // Says what happened as it happens: sending, sent, or kept on the phone and why (SubmitToast.tsx).
+    showToast('info', ({ closeToast }) => <SubmitToast outboxId={queuedId} final={final} closeToast={closeToast} onUndo={undo} note={paidIn ? latePayNote(paidIn) : undefined} />, { autoClose: 10_000 });
     // The service worker may deliver it even if the driver closes the app before the network returns.
     void requestBackgroundSync();
     onQueued?.();
@@ -204,6 +189,12 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
         </div>
 
         <div className="drv-sheet__content">
+          {editing?.report.review_status === 'disputed' ? (
+            <p className="drv-notice drv-notice--danger drv-dispute-reason">
+              Диспетчер оспорил отчёт: «{editing.report.review_comment ?? 'причина не указана'}». Исправьте данные или фото и сохраните — отчёт
+              снова уйдёт на проверку.
+            </p>
+          ) : null}
           <label className="drv-field">
             <span className="drv-field__label">Количество{task ? `, ${task.unit}` : ''}</span>
             <input

@@ -85,6 +85,7 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
       {confirmElement}
       <TaskSummary
         task={task}
+        headingLevel={2}
         share={association.share}
         badge={<span className={`drv-badge drv-badge--${association.status}`}>{DRIVER_STATUS_LABELS[association.status]}</span>}
         progress={<LoadProgress label="Ваша доля" delivered={association.delivered} of={association.share} unit={task.unit} trips={association.trips} />}

@@ -1,6 +1,8 @@
 /**
- * Current tasks (/current-tasks): the driver's accepted and running tasks in the manager's order,
- * each with quantities, status change and the report form; daily hours below.
+ * Current tasks (/current-tasks), the driver's home screen: first the reports the dispatcher disputed (also on
+ * finished tasks), each a tap from its correction; then his accepted and running tasks in the manager's order,
+ * each with quantities, status change and the report form; daily hours below. Nothing moves once drawn: the list
+ * shows when both answers are in, the hours card only after it (it would be pushed down otherwise).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -9,7 +11,9 @@ import { useGet } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { ownTasksInOrder, TASK_LIST_STATES } from '../../parts/driver/own-tasks.ts';
-import { Empty, Loaded } from '../../ui/states.tsx';
+import { Empty, Loaded, Loading } from '../../ui/states.tsx';
+import { DisputedReports } from '../../parts/report/DisputedReports.tsx';
+import { useDisputedReports } from '../../parts/report/disputed.ts';
 import { refreshAfterReport } from '../../parts/report/ReportForm.tsx';
 import { ReportFormHost } from '../../parts/report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
@@ -29,6 +33,8 @@ function CurrentTasks({ title }: { title: string }) {
   const snapshot = useEngineSnapshot();
   const online = useOnline();
   const query = useGet('GET /tasks/assigned/');
+  const disputed = useDisputedReports();
+  const settled = !query.isPending && !disputed.isPending;
   useRefetchWhenReportsArrive();
 
   const entries = ownTasksInOrder(query.data?.data.items ?? [], snapshot.auth.user?.id);
@@ -44,32 +50,38 @@ function CurrentTasks({ title }: { title: string }) {
       {!online ? (
         <p className="drv-notice">Отчёты ставятся в очередь и уйдут сами, когда связь вернётся. Для остальных действий — {NEEDS_SERVER.toLowerCase()}.</p>
       ) : null}
-      <Loaded
-        {...TASK_LIST_STATES}
-        query={query}
-        empty={
-          entries.length === 0 ? (
-            <Empty tone="driver" title="Текущих задач нет">
-              Возьмите задачу в разделе <Link href="/available-tasks">«Доступные задачи»</Link>.
-            </Empty>
-          ) : null
-        }
-      >
-        {() => (
-          <ul className="drv-grid">
-            {entries.map((entry) => (
-              <AssignedTaskCard
-                key={entry.association.id}
-                {...entry}
-                online={online}
-                queued={queuedFor(entry.association.id)}
-              />
-            ))}
-          </ul>
-        )}
-      </Loaded>
+      {/* Both answers first: a list of disputes arriving later would push the tasks down. */}
+      {settled ? <DisputedReports reports={disputed.data?.data ?? []} /> : null}
+      {!settled && !query.isPending ? (
+        <Loading tone="driver" text={TASK_LIST_STATES.loading} />
+      ) : (
+        <Loaded
+          {...TASK_LIST_STATES}
+          query={query}
+          empty={
+            entries.length === 0 ? (
+              <Empty tone="driver" title="Текущих задач нет">
+                Возьмите задачу в разделе <Link href="/available-tasks">«Доступные задачи»</Link>.
+              </Empty>
+            ) : null
+          }
+        >
+          {() => (
+            <ul className="drv-grid">
+              {entries.map((entry) => (
+                <AssignedTaskCard
+                  key={entry.association.id}
+                  {...entry}
+                  online={online}
+                  queued={queuedFor(entry.association.id)}
+                />
+              ))}
+            </ul>
+          )}
+        </Loaded>
+      )}
 
-      <DailyHoursForm online={online} />
+      {settled ? <DailyHoursForm online={online} /> : null}
     </section>
   );
 }

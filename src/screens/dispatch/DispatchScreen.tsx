@@ -3,11 +3,12 @@
  * driver (vehicle, phone, the day's share and delivered, the last report), each driver's tasks in his saved order.
  * Drag a card onto a driver to assign, to another driver to reassign, within a column to reorder, back to «Без
  * водителя» to take off; every drag has a keyboard twin (focus a card: Alt+↑/↓ moves it in its column, Alt+←/→ to
- * the next column; Space selects it, and the bar above assigns the selection) and an undo in its toast. A move is
+ * the next column, and the focus stays on the moved card; Space selects it, and the bar above assigns the selection:
+ * arrows in its driver list only choose, Enter or «Назначить» assigns) and an undo in its toast. A move is
  * shown at once and confirmed by the server; a refused one snaps back with the server's reason. Other tabs and
  * other dispatchers see it through the change feed. The date and company are in the URL.
  */
-import { useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { showToast } from '../../ui/toasts.ts';
 import { DndContext, PointerSensor, TouchSensor, closestCorners, useDroppable, useSensor, useSensors, type DragEndEvent } from '@dnd-kit/core';
 import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
@@ -69,6 +70,8 @@ function BoardView({ board }: { board: Board }) {
   const assign = useSend('POST /dispatch/assign');
   const [optimistic, setOptimistic] = useState<Columns | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [choice, setChoice] = useState('');
+  const [boardRef, wishFocus] = useFocusWish();
   const columns = optimistic ?? columnsOf(board);
   const tasks = new Map(board.tasks.map((t) => [t.id, t]));
   const order: ColumnKey[] = ['none', ...board.drivers.map((d) => driverKey(d.id))];
@@ -77,8 +80,12 @@ function BoardView({ board }: { board: Board }) {
   const whereIs = (key: ColumnKey) => (key === 'none' ? 'без водителя' : `у водителя: ${nameOf(key)}`);
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 5 } }), useSensor(TouchSensor, { activationConstraint: { delay: 180, tolerance: 6 } }));
 
-  async function doMove(taskId: number, from: ColumnKey, to: ColumnKey, index: number, undo = false): Promise<void> {
-    if (server.offline) return void showToast('error', server.reason ?? 'Нет связи с сервером');
+  /** The move; false when it was not made (offline, refused). */
+  async function doMove(taskId: number, from: ColumnKey, to: ColumnKey, index: number, undo = false): Promise<boolean> {
+    if (server.offline) {
+      showToast('error', server.reason ?? 'Нет связи с сервером');
+      return false;
+    }
     const before = columns.get(from)?.indexOf(taskId) ?? 0;
     setOptimistic(applyMove(columns, taskId, from, to, index));
     const cargo = tasks.get(taskId)?.cargo ?? `задача №${taskId}`;
@@ -105,8 +112,10 @@ function BoardView({ board }: { board: Board }) {
           { autoClose: UNDO_MS },
         );
       } else showToast('info', `Отменено: «${cargo}» снова ${whereIs(to)}`);
+      return true;
     } catch (error) {
       showToast('error', failureMessage(error));
+      return false;
     } finally {
       setOptimistic(null);
     }
@@ -129,6 +138,18 @@ function BoardView({ board }: { board: Board }) {
       return;
     }
     for (const c of cards) if (c.column !== target) await doMove(c.taskId, c.column, target, columns.get(target)?.length ?? 0);
+  }
+
+  function assignChoice(): void {
+    if (!choice) return;
+    setChoice('');
+    void assignSelected(Number(choice));
+  }
+
+  /** A move from the keyboard: the focus goes with the card to its new place, or stays where it was when refused. */
+  async function keyMove(taskId: number, from: ColumnKey, to: ColumnKey, index: number): Promise<void> {
+    wishFocus(cardKey(to, taskId));
+    if (!(await doMove(taskId, from, to, index))) wishFocus(cardKey(from, taskId));
   }
 
   function onDragEnd({ active, over }: DragEndEvent): void {
@@ -160,11 +181,11 @@ function BoardView({ board }: { board: Board }) {
       if (column === 'none') return;
       event.preventDefault();
       const to = at + (event.key === 'ArrowUp' ? -1 : 1);
-      if (to >= 0 && to < list.length) void doMove(taskId, column, column, to);
+      if (to >= 0 && to < list.length) void keyMove(taskId, column, column, to);
     } else if (event.key === 'ArrowLeft' || event.key === 'ArrowRight') {
       event.preventDefault();
       const next = order[order.indexOf(column) + (event.key === 'ArrowLeft' ? -1 : 1)];
-      if (next && !(columns.get(next) ?? []).includes(taskId)) void doMove(taskId, column, next, columns.get(next)?.length ?? 0);
+      if (next && !(columns.get(next) ?? []).includes(taskId)) void keyMove(taskId, column, next, columns.get(next)?.length ?? 0);
     }
   }
 
@@ -178,19 +199,26 @@ function BoardView({ board }: { board: Board }) {
       </p>
       <div className="dispatch-bar" role="toolbar" aria-label="Выбранные задачи" hidden={selected.size === 0}>
         <span>Выбрано: {plural(selected.size, TASKS)}</span>
+        {/* Choosing is not assigning: the browser's arrows change a closed select's value (and fire change). */}
         <label>
           Назначить водителю
           <select
-            value=""
+            value={choice}
             disabled={server.offline || assign.isPending}
-            onChange={(event) => {
-              if (event.target.value) void assignSelected(Number(event.target.value));
+            onChange={(event) => setChoice(event.target.value)}
+            onKeyDown={(event) => {
+              if (event.key !== 'Enter') return;
+              event.preventDefault();
+              assignChoice();
             }}
           >
             <option value="">— выберите —</option>
             <NamedOptions items={board.drivers} />
           </select>
         </label>
+        <button type="button" className="button button-small button-primary" disabled={!choice || server.offline || assign.isPending} onClick={assignChoice}>
+          Назначить
+        </button>
         {selectedCards.some((c) => c.column !== 'none') && (
           <button
             type="button"
@@ -211,7 +239,7 @@ function BoardView({ board }: { board: Board }) {
         </button>
       </div>
       <DndContext sensors={sensors} collisionDetection={closestCorners} onDragEnd={onDragEnd}>
-        <div className="dispatch-board" aria-label={`Доска на ${formatDate(board.date)}`}>
+        <div className="dispatch-board" aria-label={`Доска на ${formatDate(board.date)}`} ref={boardRef}>
           {order.map((key) => (
             <Column
               key={key}
@@ -286,35 +314,65 @@ function Column({ column, driver, taskIds, tasks, selected, onKey, onSelect }: C
   );
 }
 
+/**
+ * Where the focus goes after a keyboard move: the moved card is drawn anew in its new column (and again when the
+ * server's board replaces the drawn move), which drops the focus to the page. After each render the wished card
+ * takes it back — only while nothing else has it: a click anywhere, or the focus going elsewhere, drops the wish.
+ */
+function useFocusWish() {
+  const wish = useRef<string | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const active = document.activeElement;
+    if (wish.current === null || (active !== null && active !== document.body)) return;
+    root.current?.querySelector<HTMLElement>(`[data-card="${wish.current}"]`)?.focus();
+  });
+  useEffect(() => {
+    const drop = (event: Event) => {
+      if (!(event.target instanceof HTMLElement) || event.type === 'pointerdown' || event.target.dataset.card !== wish.current) wish.current = null;
+    };
+    document.addEventListener('pointerdown', drop);
+    document.addEventListener('focusin', drop);
+    return () => {
+      document.removeEventListener('pointerdown', drop);
+      document.removeEventListener('focusin', drop);
+    };
+  }, []);
+  return [root, (key: string) => void (wish.current = key)] as const;
+}
+
 function Card({ column, task, driverId, selected, onKey, onSelect }: { column: ColumnKey; task: Task; driverId: number | null; selected: boolean; onKey: ColumnProps['onKey']; onSelect: ColumnProps['onSelect'] }) {
   const key = cardKey(column, task.id);
-  const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: key });
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({ id: key });
   const part = driverId === null ? null : task.driver_associations.find((a) => a.driver_id === driverId);
+  // The list item is the sortable node; the card inside it is the button (a list holds only list items). Its name
+  // is all it shows — number, status, cargo, route, share — and aria-pressed says whether it is selected.
   return (
-    <li
-      ref={setNodeRef}
-      className={`dispatch-card${selected ? ' is-selected' : ''}${isDragging ? ' is-dragging' : ''}`}
-      style={{ transform: CSS.Transform.toString(transform), transition }}
-      {...attributes}
-      {...listeners}
-      aria-roledescription="карточка задачи"
-      aria-pressed={selected}
-      aria-label={`№${task.id} ${task.cargo}, ${task.loading_place} → ${task.unloading_place}${selected ? ', выбрана' : ''}`}
-      data-task-id={task.id}
-      onKeyDown={(event) => onKey(event, column, task.id)}
-      onClick={(event) => onSelect(key, event.ctrlKey || event.metaKey || event.shiftKey)}
-    >
-      <div className="dispatch-card__top">
-        <span className="muted">№{task.id}</span>
-        <StatusBadge status={part ? part.status : task.status} kind={part ? 'driver' : undefined} />
+    <li ref={setNodeRef} className="dispatch-cards__item" style={{ transform: CSS.Transform.toString(transform), transition }}>
+      <div
+        ref={setActivatorNodeRef}
+        className={`dispatch-card${selected ? ' is-selected' : ''}${isDragging ? ' is-dragging' : ''}`}
+        {...attributes}
+        {...listeners}
+        aria-roledescription="карточка задачи"
+        aria-pressed={selected}
+        data-task-id={task.id}
+        data-card={key}
+        onKeyDown={(event) => onKey(event, column, task.id)}
+        onClick={(event) => onSelect(key, event.ctrlKey || event.metaKey || event.shiftKey)}
+      >
+        <div className="dispatch-card__top">
+          <span className="muted">№{task.id}</span>
+          <StatusBadge status={part ? part.status : task.status} kind={part ? 'driver' : undefined} />
+        </div>
+        <strong className="dispatch-card__cargo">{task.cargo}</strong>
+        <span className="dispatch-card__route">
+          {task.loading_place} → {task.unloading_place}
+        </span>
+        <span className="muted">
+          {part ? `доля ${formatQuantity(part.share, task.unit)} · ${formatQuantity(part.delivered)} из ${formatQuantity(part.share, task.unit)}` : `план ${formatQuantity(task.planned_quantity, task.unit)} · водителей ${task.taken_places}${task.max_drivers ? ` из ${task.max_drivers}` : ''}`}
+        </span>
       </div>
-      <strong className="dispatch-card__cargo">{task.cargo}</strong>
-      <span className="dispatch-card__route">
-        {task.loading_place} → {task.unloading_place}
-      </span>
-      <span className="muted">
-        {part ? `доля ${formatQuantity(part.share, task.unit)} · ${formatQuantity(part.delivered)} из ${formatQuantity(part.share, task.unit)}` : `план ${formatQuantity(task.planned_quantity, task.unit)} · водителей ${task.taken_places}${task.max_drivers ? ` из ${task.max_drivers}` : ''}`}
-      </span>
     </li>
   );
 }

@@ -28,7 +28,10 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
               const association = ownAssociation(task, userId);
               return (
                 <li key={association?.id ?? `task-${task.id}`} className="drv-card">
-                  <TaskSummary task={task} />
+                  <TaskSummary
+                    task={task}
+                    badge={association && association.disputed > 0 ? <span className="drv-badge drv-review drv-review--disputed">Отчёт оспорен</span> : undefined}
+                  />
                   {association ? (
                     <>
                       <dl className="drv-facts">
@@ -43,7 +46,7 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
                           </dd>
                         </div>
                       </dl>
-                      <AssociationReports associationId={association.id} task={task} />
+                      <AssociationReports associationId={association.id} task={task} openAtStart={association.disputed > 0} />
                     </>
                   ) : null}
                 </li>

@@ -61,6 +61,7 @@ const columns = [
 
 function RowResult({ row }: { row: ImportPreviewRow }) {
   if (row.task) return <span className="import-ok">будет создана</span>;
+  if (row.example) return <span className="muted">пример из шаблона — не создаётся</span>;
   return (
     <ul className="import-errors">
       {row.errors.map((error) => (
@@ -71,6 +72,9 @@ function RowResult({ row }: { row: ImportPreviewRow }) {
     </ul>
   );
 }
+
+/** A row with errors (the template's example row is none: it is shown, not created). */
+const isBad = (row: ImportPreviewRow) => !row.task && !row.example;
 
 function RowCard({ row }: { row: ImportPreviewRow }) {
   const task = row.task;
@@ -166,7 +170,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
     if (input.current) input.current.value = '';
   }
 
-  const rows = shown ? (onlyBad ? shown.rows.filter((r) => !r.task) : shown.rows) : [];
+  const rows = shown ? (onlyBad ? shown.rows.filter(isBad) : shown.rows) : [];
   const firstDate = shown?.rows.find((r) => r.task)?.task?.date;
   return (
     <Page title={title} wide>
@@ -263,7 +267,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
             data={rows}
             getRowId={(row) => String(row.row)}
             card={(row) => <RowCard row={row} />}
-            rowClassName={(row) => (row.task ? undefined : 'import-row-bad')}
+            rowClassName={(row) => (isBad(row) ? 'import-row-bad' : undefined)}
             empty="В файле нет строк с ошибками."
           />
         </section>

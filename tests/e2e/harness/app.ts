@@ -1,7 +1,7 @@
 /**
  * The whole product for an end-to-end test: the real server (built PWA from dist/, demo seed, a temp SQLite
- * file) behind a FaultProxy, and Chromium. Tests talk to `proxy.url`, never to the server directly. In the
- * two-instance run the server is tests/fixtures/cluster.ts: PostgreSQL, two processes, HAProxy.
+ * file) behind a FaultProxy, and Chromium (Firefox: firefox.ts). Tests talk to `proxy.url`, never to the server
+ * directly. In the two-instance run the server is tests/fixtures/cluster.ts: PostgreSQL, two processes, HAProxy.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,12 +12,16 @@ import { seedDemo } from '../../../server/db/seed.ts';
 import { FaultProxy } from './proxy.ts';
 import { launchBrowser } from './browser.ts';
 
-export interface E2eApp {
+/** The server behind its fault proxy: what Chromium's `startE2eApp` and Firefox's `startFirefoxApp` share. */
+export interface E2eServer {
   server: TestServer;
   proxy: FaultProxy;
-  browser: Browser;
   url: string;
   close(): Promise<void>;
+}
+
+export interface E2eApp extends E2eServer {
+  browser: Browser;
 }
 
 export const DEMO_PASSWORD = 'demo12345';
@@ -34,7 +38,11 @@ export const DEMO = {
  */
 export const CLUSTER = process.env.E2E_CLUSTER === '1';
 
-export async function startE2eApp(options: { accessTokenTtl?: number } = {}): Promise<E2eApp> {
+export interface E2eOptions {
+  accessTokenTtl?: number;
+}
+
+async function startE2eServer(options: E2eOptions = {}): Promise<E2eServer> {
   const distDir = resolve('dist');
   if (!existsSync(resolve(distDir, 'index.html'))) throw new Error('dist/ is missing: run `npx vite build` first');
   let server: TestServer;
@@ -48,16 +56,40 @@ export async function startE2eApp(options: { accessTokenTtl?: number } = {}): Pr
   }
   const proxy = new FaultProxy(server.url);
   const url = await proxy.start();
-  const browser = await launchBrowser();
   return {
     server,
     proxy,
-    browser,
     url,
     async close() {
-      await browser.close();
       await proxy.stop();
       await server.close();
     },
   };
+}
+
+/** The server and proxy with a browser, closed together (Chromium here; firefox.ts launches Firefox). */
+export async function startE2eAppWith<B extends { close(): Promise<void> }>(
+  launch: () => Promise<B>,
+  options: E2eOptions = {},
+): Promise<E2eServer & { browser: B }> {
+  const app = await startE2eServer(options);
+  let browser: B;
+  try {
+    browser = await launch();
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  return {
+    ...app,
+    browser,
+    async close() {
+      await browser.close();
+      await app.close();
+    },
+  };
+}
+
+export function startE2eApp(options: E2eOptions = {}): Promise<E2eApp> {
+  return startE2eAppWith(launchBrowser, options);
 }

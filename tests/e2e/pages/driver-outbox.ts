@@ -17,11 +17,7 @@ export class OutboxView {
 
   /** The unsent count the badge announces (its aria-label). */
   async pending(): Promise<number> {
-    const label = (await this.badge.getAttribute('aria-label')) ?? '';
-    if (label.includes('Очередь отчётов: всё отправлено')) return 0;
-    const match = /не отправлено (\d+)(;|$)/.exec(label);
-    if (!match) throw new Error(`unexpected outbox badge label: ${label}`);
-    return Number(match[1]);
+    return pendingInLabel((await this.badge.getAttribute('aria-label')) ?? '');
   }
 
   /** Brings the tab to the front first (see driver-tasks.ts). */
@@ -50,6 +46,14 @@ export class OutboxView {
     const match = /попыток: (\d+)/.exec(texts[0]!);
     return match ? Number(match[1]) : 0;
   }
+}
+
+/** The unsent count an outbox badge's aria-label announces (here and in the Firefox suite). */
+export function pendingInLabel(label: string): number {
+  if (label.includes('Очередь отчётов: всё отправлено')) return 0;
+  const match = /не отправлено (\d+)(;|$)/.exec(label);
+  if (!match) throw new Error(`unexpected outbox badge label: ${label}`);
+  return Number(match[1]);
 }
 
 /** Resolves once this tab has connected to its engine. */

@@ -65,3 +65,19 @@ export async function cameraPhotos(browser: Browser, count: number): Promise<Pho
     await context.close();
   }
 }
+
+const UNIT_BYTES: Record<string, number> = { Б: 1, КБ: 1024, МБ: 1024 * 1024 };
+
+/**
+ * A new photo's caption in the report form, «3,1 МБ → 186 КБ» (ui/format.ts formatBytes), as bytes before and
+ * after the engine's compression.
+ */
+export function captionSizes(caption: string): { original: number; compressed: number } {
+  const sizes = caption.split('→').map((part) => {
+    const match = /^\s*([\d,]+)\s(Б|КБ|МБ)\s*$/.exec(part);
+    if (!match) throw new Error(`not a photo size caption: ${caption}`);
+    return Number(match[1]!.replace(',', '.')) * UNIT_BYTES[match[2]!]!;
+  });
+  if (sizes.length !== 2) throw new Error(`not a compressed photo's caption: ${caption}`);
+  return { original: sizes[0]!, compressed: sizes[1]! };
+}

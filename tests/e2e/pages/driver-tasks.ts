@@ -97,11 +97,15 @@ export class ReportForm {
     await this.dialog.getByText('сжатие...').first().waitFor({ state: 'detached', timeout: 30_000 });
   }
 
-  /** 'Отправить отчёт': the report goes to the outbox; waits for the form to close. */
+  /** The toast that follows the report just filed (the newest: an earlier trip's may still be showing). */
+  submitToast(): Locator {
+    return this.page.locator('.drv-submit-toast').last();
+  }
+
+  /** 'Отправить отчёт': the report goes to the outbox; waits for its toast and for the form to close. */
   async submit(): Promise<void> {
     await this.dialog.getByRole('button', { name: 'Отправить отчёт' }).click();
-    // The newest toast: an earlier trip's may still be showing.
-    await this.page.getByText('Отчёт поставлен в очередь отправки').last().waitFor({ timeout: 30_000 });
+    await this.submitToast().waitFor({ timeout: 30_000 });
     await this.dialog.waitFor({ state: 'detached' });
   }
 }
