@@ -115,6 +115,10 @@ export interface CompanyDriverTotals {
   total_amount: number;
 }
 
+/** How many loss loads the company's figures name one by one. */
+export const LOSS_ITEMS = 20;
+
+/** The company's figures: aggregates computed in SQL (a closed month from its stored lines), never every load. */
 export interface CompanyWages {
   company_id: number;
   start_date: string | null;
@@ -124,14 +128,20 @@ export interface CompanyWages {
   adjustments_amount: number;
   /** Drivers' pay: loads_amount + adjustments_amount. */
   total_amount: number;
-  /** Σ items' revenue. */
+  /** Σ loads' revenue (each load's quantity × its task's price, rounded to the kopeck per load). */
   revenue: number;
   /** revenue − total_amount. */
   margin: number;
   pending: PendingLoads;
+  /** Approved loads paid in the period (a closed month's: those it stored) and the tasks they belong to. */
+  loads: number;
+  tasks: number;
   drivers: CompanyDriverTotals[];
-  items: CompanyWageItem[];
-  adjustments: Adjustment[];
+  /**
+   * Loads that cost more than they brought (margin < 0): how many, and the first LOSS_ITEMS of them (oldest
+   * first). Every load, page by page: GET /wages/company/{id}/loads; all of them: the xlsx.
+   */
+  losses: { count: number; items: CompanyWageItem[] };
   /** Work done for other companies through accepted transfers (our carrier tasks dated in the period). */
   for_other_companies: {
     transfer_id: number;
@@ -157,6 +167,12 @@ export interface CompanyWages {
     quantity: number | null;
     completed_quantity: number;
   }[];
+}
+
+/** GET /wages/company/{id}/loads: one page of the period's approved loads, priced, oldest first. */
+export interface CompanyWageLoads {
+  count: number;
+  results: CompanyWageItem[];
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { isoDate, wagesQuerySchema } from './driver.ts';
-import { quantityNumber, wireId } from './fields.ts';
+import { MAX_ID, quantityNumber, wireId, wireInt } from './fields.ts';
 
 /**
  * The date a scale change is in force from (a version of the scale). Default: the first day of the current open
@@ -80,6 +80,11 @@ export interface ScaleImpact {
  */
 export const wageQuerySchema = z
   .object({ format: z.enum(['json', 'xlsx'], { message: 'ожидается json или xlsx' }).optional(), ...wagesQuerySchema.shape })
+  .refine((p) => !(p.start_date && p.end_date && p.start_date > p.end_date), { message: 'раньше, чем start_date', path: ['end_date'] });
+
+/** GET /wages/company/{id}/loads: the period as above and a page (at most 200 loads). */
+export const companyLoadsQuerySchema = wagesQuerySchema
+  .extend({ limit: wireInt(1, 200).default(50), offset: wireInt(0, MAX_ID).default(0) })
   .refine((p) => !(p.start_date && p.end_date && p.start_date > p.end_date), { message: 'раньше, чем start_date', path: ['end_date'] });
 
 /** GET /wages/managers/: the period as above (checked first), and the super-admin's company filter. */

@@ -5,13 +5,16 @@
  */
 import { answer, area, GET, PUT } from '../call.ts';
 import { ADMINS, ALL_ROLES, STAFF } from '../roles.ts';
-import type { CompanyWages, DriverWages } from '../money.ts';
-import { managerRateSchema, managerWagesQuerySchema, wageQuerySchema, type ManagerWageRow, type ManagerWages } from '../wages.ts';
+import type { CompanyWageLoads, CompanyWages, DriverWages } from '../money.ts';
+import { companyLoadsQuerySchema, managerRateSchema, managerWagesQuerySchema, wageQuerySchema, type ManagerWageRow, type ManagerWages } from '../wages.ts';
 
 export const wageCalls = area(
   /** A driver: their own; staff: their company's drivers. */
   GET('/wages/driver/:id', { roles: ALL_ROLES, query: wageQuerySchema, answer: answer<DriverWages>() }),
+  /** The company's figures for the period: totals, drivers, losses, transfers (aggregates, not every load). */
   GET('/wages/company/:id', { roles: STAFF, query: wageQuerySchema, answer: answer<CompanyWages>() }),
+  /** The period's approved loads priced, one page at a time (the figures' detail). */
+  GET('/wages/company/:id/loads', { roles: STAFF, query: companyLoadsQuerySchema, answer: answer<CompanyWageLoads>() }),
   /** A manager: their own; an admin: their company's managers and admins; the super-admin: anyone's. */
   GET('/wages/manager/:id', { roles: STAFF, query: wageQuerySchema, answer: answer<ManagerWages>() }),
   /** Each manager and admin the caller may see, with the period's totals; `company_id`: the super-admin's filter. */

@@ -15,7 +15,8 @@ import { nowIso } from '../db/connect.ts';
 import { forbidden, notFound } from '../errors.ts';
 import { registerArea } from './define.ts';
 import { XLSX, contentDisposition, createSheetWriter, filePeriod, type ExportCell, type SheetColumn } from '../exports/workbook.ts';
-import { companyWages, driverWages, managerWageRows, managerWages, type Period, type StaffRow } from '../wages/compute.ts';
+import { companyWageSheet, driverWages, managerWageRows, managerWages, type Period, type StaffRow } from '../wages/compute.ts';
+import { companyLoads, companyStatistics } from '../wages/statistics.ts';
 import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
 
 function periodLabel(p: Period): string {
@@ -112,8 +113,9 @@ export const wageRoutes: RouteModule = (app, ctx) => {
       const company = await db.kysely.selectFrom('companies').select(['id', 'name']).where('id', '=', companyId).executeTakeFirst();
       if (!company) throw notFound('Компания не найдена');
       assertStaffSeesCompany(user, companyId, 'Компания не найдена');
-      const wages = await companyWages(db, companyId, query);
+      const wages = await companyStatistics(db, companyId, query);
       if (query.format !== 'xlsx') return wages;
+      const sheet = await companyWageSheet(db, companyId, query);
       await sendSheet(
         reply,
         `${company.name}, начисления ${periodLabel(query)}.xlsx`,
@@ -134,12 +136,19 @@ export const wageRoutes: RouteModule = (app, ctx) => {
           { header: 'По передаче №', key: 'transfer', width: 13 },
         ],
         [
-          ...wages.items.map((i) => [dateCell(i.date), i.task_id, i.report_id, i.cargo, i.driver_name, i.ticket_number, i.quantity, i.rate, i.amount, i.task_rate, i.revenue, i.margin, i.transfer_id]),
-          ...wages.adjustments.map((a) => [dateCell(a.date), null, a.report_id, `Корректировка: ${a.reason}`, a.driver_name, null, null, null, a.amount, null, null, -a.amount, null]),
+          ...sheet.items.map((i) => [dateCell(i.date), i.task_id, i.report_id, i.cargo, i.driver_name, i.ticket_number, i.quantity, i.rate, i.amount, i.task_rate, i.revenue, i.margin, i.transfer_id]),
+          ...sheet.adjustments.map((a) => [dateCell(a.date), null, a.report_id, `Корректировка: ${a.reason}`, a.driver_name, null, null, null, a.amount, null, null, -a.amount, null]),
           [null, null, null, 'Итого', null, null, wages.total_quantity, null, wages.total_amount, null, wages.revenue, wages.margin, null],
         ],
       );
       return wages;
+    },
+
+    'GET /wages/company/:id/loads': async ({ user, params, query: { start_date, end_date, limit, offset } }) => {
+      const company = await db.kysely.selectFrom('companies').select('id').where('id', '=', params.id).executeTakeFirst();
+      if (!company) throw notFound('Компания не найдена');
+      assertStaffSeesCompany(user, company.id, 'Компания не найдена');
+      return companyLoads(db, company.id, { start_date, end_date, limit, offset });
     },
 
     'GET /wages/manager/:id': async ({ user, params, query, reply }) => {

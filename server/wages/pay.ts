@@ -60,6 +60,10 @@ export interface LoadFilter extends Period {
   createdBy?: number;
   associationIds?: readonly number[];
   taskIds?: readonly number[];
+  reportIds?: readonly number[];
+  /** A page of the loads (in their order): at most `limit` after skipping `offset`. */
+  limit?: number;
+  offset?: number;
   /** approved: the loads that are paid; unapproved: pending or disputed (not paid yet). */
   review: 'approved' | 'unapproved';
 }
@@ -104,10 +108,12 @@ export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
     .$if(f.createdBy !== undefined, (qb) => qb.where('t.created_by', '=', f.createdBy as number))
     .$if(f.taskIds !== undefined, (qb) => qb.where('t.id', 'in', f.taskIds?.length ? [...(f.taskIds as number[])] : [-1]))
     .$if(f.associationIds !== undefined, (qb) => qb.where('r.association_id', 'in', f.associationIds?.length ? [...(f.associationIds as number[])] : [-1]))
+    .$if(f.reportIds !== undefined, (qb) => qb.where('r.id', 'in', f.reportIds?.length ? [...(f.reportIds as number[])] : [-1]))
     .$if(f.start_date !== undefined, (qb) => qb.where('t.date', '>=', f.start_date as string))
     .$if(f.end_date !== undefined, (qb) => qb.where('t.date', '<=', f.end_date as string))
     .orderBy('t.date')
     .orderBy('r.id')
+    .$if(f.limit !== undefined, (qb) => qb.limit(f.limit as number).offset(f.offset ?? 0))
     .execute();
   return rows.map(({ line_id, line_quantity, line_rate, line_rate_source, line_month_volume, line_amount_kop, ...r }) => ({
     ...r,

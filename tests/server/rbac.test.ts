@@ -713,6 +713,14 @@ export const ROWS: Row[] = [
     bad: async (c) => ({ url: `/api/wages/company/${c.w.companyA}?start_date=1.11.2026` }),
     badBy: 'admin',
   },
+  {
+    call: 'GET /wages/company/{id}/loads',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/wages/company/${c.w.companyA}/loads` }),
+    bad: async (c) => ({ url: `/api/wages/company/${c.w.companyA}/loads?limit=0` }),
+    badBy: 'admin',
+  },
 
   {
     // A manager sees only their own salary; the row's target is company A's manager.

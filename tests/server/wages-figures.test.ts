@@ -10,7 +10,7 @@ import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeUser, makeWorld, type World } from '../fixtures/accounts.ts';
 import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
-import type { CompanyWages, DriverWages } from '../../contract/money.ts';
+import type { CompanyWageLoads, CompanyWages, DriverWages } from '../../contract/money.ts';
 import type { ManagerWageRow, ManagerWages } from '../../contract/wages.ts';
 
 describe.each(backends)('wages figures ($name)', ({ databaseUrl }) => {
@@ -104,8 +104,14 @@ describe.each(backends)('wages figures ($name)', ({ databaseUrl }) => {
         [driver2, 25, 10000],
       ].sort((x, y) => x[0]! - y[0]!),
     );
-    expect(a.items).toHaveLength(3);
-    expect(a.items.reduce((sum, i) => sum + i.amount, 0)).toBe(a.total_amount);
+    expect([a.loads, a.tasks]).toEqual([3, 3]);
+    // The loads one page at a time: the pages add up to the figures.
+    const first = (await call<CompanyWageLoads>(s, 'GET', `/api/wages/company/${w.companyA}/loads?${november}&limit=2`, { token: w.tokens.admin })).body;
+    const second = (await call<CompanyWageLoads>(s, 'GET', `/api/wages/company/${w.companyA}/loads?${november}&limit=2&offset=2`, { token: w.tokens.admin })).body;
+    expect([first.count, first.results.length, second.results.length]).toEqual([3, 2, 1]);
+    expect([...first.results, ...second.results].reduce((sum, i) => sum + i.amount, 0)).toBe(a.total_amount);
+    expect((await call(s, 'GET', `/api/wages/company/${w.companyA}/loads?limit=500`, { token: w.tokens.admin })).status).toBe(400);
+    expect((await call(s, 'GET', `/api/wages/company/${w.companyA}/loads`, { token: w.tokens.managerB })).status).toBe(404);
     expect(a.for_other_companies).toEqual([]);
     expect(a.transferred_out).toEqual([
       expect.objectContaining({ transfer_id: transferId, company_id: w.companyB, task_id: sourceTask, carrier_task_id: carrierTask, quantity: 50, completed_quantity: 50 }),
@@ -115,7 +121,8 @@ describe.each(backends)('wages figures ($name)', ({ databaseUrl }) => {
   it('company B: its driver 50 × 350 = 17 500 ₽, revenue 50 × 550 = 27 500 ₽, all of it done for company A', async () => {
     const b = (await call<CompanyWages>(s, 'GET', `/api/wages/company/${w.companyB}?${november}`, { token: w.tokens.managerB })).body;
     expect([b.total_quantity, b.total_amount, b.revenue]).toEqual([50, 17500, 27500]);
-    expect(b.items[0]?.transfer_id).toBe(transferId);
+    const bLoads = (await call<CompanyWageLoads>(s, 'GET', `/api/wages/company/${w.companyB}/loads?${november}`, { token: w.tokens.managerB })).body;
+    expect(bLoads.results[0]?.transfer_id).toBe(transferId);
     expect(b.for_other_companies).toEqual([
       expect.objectContaining({ transfer_id: transferId, company_id: w.companyA, carrier_task_id: carrierTask, completed_quantity: 50, drivers_amount: 17500, revenue: 27500 }),
     ]);

@@ -30,8 +30,6 @@ export function StaffStatistics() {
   // No company yet: not asked (the id is then never read).
   const query = useGet(companyId === null ? null : 'GET /wages/company/:id', { id: companyId ?? 0, ...params });
   const server = useNeedsServer();
-  const w = query.data?.data;
-  const tasks = w ? new Set(w.items.map((i) => i.task_id)).size : 0;
 
   return (
     <>
@@ -54,7 +52,7 @@ export function StaffStatistics() {
             </div>
             <div>
               <dt>Задач с выполненной работой</dt>
-              <dd>{tasks}</dd>
+              <dd>{w.tasks}</dd>
             </div>
             <div>
               <dt>Начислено водителям</dt>
@@ -79,7 +77,7 @@ export function StaffStatistics() {
           <p className="staff-rule">
             Считаются только принятые рейсы; выручка — доставлено × цена задачи; маржа — выручка минус начисленное водителям (с корректировками).
           </p>
-          <Losses items={w.items} />
+          <Losses losses={w.losses} />
           {w.drivers.length === 0 ? (
             <Empty>В этом периоде принятых рейсов нет.</Empty>
           ) : (
@@ -163,17 +161,16 @@ export function StaffStatistics() {
 }
 
 /** Loads that cost more than they brought: which load, which rate, which price — so a loss is explained, not just red. */
-function Losses({ items }: { items: CompanyWages['items'] }) {
-  const losses = items.filter((i) => i.margin < 0);
-  if (losses.length === 0) return null;
+function Losses({ losses: { count, items } }: { losses: CompanyWages['losses'] }) {
+  if (count === 0) return null;
   return (
     <section className="card money-losses" aria-labelledby="losses">
       <h2 id="losses" className="staff-h2">
-        Убыточные рейсы: {losses.length}
+        Убыточные рейсы: {count}
       </h2>
       <p className="staff-rule">Водителю начислено больше, чем выручка по цене задачи (или цена задачи не задана).</p>
       <ul className="staff-transfers">
-        {losses.slice(0, 20).map((i) => (
+        {items.map((i) => (
           <li key={i.report_id}>
             <Link href={`/reports/${i.report_id}`}>Рейс {formatDate(i.date)}</Link>, задача №{i.task_id}, {i.driver_name}: {formatQuantity(i.quantity, i.unit)} × ставка{' '}
             {formatRate(i.rate, i.unit)} ({rateNote(i)}) = {formatMoney(i.amount)}; цена задачи {i.task_rate === null ? 'не задана' : formatRate(i.task_rate, i.unit)} → выручка{' '}
@@ -181,7 +178,7 @@ function Losses({ items }: { items: CompanyWages['items'] }) {
           </li>
         ))}
       </ul>
-      {losses.length > 20 && <p className="staff-rule">…и ещё {losses.length - 20}; все — в выгрузке xlsx.</p>}
+      {count > items.length && <p className="staff-rule">…и ещё {count - items.length}; все — в выгрузке xlsx.</p>}
     </section>
   );
 }

@@ -1,0 +1,330 @@
+/**
+ * A company's figures for a period (the staff statistics, WAGES.md) at any length of history: aggregates, never
+ * every load in memory. The period is walked month by month, one slice per turn of the event loop:
+ * - a closed month is read from what its close stored: Σ payroll_lines.amount_kop in SQL (the per-load kopecks as
+ *   frozen), its revenue Σ of each load's quantity × task price rounded to the kopeck per load, in SQL as JS does;
+ * - an open month (the current one and the few not yet closed) is priced load by load by the one rule (pay.ts),
+ *   because a scale's rate depends on the driver's month volume and pay is rounded per load.
+ * Per-load detail is paged (`companyLoads`). The figures equal those of /payroll and the driver's statistics to the
+ * kopeck (tests/server/money-properties.test.ts, payroll.test.ts).
+ */
+import { sql, type RawBuilder } from 'kysely';
+import type { Db } from '../db/connect.ts';
+import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages, type PendingLoads } from '../../contract/money.ts';
+import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
+import { amountKop, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
+
+/** toKop(x) for x ≥ 0 in SQL on the same doubles as JS (contract/money.ts): ⌊x·100 + 1e-9 + 0.5⌋. */
+function kopSql(db: Db, rubles: RawBuilder<unknown>): RawBuilder<number> {
+  return db.dialect === 'postgres' ? sql<number>`floor((${rubles}) * 100 + 1e-9 + 0.5)` : sql<number>`cast((${rubles}) * 100 + 1e-9 + 0.5 as integer)`;
+}
+
+const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+interface DriverSum {
+  loads: number;
+  trips: number;
+  quantity: number;
+  payKop: number;
+  adjKop: number;
+}
+
+interface Acc {
+  loads: number;
+  tasks: number;
+  quantity: number;
+  payKop: number;
+  revenueKop: number;
+  lossCount: number;
+  lossItems: CompanyWageItem[];
+  drivers: Map<number, DriverSum>;
+}
+
+const driverSum = (acc: Acc, id: number): DriverSum => {
+  const d = acc.drivers.get(id) ?? { loads: 0, trips: 0, quantity: 0, payKop: 0, adjKop: 0 };
+  acc.drivers.set(id, d);
+  return d;
+};
+
+/** The months a period touches, each clipped to it; «all time» is the company's first to last task date. */
+async function monthSlices(db: Db, companyId: number, period: Period): Promise<{ month: string; start: string; end: string }[]> {
+  let { start_date: start, end_date: end } = period;
+  if (start === undefined || end === undefined) {
+    const span = await db.kysely.selectFrom('tasks').select([sql<string | null>`min(date)`.as('first'), sql<string | null>`max(date)`.as('last')]).where('company_id', '=', companyId).executeTakeFirst();
+    start ??= span?.first ?? undefined;
+    end ??= span?.last ?? undefined;
+  }
+  if (start === undefined || end === undefined || start > end) return [];
+  const slices = [];
+  for (let month = monthOf(start); month <= monthOf(end); month = nextMonth(month)) {
+    const range = monthRange(month);
+    slices.push({ month, start: range.start > start ? range.start : start, end: range.end < end ? range.end : end });
+  }
+  return slices;
+}
+
+/** The company's approved loads of a closed month's slice, from its stored lines (the joins selectLoads makes). */
+function closedLines(db: Db, companyId: number, slice: { month: string; start: string; end: string }) {
+  return db.kysely
+    .selectFrom('payroll_lines as pl')
+    .innerJoin('reports as r', 'r.id', 'pl.report_id')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .where('pl.company_id', '=', companyId)
+    .where('pl.month', '=', slice.month)
+    .where('t.company_id', '=', companyId)
+    .where('t.date', '>=', slice.start)
+    .where('t.date', '<=', slice.end)
+    .where('r.review_status', '=', 'approved');
+}
+
+async function addClosed(db: Db, companyId: number, slice: { month: string; start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
+  const revenue = sql`case when t.rate is null then 0 else ${kopSql(db, sql`pl.quantity * t.rate`)} end`;
+  const rows = await closedLines(db, companyId, slice)
+    .select([
+      'td.driver_id',
+      sql<number>`count(*)`.as('loads'),
+      sql<number>`sum(r.trips)`.as('trips'),
+      sql<number>`sum(pl.quantity)`.as('quantity'),
+      sql<number>`sum(pl.amount_kop)`.as('pay_kop'),
+      sql<number>`sum(${revenue})`.as('revenue_kop'),
+      sql<number>`sum(case when ${revenue} < pl.amount_kop then 1 else 0 end)`.as('losses'),
+    ])
+    .groupBy('td.driver_id')
+    .execute();
+  let losses = 0;
+  for (const r of rows) {
+    const d = driverSum(acc, r.driver_id);
+    d.loads += Number(r.loads);
+    d.trips += Number(r.trips);
+    d.quantity += Number(r.quantity);
+    d.payKop += Number(r.pay_kop);
+    acc.loads += Number(r.loads);
+    acc.quantity += Number(r.quantity);
+    acc.payKop += Number(r.pay_kop);
+    acc.revenueKop += Number(r.revenue_kop);
+    losses += Number(r.losses);
+  }
+  if (rows.length === 0) return;
+  const tasks = await closedLines(db, companyId, slice).select(sql<number>`count(distinct t.id)`.as('n')).executeTakeFirst();
+  acc.tasks += Number(tasks?.n ?? 0);
+  acc.lossCount += losses;
+  const wanted = LOSS_ITEMS - acc.lossItems.length;
+  if (losses > 0 && wanted > 0) {
+    const ids = await closedLines(db, companyId, slice)
+      .select('r.id')
+      .where(sql<boolean>`${revenue} < pl.amount_kop`)
+      .orderBy('t.date')
+      .orderBy('r.id')
+      .limit(wanted)
+      .execute();
+    const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, reportIds: ids.map((i) => i.id), review: 'approved' }));
+    acc.lossItems.push(...loads.map((l) => companyItem(l, transferOf)));
+  }
+}
+
+async function addOpen(db: Db, companyId: number, slice: { start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
+  const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, start_date: slice.start, end_date: slice.end, review: 'approved' }));
+  await yieldTurn();
+  const tasks = new Set<number>();
+  for (const l of loads) {
+    const d = driverSum(acc, l.driver_id);
+    d.loads += 1;
+    d.trips += l.trips;
+    d.quantity += l.quantity;
+    d.payKop += l.amount_kop;
+    acc.loads += 1;
+    acc.quantity += l.quantity;
+    acc.payKop += l.amount_kop;
+    const revenueKop = amountKop(l.quantity, l.task_rate);
+    acc.revenueKop += revenueKop;
+    tasks.add(l.task_id);
+    if (revenueKop - l.amount_kop < 0) {
+      acc.lossCount += 1;
+      if (acc.lossItems.length < LOSS_ITEMS) acc.lossItems.push(companyItem(l, transferOf));
+    }
+  }
+  acc.tasks += tasks.size;
+}
+
+/** A priced load as the company's item: its revenue at the task's price, its margin, the transfer it did. */
+export function companyItem(l: PricedLoad, transferOf: ReadonlyMap<number, number>): CompanyWageItem {
+  const revenueKop = amountKop(l.quantity, l.task_rate);
+  return {
+    ...toWageItem(l),
+    driver_id: l.driver_id,
+    driver_name: l.driver_name,
+    task_rate: l.task_rate,
+    revenue: fromKop(revenueKop),
+    margin: fromKop(revenueKop - l.amount_kop),
+    transfer_id: transferOf.get(l.task_id) ?? null,
+  };
+}
+
+/** Loads filed in the period but not approved (pending or disputed): counted apart, not paid. In SQL. */
+export async function pendingLoads(db: Db, filter: Pick<LoadFilter, 'driverId' | 'companyId' | 'start_date' | 'end_date'>): Promise<PendingLoads> {
+  const row = await db.kysely
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select([sql<number>`count(*)`.as('loads'), sql<number | null>`sum(${sql.raw(DELIVERED_SQL)})`.as('quantity')])
+    .where('r.review_status', '<>', 'approved')
+    .$if(filter.driverId !== undefined, (qb) => qb.where('td.driver_id', '=', filter.driverId as number))
+    .$if(filter.companyId !== undefined, (qb) => qb.where('t.company_id', '=', filter.companyId as number))
+    .$if(filter.start_date !== undefined, (qb) => qb.where('t.date', '>=', filter.start_date as string))
+    .$if(filter.end_date !== undefined, (qb) => qb.where('t.date', '<=', filter.end_date as string))
+    .executeTakeFirst();
+  return { loads: Number(row?.loads ?? 0), quantity: roundQuantity(Number(row?.quantity ?? 0)) };
+}
+
+/** Accepted transfers touching the company, with their carrier task's completed volume in the period. */
+export async function transfersOf(db: Db, companyId: number, side: 'to' | 'from', period: Period) {
+  const rows = await db.kysely
+    .selectFrom('transfers as tr')
+    .innerJoin('tasks as src', 'src.id', 'tr.task_id')
+    .innerJoin('tasks as ct', 'ct.id', 'tr.carrier_task_id')
+    .innerJoin('companies as other', 'other.id', side === 'to' ? 'tr.from_company_id' : 'tr.to_company_id')
+    .select(['tr.id as transfer_id', 'tr.task_id', 'tr.carrier_task_id', 'tr.quantity', 'src.cargo', 'ct.date', 'other.id as company_id', 'other.name as company_name'])
+    .where('tr.status', '=', 'accepted')
+    .where(side === 'to' ? 'tr.to_company_id' : 'tr.from_company_id', '=', companyId)
+    .$if(period.start_date !== undefined, (qb) => qb.where('ct.date', '>=', period.start_date as string))
+    .$if(period.end_date !== undefined, (qb) => qb.where('ct.date', '<=', period.end_date as string))
+    .orderBy('ct.date')
+    .orderBy('tr.id')
+    .execute();
+  const ids = rows.map((r) => r.carrier_task_id as number);
+  // Done = the approved delivered volume on the carrier task (the one figure every screen reads).
+  const done = ids.length
+    ? await db.kysely
+        .selectFrom('reports as r')
+        .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+        .select(['td.task_id', sql<number>`sum(${sql.raw(DELIVERED_SQL)})`.as('quantity')])
+        .where('td.task_id', 'in', ids)
+        .where('r.review_status', '=', 'approved')
+        .groupBy('td.task_id')
+        .execute()
+    : [];
+  const completed = new Map(done.map((d) => [d.task_id, Number(d.quantity ?? 0)]));
+  return rows.map((r) => ({ ...r, carrier_task_id: r.carrier_task_id as number, completed_quantity: roundQuantity(completed.get(r.carrier_task_id as number) ?? 0) }));
+}
+
+/** The company's figures: drivers' pay, revenue, margin, losses, transfers both ways — aggregates only. */
+export async function companyStatistics(db: Db, companyId: number, period: Period): Promise<CompanyWages> {
+  const incoming = await transfersOf(db, companyId, 'to', period);
+  const outgoing = await transfersOf(db, companyId, 'from', period);
+  const transferOf = new Map(incoming.map((t) => [t.carrier_task_id, t.transfer_id]));
+  const slices = await monthSlices(db, companyId, period);
+  const closed = new Set(
+    slices.length === 0
+      ? []
+      : (
+          await db.kysely
+            .selectFrom('payroll_months')
+            .select('month')
+            .where('company_id', '=', companyId)
+            .where('status', '=', 'closed')
+            .where('month', '>=', (slices[0] as { month: string }).month)
+            .where('month', '<=', (slices.at(-1) as { month: string }).month)
+            .execute()
+        ).map((r) => r.month),
+  );
+  const acc: Acc = { loads: 0, tasks: 0, quantity: 0, payKop: 0, revenueKop: 0, lossCount: 0, lossItems: [], drivers: new Map() };
+  for (const slice of slices) {
+    if (closed.has(slice.month)) await addClosed(db, companyId, slice, acc, transferOf);
+    else await addOpen(db, companyId, slice, acc, transferOf);
+    await yieldTurn();
+  }
+  const adjustments = await db.kysely
+    .selectFrom('payroll_adjustments')
+    .select(['driver_id', sql<number>`sum(amount_kop)`.as('kop')])
+    .where('company_id', '=', companyId)
+    .$if(period.start_date !== undefined, (qb) => qb.where('date', '>=', period.start_date as string))
+    .$if(period.end_date !== undefined, (qb) => qb.where('date', '<=', period.end_date as string))
+    .groupBy('driver_id')
+    .execute();
+  let adjustmentsKop = 0;
+  for (const a of adjustments) {
+    driverSum(acc, a.driver_id).adjKop += Number(a.kop);
+    adjustmentsKop += Number(a.kop);
+  }
+  const ids = [...acc.drivers.keys()];
+  const names = new Map(ids.length ? (await db.kysely.selectFrom('users').select(['id', 'name']).where('id', 'in', ids).execute()).map((u) => [u.id, u.name]) : []);
+  const drivers = [...acc.drivers]
+    .map(([driver_id, d]) => ({
+      driver_id,
+      driver_name: names.get(driver_id) ?? '',
+      total_quantity: roundQuantity(d.quantity),
+      loads_amount: fromKop(d.payKop),
+      adjustments_amount: fromKop(d.adjKop),
+      total_amount: fromKop(d.payKop + d.adjKop),
+    }))
+    .sort((a, b) => a.driver_name.localeCompare(b.driver_name, 'ru') || a.driver_id - b.driver_id);
+
+  // Work done for other companies: the carrier tasks' own loads (few), priced as every other figure.
+  const carrierIds = incoming.map((t) => t.carrier_task_id);
+  const carried = carrierIds.length ? await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, taskIds: carrierIds, ...period, review: 'approved' })) : [];
+  return {
+    company_id: companyId,
+    start_date: period.start_date ?? null,
+    end_date: period.end_date ?? null,
+    total_quantity: roundQuantity(acc.quantity),
+    loads_amount: fromKop(acc.payKop),
+    adjustments_amount: fromKop(adjustmentsKop),
+    total_amount: fromKop(acc.payKop + adjustmentsKop),
+    revenue: fromKop(acc.revenueKop),
+    margin: fromKop(acc.revenueKop - acc.payKop - adjustmentsKop),
+    pending: await pendingLoads(db, { companyId, ...period }),
+    loads: acc.loads,
+    tasks: acc.tasks,
+    drivers,
+    losses: { count: acc.lossCount, items: acc.lossItems },
+    for_other_companies: incoming.map((t) => {
+      const mine = carried.filter((l) => l.task_id === t.carrier_task_id);
+      return {
+        transfer_id: t.transfer_id,
+        company_id: t.company_id,
+        company_name: t.company_name,
+        carrier_task_id: t.carrier_task_id,
+        date: t.date,
+        cargo: t.cargo,
+        quantity: t.quantity,
+        completed_quantity: t.completed_quantity,
+        drivers_amount: fromKop(mine.reduce((s, l) => s + l.amount_kop, 0)),
+        revenue: fromKop(mine.reduce((s, l) => s + amountKop(l.quantity, l.task_rate), 0)),
+      };
+    }),
+    transferred_out: outgoing.map((t) => ({
+      transfer_id: t.transfer_id,
+      company_id: t.company_id,
+      company_name: t.company_name,
+      task_id: t.task_id,
+      carrier_task_id: t.carrier_task_id,
+      date: t.date,
+      cargo: t.cargo,
+      quantity: t.quantity,
+      completed_quantity: t.completed_quantity,
+    })),
+  };
+}
+
+/** One page of the period's approved loads, priced (a closed month's as stored), with the transfer each did. */
+export async function companyLoads(db: Db, companyId: number, page: Period & { limit: number; offset: number }): Promise<CompanyWageLoads> {
+  const { limit, offset, ...period } = page;
+  const count = await db.kysely
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('r.review_status', '=', 'approved')
+    .where('t.company_id', '=', companyId)
+    .$if(period.start_date !== undefined, (qb) => qb.where('t.date', '>=', period.start_date as string))
+    .$if(period.end_date !== undefined, (qb) => qb.where('t.date', '<=', period.end_date as string))
+    .executeTakeFirst();
+  const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, ...period, review: 'approved', limit, offset }));
+  const taskIds = [...new Set(loads.map((l) => l.task_id))];
+  const transfers = taskIds.length
+    ? await db.kysely.selectFrom('transfers').select(['id', 'carrier_task_id']).where('status', '=', 'accepted').where('to_company_id', '=', companyId).where('carrier_task_id', 'in', taskIds).execute()
+    : [];
+  const transferOf = new Map(transfers.map((t) => [t.carrier_task_id as number, t.id]));
+  return { count: Number(count?.n ?? 0), results: loads.map((l) => companyItem(l, transferOf)) };
+}
