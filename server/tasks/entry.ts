@@ -3,7 +3,6 @@
  * previewed row by row, then the valid rows created in one transaction, the file remembered by its SHA-256 so the
  * same file is not imported twice. Every task is created through `insertTask`, as the form's.
  */
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
@@ -14,9 +13,10 @@ import type { CreatedTasks, ImportPreview, ImportResult, TaskTemplate, TemplateF
 import { templateFieldsSchema } from '../../contract/calls/tasks.ts';
 import { insertTask } from './assignments.ts';
 import { companyDriverIds } from './associations.ts';
-import { assertStaffSeesCompany } from './scope.ts';
+import { assertStaffSeesCompany, staffCompany } from './scope.ts';
 import { ImportFileError, summarizeImport, type ImportDriver } from './import-xlsx.ts';
-import type { ImportSlots, ImportThreads } from './import-runner.ts';
+import type { ImportSlot, ImportSlots, ImportThreads } from './import-runner.ts';
+import type { OpenedBody } from './import-thread.ts';
 
 /** Where import files are read: the slots that bound them, the threads that read them (import-runner.ts). */
 export interface ImportReader {
@@ -84,17 +84,23 @@ async function companyDrivers(db: Db, companyId: number): Promise<ImportDriver[]
   return db.kysely.selectFrom('users').select(['id', 'name', 'phone']).where('company_id', '=', companyId).where('role', '=', 'driver').where('is_active', '=', 1).execute();
 }
 
-function decode(base64: string): { bytes: Buffer; hash: string } {
-  const bytes = Buffer.from(base64, 'base64');
-  return { bytes, hash: createHash('sha256').update(bytes).digest('hex') };
-}
-
-/** The file read in a worker thread, within the company's and the process's slots (import-runner.ts). */
-async function parse(db: Db, reader: ImportReader, companyId: number, bytes: Buffer) {
-  const release = reader.slots.take(companyId);
+/**
+ * The call's raw JSON body read in a worker thread (parsed, checked, decoded and hashed there: import-runner.ts),
+ * within the slot the request took before its body was read; `prepare` checks the company (and anything else the
+ * call needs of the file's name and hash) before the file is read.
+ */
+async function parse(db: Db, reader: ImportReader, slot: ImportSlot, user: AuthUser, body: Buffer, prepare?: (companyId: number, opened: OpenedBody) => Promise<void>) {
+  let drivers: ImportDriver[] = [];
+  let companyId = 0;
   try {
-    const drivers = await companyDrivers(db, companyId);
-    return { rows: (await reader.threads.read(bytes, drivers)).rows, drivers };
+    const run = await reader.threads.readBody(body, async (opened) => {
+      companyId = (await staffCompany(db, user, opened.companyId)).id;
+      slot.company(companyId);
+      await prepare?.(companyId, opened);
+      drivers = await companyDrivers(db, companyId);
+      return drivers;
+    });
+    return { rows: run.rows, opened: run.opened, drivers, companyId };
   } catch (error) {
     if (error instanceof ImportFileError) {
       if (error.cause) console.warn('task import: file refused', error.cause);
@@ -102,7 +108,7 @@ async function parse(db: Db, reader: ImportReader, companyId: number, bytes: Buf
     }
     throw error;
   } finally {
-    release();
+    slot.release();
   }
 }
 
@@ -117,12 +123,11 @@ async function importedBefore(db: Db, companyId: number, hash: string): Promise<
   return row ? { at: row.created_at, by: row.name ?? null, tasks: row.tasks } : null;
 }
 
-export async function previewImport(db: Db, reader: ImportReader, companyId: number, fileName: string, base64: string): Promise<ImportPreview> {
-  const { bytes, hash } = decode(base64);
-  const { rows, drivers } = await parse(db, reader, companyId, bytes);
+export async function previewImport(db: Db, reader: ImportReader, slot: ImportSlot, user: AuthUser, body: Buffer): Promise<ImportPreview> {
+  const { rows, drivers, opened, companyId } = await parse(db, reader, slot, user, body);
   const names = new Map(drivers.map((d) => [d.id, d.name]));
   return {
-    file_name: fileName,
+    file_name: opened.fileName,
     rows: rows.map((r) => ({
       row: r.row,
       errors: r.errors,
@@ -130,7 +135,7 @@ export async function previewImport(db: Db, reader: ImportReader, companyId: num
       ...(r.example ? { example: true as const } : {}),
     })),
     ...summarizeImport(rows),
-    imported_before: await importedBefore(db, companyId, hash),
+    imported_before: await importedBefore(db, companyId, opened.hash),
   };
 }
 
@@ -139,11 +144,12 @@ function importedText(before: NonNullable<ImportPreview['imported_before']>): st
   return `Этот файл уже загружен ${at}${before.by ? ` (${before.by})` : ''}: задач — ${before.tasks}. Чтобы загрузить его ещё раз, измените файл.`;
 }
 
-export async function commitImport(db: Db, reader: ImportReader, user: AuthUser, companyId: number, fileName: string, base64: string): Promise<ImportResult> {
-  const { bytes, hash } = decode(base64);
-  const before = await importedBefore(db, companyId, hash);
-  if (before) throw conflict(importedText(before));
-  const { rows } = await parse(db, reader, companyId, bytes);
+export async function commitImport(db: Db, reader: ImportReader, slot: ImportSlot, user: AuthUser, body: Buffer): Promise<ImportResult> {
+  const { rows, opened, companyId } = await parse(db, reader, slot, user, body, async (company, { hash }) => {
+    const before = await importedBefore(db, company, hash);
+    if (before) throw conflict(importedText(before));
+  });
+  const { fileName, hash } = opened;
   const tasks = rows.flatMap((r) => (r.task ? [r.task] : []));
   if (tasks.length === 0 && rows.every((r) => r.example)) throw badRequest('В файле только строка-пример из шаблона: впишите задачи ниже неё и загрузите файл снова.');
   if (tasks.length === 0) throw badRequest('В файле нет строк без ошибок: исправьте строки и загрузите файл снова.');

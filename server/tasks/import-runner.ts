@@ -8,9 +8,9 @@
  * than reading a usual file: the preview and the import that follows it share one.
  */
 import { Worker } from 'node:worker_threads';
-import { HttpError } from '../errors.ts';
+import { HttpError, badRequest } from '../errors.ts';
 import { ImportFileError, type ImportDriver, type ImportRow } from './import-xlsx.ts';
-import type { ThreadAnswer, ThreadTask } from './import-thread.ts';
+import type { OpenedBody, ThreadAnswer, ThreadTask } from './import-thread.ts';
 
 const ENTRY = new URL('./import-worker.mjs', import.meta.url);
 
@@ -54,11 +54,45 @@ export class ImportThreads {
     const worker = this.takeIdle() ?? this.start();
     // A copy is handed over (transferred, not cloned again): the caller keeps its bytes.
     const copy = new Uint8Array(file);
-    const task: ThreadTask = { file: copy, drivers: [...drivers] };
-    worker.ref();
-    let answer: ThreadAnswer;
+    const answer = await this.ask(worker, { kind: 'read', file: copy, drivers: [...drivers] }, [copy.buffer as ArrayBuffer]);
+    this.park(worker);
+    return rowsOf(answer);
+  }
+
+  /**
+   * Reads an import call's raw JSON body in a thread (import-thread.ts): the body parsed and checked, the file decoded
+   * and hashed there, not on the request thread. `prepare` hears the file's name, company and hash and answers the
+   * company's drivers, or throws (the company not the caller's, the file imported before): then nothing is read.
+   * A body that is not the call's is a 400 naming the field.
+   */
+  async readBody(body: Buffer, prepare: (opened: OpenedBody) => Promise<readonly ImportDriver[]>): Promise<ImportRun & { opened: OpenedBody }> {
+    const worker = this.takeIdle() ?? this.start();
+    const copy = new Uint8Array(body);
+    const first = await this.ask(worker, { kind: 'open', body: copy }, [copy.buffer as ArrayBuffer]);
+    if (first.kind !== 'opened') {
+      this.park(worker);
+      if (first.kind === 'bad') throw badRequest(first.detail);
+      return { ...rowsOf(first), opened: { fileName: '', companyId: undefined, hash: '' } };
+    }
+    const { kind: _, ...opened } = first;
+    let drivers: readonly ImportDriver[];
     try {
-      answer = await new Promise<ThreadAnswer>((resolve, reject) => {
+      drivers = await prepare(opened);
+    } catch (error) {
+      worker.postMessage({ kind: 'drop' } satisfies ThreadTask);
+      this.park(worker);
+      throw error;
+    }
+    const answer = await this.ask(worker, { kind: 'read', drivers: [...drivers] });
+    this.park(worker);
+    return { ...rowsOf(answer), opened };
+  }
+
+  /** One task to a thread and its answer; a thread that fails, runs out of heap or of time is ended. */
+  private async ask(worker: Worker, task: ThreadTask, transfer: ArrayBuffer[] = []): Promise<ThreadAnswer> {
+    worker.ref();
+    try {
+      return await new Promise<ThreadAnswer>((resolve, reject) => {
         const timer = setTimeout(() => (done(), reject(new ImportFileError(TOO_SLOW))), this.limits.timeoutMs);
         const done = () => {
           clearTimeout(timer);
@@ -68,16 +102,12 @@ export class ImportThreads {
         const onError = (error: NodeJS.ErrnoException) => (done(), reject(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? new ImportFileError(TOO_COMPLEX, { cause: error }) : error));
         const onExit = (code: number) => (done(), reject(new Error(`task import thread exited (${code}) without an answer`)));
         worker.on('message', onMessage).on('error', onError).on('exit', onExit);
-        worker.postMessage(task, [copy.buffer as ArrayBuffer]);
+        worker.postMessage(task, transfer);
       });
     } catch (error) {
       void worker.terminate();
       throw error;
     }
-    this.park(worker);
-    if (answer.kind === 'rows') return { rows: answer.rows, threadId: answer.threadId, isMainThread: answer.isMainThread };
-    if (answer.kind === 'file') throw new ImportFileError(answer.message, answer.cause ? { cause: answer.cause } : undefined);
-    throw new Error(`task import thread failed: ${answer.message}`);
   }
 
   /** Threads alive now, idle ones included (0 once every file is answered and the idle time has passed). */
@@ -129,6 +159,21 @@ export class ImportThreads {
   }
 }
 
+/** A thread's answer to `read` as the caller gets it: the rows, or the file's refusal thrown. */
+function rowsOf(answer: ThreadAnswer): ImportRun {
+  if (answer.kind === 'rows') return { rows: answer.rows, threadId: answer.threadId, isMainThread: answer.isMainThread };
+  if (answer.kind === 'file') throw new ImportFileError(answer.message, answer.cause ? { cause: answer.cause } : undefined);
+  throw new Error(`task import thread failed: ${answer.kind === 'error' ? answer.message : `unexpected answer ${answer.kind}`}`);
+}
+
+/** An import's place among those running: taken before its body is read, given back once it is answered. */
+export interface ImportSlot {
+  /** Counts it against this company too, when the company was not known when it was taken (a super-admin's): 429 when the company's are taken. */
+  company(companyId: number): void;
+  /** Gives it back (again: nothing). */
+  release(): void;
+}
+
 /** The imports running now: per company and in all. */
 export class ImportSlots {
   private running = 0;
@@ -139,22 +184,41 @@ export class ImportSlots {
     private readonly perCompany: number,
   ) {}
 
-  /** Takes a slot for one of the company's files, or refuses it (429: the company's own; 503: the process's); returns its release. */
-  take(companyId: number): () => void {
-    const retryAfter = { 'retry-after': String(IMPORT_RETRY_AFTER_SECONDS) };
-    const mine = this.byCompany.get(companyId) ?? 0;
-    if (mine >= this.perCompany) throw new HttpError(429, COMPANY_BUSY, retryAfter);
-    if (this.running >= this.perProcess) throw new HttpError(503, SERVER_BUSY, retryAfter);
+  /**
+   * Takes a slot for one of the company's files (the company may be known only later: `ImportSlot.company`), or
+   * refuses it: 429 when the company's own are taken, 503 when the process's are.
+   */
+  take(companyId: number | null): ImportSlot {
+    if (companyId !== null) this.checkCompany(companyId);
+    if (this.running >= this.perProcess) throw new HttpError(503, SERVER_BUSY, RETRY_AFTER);
     this.running++;
-    this.byCompany.set(companyId, mine + 1);
+    let counted: number | null = null;
     let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.running--;
-      const left = (this.byCompany.get(companyId) ?? 1) - 1;
-      if (left > 0) this.byCompany.set(companyId, left);
-      else this.byCompany.delete(companyId);
+    const slot: ImportSlot = {
+      company: (id) => {
+        if (released || counted === id) return;
+        if (counted !== null) throw new Error(`import slot already counted for company ${counted}, not ${id}`);
+        this.checkCompany(id);
+        this.byCompany.set(id, (this.byCompany.get(id) ?? 0) + 1);
+        counted = id;
+      },
+      release: () => {
+        if (released) return;
+        released = true;
+        this.running--;
+        if (counted === null) return;
+        const left = (this.byCompany.get(counted) ?? 1) - 1;
+        if (left > 0) this.byCompany.set(counted, left);
+        else this.byCompany.delete(counted);
+      },
     };
+    if (companyId !== null) slot.company(companyId);
+    return slot;
+  }
+
+  private checkCompany(companyId: number): void {
+    if ((this.byCompany.get(companyId) ?? 0) >= this.perCompany) throw new HttpError(429, COMPANY_BUSY, RETRY_AFTER);
   }
 }
+
+const RETRY_AFTER = { 'retry-after': String(IMPORT_RETRY_AFTER_SECONDS) };

@@ -222,7 +222,7 @@ export async function parseTaskImport(file: Buffer, ctx: ImportContext): Promise
 }
 
 async function parse(file: Buffer, ctx: ImportContext): Promise<ImportRow[]> {
-  preflight(file);
+  await preflight(file);
   const book = new ExcelJS.Workbook();
   await book.xlsx.load(file as unknown as ExcelJS.Buffer);
   const sheet = book.worksheets[0];

@@ -2,14 +2,16 @@
  * The guards an uploaded .xlsx meets before exceljs reads it (server/tasks/import-xlsx.ts; docs/task-entry.md): the
  * size, the format (a zip; an old .xls or a password-protected book is named as such), the zip's central directory
  * (declared sizes and ratios: a zip bomb is refused before anything is inflated), every entry inflated under a ceiling
- * of its declared size (a zip that lies about its sizes stops there), the first sheet's rows counted in its XML
- * (too many rows are refused before exceljs builds row objects), and the cells exceljs would build: the first sheet's
- * widest column (the import reads nine columns, found among the first ones), the cells of the whole book and its
- * shared strings — a file of a few MB can hold millions of numbers, each a cell object in exceljs. A refusal is an
+ * of its declared size (a zip that lies about its sizes stops there), and, counted while the sheets inflate (given up
+ * at the first cap passed), the first sheet's rows (too many rows are refused before exceljs builds row objects) and
+ * the cells exceljs would build: the first sheet's widest column (the import reads nine columns, found among the first
+ * ones), the cells of the whole book and its shared strings — a file of a few MB can hold millions of numbers, each a
+ * cell object in exceljs. A refusal is an
  * `ImportFileError` (its message is for the user).
  */
-import { inflateRawSync } from 'node:zlib';
-import { CELLS, ROWS, formatNumber, plural } from '../../contract/words.ts';
+import { StringDecoder } from 'node:string_decoder';
+import { createInflateRaw, inflateRawSync } from 'node:zlib';
+import { ROWS, formatNumber, plural } from '../../contract/words.ts';
 
 /** The largest upload read at all. */
 export const IMPORT_MAX_BYTES = 5 * 1024 * 1024;
@@ -44,8 +46,9 @@ export const NO_ROWS = 'в файле нет строк с задачами';
 export const tooManyRows = (n: number) => `в файле ${plural(n, ROWS)}, можно не больше ${IMPORT_MAX_ROWS} — разделите файл`;
 export const tooWide = (letter: string, n: number) =>
   `на листе с задачами заполнены столбцы до ${letter} (${n}), можно не больше ${IMPORT_MAX_COLUMNS}: удалите лишние столбцы — импорт читает только столбцы шаблона`;
-export const tooManyCells = (n: number) =>
-  `в файле ${plural(n, CELLS)}, можно не больше ${formatNumber(IMPORT_MAX_CELLS)}: оставьте только лист с задачами и столбцы шаблона`;
+/** Counted while the sheet inflates, which stops at the cap: the count beyond it is not known. */
+export const moreRowsThanCap = `в файле больше ${IMPORT_MAX_ROWS} строк с задачами — разделите файл на части до ${IMPORT_MAX_ROWS} строк`;
+export const moreCellsThanCap = `в файле больше ${formatNumber(IMPORT_MAX_CELLS)} ячеек: оставьте только лист с задачами и столбцы шаблона`;
 
 interface ZipEntry {
   name: string;
@@ -144,13 +147,18 @@ function checkSizes(entries: readonly ZipEntry[]): void {
   }
 }
 
-/** One entry's bytes, inflated to at most its declared size (a zip that lies about it stops there). */
-function inflateEntry(file: Buffer, entry: ZipEntry): Buffer {
+/** An entry's stored (compressed) bytes, found through its local header. */
+function entrySpan(file: Buffer, entry: ZipEntry): Buffer {
   const at = entry.localOffset;
   if (at + 30 > file.length || file.readUInt32LE(at) !== 0x04034b50) throw new ImportFileError(DAMAGED);
   const start = at + 30 + file.readUInt16LE(at + 26) + file.readUInt16LE(at + 28);
   if (start + entry.compressedSize > file.length) throw new ImportFileError(DAMAGED);
-  const raw = file.subarray(start, start + entry.compressedSize);
+  return file.subarray(start, start + entry.compressedSize);
+}
+
+/** One entry's bytes, inflated to at most its declared size (a zip that lies about it stops there). */
+function inflateEntry(file: Buffer, entry: ZipEntry): Buffer {
+  const raw = entrySpan(file, entry);
   let data: Buffer;
   if (entry.method === 0) {
     data = raw;
@@ -197,21 +205,6 @@ function firstSheetPath(workbookXml: string, relsXml: string | null, worksheets:
   return worksheets[0] ?? null;
 }
 
-/** Rows of a worksheet's XML that hold a value, a shared or inline string or a formula (formatted empty rows do not count). */
-export function countValueRows(xml: string): number {
-  let count = 0;
-  const start = /<((?:[\w.-]+:)?)row\b[^>]*?(\/?)>/g;
-  const value = /<(?:[\w.-]+:)?(?:v|is|f)\b/;
-  for (let m = start.exec(xml); m; m = start.exec(xml)) {
-    if (m[2] === '/') continue;
-    const close = xml.indexOf(`</${m[1]}row>`, start.lastIndex);
-    const end = close < 0 ? xml.length : close;
-    if (value.test(xml.slice(start.lastIndex, end))) count++;
-    start.lastIndex = end;
-  }
-  return count;
-}
-
 /** A column's number from its letters (A = 1, AA = 27); 0 when there are none. */
 function columnNumber(letters: string): number {
   let n = 0;
@@ -227,29 +220,133 @@ export function columnLetters(column: number): string {
 }
 
 /**
- * A worksheet's cells (`<c>` elements, filled or only formatted) and its widest column, from the XML alone: a cell's
- * column is its `r` reference, or the one after the cell before it in the row when it has none.
+ * A worksheet's XML counted as it inflates, chunk by chunk: its rows that hold a value (a value, a shared or inline
+ * string or a formula; formatted empty rows do not count), its cells (`<c>` elements, filled or only formatted) and
+ * its widest column (a cell's `r` reference, or the one after the cell before it in the row when it has none). A tag
+ * cut by a chunk's end is carried into the next chunk; a character cut so is held by the decoder.
  */
-export function sheetShape(xml: string): { cells: number; widest: number } {
-  let cells = 0;
-  let widest = 0;
-  let column = 0;
-  const tag = /<(?:[\w.-]+:)?(row|c)\b([^>]*)>/g;
-  for (let m = tag.exec(xml); m; m = tag.exec(xml)) {
-    if (m[1] === 'row') {
-      column = 0;
-      continue;
-    }
-    cells++;
-    const ref = /\br\s*=\s*["']\$?([A-Za-z]{1,3})\$?\d/.exec(m[2] as string);
-    column = ref ? columnNumber((ref[1] as string).toUpperCase()) : column + 1;
-    if (column > widest) widest = column;
+export class SheetScan {
+  rows = 0;
+  cells = 0;
+  widest = 0;
+  private column = 0;
+  private inRow = false;
+  private rowHasValue = false;
+  private carry = '';
+  private readonly decoder = new StringDecoder('utf8');
+
+  feed(chunk: Buffer | string): void {
+    const text = this.carry + (typeof chunk === 'string' ? chunk : this.decoder.write(chunk));
+    const open = text.lastIndexOf('<');
+    const cut = open >= 0 && text.indexOf('>', open) < 0 ? open : text.length;
+    this.carry = text.slice(cut);
+    const tag = /<(\/?)(?:[\w.-]+:)?(row|c|v|is|f)\b([^>]*)>/g;
+    const complete = text.slice(0, cut);
+    for (let m = tag.exec(complete); m; m = tag.exec(complete)) this.tag(m[1] === '/', m[2] as string, m[3] as string);
   }
-  return { cells, widest };
+
+  /** The sheet's end: a row left open counts as if closed. */
+  end(): this {
+    this.feed(this.decoder.end());
+    this.closeRow();
+    return this;
+  }
+
+  private tag(closing: boolean, name: string, attrs: string): void {
+    if (name === 'row') {
+      if (closing) return this.closeRow();
+      this.closeRow();
+      this.column = 0;
+      this.inRow = !attrs.endsWith('/');
+    } else if (name === 'c') {
+      if (closing) return;
+      this.cells++;
+      const ref = /\br\s*=\s*["']\$?([A-Za-z]{1,3})\$?\d/.exec(attrs);
+      this.column = ref ? columnNumber((ref[1] as string).toUpperCase()) : this.column + 1;
+      if (this.column > this.widest) this.widest = this.column;
+    } else if (!closing && this.inRow) {
+      this.rowHasValue = true;
+    }
+  }
+
+  private closeRow(): void {
+    if (this.inRow && this.rowHasValue) this.rows++;
+    this.inRow = false;
+    this.rowHasValue = false;
+  }
 }
 
-/** Every guard that can run without exceljs; throws `ImportFileError`, returns nothing on a file worth reading. */
-export function preflight(file: Buffer): void {
+/** Rows of a worksheet's XML that hold a value (`SheetScan`, on the whole text at once). */
+export function countValueRows(xml: string): number {
+  const scan = new SheetScan();
+  scan.feed(xml);
+  return scan.end().rows;
+}
+
+/** Shared strings (`<si>`) counted as the part inflates, a tag cut by a chunk's end carried into the next. */
+class StringsScan {
+  count = 0;
+  private carry = '';
+  private readonly decoder = new StringDecoder('utf8');
+
+  feed(chunk: Buffer): void {
+    const text = this.carry + this.decoder.write(chunk);
+    const open = text.lastIndexOf('<');
+    const cut = open >= 0 && text.indexOf('>', open) < 0 ? open : text.length;
+    this.carry = text.slice(cut);
+    this.count += text.slice(0, cut).match(/<(?:[\w.-]+:)?si\b/g)?.length ?? 0;
+  }
+}
+
+/** What a preflight inflated: the tests see that a refused file stopped near its cap, not at its end. */
+export interface PreflightStats {
+  inflatedBytes: number;
+}
+
+/** The inflated pieces handed on at a time: a cap passed is seen within one of them. */
+const INFLATE_CHUNK = 64 * 1024;
+
+/**
+ * One entry inflated piece by piece (zlib's streaming inflate), each piece handed to `take` as it comes; `take` throws
+ * to stop (a cap passed), and nothing more is inflated. More than the declared size is a bomb; less, a damaged file.
+ */
+async function streamEntry(file: Buffer, entry: ZipEntry, take: (piece: Buffer) => void, stats?: PreflightStats): Promise<void> {
+  const raw = entrySpan(file, entry);
+  if (entry.method === 0) {
+    if (raw.length !== entry.size) throw new ImportFileError(DAMAGED);
+    for (let at = 0; at < raw.length; at += INFLATE_CHUNK) take(raw.subarray(at, at + INFLATE_CHUNK));
+    return;
+  }
+  await new Promise<void>((resolve, reject) => {
+    const inflater = createInflateRaw({ chunkSize: INFLATE_CHUNK });
+    let total = 0;
+    const stop = (error: unknown) => {
+      inflater.destroy();
+      reject(error);
+    };
+    inflater.on('data', (piece: Buffer) => {
+      total += piece.length;
+      if (stats) stats.inflatedBytes += piece.length;
+      if (total > entry.size) return stop(new ImportFileError(BOMB));
+      try {
+        take(piece);
+      } catch (error) {
+        stop(error);
+      }
+    });
+    inflater.on('error', (error) => stop(new ImportFileError(DAMAGED, { cause: error })));
+    inflater.on('end', () => (total === entry.size ? resolve() : reject(new ImportFileError(DAMAGED))));
+    inflater.end(raw);
+  });
+}
+
+/**
+ * Every guard that can run without exceljs; throws `ImportFileError`, returns nothing on a file worth reading. The
+ * worksheets and shared strings are counted while they inflate and given up at the first cap passed (a sheet of
+ * 900 columns stops within its first rows, not after its 44 MB): the refusal names the cap, or the widest column
+ * found so far.
+ */
+export async function preflight(file: Buffer, stats?: PreflightStats): Promise<void> {
   checkFormat(file);
   const entries = readCentralDirectory(file);
   checkSizes(entries);
@@ -259,35 +356,51 @@ export function preflight(file: Buffer): void {
     .map((e) => e.name)
     .filter((name) => /^xl\/worksheets\/[^/]+\.xml$/.test(name))
     .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+  const streamed = new Set([...worksheets, 'xl/sharedStrings.xml']);
   const texts = new Map<string, string>();
-  // Every entry is inflated once under its ceiling: exceljs will inflate all of them too.
+  // Every other entry is inflated whole under its ceiling (exceljs will inflate all of them too).
   for (const entry of entries) {
-    if (entry.name.endsWith('/')) continue;
+    if (entry.name.endsWith('/') || streamed.has(entry.name)) continue;
     const data = inflateEntry(file, entry);
-    if (entry.name === 'xl/workbook.xml' || entry.name === 'xl/_rels/workbook.xml.rels' || entry.name === 'xl/sharedStrings.xml' || worksheets.includes(entry.name)) {
-      texts.set(entry.name, data.toString('utf8'));
-    }
+    if (stats) stats.inflatedBytes += data.length;
+    if (entry.name === 'xl/workbook.xml' || entry.name === 'xl/_rels/workbook.xml.rels') texts.set(entry.name, data.toString('utf8'));
   }
   const first = firstSheetPath(texts.get('xl/workbook.xml') ?? '', texts.get('xl/_rels/workbook.xml.rels') ?? null, worksheets);
   if (!first) throw new ImportFileError(NO_ROWS);
   let others = 0;
   let cells = 0;
-  for (const path of worksheets) {
-    const xml = texts.get(path) ?? '';
-    const rows = countValueRows(xml);
-    const shape = sheetShape(xml);
-    if (path === first) {
-      // One of them is the header row.
-      if (rows - 1 > IMPORT_MAX_ROWS) throw new ImportFileError(tooManyRows(rows - 1));
-      if (shape.widest > IMPORT_MAX_COLUMNS) throw new ImportFileError(tooWide(columnLetters(shape.widest), shape.widest));
-    } else {
-      others += rows;
-    }
-    cells += shape.cells;
+  // The first sheet first: its own caps are named before the book's.
+  for (const path of [first, ...worksheets.filter((w) => w !== first)]) {
+    const entry = byName.get(path);
+    if (!entry) continue;
+    const scan = new SheetScan();
+    const check = () => {
+      if (path === first) {
+        if (scan.widest > IMPORT_MAX_COLUMNS) throw new ImportFileError(tooWide(columnLetters(scan.widest), scan.widest));
+        // One of them is the header row.
+        if (scan.rows - 1 > IMPORT_MAX_ROWS) throw new ImportFileError(moreRowsThanCap);
+      }
+      if (cells + scan.cells > IMPORT_MAX_CELLS) throw new ImportFileError(moreCellsThanCap);
+    };
+    await streamEntry(file, entry, (piece) => (scan.feed(piece), check()), stats);
+    scan.end();
+    check();
+    if (path !== first) others += scan.rows;
+    cells += scan.cells;
   }
-  if (cells > IMPORT_MAX_CELLS) throw new ImportFileError(tooManyCells(cells));
-  const strings = (texts.get('xl/sharedStrings.xml') ?? '').match(/<(?:[\w.-]+:)?si\b/g)?.length ?? 0;
-  if (strings > IMPORT_MAX_CELLS) throw new ImportFileError(tooManyCells(strings));
+  const shared = byName.get('xl/sharedStrings.xml');
+  if (shared) {
+    const strings = new StringsScan();
+    await streamEntry(
+      file,
+      shared,
+      (piece) => {
+        strings.feed(piece);
+        if (strings.count > IMPORT_MAX_CELLS) throw new ImportFileError(moreCellsThanCap);
+      },
+      stats,
+    );
+  }
   if (others > MAX_OTHER_SHEET_ROWS) {
     throw new ImportFileError(`на других листах файла ${plural(others, ROWS)} — оставьте в файле только лист с задачами (он должен быть первым)`);
   }

@@ -521,7 +521,7 @@ describe('the whole file refused', () => {
     const file = await manyRows(100_000);
     expect(file.length).toBeLessThan(5 * 1024 * 1024);
     const load = vi.spyOn(JSZip, 'loadAsync');
-    expect(await fileError(file)).toBe('в файле 100\u00a0000 строк, можно не больше 2000 — разделите файл');
+    expect(await fileError(file)).toBe('в файле больше 2000 строк с задачами — разделите файл на части до 2000 строк');
     expect(load).not.toHaveBeenCalled();
   });
 
@@ -532,7 +532,7 @@ describe('the whole file refused', () => {
     expect(load).toHaveBeenCalledTimes(1);
     expect(summarizeImport(rows)).toEqual({ ok: 2000, bad: 0 });
     expect(rows[1999]).toMatchObject({ row: 2001, task: { date: '2026-11-25', planned_quantity: 2001 } });
-    expect(await fileError(await manyRows(2001))).toBe('в файле 2\u00a0001 строка, можно не больше 2000 — разделите файл');
+    expect(await fileError(await manyRows(2001))).toBe('в файле больше 2000 строк с задачами — разделите файл на части до 2000 строк');
   });
 
   it('counts rows with values, not rows that are only formatted', () => {
