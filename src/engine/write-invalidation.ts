@@ -9,14 +9,21 @@ import type { CallDecl } from '../../contract/call.ts';
 
 /**
  * The route table, loaded on the first write rather than with the app: it carries every call's zod schemas,
- * which /login and the driver's screens do not need. Until it is here, a write uses RELATED.
+ * which /login and the driver's screens do not need. Until it is here, a write uses RELATED; it never rejects (a
+ * chunk that cannot load now is asked for again by the next write).
  */
 let findCall: ((method: string, path: string) => CallDecl | undefined) | null = null;
 let loading: Promise<void> | null = null;
 export function routeTableLoaded(): Promise<void> {
-  loading ??= import('../../contract/calls/index.ts').then((table) => {
-    findCall = table.callFor;
-  });
+  loading ??= import('../../contract/calls/index.ts').then(
+    (table) => {
+      findCall = table.callFor;
+    },
+    () => {
+      // Offline before the service worker holds the chunk: this write uses RELATED, the next one tries again.
+      loading = null;
+    },
+  );
   return loading;
 }
 

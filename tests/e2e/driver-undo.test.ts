@@ -28,7 +28,7 @@ describe('undoing a report just filed', () => {
       const form = await current.openReport(cargo);
       await form.fill({ quantity: '12' });
       await form.submit();
-      await page.getByText('Задача отмечена выполненной: она теперь в разделе «Статистика».').waitFor();
+      await page.getByText('Задача выполнена: она теперь в разделе «Статистика».').waitFor();
       await waitFor(async () => (await reportsOn(server, association.id)).length === 1, { message: 'the report reached the server' });
       expect(await associationStatus(server, association.id)).toBe('completed');
 
