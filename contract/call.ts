@@ -34,7 +34,10 @@ export type Area =
   | 'onlyoffice'
   | 'audit'
   | 'payroll'
-  | 'dispatch';
+  | 'dispatch'
+  | 'counterparties'
+  | 'places'
+  | 'vehicles';
 
 /**
  * Who hears of a write on the change feed, resolved on the server from the database (server/events/audience.ts):
