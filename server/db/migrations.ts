@@ -9,6 +9,7 @@ import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
 import { migration010 } from './migrations-scale.ts';
 import { migration011 } from './migrations-late.ts';
+import { migration012 } from './migrations-registers.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -372,6 +373,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '009_hardening': migration009(),
         '010_scale': migration010(dialect),
         '011_late_payments': migration011(),
+        '012_registers': migration012(dialect),
       };
     },
   };

@@ -61,8 +61,8 @@ export function valuesFromTemplate(values: TaskFormValues, fields: TemplateField
   return {
     ...values,
     cargo: fields.cargo,
-    loading_place: fields.loading_place,
-    unloading_place: fields.unloading_place,
+    loading_place: fields.loading_place ?? '',
+    unloading_place: fields.unloading_place ?? '',
     planned_quantity: quantityText(fields.planned_quantity),
     unit: fields.unit,
     rate: quantityText(fields.rate ?? null),
