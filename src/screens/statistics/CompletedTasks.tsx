@@ -28,7 +28,7 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
               const association = ownAssociation(task, userId);
               return (
                 <li key={association?.id ?? `task-${task.id}`} className="drv-card">
-                  <TaskSummary task={task} />
+                  <TaskSummary task={task} guide={false} />
                   {association ? (
                     <>
                       <dl className="drv-facts">
