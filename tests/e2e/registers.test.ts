@@ -45,7 +45,7 @@ describe('registers in a task', () => {
     expect(await card.field('Название').inputValue()).toBe('ООО «Заказчик e2e»');
     await card.field('ИНН').fill(INN);
     await card.submit('Создать');
-    await page.getByRole('cell', { name: /ООО «Заказчик e2e»/ }).waitFor();
+    await page.getByRole('cell', { name: 'ООО «Заказчик e2e»', exact: true }).waitFor();
 
     // The task: the customer found by its ИНН, the loading place created in place.
     await page.goto(`${app.url}/tasks/create`);

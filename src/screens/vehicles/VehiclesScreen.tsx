@@ -89,7 +89,13 @@ export function VehiclesScreen({ title }: ScreenProps) {
       columns={columns}
       muted={(v) => !v.is_active}
       empty={
-        state.search.trim() !== '' || state.active === '1' ? <p>По этому фильтру машин нет.</p> : <p>В парке пока нет машин. Добавьте первую кнопкой «Добавить машину».</p>
+        state.search.trim() !== '' ? (
+          <p>По этому поиску машин нет.</p>
+        ) : state.active === '1' ? (
+          <p>Машин в работе нет. Добавьте машину кнопкой «Добавить машину»; снятые с работы — в «Показать: Все».</p>
+        ) : (
+          <p>В парке пока нет машин. Добавьте первую кнопкой «Добавить машину».</p>
+        )
       }
       card={(v) => (
         <RowCard title={v.plate} badge={<VehicleBadge active={v.is_active} />} actions={actions(v)}>
