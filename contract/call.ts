@@ -34,7 +34,10 @@ export type Area =
   | 'onlyoffice'
   | 'audit'
   | 'payroll'
-  | 'dispatch';
+  | 'dispatch'
+  | 'counterparties'
+  | 'places'
+  | 'vehicles';
 
 /**
  * Where pay shows: the statistics (`wages`) and the month's payroll (`payroll`). Every write that changes a load

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DRIVER_STATUSES, TASK_STATUSES } from './entities.ts';
 import { REPORT_MAX_TRIPS } from './report-limits.ts';
 import { formFlag, formQuantity, isoDate, jsonFlag, quantityNumber, text } from './fields.ts';
+import { taskLinkFields } from './registers.ts';
 
 export { isoDate };
 
@@ -99,13 +100,16 @@ export const quantityUpdateSchema = z.object({
 });
 export type QuantityUpdate = z.infer<typeof quantityUpdateSchema>;
 
-/** POST /tasks/ (staff). */
+/**
+ * POST /tasks/ (staff). A place is its text or its register id (then the text is the place's name); one of the two
+ * is needed (the server says which is missing). The register links: docs/registers.md.
+ */
 export const taskCreateSchema = z.object({
   company_id: z.number().int().positive().optional(),
   date: isoDate,
   cargo: text().min(1, 'укажите груз').max(300),
-  loading_place: text().min(1, 'укажите место погрузки').max(300),
-  unloading_place: text().min(1, 'укажите место выгрузки').max(300),
+  loading_place: text().min(1, 'укажите место погрузки').max(300).optional(),
+  unloading_place: text().min(1, 'укажите место выгрузки').max(300).optional(),
   planned_quantity: quantity,
   unit: text().min(1).max(20).default('т'),
   rate: quantity.nullable().optional(),
@@ -114,6 +118,7 @@ export const taskCreateSchema = z.object({
   driver_ids: z.array(z.number().int().positive()).max(200).optional(),
   /** Each assigned driver's own fields (docs/product.md §3: id, quantity, status, loading_quantity, transport_rate, unloading_quantity). */
   drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
+  ...taskLinkFields,
 });
 export type TaskCreate = z.infer<typeof taskCreateSchema>;
 
@@ -140,7 +145,22 @@ export const driverStatusSchema = z.object({
 
 /** The task's own fields a staff PUT /tasks/{id}/ may change: only those sent (a stale tab never overwrites the rest). */
 export const taskFieldsSchema = taskCreateSchema
-  .pick({ date: true, cargo: true, loading_place: true, unloading_place: true, planned_quantity: true, unit: true, rate: true, comment: true, max_drivers: true })
+  .pick({
+    date: true,
+    cargo: true,
+    loading_place: true,
+    unloading_place: true,
+    planned_quantity: true,
+    unit: true,
+    rate: true,
+    comment: true,
+    max_drivers: true,
+    customer_id: true,
+    shipper_id: true,
+    consignee_id: true,
+    loading_place_id: true,
+    unloading_place_id: true,
+  })
   .partial()
   // The create schema defaults the unit to 'т'; an edit that does not send it must leave it alone.
   .extend({ unit: text().min(1, 'укажите единицу').max(20).optional() });

@@ -5,10 +5,21 @@
 import type { Role } from './roles.ts';
 import type { ReportFlag } from './report-checks.ts';
 import type { DriverPay } from './money.ts';
+import type { CounterpartyRef, PlaceRef, VehicleRef } from './registers.ts';
 
 export interface Company {
   id: number;
   name: string;
+}
+
+/** GET /companies/{id}, PUT /companies/{id}: the company with the carrier's requisites (contract/requisites.ts), each null until entered. */
+export interface CompanyCard extends Company {
+  full_name: string | null;
+  inn: string | null;
+  kpp: string | null;
+  ogrn: string | null;
+  address: string | null;
+  phone: string | null;
 }
 
 export interface Transport {
@@ -30,6 +41,12 @@ export interface UserWire {
   role: Role | { name: Role };
   is_active: boolean;
   current_transport: Transport | null;
+  /** A driver's current vehicle of the company's fleet (docs/registers.md); null: none chosen. */
+  vehicle_id: number | null;
+  vehicle: VehicleRef | null;
+  /** A driver's licence: series and number («77 12 345678»), date of issue (YYYY-MM-DD). */
+  license_number: string | null;
+  license_issued: string | null;
 }
 
 /** GET /users/drivers/: a driver with today's workload and whether they have history (then DELETE deactivates). */
@@ -162,6 +179,21 @@ export interface Task {
   rate: number | null;
   comment: string | null;
   max_drivers: number | null;
+  /**
+   * The register's places (docs/registers.md): their ids and what a driver needs of them — the address, the point,
+   * the note. `loading_place` / `unloading_place` stay the texts (a linked place's name).
+   */
+  loading_place_id: number | null;
+  unloading_place_id: number | null;
+  loading: PlaceRef | null;
+  unloading: PlaceRef | null;
+  /** Staff views only (a driver never sees the counterparties): the customer, shipper and consignee. */
+  customer_id?: number | null;
+  shipper_id?: number | null;
+  consignee_id?: number | null;
+  customer?: CounterpartyRef | null;
+  shipper?: CounterpartyRef | null;
+  consignee?: CounterpartyRef | null;
   driver_associations: DriverAssociation[];
   /** A driver's view only: what they are paid per unit on it (server/wages/pay.ts, the one rate rule). */
   driver_pay?: DriverPay;

@@ -3,7 +3,7 @@
  * the worker and UI use the inferred types.
  */
 import { z } from 'zod';
-import { stripUnsafeChars, text } from './fields.ts';
+import { isoDate, stripUnsafeChars, text } from './fields.ts';
 import { ROLES } from './roles.ts';
 
 const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Некорректный e-mail' }));
@@ -38,6 +38,35 @@ const jsonVehicleFields = {
   vehicle_brand: text().max(100).nullish(),
   vehicle_capacity: jsonCapacity,
 };
+/** A driver's licence: series (4 digits, or 2 digits and 2 letters on old ones) and number (6 digits). */
+const LICENSE = /^(\d{2})([\dА-ЯЁ]{2})(\d{6})$/;
+const LICENSE_MESSAGE = 'Водительское удостоверение: ожидается серия и номер, например 77 12 345678';
+
+/**
+ * A driver's card beyond the account (issue 31): the current vehicle of the company's fleet and the licence, each
+ * null to clear, absent to leave.
+ */
+const driverCardFields = {
+  vehicle_id: z.number({ message: 'Машина: ожидается номер машины из парка' }).int('Машина: ожидается номер машины из парка').positive('Машина: ожидается номер машины из парка').nullish(),
+  license_number: z
+    .string({ message: LICENSE_MESSAGE })
+    .transform((s, ctx) => {
+      const compact = s.replace(/[\s-]+/g, '').toUpperCase();
+      if (compact === '') return null;
+      const m = LICENSE.exec(compact);
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: LICENSE_MESSAGE });
+        return z.NEVER;
+      }
+      return `${m[1]} ${m[2]} ${m[3]}`;
+    })
+    .nullish(),
+  license_issued: isoDate
+    .refine((d) => d >= '1950-01-01', 'Дата выдачи удостоверения: слишком ранняя')
+    .refine((d) => new Date(`${d}T00:00:00Z`).getTime() <= Date.now() + 86_400_000, 'Дата выдачи удостоверения: ещё не наступила')
+    .nullish(),
+};
+
 const companyRef = z.number({ message: 'ожидается номер компании' }).int().positive('ожидается номер компании');
 
 export const registrationSchema = z.object({
@@ -71,6 +100,7 @@ export const driverCreateSchema = z.object({
   // A manager or admin creates drivers of their own company; a super-admin names the company.
   company_id: companyRef.nullish(),
   ...jsonVehicleFields,
+  ...driverCardFields,
 });
 export type DriverCreate = z.infer<typeof driverCreateSchema>;
 
@@ -83,6 +113,7 @@ export const driverUpdateSchema = z
     password: password.optional(),
     is_active: z.boolean({ message: 'ожидается true или false' }).optional(),
     ...jsonVehicleFields,
+    ...driverCardFields,
   })
   .strict();
 export type DriverUpdate = z.infer<typeof driverUpdateSchema>;

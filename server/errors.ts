@@ -34,7 +34,18 @@ const TYPE_NAMES: Record<string, string> = {
   array: 'массив',
 };
 
-/** Formats the first zod issue as "field: message", so the client sees which field is wrong. */
+/**
+ * A message that names its field itself, by the Russian label a person reads («ИНН: неверная контрольная цифра»,
+ * «Госномер прицепа: …»): up to four words, the first capitalised, then a colon. zod's own Russian messages
+ * («Неверный вариант: …», «Слишком большое значение: …») name no field.
+ */
+const LABELLED = /^([А-ЯЁ][А-ЯЁа-яё]*(?: [А-ЯЁа-яё]+){0,3}): /;
+const ZOD_OWN = /^(Неверн|Слишком|Нераспознанн)/;
+
+/**
+ * Formats the first zod issue as "field: message", so the client sees which field is wrong; a message that already
+ * starts with its field's Russian label is answered as it is.
+ */
 export function zodDetail(error: ZodError, input?: unknown): string {
   const issue = error.issues[0];
   if (!issue) return 'Некорректные данные';
@@ -45,16 +56,23 @@ export function zodDetail(error: ZodError, input?: unknown): string {
   const field = issue.path.join('.');
   if (!field && issue.code === 'invalid_type' && issue.expected === 'object') return 'Тело запроса должно быть JSON-объектом';
   let message = issue.message;
+  // The field's Russian label, when the schema's message starts with it: then it names the field instead of the path.
+  const label = ZOD_OWN.test(message) ? undefined : LABELLED.exec(message)?.[1];
   const top = issue.path[0];
   const absent =
     issue.path.length === 1 && typeof input === 'object' && input !== null && (input as Record<PropertyKey, unknown>)[top as PropertyKey] === undefined;
-  if (absent && issue.code === 'invalid_type') {
+  const missing = absent || ('input' in issue && issue.input === undefined);
+  if (issue.code === 'invalid_type' && label) {
+    // The schema's own words say what it expects; a missing field is said so under its label.
+    if (missing) message = `${label}: обязательное поле`;
+  } else if (absent && issue.code === 'invalid_type') {
     // A coerced field (company_id) sees NaN, not undefined, when it is missing.
     message = 'обязательное поле';
   } else if (issue.code === 'invalid_type') {
     // `input` is present because parse() asks zod to report it; without it we cannot tell "missing" apart.
     message = 'input' in issue && issue.input === undefined ? 'обязательное поле' : `ожидается ${TYPE_NAMES[issue.expected] ?? issue.expected}`;
   }
+  if (label) return message;
   return field ? `${field}: ${message}` : message;
 }
 

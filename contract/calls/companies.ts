@@ -3,11 +3,22 @@
  * create companies and rename their own; deleting belongs to the super-admin; an admin may attach users to
  * their own company.
  */
+import { z } from 'zod';
 import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
-import type { Company, UserWire } from '../entities.ts';
+import type { Company, CompanyCard, UserWire } from '../entities.ts';
 import { companySchema, companyUserSchema } from '../payloads.ts';
+import { checkCompanyRequisites, companyRequisitesFields } from '../requisites.ts';
 import { ADMINS, STAFF, SUPER_ONLY } from '../roles.ts';
 import { checkThresholdsSchema, type CheckThresholds } from '../report-checks.ts';
+
+/**
+ * PUT /companies/{id}: the name, and the carrier's requisites (issue 31) — each absent stays as it is, empty text
+ * clears it.
+ */
+export const companyUpdateSchema = z
+  .object({ ...companySchema.shape, ...companyRequisitesFields })
+  .strict()
+  .superRefine(checkCompanyRequisites);
 
 export const companyCalls = area(
   GET('/companies/', { roles: null, answer: answer<Company[]>() }),
@@ -19,10 +30,12 @@ export const companyCalls = area(
     invalidates: ['users'],
     audience: ['company-staff:answer.id'],
   }),
+  /** The company with its requisites: its staff, a super-admin (another company's: 404). */
+  GET('/companies/:id', { roles: STAFF, answer: answer<CompanyCard>() }),
   PUT('/companies/:id', {
     roles: ADMINS,
-    body: companySchema,
-    answer: answer<Company>(),
+    body: companyUpdateSchema,
+    answer: answer<CompanyCard>(),
     invalidates: ['users'],
     audience: ['company:param.id'],
   }),

@@ -21,6 +21,7 @@ import { exportCalls } from './exports.ts';
 import { clientErrorCalls } from './client-errors.ts';
 import { pushCalls } from './push.ts';
 import { eventCalls } from './events.ts';
+import { registerCalls } from './registers.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -40,6 +41,7 @@ export const CALLS = {
   ...clientErrorCalls,
   ...pushCalls,
   ...eventCalls,
+  ...registerCalls,
 };
 
 export type Calls = typeof CALLS;

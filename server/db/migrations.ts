@@ -7,6 +7,7 @@ import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
+import { migration010 } from './migrations-registers.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -368,6 +369,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '007_money': migration007(dialect),
         '008_dispatch_day': migration008(dialect),
         '009_hardening': migration009(),
+        '010_registers': migration010(dialect),
       };
     },
   };

@@ -15,6 +15,8 @@ import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from
 import type { TransferStatus } from '../../contract/transfers.ts';
 import type { ResponseStatus } from '../../contract/announcements.ts';
 import type { ExportStatus } from '../../contract/exports.ts';
+import type { LegalForm } from '../../contract/requisites.ts';
+import type { BodyType, Ownership } from '../../contract/registers.ts';
 
 type Id = Generated<number>;
 type Bool = number; // 0 | 1, portable across SQLite and PostgreSQL
@@ -39,6 +41,13 @@ export interface CompaniesTable {
   created_at: string;
   /** JSON of contract/report-checks.ts CheckThresholds, or null for the defaults. */
   check_thresholds: string | null;
+  /** The carrier's own requisites (migration 010; contract/requisites.ts), each null until entered. */
+  full_name: string | null;
+  inn: string | null;
+  kpp: string | null;
+  ogrn: string | null;
+  address: string | null;
+  phone: string | null;
 }
 
 export interface UsersTable {
@@ -51,6 +60,11 @@ export interface UsersTable {
   company_id: number | null;
   is_active: Bool;
   created_at: string;
+  /** A driver's licence: series and number, date of issue (YYYY-MM-DD). */
+  license_number: string | null;
+  license_issued: string | null;
+  /** A driver's current vehicle of the company's fleet. */
+  vehicle_id: number | null;
 }
 
 export interface TransportsTable {
@@ -119,6 +133,70 @@ export interface TasksTable {
   rate: number | null;
   comment: string | null;
   max_drivers: number | null;
+  created_at: string;
+  updated_at: string;
+  /** The register's links (migration 010); the texts above stay, a place's text following its name. */
+  customer_id: number | null;
+  shipper_id: number | null;
+  consignee_id: number | null;
+  loading_place_id: number | null;
+  unloading_place_id: number | null;
+}
+
+/** A company's counterparty (migration 010; docs/registers.md). */
+export interface CounterpartiesTable {
+  id: Id;
+  company_id: number;
+  legal_form: LegalForm;
+  name: string;
+  full_name: string | null;
+  inn: string | null;
+  kpp: string | null;
+  ogrn: string | null;
+  /** JSON list of CounterpartyRole. */
+  roles: string;
+  address: string | null;
+  contact_name: string | null;
+  phone: string | null;
+  edo_id: string | null;
+  note: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A place of loading or unloading (migration 010). `name_key`: contract/registers.ts placeKey(name). */
+export interface PlacesTable {
+  id: Id;
+  company_id: number;
+  name: string;
+  name_key: string;
+  address: string | null;
+  lat: number | null;
+  lon: number | null;
+  radius_m: number;
+  counterparty_id: number | null;
+  driver_note: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A vehicle of the company's fleet (migration 010). `plate_key`: the normalised plate (unique in the company). */
+export interface VehiclesTable {
+  id: Id;
+  company_id: number;
+  plate_key: string;
+  plate: string;
+  make: string | null;
+  model: string | null;
+  body_type: BodyType | null;
+  ownership: Ownership | null;
+  capacity_t: number | null;
+  volume_m3: number | null;
+  trailer_plate: string | null;
+  is_foreign: Bool;
+  is_active: Bool;
   created_at: string;
   updated_at: string;
 }
@@ -295,6 +373,9 @@ export interface Database {
   user_settings: UserSettingsTable;
   task_templates: TaskTemplatesTable;
   task_imports: TaskImportsTable;
+  counterparties: CounterpartiesTable;
+  places: PlacesTable;
+  vehicles: VehiclesTable;
 }
 
 /** A user's own settings (migration 008): the alerts they want, JSON of contract/alerts.ts AlertSettings. */

@@ -13,14 +13,14 @@ import { assignDriver, moveDriver, setDriverOrder, unassignDriver } from '../tas
 import { assertTaskMonthOpen } from '../payroll/months.ts';
 import type { Board, BoardAssignResult, BoardMove } from '../../contract/calls/dispatch.ts';
 import { HttpError } from '../errors.ts';
+import { driverVehicles, type DriverVehicle } from '../registers/driver-vehicles.ts';
 
 export async function loadBoard(db: Db, companyId: number, date: string): Promise<Board> {
   const q = db.kysely;
   const [drivers, tasks] = await Promise.all([
     q
       .selectFrom('users as u')
-      .leftJoin('transports as tr', (join) => join.onRef('tr.user_id', '=', 'u.id').on('tr.is_current', '=', 1))
-      .select(['u.id', 'u.name', 'u.phone', 'tr.vehicle_number', 'tr.vehicle_brand', 'tr.vehicle_capacity'])
+      .select(['u.id', 'u.name', 'u.phone'])
       .where('u.company_id', '=', companyId)
       .where('u.role', '=', 'driver')
       .where('u.is_active', '=', 1)
@@ -30,6 +30,7 @@ export async function loadBoard(db: Db, companyId: number, date: string): Promis
     q.selectFrom('tasks').select(['id', 'status']).where('company_id', '=', companyId).where('date', '=', date).where('status', '<>', 'cancelled').orderBy('id').execute(),
   ]);
   const taskIds = tasks.map((t) => t.id);
+  const vehicles = await driverVehicles(q, drivers.map((d) => d.id));
   const associations = taskIds.length
     ? await q
         .selectFrom('task_drivers as td')
@@ -54,7 +55,7 @@ export async function loadBoard(db: Db, companyId: number, date: string): Promis
         id: d.id,
         name: d.name,
         phone: d.phone,
-        vehicle: d.vehicle_number ? { number: d.vehicle_number, brand: d.vehicle_brand ?? '', capacity: d.vehicle_capacity } : null,
+        vehicle: vehicleOf(vehicles.get(d.id)),
         task_ids: mine.map((a) => a.task_id),
         planned: roundQuantity(parts.reduce((s, a) => s + a.share, 0)),
         delivered: roundQuantity(parts.reduce((s, a) => s + a.delivered, 0)),
@@ -64,6 +65,10 @@ export async function loadBoard(db: Db, companyId: number, date: string): Promis
     unassigned: tasks.filter((t) => !driven.has(t.id) && t.status !== 'completed').map((t) => t.id),
     tasks: full,
   };
+}
+
+function vehicleOf(v: DriverVehicle | undefined) {
+  return v ? { number: v.plate, brand: v.brand, capacity: v.capacity } : null;
 }
 
 /** The driver's tasks of the day in their order, with `taskId` put at `index`. */

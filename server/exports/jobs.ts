@@ -17,6 +17,7 @@ import { createExportWriter, type AssociationMoney, type ReviewSummary } from '.
 import { amountKop, priceLoads, selectLoads } from '../wages/pay.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { fromKop } from '../../contract/money.ts';
+import { driverVehicles } from '../registers/driver-vehicles.ts';
 import { rateSourceText } from '../../contract/words.ts';
 
 export const INTERRUPTED = 'Выгрузка прервана перезапуском сервера, запустите её снова';
@@ -242,9 +243,8 @@ async function associationMoney(db: Db, associationIds: readonly number[]): Prom
   return result;
 }
 
-/** The drivers' current vehicle plates. */
+/** The drivers' vehicle plates: the fleet vehicle on the card, else the current one of their own list. */
 async function currentVehicles(db: Db, driverIds: readonly number[]): Promise<Map<number, string>> {
-  if (driverIds.length === 0) return new Map();
-  const rows = await db.kysely.selectFrom('transports').select(['user_id', 'vehicle_number']).where('user_id', 'in', [...new Set(driverIds)]).where('is_current', '=', 1).execute();
-  return new Map(rows.map((r) => [r.user_id, r.vehicle_number]));
+  const vehicles = await driverVehicles(db.kysely, driverIds);
+  return new Map([...vehicles].map(([id, v]) => [id, v.plate]));
 }

@@ -9,6 +9,7 @@ import type { Database } from '../db/schema.ts';
 import { checkReport, checkThresholdsSchema, DEFAULT_CHECK_THRESHOLDS, type CheckThresholds, type ReportFlag } from '../../contract/report-checks.ts';
 import { DUPLICATE_PHOTO_MAX_DISTANCE, hammingDistance } from './phash.ts';
 import { DELIVERED_SQL, shareOf } from '../tasks/progress.ts';
+import { driverVehicles } from '../registers/driver-vehicles.ts';
 
 type Q = Kysely<Database>;
 
@@ -82,7 +83,8 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
   if (!r) return [];
   const since = new Date(Date.parse(r.created_at) - DUPLICATE_WINDOW_DAYS * 86_400_000).toISOString();
   const [vehicle, before, previous, live, ticket, photo, thresholds] = await Promise.all([
-    db.selectFrom('transports').select('vehicle_capacity').where('user_id', '=', r.driver_id).where('is_current', '=', 1).executeTakeFirst(),
+    // The fleet vehicle on the driver's card, else the current one of his own list (registers/driver-vehicles.ts).
+    driverVehicles(db, [r.driver_id]).then((v) => v.get(r.driver_id)),
     db
       .selectFrom('reports as r')
       .select(sql<number>`coalesce(sum(${sql.raw(DELIVERED_SQL)}), 0)`.as('delivered'))
@@ -120,7 +122,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
       quantity: r.quantity,
       trips: r.trips,
       unit: r.unit,
-      vehicle_capacity: vehicle?.vehicle_capacity ?? null,
+      vehicle_capacity: vehicle?.capacity ?? null,
       total_loading_quantity: r.total_loading_quantity,
       total_unloading_quantity: r.total_unloading_quantity,
       completed_at: r.completed_at,

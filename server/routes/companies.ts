@@ -1,6 +1,6 @@
 /** The handlers of the /companies calls (contract/calls/companies.ts). */
 import type { RouteModule } from '../context.ts';
-import type { Company } from '../../contract/entities.ts';
+import type { Company, CompanyCard } from '../../contract/entities.ts';
 import { companyCalls } from '../../contract/calls/companies.ts';
 import { inScope } from '../auth/guard.ts';
 import { nowIso } from '../db/connect.ts';
@@ -21,6 +21,14 @@ export const companyRoutes: RouteModule = (app, ctx) => {
     return row;
   }
 
+  async function companyCard(id: number): Promise<CompanyCard> {
+    return db.kysely
+      .selectFrom('companies')
+      .select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  }
+
   async function nameIsTaken(name: string, exceptId = 0): Promise<boolean> {
     const row = await db.kysely
       .selectFrom('companies')
@@ -39,12 +47,20 @@ export const companyRoutes: RouteModule = (app, ctx) => {
       return db.kysely.insertInto('companies').values({ name, created_at: nowIso() }).returning(['id', 'name']).executeTakeFirstOrThrow();
     },
 
-    'PUT /companies/:id': async ({ user, params, body: { name } }) => {
+    'GET /companies/:id': async ({ user, params }) => {
+      const company = await companyOrNotFound(params.id);
+      assertStaffSeesCompany(user, company.id, 'Компания не найдена');
+      return companyCard(company.id);
+    },
+
+    'PUT /companies/:id': async ({ user, params, body }) => {
       const company = await companyOrNotFound(params.id);
       if (!inScope(user, company.id)) throw forbidden('Можно изменять только свою компанию');
-      if (await nameIsTaken(name, company.id)) throw conflict(NAME_TAKEN);
-      await db.kysely.updateTable('companies').set({ name }).where('id', '=', company.id).execute();
-      return { id: company.id, name };
+      if (await nameIsTaken(body.name, company.id)) throw conflict(NAME_TAKEN);
+      // The requisites sent change; those left out stay.
+      const changes = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
+      await db.kysely.updateTable('companies').set(changes).where('id', '=', company.id).execute();
+      return companyCard(company.id);
     },
 
     'DELETE /companies/:id': async ({ params }) => {

@@ -89,6 +89,24 @@ export const driverRoutes: RouteModule = (app, ctx) => {
     );
   }
 
+  /**
+   * The driver's card beyond the account: a fleet vehicle of the driver's company (one in service, unless it is
+   * already his) and the licence. Only what is sent.
+   */
+  async function cardChanges(companyId: number, driverId: number | null, body: Pick<DriverUpdate, 'vehicle_id' | 'license_number' | 'license_issued'>): Promise<UserUpdate> {
+    const changes: UserUpdate = {};
+    if (body.vehicle_id != null) {
+      const vehicle = await db.kysely.selectFrom('vehicles').select(['company_id', 'is_active', 'plate']).where('id', '=', body.vehicle_id).executeTakeFirst();
+      if (!vehicle || vehicle.company_id !== companyId) throw badRequest('Машина: не найдена в парке компании');
+      const had = driverId === null ? undefined : await db.kysely.selectFrom('users').select('vehicle_id').where('id', '=', driverId).executeTakeFirst();
+      if (!vehicle.is_active && had?.vehicle_id !== body.vehicle_id) throw badRequest(`Машина: ${vehicle.plate} выведена из работы — выберите другую`);
+    }
+    if (body.vehicle_id !== undefined) changes.vehicle_id = body.vehicle_id;
+    if (body.license_number !== undefined) changes.license_number = body.license_number;
+    if (body.license_issued !== undefined) changes.license_issued = body.license_issued;
+    return changes;
+  }
+
   registerArea(app, ctx, driverCalls, {
     'GET /users/drivers/': async ({ user, query }) => {
       let select = db.kysely.selectFrom('users').select('id').where('role', '=', 'driver');
@@ -119,6 +137,7 @@ export const driverRoutes: RouteModule = (app, ctx) => {
 
     'POST /users/drivers/': async ({ user, body }) => {
       const companyId = await targetCompany(user, body.company_id);
+      const card = await cardChanges(companyId, null, body);
       const id = await createActiveAccount(db.kysely, {
         email: body.email,
         password: body.password,
@@ -130,6 +149,7 @@ export const driverRoutes: RouteModule = (app, ctx) => {
           ? { vehicle_number: body.vehicle_number, vehicle_brand: body.vehicle_brand, vehicle_capacity: body.vehicle_capacity }
           : null,
       });
+      if (Object.keys(card).length > 0) await db.kysely.updateTable('users').set(card).where('id', '=', id).execute();
       return loadUserWire(db, id);
     },
 
@@ -150,6 +170,7 @@ export const driverRoutes: RouteModule = (app, ctx) => {
       }
       if (body.password !== undefined) changes.password_hash = await hashPassword(body.password);
       if (body.is_active !== undefined) changes.is_active = body.is_active ? 1 : 0;
+      Object.assign(changes, await cardChanges(driver.company_id ?? -1, driver.id, body));
       await db.kysely.transaction().execute(async (trx) => {
         if (Object.keys(changes).length > 0) await trx.updateTable('users').set(changes).where('id', '=', driver.id).execute();
         await updateCurrentVehicle(trx, driver.id, body);

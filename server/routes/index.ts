@@ -21,6 +21,7 @@ import { payrollRoutes } from './payroll.ts';
 import { dispatchRoutes } from './dispatch.ts';
 import { taskEntryRoutes } from './task-entry.ts';
 import { userSettingsRoutes } from './user-settings.ts';
+import { registerRoutes } from './registers.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -44,4 +45,5 @@ export const routeModules: RouteModule[] = [
   dispatchRoutes,
   taskEntryRoutes,
   userSettingsRoutes,
+  registerRoutes,
 ];

@@ -11,6 +11,7 @@ import { taskCompany } from './staff-actions.ts';
 import { addAssociation, companyDriverIds, joinTask, removeAssociations } from './associations.ts';
 import { settleTask } from './progress.ts';
 import { assertTaskMonthOpen } from '../payroll/months.ts';
+import { resolveTaskLinks } from '../registers/task-links.ts';
 
 /** A driver staff may manage: a driver of a company the caller sees. */
 export async function manageableDriver(db: Db, user: AuthUser, driverId: number): Promise<{ id: number; company_id: number }> {
@@ -52,6 +53,8 @@ export async function creationCompany(db: Db, user: AuthUser, asked: number | un
  * Excel import and «Повторять» all create through it.
  */
 export async function insertTask(trx: Db['kysely'], companyId: number, userId: number, input: TaskCreate, driverIds: readonly number[], now: string): Promise<number> {
+  // Both places are resolved (a text or a place), so their texts are set (task-links.ts refuses a missing one).
+  const links = await resolveTaskLinks(trx, companyId, input, null);
   const { id } = await trx
     .insertInto('tasks')
     .values({
@@ -59,8 +62,9 @@ export async function insertTask(trx: Db['kysely'], companyId: number, userId: n
       created_by: userId,
       date: input.date,
       cargo: input.cargo,
-      loading_place: input.loading_place,
-      unloading_place: input.unloading_place,
+      ...links,
+      loading_place: links.loading_place as string,
+      unloading_place: links.unloading_place as string,
       planned_quantity: input.planned_quantity,
       unit: input.unit,
       status: driverIds.length > 0 ? 'in_progress' : 'open',

@@ -5,6 +5,7 @@ import type { DriverAssociation, DriverStatus, Page, Task } from '../../contract
 import { DELIVERED_SQL, roundQuantity, shareOf } from './progress.ts';
 import { driverPayFor, taskMoney } from '../wages/pay.ts';
 import { queryTemplate } from '../db/template.ts';
+import type { CounterpartyRef, PlaceRef } from '../../contract/registers.ts';
 
 type Q = Kysely<Database>;
 
@@ -65,7 +66,8 @@ export interface TaskTotals {
   delivered: number;
 }
 
-export function toTask(row: TaskRow, associations: DriverAssociation[], totals: TaskTotals): Task {
+/** A task's places as the register has them (docs/registers.md); `places` holds the ones its ids name. */
+export function toTask(row: TaskRow, associations: DriverAssociation[], totals: TaskTotals, places: ReadonlyMap<number, PlaceRef> = new Map()): Task {
   return {
     id: row.id,
     company_id: row.company_id,
@@ -79,6 +81,10 @@ export function toTask(row: TaskRow, associations: DriverAssociation[], totals: 
     rate: row.rate,
     comment: row.comment,
     max_drivers: row.max_drivers,
+    loading_place_id: row.loading_place_id,
+    unloading_place_id: row.unloading_place_id,
+    loading: row.loading_place_id === null ? null : (places.get(row.loading_place_id) ?? null),
+    unloading: row.unloading_place_id === null ? null : (places.get(row.unloading_place_id) ?? null),
     driver_associations: associations,
     taken_places: totals.live,
     progress: {
@@ -191,14 +197,45 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
           rows.map((r) => ({ id: r.id, company_id: r.company_id, date: r.date, transport_rate: byTask.get(r.id)?.[0]?.transport_rate ?? null })),
         );
   const contacts = onlyDriverId === undefined ? null : await dispatchers(db, rows);
+  const places = await placeRefs(db, rows);
+  // A driver never sees the counterparties (their requisites are the company's business): staff views only.
+  const parties = onlyDriverId === undefined ? await counterpartyRefs(db, rows) : null;
   return unique.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
-    const task = toTask(row, byTask.get(id) ?? [], totalsBy.get(id) ?? { live: 0, finished: 0, delivered: 0 });
+    const task = toTask(row, byTask.get(id) ?? [], totalsBy.get(id) ?? { live: 0, finished: 0, delivered: 0 }, places);
     const driverPay = pay?.get(id);
     if (driverPay) return [{ ...task, rate: null, driver_pay: driverPay, dispatcher: contacts?.get(id) ?? null }];
-    return [money ? { ...task, money: money.get(id) ?? { approved: 0, revenue: 0, pay: 0, margin: 0 } } : task];
+    if (!parties) return [task];
+    const party = (pid: number | null) => (pid === null ? null : (parties.get(pid) ?? null));
+    const staffTask: Task = {
+      ...task,
+      customer_id: row.customer_id,
+      shipper_id: row.shipper_id,
+      consignee_id: row.consignee_id,
+      customer: party(row.customer_id),
+      shipper: party(row.shipper_id),
+      consignee: party(row.consignee_id),
+    };
+    return [money ? { ...staffTask, money: money.get(id) ?? { approved: 0, revenue: 0, pay: 0, margin: 0 } } : staffTask];
   });
+}
+
+const placesByIds = queryTemplate((db, ids: readonly number[]) =>
+  db.selectFrom('places').select(['id', 'name', 'address', 'lat', 'lon', 'radius_m', 'driver_note']).where('id', 'in', ids),
+);
+const counterpartiesByIds = queryTemplate((db, ids: readonly number[]) => db.selectFrom('counterparties').select(['id', 'name', 'inn']).where('id', 'in', ids));
+
+/** The places the tasks name, by id. */
+async function placeRefs(db: Q, rows: readonly TaskRow[]): Promise<Map<number, PlaceRef>> {
+  const ids = [...new Set(rows.flatMap((r) => [r.loading_place_id, r.unloading_place_id]).filter((id): id is number => id !== null))];
+  return new Map(ids.length ? (await placesByIds(db, ids)).map((p) => [p.id, p]) : []);
+}
+
+/** The counterparties the tasks name, by id: name and ИНН. */
+async function counterpartyRefs(db: Q, rows: readonly TaskRow[]): Promise<Map<number, CounterpartyRef>> {
+  const ids = [...new Set(rows.flatMap((r) => [r.customer_id, r.shipper_id, r.consignee_id]).filter((id): id is number => id !== null))];
+  return new Map(ids.length ? (await counterpartiesByIds(db, ids)).map((c) => [c.id, c]) : []);
 }
 
 export async function loadTask(db: Q, id: number, onlyDriverId?: number): Promise<Task | null> {

@@ -11,6 +11,7 @@ import { addAssociation, companyDriverIds, removeAssociations } from './associat
 import { assertStaffSeesCompany } from './scope.ts';
 import { settleTask } from './progress.ts';
 import { assertMonthOpen } from '../payroll/months.ts';
+import { resolveTaskLinks, touchesLinks } from '../registers/task-links.ts';
 
 export async function taskCompany(db: Db, taskId: number): Promise<number> {
   const task = await db.kysely.selectFrom('tasks').select('company_id').where('id', '=', taskId).executeTakeFirst();
@@ -36,6 +37,15 @@ export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, 
     if (input.updated_at !== undefined) {
       const current = await trx.selectFrom('tasks').select('updated_at').where('id', '=', taskId).executeTakeFirstOrThrow();
       if (current.updated_at !== input.updated_at) throw conflict(STALE_TASK);
+    }
+    if (touchesLinks(input)) {
+      // The register's links and the places' texts, checked and resolved together (registers/task-links.ts).
+      const current = await trx
+        .selectFrom('tasks')
+        .select(['customer_id', 'shipper_id', 'consignee_id', 'loading_place_id', 'unloading_place_id'])
+        .where('id', '=', taskId)
+        .executeTakeFirstOrThrow();
+      Object.assign(fields, await resolveTaskLinks(trx, companyId, input, current));
     }
     if (Object.keys(fields).length > 0) {
       await trx.updateTable('tasks').set({ ...fields, updated_at: now }).where('id', '=', taskId).execute();

@@ -22,8 +22,15 @@ const usersByIds = queryTemplate((db, ids: readonly number[]) =>
       'users.company_id',
       'users.is_active',
       'companies.name as company_name',
+      'users.vehicle_id',
+      'users.license_number',
+      'users.license_issued',
     ])
     .where('users.id', 'in', ids),
+);
+
+const vehiclesByIds = queryTemplate((db, ids: readonly number[]) =>
+  db.selectFrom('vehicles').select(['id', 'plate', 'make', 'model', 'capacity_t']).where('id', 'in', ids),
 );
 
 const currentTransportsOf = queryTemplate((db, ids: readonly number[]) =>
@@ -47,6 +54,8 @@ export async function loadUserWires(db: Db, ids: readonly number[]): Promise<Map
   const rows = await usersByIds(db.kysely, ids);
   const transports = await currentTransportsOf(db.kysely, ids);
   const current = new Map(transports.map((t) => [t.user_id, transportWire(t)]));
+  const vehicleIds = [...new Set(rows.flatMap((r) => (r.vehicle_id === null ? [] : [r.vehicle_id])))];
+  const vehicles = new Map(vehicleIds.length ? (await vehiclesByIds(db.kysely, vehicleIds)).map((v) => [v.id, v]) : []);
   for (const row of rows) {
     result.set(row.id, {
       id: row.id,
@@ -58,6 +67,10 @@ export async function loadUserWires(db: Db, ids: readonly number[]): Promise<Map
       role: { name: row.role as Role },
       is_active: Boolean(row.is_active),
       current_transport: current.get(row.id) ?? null,
+      vehicle_id: row.vehicle_id,
+      vehicle: row.vehicle_id === null ? null : (vehicles.get(row.vehicle_id) ?? null),
+      license_number: row.license_number,
+      license_issued: row.license_issued,
     });
   }
   return result;

@@ -15,6 +15,7 @@ import { serveSuite } from '../fixtures/suite.ts';
 import { call, login, makeCompany, makeUser, makeWorld, PASSWORD, type World } from '../fixtures/accounts.ts';
 import { addDriver, createTask, dayFromToday, pendingTransfer } from '../fixtures/tasks.ts';
 import { encodeForm, reportForm } from '../fixtures/forms.ts';
+import { makeCounterparty, makePlace, makeVehicle, randomInn10, randomPlate } from '../fixtures/registers.ts';
 import { JPEG_8x6 } from '../fixtures/images.ts';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -183,6 +184,11 @@ const idsOf = (body: unknown): number[] => {
 };
 /** `showsA` for a list that must not hold the id the request's URL or fixture named. */
 const listHolds = (id: (c: Ctx) => number) => (body: unknown, c: Ctx) => idsOf(body).includes(id(c));
+
+/** A register list asked by the super-admin names company A. */
+const forSuper = (c: Ctx) => (c.caller === 'super' ? `&company_id=${c.w.companyA}` : '');
+/** `showsA` for a register page: it holds a card of company A. */
+const holdsCompanyA = (body: unknown, c: Ctx) => ((body as { items?: { company_id: number }[] }).items ?? []).some((i) => i.company_id === c.w.companyA);
 
 /** Rows beyond the auth area share these. */
 const driverA = (c: Ctx) => c.w.users.driver.id;
@@ -1140,6 +1146,112 @@ export const EXTRA_ROWS: Row[] = [
     method: 'GET',
     matrix: '401 ok 403 403 403 403 403',
     make: async () => ({ url: '/api/reports/daily_hours/' }),
+  },
+
+  // ── The registers (issue 31; docs/registers.md): a super-admin names the company ──
+  {
+    call: 'GET /companies/{id}',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/companies/${c.w.companyA}` }),
+  },
+  {
+    call: 'GET /counterparties/',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok',
+    make: async (c) => {
+      await makeCounterparty(c.s, c.w.companyA);
+      return { url: `/api/counterparties/?limit=200${forSuper(c)}` };
+    },
+    showsA: holdsCompanyA,
+    bad: async () => ({ url: '/api/counterparties/?role=boss' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /counterparties/',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/counterparties/?company_id=${c.w.companyA}`, body: { legal_form: 'ul', name: `ООО «${uid()}»`, inn: randomInn10(), roles: ['customer'] } }),
+    bad: async (c) => ({ url: `/api/counterparties/?company_id=${c.w.companyA}`, body: { legal_form: 'ul', name: 'ООО «Ошибка»', inn: '7707083894', roles: ['customer'] } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'PUT /counterparties/{id}',
+    method: 'PUT',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/counterparties/${await makeCounterparty(c.s, c.w.companyA)}`, body: { legal_form: 'fl', name: `Иванов ${uid()}`, inn: null, roles: ['consignee'] } }),
+    bad: async (c) => ({ url: `/api/counterparties/${await makeCounterparty(c.s, c.w.companyA)}`, body: { legal_form: 'ul', name: 'ООО', inn: randomInn10(), roles: [] } }),
+    badBy: 'admin',
+  },
+  {
+    call: 'DELETE /counterparties/{id}',
+    method: 'DELETE',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/counterparties/${await makeCounterparty(c.s, c.w.companyA)}` }),
+    bad: async () => ({ url: '/api/counterparties/first' }),
+  },
+  {
+    call: 'GET /places/',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok',
+    make: async (c) => {
+      await makePlace(c.s, c.w.companyA);
+      return { url: `/api/places/?limit=200${forSuper(c)}` };
+    },
+    showsA: holdsCompanyA,
+    bad: async () => ({ url: '/api/places/?limit=0' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /places/',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/places/?company_id=${c.w.companyA}`, body: { name: `Карьер ${uid()}`, lat: 55.75, lon: 37.62 } }),
+    bad: async (c) => ({ url: `/api/places/?company_id=${c.w.companyA}`, body: { name: `Карьер ${uid()}`, lat: 95, lon: 37.62 } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'PUT /places/{id}',
+    method: 'PUT',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/places/${await makePlace(c.s, c.w.companyA)}`, body: { name: `Склад ${uid()}`, radius_m: 300 } }),
+    bad: async (c) => ({ url: `/api/places/${await makePlace(c.s, c.w.companyA)}`, body: { name: `Склад ${uid()}`, radius_m: 10 } }),
+    badBy: 'admin',
+  },
+  {
+    call: 'DELETE /places/{id}',
+    method: 'DELETE',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/places/${await makePlace(c.s, c.w.companyA)}` }),
+    bad: async () => ({ url: '/api/places/0' }),
+  },
+  {
+    call: 'GET /vehicles/',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok',
+    make: async (c) => {
+      await makeVehicle(c.s, c.w.companyA);
+      return { url: `/api/vehicles/?limit=200${forSuper(c)}` };
+    },
+    showsA: holdsCompanyA,
+    bad: async () => ({ url: '/api/vehicles/?active=yes' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /vehicles/',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/vehicles/?company_id=${c.w.companyA}`, body: { plate: randomPlate(), capacity_t: 20 } }),
+    bad: async (c) => ({ url: `/api/vehicles/?company_id=${c.w.companyA}`, body: { plate: 'Z999ZZ 77' } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'PUT /vehicles/{id}',
+    method: 'PUT',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/vehicles/${await makeVehicle(c.s, c.w.companyA)}`, body: { plate: randomPlate(), ownership: 'leasing', is_active: false } }),
+    bad: async (c) => ({ url: `/api/vehicles/${await makeVehicle(c.s, c.w.companyA)}`, body: { plate: randomPlate(), capacity_t: 225 } }),
+    badBy: 'admin',
   },
 ];
 

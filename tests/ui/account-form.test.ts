@@ -15,6 +15,10 @@ const driver: UserWire = {
   role: { name: 'driver' },
   is_active: true,
   current_transport: { id: 3, vehicle_number: 'А123ВС 77', vehicle_brand: 'КАМАЗ', vehicle_capacity: 15, is_current: true },
+  vehicle_id: null,
+  vehicle: null,
+  license_number: null,
+  license_issued: null,
 };
 
 describe('the account form', () => {

@@ -30,6 +30,10 @@ export const driverWire: UserWire = {
   role: { name: 'driver' },
   is_active: true,
   current_transport: null,
+  vehicle_id: null,
+  vehicle: null,
+  license_number: null,
+  license_issued: null,
 };
 
 export const driverUser = { ...driverWire, role: 'driver' as const };

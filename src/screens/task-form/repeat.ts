@@ -61,8 +61,8 @@ export function valuesFromTemplate(values: TaskFormValues, fields: TemplateField
   return {
     ...values,
     cargo: fields.cargo,
-    loading_place: fields.loading_place,
-    unloading_place: fields.unloading_place,
+    loading_place: fields.loading_place ?? '',
+    unloading_place: fields.unloading_place ?? '',
     // The template's places are texts: the server links the company's places of those names.
     loading: null,
     unloading: null,
