@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Task } from '../../contract/entities.ts';
 import { wireAssociation, wireTask } from '../fixtures/wire.ts';
-import { buildBody, loadTaskChecks, editBody, emptyValues, firstErrorField, nextValues, serverFieldError, valuesFromTask } from '../../src/screens/task-form/task-form.ts';
+import { buildBody, createBody, loadTaskChecks, editBody, emptyValues, firstErrorField, nextValues, serverFieldError, valuesFromTask } from '../../src/screens/task-form/task-form.ts';
 
 const task: Task = wireTask({
   id: 8,
@@ -70,5 +70,46 @@ describe('the task form conversions', () => {
     expect(serverFieldError('cargo: укажите груз')).toEqual({ field: 'cargo', message: 'укажите груз' });
     expect(serverFieldError('driver_ids: водитель не найден в компании задания')).toEqual({ field: null, message: 'driver_ids: водитель не найден в компании задания' });
     expect(serverFieldError('Задачу изменили')).toEqual({ field: null, message: 'Задачу изменили' });
+  });
+});
+
+describe('register links (issue 31)', () => {
+  const filled = {
+    ...emptyValues('2026-11-25'),
+    cargo: 'Щебень',
+    loading_place: 'Карьер Гранит',
+    unloading_place: 'Склад',
+    planned_quantity: '40',
+    parties: { customer: { id: 7, name: 'ООО Гранит' } },
+    loading: { id: 3, name: 'Карьер Гранит' },
+  };
+
+  it('a new task sends the picked links only: the shipper and consignee left out default on the server', () => {
+    const built = buildBody(filled, false);
+    expect(built.ok).toBe(true);
+    if (!built.ok) return;
+    const body = createBody(built.body);
+    expect(body).toMatchObject({ customer_id: 7, loading_place_id: 3, loading_place: 'Карьер Гранит', unloading_place: 'Склад' });
+    expect(body).not.toHaveProperty('shipper_id');
+    expect(body).not.toHaveProperty('consignee_id');
+    expect(body).not.toHaveProperty('unloading_place_id');
+  });
+
+  it('an edit sends a cleared counterparty as null, and a place typed instead of picked as its text only', () => {
+    const base = buildBody(filled, false);
+    const edited = buildBody({ ...filled, parties: { customer: null }, loading: null, loading_place: 'Карьер Северный' }, false);
+    expect(base.ok && edited.ok).toBe(true);
+    if (!base.ok || !edited.ok) return;
+    const changes = editBody(base.body, edited.body);
+    expect(changes).toEqual({ customer_id: null, loading_place: 'Карьер Северный' });
+  });
+
+  it('a refused link stands under its picker', () => {
+    expect(serverFieldError('customer_id: «ООО Гранит» не отмечен как заказчик')).toEqual({ field: 'customer_id', message: '«ООО Гранит» не отмечен как заказчик' });
+    expect(serverFieldError('loading_place_id: место «Карьер» в архиве')).toEqual({ field: 'loading_place', message: 'место «Карьер» в архиве' });
+  });
+
+  it('«Создать ещё одну» keeps the counterparties and the places', () => {
+    expect(nextValues(filled)).toMatchObject({ parties: filled.parties, loading: filled.loading, cargo: '' });
   });
 });

@@ -6,7 +6,8 @@ import { useState } from 'react';
 import type { Company } from '../../../contract/entities.ts';
 import { ROLE_LABELS } from '../../../contract/roles.ts';
 import { ApiError } from '../../engine/queries.ts';
-import { Field } from '../../ui/Field.tsx';
+import { DateField, Field } from '../../ui/Field.tsx';
+import { useGet } from '../../engine/api.ts';
 import { FormDialog } from '../../ui/FormDialog.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { NamedOptions } from '../../ui/Options.tsx';
@@ -132,6 +133,7 @@ export function AccountDialog({ title, submitLabel, shape, loaded, initial, comp
           <NamedOptions items={companies} />
         </Select>
       )}
+      {shape.fleet && <FleetFields values={values} errors={errors} set={set} companyId={shape.company && values.company_id ? Number(values.company_id) : null} />}
       {shape.vehicle && (
         <>
           <Field label="Госномер" autoComplete="off" placeholder="А123ВС 77" {...field('vehicle_number')} />
@@ -140,5 +142,51 @@ export function AccountDialog({ title, submitLabel, shape, loaded, initial, comp
         </>
       )}
     </FormDialog>
+  );
+}
+
+/** A driver's current vehicle from the company's fleet (in service) and the licence (issue 31). */
+function FleetFields({
+  values,
+  errors,
+  set,
+  companyId,
+}: {
+  values: AccountValues;
+  errors: AccountErrors;
+  set: <K extends keyof AccountValues>(key: K, value: AccountValues[K]) => void;
+  companyId: number | null;
+}) {
+  const fleet = useGet('GET /vehicles/', { active: '1', limit: 200, ...(companyId ? { company_id: companyId } : {}) }).data?.data.items ?? [];
+  const chosen = values.vehicle_id && !fleet.some((v) => String(v.id) === values.vehicle_id);
+  return (
+    <>
+      <Select
+        label="Машина из парка"
+        name="vehicle_id"
+        value={values.vehicle_id}
+        error={errors.vehicle_id}
+        onChange={(event) => set('vehicle_id', event.target.value)}
+      >
+        <option value="">Без машины</option>
+        {chosen && <option value={values.vehicle_id}>Текущая машина (снята с работы)</option>}
+        {fleet.map((v) => (
+          <option key={v.id} value={v.id}>
+            {[v.plate, [v.make, v.model].filter(Boolean).join(' '), v.capacity_t !== null ? `${String(v.capacity_t).replace('.', ',')} т` : ''].filter(Boolean).join(' · ')}
+          </option>
+        ))}
+      </Select>
+      <Field
+        label="Водительское удостоверение"
+        name="license_number"
+        autoComplete="off"
+        placeholder="77 12 345678"
+        hint="Серия и номер"
+        value={values.license_number}
+        error={errors.license_number}
+        onChange={(event) => set('license_number', event.target.value)}
+      />
+      <DateField label="Дата выдачи удостоверения" name="license_issued" value={values.license_issued} error={errors.license_issued} onValue={(iso) => set('license_issued', iso)} />
+    </>
   );
 }

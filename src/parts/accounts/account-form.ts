@@ -19,6 +19,10 @@ export interface AccountValues {
   vehicle_number: string;
   vehicle_brand: string;
   vehicle_capacity: string;
+  /** A driver's current vehicle of the fleet (its id; '' none) and licence (issue 31). */
+  vehicle_id: string;
+  license_number: string;
+  license_issued: string;
 }
 
 export type AccountField = keyof AccountValues;
@@ -30,16 +34,19 @@ export interface AccountShape {
   roles?: readonly Role[];
   /** A company select (a super-admin's forms). */
   company?: boolean;
-  /** The current vehicle (drivers). */
+  /** The current vehicle typed in (drivers, before the fleet). */
   vehicle?: boolean;
+  /** The current vehicle picked from the company's fleet, and the driver's licence (drivers). */
+  fleet?: boolean;
 }
 
 export const FIELD_ORDER: readonly AccountField[] = [
-  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity',
+  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_number', 'license_issued',
 ];
 
 export const EMPTY_ACCOUNT: AccountValues = {
   name: '', email: '', phone: '', password: '', role: '', company_id: '', vehicle_number: '', vehicle_brand: '', vehicle_capacity: '',
+  vehicle_id: '', license_number: '', license_issued: '',
 };
 
 export function roleOf(user: Pick<UserWire, 'role'>): Role {
@@ -58,6 +65,9 @@ export function valuesOf(user: UserWire): AccountValues {
     vehicle_number: transport?.vehicle_number ?? '',
     vehicle_brand: transport?.vehicle_brand ?? '',
     vehicle_capacity: quantityText(transport?.vehicle_capacity),
+    vehicle_id: user.vehicle_id ? String(user.vehicle_id) : '',
+    license_number: user.license_number ?? '',
+    license_issued: user.license_issued ?? '',
   };
 }
 
@@ -75,6 +85,9 @@ export interface AccountBody {
   vehicle_number?: string | null;
   vehicle_brand?: string | null;
   vehicle_capacity?: number | null;
+  vehicle_id?: number | null;
+  license_number?: string | null;
+  license_issued?: string | null;
 }
 
 /** A new account: the fields every account has, checked; the rest where the form has them. */
@@ -89,7 +102,7 @@ export interface NewAccount extends AccountBody {
 export type AccountCheck<B> = { ok: true; body: B } | { ok: false; errors: AccountErrors };
 
 const BODY_FIELDS = [
-  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity',
+  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_number', 'license_issued',
 ] as const satisfies readonly (keyof AccountBody)[];
 
 function copy<K extends keyof AccountBody>(to: AccountBody, from: AccountBody, key: K): void {
@@ -176,11 +189,25 @@ function normalized(values: AccountValues, shape: AccountShape, capacity: number
     body.vehicle_brand = values.vehicle_brand.trim() || null;
     body.vehicle_capacity = capacity;
   }
+  if (shape.fleet) {
+    body.vehicle_id = values.vehicle_id ? Number(values.vehicle_id) : null;
+    body.license_number = values.license_number.trim() || null;
+    body.license_issued = values.license_issued || null;
+  }
   return body;
 }
 
 /** A server detail names its field first ('email: …', 'company_id: …'); the form shows it under that field. */
+/** The Russian labels the driver card's refusals start with. */
+const LABELLED: readonly [string, AccountField][] = [
+  ['Машина: ', 'vehicle_id'],
+  ['Водительское удостоверение: ', 'license_number'],
+  ['Дата выдачи удостоверения: ', 'license_issued'],
+];
+
 export function accountServerError(detail: string): { field: AccountField | null; message: string } {
+  const labelled = LABELLED.find(([label]) => detail.startsWith(label));
+  if (labelled) return { field: labelled[1], message: detail.slice(labelled[0].length) };
   const placed = placeDetail(detail, FIELD_ORDER);
   return placed.field === null && /e-mail/i.test(detail) ? { field: 'email', message: detail } : placed;
 }

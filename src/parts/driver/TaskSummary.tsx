@@ -7,6 +7,9 @@ import type { ReactNode } from 'react';
 import type { Task } from '../../../contract/entities.ts';
 import { formatDate, formatQuantity } from '../../ui/format.ts';
 import { formatRate } from '../../ui/format.ts';
+import { navigationLinks } from '../../../contract/geo.ts';
+import type { PlaceRef } from '../../../contract/registers.ts';
+import { hasGuide, PlaceGuide } from './PlaceGuide.tsx';
 import './task-summary.css';
 
 /**
@@ -19,6 +22,7 @@ export function TaskSummary({
   share,
   progress,
   headingLevel = 3,
+  guide = true,
 }: {
   task: Task;
   badge?: ReactNode;
@@ -26,6 +30,8 @@ export function TaskSummary({
   progress?: ReactNode;
   /** 2 where the card sits straight under the screen's h1, 3 under a section's h2. */
   headingLevel?: 2 | 3;
+  /** The places' addresses, notes and navigation links (PlaceGuide); a finished task's summary leaves them out. */
+  guide?: boolean;
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const partOfPlan = share !== undefined && share !== task.planned_quantity;
@@ -56,15 +62,17 @@ export function TaskSummary({
         )}
       </div>
       <p className="drv-summary__route">
-        <a className="drv-place" href={mapLink(task.loading_place)} target="_blank" rel="noreferrer" aria-label={`${task.loading_place} — открыть в навигаторе`}>
+        <a className="drv-place" href={mapLink(task.loading_place, task.loading)} target="_blank" rel="noreferrer" aria-label={`${task.loading_place} — открыть в навигаторе`}>
           {task.loading_place}
         </a>
         <span aria-hidden="true"> → </span>
         <span className="drv-visually-hidden"> — </span>
-        <a className="drv-place" href={mapLink(task.unloading_place)} target="_blank" rel="noreferrer" aria-label={`${task.unloading_place} — открыть в навигаторе`}>
+        <a className="drv-place" href={mapLink(task.unloading_place, task.unloading)} target="_blank" rel="noreferrer" aria-label={`${task.unloading_place} — открыть в навигаторе`}>
           {task.unloading_place}
         </a>
       </p>
+      {guide && hasGuide(task.loading) && <PlaceGuide label="Погрузка" place={task.loading} />}
+      {guide && hasGuide(task.unloading) && <PlaceGuide label="Выгрузка" place={task.unloading} />}
       <div className="drv-summary__figures">
         {progress ? <div className="drv-summary__progress">{progress}</div> : null}
         <dl className="drv-facts drv-facts--inline">
@@ -115,7 +123,11 @@ function payNote(task: Task): string | null {
   return pay?.source === 'progressive' && pay.rate !== null ? `сейчас, при ${formatQuantity(pay.month_volume, task.unit)} за месяц` : null;
 }
 
-/** A place in the phone's map app (Yandex Maps opens its app where installed, the web map elsewhere). */
-function mapLink(place: string): string {
-  return `https://yandex.ru/maps/?text=${encodeURIComponent(place)}`;
+/**
+ * A place in the phone's map app (Yandex Maps opens its app where installed, the web map elsewhere): the route to its
+ * point where the place has one, else a search for its address or name.
+ */
+function mapLink(name: string, place: PlaceRef | null | undefined): string {
+  if (place && place.lat !== null && place.lon !== null) return navigationLinks({ lat: place.lat, lon: place.lon }).yandexMaps;
+  return `https://yandex.ru/maps/?text=${encodeURIComponent(place?.address ?? name)}`;
 }

@@ -32,6 +32,17 @@ const column = createColumnHelper<DriverListItem>();
 type Editing = { kind: 'create' } | { kind: 'edit'; driver: DriverListItem } | null;
 
 function Vehicle({ driver, withCapacity = true }: { driver: DriverListItem; withCapacity?: boolean }) {
+  // The fleet's vehicle (issue 31) where one is chosen; else the transport typed on the driver before the fleet.
+  const v = driver.vehicle;
+  if (v) {
+    return (
+      <span>
+        {v.plate}
+        {v.make || v.model ? ` · ${[v.make, v.model].filter(Boolean).join(' ')}` : ''}
+        {withCapacity && v.capacity_t !== null ? ` · ${formatCapacity(v.capacity_t)}` : ''}
+      </span>
+    );
+  }
   const t = driver.current_transport;
   if (!t) return <span className="muted">нет транспорта</span>;
   return (
@@ -131,7 +142,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
     }),
     ...(superAdmin ? [column.accessor('company_name', { header: 'Компания', cell: (c) => c.getValue() ?? '—' })] : []),
     column.display({ id: 'vehicle', header: 'Транспорт', cell: (c) => <Vehicle driver={c.row.original} withCapacity={false} /> }),
-    column.accessor((d) => d.current_transport?.vehicle_capacity ?? null, {
+    column.accessor((d) => d.vehicle?.capacity_t ?? d.current_transport?.vehicle_capacity ?? null, {
       id: 'capacity',
       header: 'Т',
       enableSorting: true,
@@ -202,7 +213,7 @@ export function DriversManageScreen({ title }: ScreenProps) {
         <AccountDialog
           title={editing.kind === 'create' ? 'Новый водитель' : `Водитель «${editing.driver.name}»`}
           submitLabel={editing.kind === 'create' ? 'Добавить' : 'Сохранить'}
-          shape={{ vehicle: true, company: superAdmin && editing.kind === 'create' }}
+          shape={{ fleet: true, company: superAdmin && editing.kind === 'create' }}
           loaded={editing.kind === 'edit' ? valuesOf(editing.driver) : null}
           initial={{ company_id: state.company }}
           companies={companyList}

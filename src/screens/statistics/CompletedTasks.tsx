@@ -30,6 +30,7 @@ export function CompletedTasks({ userId, range }: { userId: number; range: DateR
                 <li key={association?.id ?? `task-${task.id}`} className="drv-card">
                   <TaskSummary
                     task={task}
+                    guide={false}
                     badge={association && association.disputed > 0 ? <span className="drv-badge drv-review drv-review--disputed">Отчёт оспорен</span> : undefined}
                   />
                   {association ? (

@@ -9,6 +9,7 @@ import type { DriverNumberField, DriverRowValues, FieldErrors, TaskFormValues } 
 import { SuggestField } from './SuggestField.tsx';
 import type { DayLoad } from './form-helpers.ts';
 import { NamedOptions, Options } from '../../ui/Options.tsx';
+import { TaskLinks } from './TaskLinks.tsx';
 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
   planned_quantity: 'Доля (пусто — поровну)',
@@ -60,11 +61,9 @@ export function TaskFields({ values, errors, onChange, companies, drivers, dayLo
           </Select>
         )}
         <DateField label="Дата" required name="date" value={values.date} error={errors.date} disabled={disabled} onValue={(date) => onChange({ date })} />
+        <TaskLinks values={values} errors={errors} onChange={onChange} companyId={companyOf(values)} disabled={disabled} part="parties" />
         <SuggestField label="Груз" placeholder="Щебень 20–40" field="cargo" companyId={companyOf(values)} {...text('cargo')} />
-        <div className="task-form-pair">
-          <SuggestField label="Место погрузки" field="loading_place" companyId={companyOf(values)} {...text('loading_place')} />
-          <SuggestField label="Место выгрузки" field="unloading_place" companyId={companyOf(values)} {...text('unloading_place')} />
-        </div>
+        <TaskLinks values={values} errors={errors} onChange={onChange} companyId={companyOf(values)} disabled={disabled} part="places" />
         <div className="task-form-pair">
           <Field label="Плановое количество" inputMode="decimal" placeholder="120" {...text('planned_quantity')} />
           <Select label="Единица" {...text('unit')}>

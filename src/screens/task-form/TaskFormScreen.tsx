@@ -17,7 +17,7 @@ import { isoDate } from '../../ui/format.ts';
 import { TaskFields } from './TaskFields.tsx';
 import { TaskEditor } from './TaskEditor.tsx';
 import { applyFailure, focusField, useDayLoad, useFormOptions } from './form-helpers.ts';
-import { buildBody, draftKey, emptyValues, firstErrorField, loadTaskChecks, nextValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
+import { buildBody, createBody, draftKey, emptyValues, firstErrorField, loadTaskChecks, nextValues, type FieldErrors, type TaskFormValues } from './task-form.ts';
 import { clearDraft, readDraft, useDraft } from './use-draft.ts';
 import { sendOnce, useGet } from '../../engine/api.ts';
 import { REPEAT_MAX_DATES } from '../../../contract/task-limits.ts';
@@ -89,7 +89,7 @@ function CreateTaskScreen({ title }: { title: string }) {
     setSaving(true);
     if (repeat.on) {
       try {
-        const made = await sendOnce('POST /tasks/repeat', { body: { task: built.body, dates } });
+        const made = await sendOnce('POST /tasks/repeat', { body: { task: createBody(built.body), dates } });
         clearDraft(key);
         setErrors({});
         setFormError(null);
@@ -103,7 +103,7 @@ function CreateTaskScreen({ title }: { title: string }) {
       return;
     }
     try {
-      const task = await sendOnce('POST /tasks/', { body: built.body });
+      const task = await sendOnce('POST /tasks/', { body: createBody(built.body) });
       clearDraft(key);
       setErrors({});
       setFormError(null);

@@ -63,6 +63,9 @@ export function valuesFromTemplate(values: TaskFormValues, fields: TemplateField
     cargo: fields.cargo,
     loading_place: fields.loading_place ?? '',
     unloading_place: fields.unloading_place ?? '',
+    // The template's places are texts: the server links the company's places of those names.
+    loading: null,
+    unloading: null,
     planned_quantity: quantityText(fields.planned_quantity),
     unit: fields.unit,
     rate: quantityText(fields.rate ?? null),

@@ -30,12 +30,29 @@ export interface DriverRowValues {
   status: DriverStatus;
 }
 
+/** A register card a task names (a counterparty, a place): picked in the form, shown by name. */
+export interface LinkValue {
+  id: number;
+  name: string;
+  detail?: string | null | undefined;
+}
+
+/** The task's counterparties: each picked (or null), with the text typed in its picker. */
+export const PARTY_KEYS = ['customer', 'shipper', 'consignee'] as const;
+export type PartyKey = (typeof PARTY_KEYS)[number];
+
 export interface TaskFormValues {
   company_id: string;
   date: string;
   cargo: string;
+  /** The place as typed; `loading` the register's place picked for it (its name is then the text). */
   loading_place: string;
   unloading_place: string;
+  loading?: LinkValue | null;
+  unloading?: LinkValue | null;
+  /** Optional: drafts saved before the registers have none. */
+  parties?: Partial<Record<PartyKey, LinkValue | null>>;
+  party_text?: Partial<Record<PartyKey, string>>;
   planned_quantity: string;
   unit: string;
   rate: string;
@@ -50,7 +67,7 @@ export const DRIVER_NUMBER_FIELDS = ['planned_quantity', 'quantity', 'transport_
 export type DriverNumberField = (typeof DRIVER_NUMBER_FIELDS)[number];
 
 /** Field order on screen: the first wrong one gets the focus. */
-export const FIELD_ORDER = ['company_id', 'date', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'max_drivers', 'comment', 'drivers'];
+export const FIELD_ORDER = ['company_id', 'date', 'customer_id', 'shipper_id', 'consignee_id', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'max_drivers', 'comment', 'drivers'];
 
 export function emptyValues(date: string): TaskFormValues {
   return {
@@ -68,13 +85,21 @@ export function emptyValues(date: string): TaskFormValues {
   };
 }
 
+const linkOf = (ref: { id: number; name: string; inn?: string | null; address?: string | null } | null | undefined): LinkValue | null =>
+  ref ? { id: ref.id, name: ref.name, detail: ref.inn ? `ИНН ${ref.inn}` : (ref.address ?? null) } : null;
+
 export function valuesFromTask(task: Task): TaskFormValues {
+  const parties = { customer: linkOf(task.customer), shipper: linkOf(task.shipper), consignee: linkOf(task.consignee) };
   return {
     company_id: String(task.company_id),
     date: task.date,
     cargo: task.cargo,
     loading_place: task.loading_place,
     unloading_place: task.unloading_place,
+    loading: linkOf(task.loading),
+    unloading: linkOf(task.unloading),
+    parties,
+    party_text: { customer: parties.customer?.name ?? '', shipper: parties.shipper?.name ?? '', consignee: parties.consignee?.name ?? '' },
     planned_quantity: quantityText(task.planned_quantity),
     unit: task.unit,
     rate: quantityText(task.rate),
@@ -94,9 +119,10 @@ export function valuesFromTask(task: Task): TaskFormValues {
   };
 }
 
-/** «Создать ещё одну»: the same date and places, everything else fresh. */
+/** «Создать ещё одну»: the same date, places and counterparties, everything else fresh. */
 export function nextValues(values: TaskFormValues): TaskFormValues {
-  return { ...emptyValues(values.date), company_id: values.company_id, loading_place: values.loading_place, unloading_place: values.unloading_place, unit: values.unit };
+  const { company_id, loading_place, unloading_place, loading, unloading, parties, party_text, unit } = values;
+  return { ...emptyValues(values.date), company_id, loading_place, unloading_place, loading, unloading, parties, party_text, unit };
 }
 
 export interface DriverBody {
@@ -122,6 +148,25 @@ export interface TaskBody {
   max_drivers: number | null;
   driver_ids: number[];
   drivers: DriverBody[];
+  /** The register links: null is none picked (docs/registers.md; `createBody` leaves those out so the server defaults them). */
+  customer_id: number | null;
+  shipper_id: number | null;
+  consignee_id: number | null;
+  loading_place_id: number | null;
+  unloading_place_id: number | null;
+}
+
+/** The task's link fields, each with the picked card it comes from. */
+const LINK_FIELDS = ['customer_id', 'shipper_id', 'consignee_id', 'loading_place_id', 'unloading_place_id'] as const;
+
+/**
+ * POST /tasks/'s body: a link not picked is not sent — the shipper and the consignee then default on the server to
+ * the places' owners or the customer, a place typed by name is linked to the company's place of that name.
+ */
+export function createBody(body: TaskBody): Omit<TaskBody, (typeof LINK_FIELDS)[number]> & Partial<Pick<TaskBody, (typeof LINK_FIELDS)[number]>> {
+  const out: Partial<TaskBody> = { ...body };
+  for (const key of LINK_FIELDS) if (out[key] === null) delete out[key];
+  return out as ReturnType<typeof createBody>;
 }
 
 const MAX_QUANTITY = 100_000;
@@ -204,6 +249,11 @@ export function buildBody(values: TaskFormValues, needsCompany: boolean): { ok: 
       loading_place: candidate.loading_place.trim(),
       unloading_place: candidate.unloading_place.trim(),
       drivers,
+      customer_id: values.parties?.customer?.id ?? null,
+      shipper_id: values.parties?.shipper?.id ?? null,
+      consignee_id: values.parties?.consignee?.id ?? null,
+      loading_place_id: values.loading?.id ?? null,
+      unloading_place_id: values.unloading?.id ?? null,
     },
   };
 }
@@ -224,7 +274,9 @@ export function firstErrorField(errors: FieldErrors): string | null {
  */
 export function serverFieldError(detail: string): { field: string | null; message: string } {
   const match = /^([a-z_]+)(?:\.\d+)*(?:\.[a-z_]+)?:\s*(.+)$/.exec(detail);
-  if (match && FIELD_ORDER.includes(match[1] as string)) return { field: match[1] as string, message: match[2] as string };
+  // A place's id is refused under the place's field (its picker).
+  const named = match?.[1]?.replace(/^(loading_place|unloading_place)_id$/, '$1');
+  if (match && named && FIELD_ORDER.includes(named)) return { field: named, message: match[2] as string };
   return { field: null, message: detail };
 }
 
@@ -234,6 +286,12 @@ export function editBody(loaded: TaskBody, edited: TaskBody): Partial<TaskBody> 
   const keys = ['date', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'comment', 'max_drivers'] as const;
   for (const key of keys) {
     if (loaded[key] !== edited[key]) (changed as Record<string, unknown>)[key] = edited[key];
+  }
+  for (const key of LINK_FIELDS) {
+    if (loaded[key] === edited[key]) continue;
+    // A place typed rather than picked: its text is sent and the server links the place of that name.
+    const typedPlace = edited[key] === null && (key === 'loading_place_id' || key === 'unloading_place_id');
+    if (!typedPlace) changed[key] = edited[key];
   }
   if (JSON.stringify(loaded.drivers) !== JSON.stringify(edited.drivers)) {
     changed.driver_ids = edited.driver_ids;

@@ -1,0 +1,64 @@
+/**
+ * A fleet vehicle's card (issue 31): the plate shown as it will be stored while it is typed (contract/plates.ts:
+ * Latin look-alikes as Cyrillic, spaces and case ignored), a foreign plate when marked, make, model, body type,
+ * ownership, capacity, volume, the trailer's plate, in service or not. A refusal stands under its field.
+ */
+import { useId } from 'react';
+import { BODY_TYPE_LABELS, BODY_TYPES, OWNERSHIP_LABELS, OWNERSHIPS, type BodyType, type Ownership, type Vehicle } from '../../../contract/registers.ts';
+import { useSend } from '../../engine/api.ts';
+import { Field } from '../../ui/Field.tsx';
+import { Options } from '../../ui/Options.tsx';
+import { Select } from '../../ui/Select.tsx';
+import { emptyVehicle, plateHint, VEHICLE_FIELDS, VEHICLE_LABELS, vehicleBody, vehicleValues } from '../../parts/registers/register-form.ts';
+import { CardDialog, saveCard, useCard } from '../../parts/registers/use-card.tsx';
+import '../../parts/registers/registers.css';
+
+const BODY_OPTIONS = BODY_TYPES.map((value) => ({ value, label: BODY_TYPE_LABELS[value] }));
+const OWNERSHIP_OPTIONS = OWNERSHIPS.map((value) => ({ value, label: OWNERSHIP_LABELS[value] }));
+
+export function VehicleDialog({ card, companyId, onSaved, onClose }: { card: Vehicle | null; companyId: number | null; onSaved: (saved: Vehicle) => void; onClose: () => void }) {
+  const create = useSend('POST /vehicles/');
+  const update = useSend('PUT /vehicles/:id');
+  const scopeId = useId();
+  const form = useCard({
+    initial: card ? vehicleValues(card) : emptyVehicle(),
+    fields: VEHICLE_FIELDS,
+    labels: VEHICLE_LABELS,
+    check: vehicleBody,
+    save: saveCard(create, update, card, companyId),
+    onSaved,
+    scope: () => document.getElementById(scopeId),
+  });
+  const { values, errors, set, text } = form;
+  const plate = plateHint(values.plate, { foreign: values.is_foreign });
+  const trailer = plateHint(values.trailer_plate, { foreign: values.is_foreign, trailer: true, label: 'Госномер прицепа' });
+
+  return (
+    <CardDialog title={card ? `Машина ${card.plate}` : 'Новая машина'} submitLabel={card ? 'Сохранить' : 'Добавить'} card={form} scopeId={scopeId} onClose={onClose}>
+        <div className="register-wide register-plate">
+          <Field label="Госномер" placeholder="А123ВС 77" hint={plate?.text} {...text('plate')} />
+          <label className="check">
+            <input type="checkbox" name="is_foreign" checked={values.is_foreign} onChange={(event) => set({ is_foreign: event.target.checked })} />
+            Иностранный номер
+          </label>
+        </div>
+        <Field label="Марка" placeholder="КамАЗ" {...text('make')} />
+        <Field label="Модель" placeholder="65115" {...text('model')} />
+        <Select label="Тип кузова" name="body_type" value={values.body_type} error={errors.body_type} onChange={(event) => set({ body_type: event.target.value as BodyType | '' })}>
+          <option value="">Не указан</option>
+          <Options options={BODY_OPTIONS} />
+        </Select>
+        <Select label="Владение" name="ownership" value={values.ownership} error={errors.ownership} onChange={(event) => set({ ownership: event.target.value as Ownership | '' })}>
+          <option value="">Не указано</option>
+          <Options options={OWNERSHIP_OPTIONS} />
+        </Select>
+        <Field label="Грузоподъёмность, т" inputMode="decimal" placeholder="22,5" hint="Можно с запятой: 22,5" {...text('capacity_t')} />
+        <Field label="Объём кузова, м³" inputMode="decimal" placeholder="16" {...text('volume_m3')} />
+        <Field label="Госномер прицепа" placeholder="АВ1234 77" hint={trailer?.text ?? 'Пусто — без прицепа'} {...text('trailer_plate')} />
+        <label className="check register-active">
+          <input type="checkbox" name="is_active" checked={values.is_active} onChange={(event) => set({ is_active: event.target.checked })} />
+          В работе (снятую с работы машину нельзя назначить водителю)
+        </label>
+    </CardDialog>
+  );
+}

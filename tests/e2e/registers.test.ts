@@ -1,0 +1,125 @@
+/**
+ * The registers in the task (issue 31): a counterparty's card refuses a wrong ИНН under the field and keeps what was
+ * typed; a manager creates a task picking the customer by ИНН and a loading place created in place with a pasted
+ * Yandex Maps link (the service shown as recognised); the driver on a 360 px phone sees the place's address, note
+ * and navigator links. E2E_SCREENSHOTS=<dir> saves the new screens at 360 and 1440 px there.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dayFromToday } from '../fixtures/tasks.ts';
+import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
+import { newContext, trackErrors } from './harness/browser.ts';
+import { waitFor } from './harness/wait.ts';
+import { signIn } from './pages/login-page.ts';
+import { signInAsDriver } from './pages/driver-session.ts';
+import { CardDialog, placeGuide, RegisterPicker } from './pages/registers-page.ts';
+
+const shots = process.env.E2E_SCREENSHOTS;
+const INN = '7707083893';
+const CARGO = 'Щебень: реестры e2e';
+const PLACE = 'Карьер Гранит e2e';
+const YANDEX_LINK = 'https://yandex.ru/maps/?ll=37.617300%2C55.755800&pt=37.6173,55.7558&z=16';
+const NOTE = 'Код ворот 1234, въезд с северной стороны';
+
+let app: E2eApp;
+beforeAll(async () => {
+  app = await startE2eApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('registers in a task', () => {
+  it('a manager makes a customer, then a task picking it by ИНН and a place created in place from a Yandex link; the driver sees how to get there', async () => {
+    const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    const errors = trackErrors(page);
+
+    // The customer's card: a wrong check digit is refused under ИНН, the name typed stays.
+    await page.goto(`${app.url}/counterparties`);
+    await page.getByRole('button', { name: 'Добавить контрагента' }).click();
+    const card = new CardDialog(page, 'Новый контрагент');
+    await card.field('Название').fill('ООО «Заказчик e2e»');
+    await card.field('ИНН').fill('7707083894');
+    await card.submit('Создать');
+    await waitFor(async () => (await card.noteUnder('ИНН')) === 'Неверная контрольная цифра', { message: 'the ИНН refusal under its field' });
+    expect(await card.field('Название').inputValue()).toBe('ООО «Заказчик e2e»');
+    await card.field('ИНН').fill(INN);
+    await card.submit('Создать');
+    await page.getByRole('cell', { name: 'ООО «Заказчик e2e»', exact: true }).waitFor();
+
+    // The task: the customer found by its ИНН, the loading place created in place.
+    await page.goto(`${app.url}/tasks/create`);
+    const customer = new RegisterPicker(page, 'Заказчик');
+    await customer.type(INN);
+    await customer.choose(/ООО «Заказчик e2e»/);
+    expect(await customer.input.inputValue()).toBe('ООО «Заказчик e2e»');
+    await page.locator('[name="cargo"]').fill(CARGO);
+
+    const loading = new RegisterPicker(page, 'Место погрузки');
+    await loading.type(PLACE);
+    await loading.choose(`Создать место «${PLACE}»…`);
+    const placeCard = new CardDialog(page, 'Новое место');
+    expect(await placeCard.field('Название').inputValue()).toBe(PLACE);
+    await placeCard.field('Адрес').fill('Московская обл., Раменский р-н, д. Гжель');
+    await placeCard.field('Координаты').fill(YANDEX_LINK);
+    await waitFor(async () => (await placeCard.noteUnder('Координаты')).includes('Яндекс Карты: 55.755800, 37.617300'), { message: 'the Yandex link recognised' });
+    await placeCard.field('Заметка для водителя').fill(NOTE);
+    await placeCard.submit('Создать');
+    await placeCard.dialog.waitFor({ state: 'detached' });
+    expect(await loading.input.inputValue()).toBe(PLACE);
+
+    await page.getByRole('combobox', { name: 'Место выгрузки', exact: true }).fill('ЖК «Северный» e2e');
+    await page.locator('[name="planned_quantity"]').fill('40');
+    await page.locator('[name="date"]').fill(dayFromToday(0).split('-').reverse().join('.'));
+    await page.getByLabel('Добавить водителя').fill('Иван');
+    await page.getByRole('button', { name: /Иван Петров/ }).click();
+    await page.getByRole('button', { name: 'Создать', exact: true }).click();
+    await waitFor(() => new URL(page.url()).pathname === '/tasks/manage', { message: 'the task is created' });
+
+    const db = app.server.db.kysely;
+    const task = await db.selectFrom('tasks').selectAll().where('cargo', '=', CARGO).executeTakeFirstOrThrow();
+    const customerRow = await db.selectFrom('counterparties').selectAll().where('inn', '=', INN).executeTakeFirstOrThrow();
+    const place = await db.selectFrom('places').selectAll().where('name', '=', PLACE).executeTakeFirstOrThrow();
+    expect(task).toMatchObject({ customer_id: customerRow.id, loading_place_id: place.id, loading_place: PLACE });
+    expect(place).toMatchObject({ lat: 55.7558, lon: 37.6173, driver_note: NOTE, radius_m: 150 });
+    expect(errors).toEqual([]);
+    await context.close();
+
+    // The driver on a phone: the address, the note, the navigator links by the point.
+    const phone = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });
+    const driverPage = await phone.newPage();
+    await signInAsDriver(driverPage, app.url);
+    const taskCard = driverPage.locator('main li.drv-card').filter({ has: driverPage.getByRole('heading', { name: CARGO, exact: true }) });
+    await taskCard.waitFor();
+    const guide = placeGuide(taskCard, 'Погрузка');
+    await guide.guide.waitFor();
+    expect(await guide.guide.textContent()).toContain('Московская обл., Раменский р-н, д. Гжель');
+    expect(await guide.guide.textContent()).toContain(NOTE);
+    expect(await guide.link('Навигатор').getAttribute('href')).toBe('yandexnavi://build_route_on_map?lat_to=55.7558&lon_to=37.6173');
+    expect(await guide.link('Яндекс Карты').getAttribute('href')).toBe('https://yandex.ru/maps/?rtext=~55.7558,37.6173&rtt=auto');
+    expect(await guide.link('Google Maps').getAttribute('href')).toBe('https://www.google.com/maps/dir/?api=1&destination=55.7558,37.6173');
+    expect(await guide.link('Другая карта').getAttribute('href')).toBe('geo:55.7558,37.6173?q=55.7558,37.6173');
+    // Nothing wider than the phone.
+    expect(await driverPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    if (shots) await taskCard.screenshot({ path: `${shots}/driver-place-guide-360.png` });
+    await phone.close();
+  });
+
+  it.runIf(Boolean(shots))('the new screens at 360 and 1440 px (screenshots for a look)', async () => {
+    for (const width of [360, 1440]) {
+      const context = await newContext(app.browser, 'shared', width, { serviceWorkers: 'block' });
+      const page = await signIn(context, app.url, DEMO.admin, DEMO_PASSWORD);
+      for (const path of ['/counterparties', '/places', '/vehicles']) {
+        await page.goto(`${app.url}${path}`);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        await waitFor(async () => (await page.locator('[aria-busy="true"], .state-loading').count()) === 0, { message: `${path} loaded` });
+        await page.screenshot({ path: `${shots}${path}-${width}.png`, fullPage: true });
+        await page.getByRole('button', { name: /^Добавить/ }).first().click();
+        await page.getByRole('dialog').waitFor();
+        await page.screenshot({ path: `${shots}${path}-card-${width}.png` });
+        await page.keyboard.press('Escape');
+      }
+      await context.close();
+    }
+  });
+});
