@@ -32,6 +32,8 @@ const LABELS: Record<string, string> = {
   final: 'последний рейс',
   review_status: 'проверка',
   review_comment: 'комментарий проверки',
+  photos: 'фото',
+  photo_retention: 'срок хранения фото',
 };
 const WORDS: Record<string, string> = {
   open: 'открыта',
@@ -42,6 +44,8 @@ const WORDS: Record<string, string> = {
   pending: 'ждёт проверки',
   approved: 'подтверждён',
   disputed: 'оспорен',
+  archived: 'истёк: перенесены в архив',
+  deleted: 'истёк: удалены',
 };
 const WHAT: Record<AuditEntry['entity'], string> = { task: 'Задача', association: 'Водитель на задаче', report: 'Отчёт' };
 const ACTION: Record<AuditEntry['action'], string> = { create: 'создан(а)', update: 'изменён(а)', delete: 'удалён(а)' };
