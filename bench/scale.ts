@@ -5,7 +5,8 @@
  * runs on it as a process of its own, its resident memory sampled every 25 ms. Each call: one warm-up, then the
  * median of 5 (the slowest jobs once); while the heaviest staff calls run, a driver's GET /tasks/assigned/ is timed
  * in a loop (how long they delay everyone else). `--pg` (or DATABASE_URL / TEST_DATABASE_URL) measures PostgreSQL
- * too, its rows printed after SQLite's. Options: `--years`, `--days`, `--trucks`, `--carriers`.
+ * too, its rows printed after SQLite's. Options: `--years`, `--days`, `--trucks`, `--carriers`; `--calls a,b` measures only
+ * those calls (their keys below) and the delay check.
  *
  * Unlike the other benchmarks its goals decide the exit code (run.ts: `strictGoals`): a missed goal fails the run.
  */
@@ -26,7 +27,8 @@ import { encodeForm, reportForm } from '../tests/fixtures/forms.ts';
 import { figure, median, percentile, round, rssMb, sleep, startServerProcess, type Benchmark, type Figure, type SectionResult, type ServerProcess } from './support.ts';
 
 const RUNS = 5;
-const CALL_TIMEOUT_MS = 240_000;
+/** A call still running after this is given up; the server, whose event loop it may hold, is started again. */
+const CALL_TIMEOUT_MS = 300_000;
 
 type Server = ServerProcess;
 
@@ -253,64 +255,94 @@ async function measureCall(ctx: Ctx, call: Call): Promise<Measured> {
 }
 
 /** A driver's GET /tasks/assigned/ in a loop while `heavy` runs: how much longer it took than alone. */
-async function delays(ctx: Ctx, idleMs: number, heavy: () => Promise<void>): Promise<{ max: number; p99: number; samples: number }> {
+async function delays(ctx: Ctx, idleMs: number, heavy: () => Promise<void>): Promise<Delay> {
   const other = await token(ctx.server.base, ctx.plan.otherDriverEmail, ctx.plan.password);
   const call = get(ctx, '/tasks/assigned/', other);
   const times: number[] = [];
+  let errors = 0;
   let running = true;
   const loop = (async () => {
     while (running) {
       const t0 = performance.now();
-      await (await call()).arrayBuffer();
+      // A keep-alive socket the server closed while its event loop was held resets: the call is made again, and
+      // the time it took in all counts.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+          await (await call()).arrayBuffer();
+          break;
+        } catch {
+          errors += 1;
+        }
+      }
       times.push(performance.now() - t0);
       await sleep(20);
     }
   })();
-  await heavy();
-  running = false;
-  await loop;
+  try {
+    await heavy();
+  } finally {
+    running = false;
+    await loop;
+  }
   const extra = times.map((t) => Math.max(0, t - idleMs));
-  return { max: Math.max(0, ...extra), p99: percentile(extra, 99), samples: times.length };
+  return { max: Math.max(0, ...extra), p99: percentile(extra, 99), samples: times.length, errors };
+}
+
+interface Delay {
+  max: number;
+  p99: number;
+  samples: number;
+  /** Calls that failed at the socket (and were made again). */
+  errors: number;
 }
 
 interface Run {
   label: string;
   results: Map<string, Measured>;
-  delay: { max: number; p99: number; samples: number };
+  delay: Delay;
   idleRssMb: number;
 }
 
-async function measure(plan: Plan, server: Server, photo: Buffer, log: (line: string) => void): Promise<Run> {
-  const meter = new Meter(server.pid);
+async function measure(plan: Plan, start: () => Promise<Server>, photo: Buffer, log: (line: string) => void, calls: readonly Call[]): Promise<Run> {
+  const server = await start();
+  const ctx: Ctx = { plan, server, meter: new Meter(server.pid), photo, admin: '', superAdmin: '', driver: '' };
+  // Access tokens live 15 minutes, and a run on the big database is longer: signed in again before each call.
+  const signIn = async () => {
+    ctx.admin = await token(ctx.server.base, plan.adminEmail, plan.password);
+    ctx.superAdmin = await token(ctx.server.base, plan.superEmail, plan.password);
+    ctx.driver = await token(ctx.server.base, plan.driverEmail, plan.password);
+  };
   try {
-    const ctx: Ctx = {
-      plan,
-      server,
-      meter,
-      photo,
-      admin: await token(server.base, plan.adminEmail, plan.password),
-      superAdmin: await token(server.base, plan.superEmail, plan.password),
-      driver: await token(server.base, plan.driverEmail, plan.password),
-    };
-    const idleRssMb = rssMb(server.pid);
+    const idleRssMb = rssMb(ctx.server.pid);
     const results = new Map<string, Measured>();
-    for (const call of CALLS) {
+    for (const call of calls) {
+      await signIn();
       const m = await measureCall(ctx, call);
       results.set(call.key, m);
       log(`  ${plan.label}: ${call.title}: ${round(m.medianMs, 0)} ms (max ${round(m.maxMs, 0)}, RSS +${round(m.rssGrowthMb, 0)} MB)${m.note ? ` ${m.note}` : ''}`);
+      if (m.note?.startsWith('failed')) {
+        // A call given up may still hold the server's event loop for minutes: the next call gets a fresh server.
+        log(`  ${plan.label}: restarting the server after a call given up`);
+        ctx.meter.stop();
+        await ctx.server.stop();
+        ctx.server = await start();
+        ctx.meter = new Meter(ctx.server.pid);
+      }
     }
-    const idle = results.get('assigned')?.medianMs ?? 0;
+    await signIn();
+    const idle = results.get('assigned')?.medianMs ?? (await measureCall(ctx, CALLS.find((c) => c.key === 'assigned') as Call)).medianMs;
     const heavy = CALLS.filter((c) => ['stats-year', 'sheet', 'close', 'payroll-closed', 'stats-month'].includes(c.key));
     const delay = await delays(ctx, idle, async () => {
       for (const call of heavy) {
-        const sample = await call.run(ctx);
-        await call.after?.(ctx, sample);
+        const sample = await call.run(ctx).catch(() => null);
+        if (sample) await call.after?.(ctx, sample);
       }
     });
-    log(`  ${plan.label}: a driver's GET /tasks/assigned/ delayed by up to ${round(delay.max, 0)} ms (p99 ${round(delay.p99, 0)}) over ${delay.samples} calls`);
+    log(`  ${plan.label}: a driver's GET /tasks/assigned/ delayed by up to ${round(delay.max, 0)} ms (p99 ${round(delay.p99, 0)}) over ${delay.samples} calls${delay.errors ? `, ${delay.errors} reset at the socket and made again` : ''}`);
     return { label: plan.label, results, delay, idleRssMb };
   } finally {
-    meter.stop();
+    ctx.meter.stop();
+    await ctx.server.stop();
   }
 }
 
@@ -341,7 +373,8 @@ const RSS_GOALS: Record<string, number> = { 'stats-year': 200, 'stats-all': 200,
 function figures(big: Run, demo: Run, prefix: string): Figure[] {
   const out: Figure[] = [];
   for (const call of CALLS) {
-    const b = big.results.get(call.key) as Measured;
+    const b = big.results.get(call.key);
+    if (!b) continue;
     const d = demo.results.get(call.key);
     const [g] = goalOf(call, b, d);
     const ok = !Number.isNaN(b.medianMs);
@@ -355,7 +388,7 @@ function figures(big: Run, demo: Run, prefix: string): Figure[] {
     }
   }
   out.push(
-    figure(`${prefix}a driver's GET /tasks/assigned/ delayed by the heaviest staff calls: max`, 'ms', round(big.delay.max, 0), round(demo.delay.max, 0), { goal: '≤ 100 ms', met: big.delay.max <= 100, note: `p99 ${round(big.delay.p99, 0)} ms over ${big.delay.samples} calls (demo p99 ${round(demo.delay.p99, 0)})` }),
+    figure(`${prefix}a driver's GET /tasks/assigned/ delayed by the heaviest staff calls: max`, 'ms', round(big.delay.max, 0), round(demo.delay.max, 0), { goal: '≤ 100 ms', met: big.delay.max <= 100, note: `p99 ${round(big.delay.p99, 0)} ms over ${big.delay.samples} calls${big.delay.errors ? ` (${big.delay.errors} socket resets)` : ''} (demo p99 ${round(demo.delay.p99, 0)})` }),
   );
   return out;
 }
@@ -390,31 +423,21 @@ async function cachedSeed(key: string, options: ReturnType<typeof scaleOptions>,
   return { dataDir, databaseUrl: url, summary };
 }
 
-async function scaleRun(seeded: Awaited<ReturnType<typeof cachedSeed>>, label: string, photo: Buffer, log: (line: string) => void): Promise<Run> {
+async function scaleRun(seeded: Awaited<ReturnType<typeof cachedSeed>>, label: string, photo: Buffer, log: (line: string) => void, calls: readonly Call[]): Promise<Run> {
   const db = await openScaleDb({ dataDir: seeded.dataDir, databaseUrl: seeded.databaseUrl });
   const { summary } = seeded;
   const plan = await makePlan(db, label, summary.bigCompanyId, summary.end, { admin: summary.accounts.admin, super: summary.accounts.superAdmin }, SCALE_PASSWORD).finally(() => db.close());
-  const server = await startServer(seeded.dataDir, seeded.databaseUrl);
-  try {
-    return await measure(plan, server, photo, log);
-  } finally {
-    await server.stop();
-  }
+  return measure(plan, () => startServer(seeded.dataDir, seeded.databaseUrl), photo, log, calls);
 }
 
-async function demoRun(photo: Buffer, log: (line: string) => void): Promise<Run> {
+async function demoRun(photo: Buffer, log: (line: string) => void, calls: readonly Call[]): Promise<Run> {
   const dataDir = mkdtempSync(join(tmpdir(), 'reis-scale-demo-'));
   try {
     const db = await openDb({ sqliteFile: join(dataDir, 'reis.sqlite') });
     await seedDemo(db);
     const company = await db.kysely.selectFrom('companies').select('id').orderBy('id').executeTakeFirstOrThrow();
     const plan = await makePlan(db, 'demo', company.id, localToday(), { admin: 'admin@demo.local', super: 'super@demo.local' }, DEMO_PASSWORD).finally(() => db.close());
-    const server = await startServer(dataDir, undefined);
-    try {
-      return await measure(plan, server, photo, log);
-    } finally {
-      await server.stop();
-    }
+    return await measure(plan, () => startServer(dataDir, undefined), photo, log, calls);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -435,7 +458,12 @@ export const scale: Benchmark = {
   strictGoals: true,
   watchdogMinutes: 240,
   async run(): Promise<SectionResult> {
-    const { values } = parseArgs({ args: process.argv.slice(2), options: { ...SCALE_ARGS, pg: { type: 'boolean' } }, allowPositionals: true, strict: false });
+    const { values } = parseArgs({ args: process.argv.slice(2), options: { ...SCALE_ARGS, pg: { type: 'boolean' }, calls: { type: 'string' } }, allowPositionals: true, strict: false });
+    // `--calls report,stats-year`: only these (the keys in CALLS), for a quick look at one fix; the delay check always runs.
+    const only = typeof values.calls === 'string' ? values.calls.split(',') : null;
+    const unknown = only?.filter((k) => !CALLS.some((c) => c.key === k)) ?? [];
+    if (unknown.length > 0) throw new Error(`--calls: unknown ${unknown.join(', ')}; known: ${CALLS.map((c) => c.key).join(', ')}`);
+    const calls = only ? CALLS.filter((c) => only.includes(c.key)) : CALLS;
     const options = scaleOptions({ ...(values as Record<string, string | undefined>), end: undefined });
     const key = `d${options.days}-t${options.trucks}-c${options.carriers}-s${options.seed}`;
     const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -443,8 +471,8 @@ export const scale: Benchmark = {
 
     const sqlite = await cachedSeed(key, options, undefined, log);
     log(`SQLite: ${sqlite.dataDir} (data up to ${sqlite.summary.end})`);
-    const demo = await demoRun(photo, log);
-    const big = await scaleRun(sqlite, 'sqlite', photo, log);
+    const demo = await demoRun(photo, log, calls);
+    const big = await scaleRun(sqlite, 'sqlite', photo, log, calls);
     const out = figures(big, demo, '');
 
     const envUrl = process.env.DATABASE_URL || process.env.TEST_DATABASE_URL;
@@ -453,7 +481,7 @@ export const scale: Benchmark = {
       const throwaway = envUrl ? null : throwawayPostgres();
       try {
         const seeded = await cachedSeed(key, options, envUrl ?? throwaway?.url, log);
-        const run = await scaleRun(seeded, 'postgres', photo, log);
+        const run = await scaleRun(seeded, 'postgres', photo, log, calls);
         out.push(...figures(run, demo, 'pg: '));
         pgNote = '; rows «pg:» the same on PostgreSQL';
       } finally {

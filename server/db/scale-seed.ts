@@ -220,7 +220,7 @@ export async function seedScale(target: ScaleTarget, options: ScaleOptions, log:
     return { id, name, admin, managers: managerIds, drivers, ticketPrefix, tickets: 0, recentTickets: [] };
   };
 
-  const superAdmin = user(BIG_EMAIL.superAdmin, 'Анна Кузнецова', 'super-admin', null);
+  user(BIG_EMAIL.superAdmin, 'Анна Кузнецова', 'super-admin', null);
   const big = company('ООО «МагистральНеруд»', options.trucks, 'scale.local', 4, 'МН');
   const small: Company[] = [];
   for (let c = 0; c < options.carriers; c++) small.push(company(`ООО «Перевозчик-${pad(c + 1)}»`, int(2, 4), `c${pad(c + 1)}.scale.local`, 1, `П${c + 1}-`));
@@ -439,7 +439,6 @@ export async function seedScale(target: ScaleTarget, options: ScaleOptions, log:
       counts[table] = Number(row.n);
     }
     const done = performance.now();
-    void superAdmin;
     return {
       bigCompanyId: big.id,
       accounts: { ...BIG_EMAIL, smallAdmin: small.length ? 'admin@c01.scale.local' : BIG_EMAIL.admin },

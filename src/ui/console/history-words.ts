@@ -42,6 +42,7 @@ const LABELS: Record<AuditEntity, Record<string, string>> = {
     review_status: 'проверка',
     review_comment: 'комментарий проверки',
     photos: 'фото',
+    photo_retention: 'срок хранения фото',
   },
 };
 
@@ -55,12 +56,16 @@ export function entryTitle(e: Pick<AuditEntry, 'entity' | 'entity_id' | 'action'
   return `${what}: ${e.driver_name ?? 'водитель удалён'}`;
 }
 
+/** The retention rule's outcome for a report's photos (server/reports/retention.ts). */
+const RETENTION: Record<string, string> = { archived: 'истёк: перенесены в архив', deleted: 'истёк: удалены' };
+
 const ids = (value: string | number | null): string[] => (value === null || value === '' ? [] : String(value).split(','));
 
 function shown(entity: AuditEntity, field: string, value: string | number | null): string {
   if (value === null || value === '') return '—';
   if (field === 'final') return value === 1 || value === '1' ? 'да' : 'нет';
   if (field === 'photos') return String(ids(value).length);
+  if (field === 'photo_retention') return RETENTION[String(value)] ?? String(value);
   if (field === 'date') return formatDate(String(value));
   if (field === 'status' || field === 'review_status') return (STATUS[entity][String(value)] ?? String(value)).toLowerCase();
   return typeof value === 'number' ? formatNumber(value) : value;
