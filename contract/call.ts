@@ -38,7 +38,8 @@ export type Area =
 
 /**
  * Where pay shows: the statistics (`wages`) and the month's payroll (`payroll`). Every write that changes a load
- * (filing, edits, review), a rate, a task's money or an adjustment names both, so no screen of pay stays stale.
+ * (filing, edits, review), a rate, a task's money or an adjustment names both, so no screen of pay stays stale; so
+ * does every write about the people and companies pay names (a rename, a move between companies, a deactivation).
  */
 export const PAY = ['wages', 'payroll'] as const satisfies readonly Area[];
 

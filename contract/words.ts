@@ -16,6 +16,15 @@ export const TASKS_TO_DO: PluralForms = ['задачу', 'задачи', 'зад
 export const ROWS_TO_DO: PluralForms = ['строку', 'строки', 'строк'];
 export const DAYS: PluralForms = ['день', 'дня', 'дней'];
 export const CELLS: PluralForms = ['ячейка', 'ячейки', 'ячеек'];
+/** A verb agreeing with a counted subject: «1 отчёт ждёт проверки», «3 отчёта ждут проверки». */
+export const WAIT: PluralForms = ['ждёт', 'ждут', 'ждут'];
+
+const MONTHS_IN = ['январе', 'феврале', 'марте', 'апреле', 'мае', 'июне', 'июле', 'августе', 'сентябре', 'октябре', 'ноябре', 'декабре'];
+/** «в ноябре 2026» of 'YYYY-MM' (a month after «в» takes the prepositional case). */
+export function inMonthLabel(month: string): string {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return `в ${MONTHS_IN[m - 1] ?? month} ${y}`;
+}
 
 // Made on first use: building Intl objects at load is a long task on a slow phone (ui/format.ts says why).
 let rules: Intl.PluralRules | undefined;

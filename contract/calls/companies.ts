@@ -3,11 +3,14 @@
  * create companies and rename their own; deleting belongs to the super-admin; an admin may attach users to
  * their own company.
  */
-import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import { answer, area, DELETE, GET, PAY, POST, PUT } from '../call.ts';
 import type { Company, UserWire } from '../entities.ts';
 import { companySchema, companyUserSchema } from '../payloads.ts';
 import { ADMINS, STAFF, SUPER_ONLY } from '../roles.ts';
 import { checkThresholdsSchema, type CheckThresholds } from '../report-checks.ts';
+
+/** A company's name and people show on pay (/payroll, the statistics): renaming it, deleting it or moving a user in. */
+const COMPANY_SHOWN = ['users', ...PAY] as const;
 
 export const companyCalls = area(
   GET('/companies/', { roles: null, answer: answer<Company[]>() }),
@@ -23,15 +26,15 @@ export const companyCalls = area(
     roles: ADMINS,
     body: companySchema,
     answer: answer<Company>(),
-    invalidates: ['users'],
+    invalidates: COMPANY_SHOWN,
     audience: ['company:param.id'],
   }),
-  DELETE('/companies/:id', { roles: SUPER_ONLY, status: 204, answer: answer<null>(), invalidates: ['users'], audience: ['company:param.id'] }),
+  DELETE('/companies/:id', { roles: SUPER_ONLY, status: 204, answer: answer<null>(), invalidates: COMPANY_SHOWN, audience: ['company:param.id'] }),
   POST('/companies/:id/users/', {
     roles: ADMINS,
     body: companyUserSchema,
     answer: answer<UserWire>(),
-    invalidates: ['users'],
+    invalidates: COMPANY_SHOWN,
     audience: ['caller', 'company-staff:param.id', 'user:body.user_id'],
   }),
   /** The thresholds of the automatic checks of loads (docs/reports-review.md): staff read them, admins change them. */

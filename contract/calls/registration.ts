@@ -4,7 +4,7 @@
  * (contract/calls/users.ts).
  */
 import { z } from 'zod';
-import { answer, area, GET, POST } from '../call.ts';
+import { answer, area, GET, PAY, POST } from '../call.ts';
 import { STAFF } from '../roles.ts';
 import { registrationSchema } from '../payloads.ts';
 import { text } from '../fields.ts';
@@ -38,7 +38,8 @@ export const registrationCalls = area(
   POST('/registration-requests/:id/approve', {
     roles: STAFF,
     answer: answer<UserWire>(),
-    invalidates: ['users'],
+    // A new active manager is listed with the company's salaries (/wages/managers/).
+    invalidates: ['users', ...PAY],
     audience: ['company-staff:answer.company_id'],
   }),
   /** The applicant learns the reason when they next try to sign in with the request's password. */

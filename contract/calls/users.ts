@@ -8,11 +8,11 @@
  * The engine makes `GET /users/me/` (the profile it keeps) and `POST /users/` (sign-up) itself (worker/auth.ts);
  * the table types and registers them. A write about a user is told to the caller's company and to that user
  * (their company's staff too); it refetches what shows people besides the users themselves: tasks, the
- * registration requests and the board.
+ * registration requests, the board and pay (the names on /payroll and the statistics).
  */
 import { z } from 'zod';
 import { MAX_ID, wireId, wireInt } from '../fields.ts';
-import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import { answer, area, DELETE, GET, PAY, POST, PUT } from '../call.ts';
 import { ALL_ROLES, ROLES, STAFF, SUPER_ONLY } from '../roles.ts';
 import type { AlertSettings } from '../alerts.ts';
 import { alertSettingsSchema } from '../alert-settings.ts';
@@ -67,7 +67,12 @@ export const driverListQuerySchema = z.object({
   include_inactive: z.enum(['true', 'false', '1', '0']).optional(),
 });
 
-const PEOPLE = ['tasks', 'registration-requests', 'dispatch'] as const;
+/**
+ * What shows people besides the users themselves: tasks, the registration requests, the board, and pay — /payroll
+ * and the statistics name drivers and managers, list a company's active managers and read a moved driver's closed
+ * months by company (a rename, a move between companies or a deactivation changes them).
+ */
+const PEOPLE = ['tasks', 'registration-requests', 'dispatch', ...PAY] as const;
 
 /** The caller's own account (server/routes/users.ts), and the sign-up under the spec's other name. */
 export const profileCalls = area(

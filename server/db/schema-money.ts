@@ -83,4 +83,6 @@ export interface PayrollAdjustmentsTable {
   concerns_month: string | null;
   created_by: number | null;
   created_at: string;
+  /** 1: the system's payment of a late load (payroll/late.ts; `report_id` the load, no author); 0: staff's. */
+  late: Generated<number>;
 }

@@ -18,7 +18,7 @@ export async function listAdjustments(db: Q, f: AdjustmentFilter): Promise<Adjus
     .selectFrom('payroll_adjustments as a')
     .innerJoin('users as d', 'd.id', 'a.driver_id')
     .leftJoin('users as c', 'c.id', 'a.created_by')
-    .select(['a.id', 'a.company_id', 'a.driver_id', 'd.name as driver_name', 'a.date', 'a.amount_kop', 'a.reason', 'a.report_id', 'a.concerns_month', 'a.created_by', 'c.name as created_by_name', 'a.created_at'])
+    .select(['a.id', 'a.company_id', 'a.driver_id', 'd.name as driver_name', 'a.date', 'a.amount_kop', 'a.reason', 'a.report_id', 'a.concerns_month', 'c.name as created_by_name', 'a.created_at', 'a.late'])
     .$if(f.companyId !== undefined, (qb) => qb.where('a.company_id', '=', f.companyId as number))
     .$if(f.driverId !== undefined, (qb) => qb.where('a.driver_id', '=', f.driverId as number))
     .$if(f.concernsMonth !== undefined, (qb) => qb.where('a.concerns_month', '=', f.concernsMonth as string))
@@ -27,6 +27,7 @@ export async function listAdjustments(db: Q, f: AdjustmentFilter): Promise<Adjus
     .orderBy('a.date')
     .orderBy('a.id')
     .execute();
-  // No author and a load: the system's payment of a late load (late.ts); every adjustment staff make has its author.
-  return rows.map(({ amount_kop, created_by, ...r }) => ({ ...r, amount: fromKop(Number(amount_kop)), late: created_by === null && r.report_id !== null }));
+  // The system's payment of a late load (late.ts), marked by its own column: an adjustment whose author's account
+  // is gone is still staff's.
+  return rows.map(({ amount_kop, late, ...r }) => ({ ...r, amount: fromKop(Number(amount_kop)), late: Number(late) === 1 }));
 }

@@ -2,7 +2,7 @@
  * Loads after close (server/routes/WAGES.md «Рейс после закрытия месяца»). A closed month stores the loads approved
  * at its close; a load of that month it did not store (filed after, or still waiting for review then) is a **late
  * load**: never silently unpaid, it is paid in the company's next open month. Once approved, the system adds for it
- * an adjustment (no author: `created_by` null, `report_id` the load, `concerns_month` its month) dated in that open
+ * an adjustment (marked `late`, no author, `report_id` the load, `concerns_month` its month) dated in that open
  * month, for the load's pay by the one rate rule; every later change to the load (review, edit, delete) settles that
  * adjustment again while its month is open. A late load's changes move no closed sheet, so they are not refused.
  */
@@ -37,17 +37,15 @@ async function standingOf(db: Q, reportId: number): Promise<Standing | null> {
     .executeTakeFirst();
   if (!row) return null;
   const month = monthOf(row.date);
-  const closed = await isClosed(db, row.company_id, month);
-  if (!closed) return { companyId: row.company_id, taskId: row.task_id, month, closed, inSheet: false, payment: null };
-  const [line, payment] = await Promise.all([
-    db.selectFrom('payroll_lines').select('id').where('report_id', '=', reportId).where('company_id', '=', row.company_id).where('month', '=', month).executeTakeFirst(),
-    latePayment(db, reportId),
-  ]);
+  const [closed, payment] = await Promise.all([isClosed(db, row.company_id, month), latePayment(db, reportId)]);
+  const line = closed
+    ? await db.selectFrom('payroll_lines').select('id').where('report_id', '=', reportId).where('company_id', '=', row.company_id).where('month', '=', month).executeTakeFirst()
+    : undefined;
   return { companyId: row.company_id, taskId: row.task_id, month, closed, inSheet: line !== undefined, payment: payment ?? null };
 }
 
 const latePayment = (db: Q, reportId: number) =>
-  db.selectFrom('payroll_adjustments').select(['id', 'date']).where('report_id', '=', reportId).where('created_by', 'is', null).executeTakeFirst();
+  db.selectFrom('payroll_adjustments').select(['id', 'date']).where('report_id', '=', reportId).where('late', '=', 1).executeTakeFirst();
 
 /**
  * Refuses a change to a load that would move a closed sheet: a load stored at close, or a late load whose payment
@@ -55,8 +53,9 @@ const latePayment = (db: Q, reportId: number) =>
  */
 export async function assertLoadChangeable(db: Q, reportId: number, what: string): Promise<void> {
   const s = await standingOf(db, reportId);
-  if (!s?.closed) return;
+  if (!s) return;
   if (s.inSheet) throw conflict(`${what}: ${closedText(s.month).toLowerCase()} (расчёт с водителями). Исправление — корректировкой в открытом месяце`);
+  // Also when the load's own month has been reopened since: the closed month that paid it keeps it.
   const paidIn = s.payment ? monthOf(s.payment.date) : null;
   if (paidIn !== null && (await isClosed(db, s.companyId, paidIn))) {
     throw conflict(`${what}: рейс оплачен в расчёте за ${monthLabel(paidIn)}, месяц закрыт. Исправление — корректировкой в открытом месяце`);
@@ -98,6 +97,7 @@ export async function settleLateLoad(db: Q, reportId: number): Promise<void> {
       concerns_month: s.month,
       created_by: null,
       created_at: nowIso(),
+      late: 1,
     })
     .execute();
 }
@@ -117,7 +117,7 @@ export async function closedLoads(db: Q, reportIds: readonly number[]): Promise<
         .innerJoin('payroll_months as pm', (join) => join.onRef('pm.company_id', '=', 'a.company_id').on('pm.month', '=', sql<string>`substr(a.date, 1, 7)`))
         .select('a.report_id')
         .where('pm.status', '=', 'closed')
-        .where('a.created_by', 'is', null)
+        .where('a.late', '=', 1)
         .where('a.report_id', 'in', ids)
         .execute(),
     ]);
@@ -142,7 +142,27 @@ export async function settleLateLoads(db: Q, reportIds: readonly number[]): Prom
   }
 }
 
+/**
+ * After reopening `month`: the late payments that neither a closed load month nor a closed payment month holds
+ * go — their loads count in their own month again. So a payment lives on only in a closed month (its load then
+ * paid there, once: wages/pay.ts leaves the load out of its reopened month) or for a load of a closed month.
+ */
+export async function dropOpenLatePayments(db: Q, companyId: number, month: string): Promise<void> {
+  const { start, end } = monthRange(month);
+  const payments = await db
+    .selectFrom('payroll_adjustments')
+    .select(['id', 'date', 'concerns_month'])
+    .where('company_id', '=', companyId)
+    .where('late', '=', 1)
+    .where((eb) => eb.or([eb('concerns_month', '=', month), eb.and([eb('date', '>=', start), eb('date', '<=', end)])]))
+    .execute();
+  for (const p of payments) {
+    const held = (p.concerns_month !== null && (await isClosed(db, companyId, p.concerns_month))) || (await isClosed(db, companyId, monthOf(p.date)));
+    if (!held) await db.deleteFrom('payroll_adjustments').where('id', '=', p.id).execute();
+  }
+}
+
 /** A deleted load's late payment goes with it (assertLoadChangeable has checked that its month is open). */
 export async function dropLatePayment(db: Q, reportId: number): Promise<void> {
-  await db.deleteFrom('payroll_adjustments').where('report_id', '=', reportId).where('created_by', 'is', null).execute();
+  await db.deleteFrom('payroll_adjustments').where('report_id', '=', reportId).where('late', '=', 1).execute();
 }

@@ -14,6 +14,7 @@ import { localToday } from '../tasks/scope.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollConfirmed, type PayrollMonth, type RateSource } from '../../contract/money.ts';
 import { closedMonths, driverTotals, priceLoads, selectLoads, sumKop, sumQuantity, toWageItem, type LoadRow, type PricedLoad } from '../wages/pay.ts';
 import { listAdjustments } from './adjustments.ts';
+import { dropOpenLatePayments } from './late.ts';
 import { assertMonthOpen, closedText, currentOpenMonth, isClosed } from './months.ts';
 
 type Q = Kysely<Database>;
@@ -173,10 +174,9 @@ export async function reopenMonth(db: Db, user: AuthUser, company: { id: number;
     if (!(await isClosed(trx, company.id, month))) throw conflict(`${closedText(month).replace(/ закрыт$/, '')} не закрыт`);
     const now = nowIso();
     await trx.deleteFrom('payroll_lines').where('company_id', '=', company.id).where('month', '=', month).execute();
-    // Its late loads count in it again: their payments in open months go (payroll/late.ts).
-    const payments = await trx.selectFrom('payroll_adjustments').select(['id', 'date']).where('company_id', '=', company.id).where('concerns_month', '=', month).where('created_by', 'is', null).where('report_id', 'is not', null).execute();
-    for (const p of payments) if (!(await isClosed(trx, company.id, monthOf(p.date)))) await trx.deleteFrom('payroll_adjustments').where('id', '=', p.id).execute();
     await trx.updateTable('payroll_months').set({ status: 'reopened', reopened_at: now, reopened_by: user.id, reopen_reason: reason }).where('company_id', '=', company.id).where('month', '=', month).execute();
+    // Late loads whose month and payment month are both open now count in their own month again (payroll/late.ts).
+    await dropOpenLatePayments(trx, company.id, month);
     await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'reopen', reason, user_id: user.id, created_at: now }).execute();
   });
   return payrollMonth(db, company, month);

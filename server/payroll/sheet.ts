@@ -6,6 +6,7 @@
  */
 import type { Writable } from 'node:stream';
 import { monthLabel, type PayrollMonth } from '../../contract/money.ts';
+import { inMonthLabel } from '../../contract/words.ts';
 import { createWorkbookWriter, sumCell } from '../exports/workbook.ts';
 
 const money = '#,##0.00';
@@ -85,7 +86,7 @@ export async function writePayrollSheet(stream: Writable, month: PayrollMonth): 
     { header: 'Кто', key: 'who', width: 22 },
   ]);
   for (const a of month.adjustments) await adjustments.addRow([date(a.date), a.driver_name, a.amount, a.reason, a.report_id, a.created_by_name]);
-  for (const a of month.later_adjustments) await adjustments.addRow([date(a.date), a.driver_name, a.amount, `(в ${monthLabel(a.date.slice(0, 7))}) ${a.reason}`, a.report_id, a.created_by_name]);
+  for (const a of month.later_adjustments) await adjustments.addRow([date(a.date), a.driver_name, a.amount, `(${inMonthLabel(a.date.slice(0, 7))}) ${a.reason}`, a.report_id, a.created_by_name]);
   await adjustments.finish();
   await book.finish();
 }

@@ -207,17 +207,37 @@ export async function closedMonths(db: Q, keys: readonly { company_id: number; m
 }
 
 /**
+ * The loads among `loads` paid as late loads (payroll/late.ts): the system's adjustment (`late`) for them.
+ * Such a payment outlives a reopening of the load's month only when it is dated in a month that is closed.
+ */
+async function latePaid(db: Q, loads: readonly LoadRow[]): Promise<Set<number>> {
+  if (loads.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('payroll_adjustments')
+    .select('report_id')
+    .where('late', '=', 1)
+    .where('company_id', 'in', [...new Set(loads.map((l) => l.company_id))])
+    .where('concerns_month', 'in', [...new Set(loads.map((l) => monthOf(l.date)))])
+    .execute();
+  return new Set(rows.map((r) => r.report_id as number));
+}
+
+/**
  * Prices approved loads by the one rule; loads of a closed month come as stored at close (a load of a closed
  * month that has no stored line — approved after close cannot happen; one pending at close — is left out: it is
- * paid, if at all, by an adjustment).
+ * paid, if at all, by an adjustment). A load of an open month already paid as a late load (its month closed
+ * then, reopened since, the payment in a month still closed) is left out too: paid once, by that adjustment.
  */
 export async function priceLoads(db: Q, loads: readonly LoadRow[]): Promise<PricedLoad[]> {
   if (loads.length === 0) return [];
   const closed = await closedMonths(db, loads.map((l) => ({ company_id: l.company_id, month: monthOf(l.date) })));
-  const live = new Map((await priceLive(db, loads.filter((l) => !closed.has(`${l.company_id}:${monthOf(l.date)}`)))).map((l) => [l.report_id, l]));
+  const inClosed = (l: LoadRow) => closed.has(`${l.company_id}:${monthOf(l.date)}`);
+  const paidLate = await latePaid(db, loads.filter((l) => !inClosed(l)));
+  const live = new Map((await priceLive(db, loads.filter((l) => !inClosed(l) && !paidLate.has(l.report_id)))).map((l) => [l.report_id, l]));
   const priced: PricedLoad[] = [];
   for (const l of loads) {
-    if (closed.has(`${l.company_id}:${monthOf(l.date)}`)) {
+    if (paidLate.has(l.report_id)) continue;
+    if (inClosed(l)) {
       const line = l.stored;
       if (!line) continue;
       priced.push({ ...l, quantity: line.quantity, rate: line.rate, rate_source: line.rate_source, month_volume: line.month_volume, amount_kop: line.amount_kop, frozen: true });

@@ -25,10 +25,10 @@ const RELATED: Record<string, readonly string[]> = {
   reports: ['tasks', 'wages', 'payroll', 'dispatch'],
   tasks: ['reports', 'wages', 'payroll', 'dispatch'],
   transfers: ['tasks', 'dispatch'],
-  users: ['tasks', 'registration-requests', 'dispatch'],
+  users: ['tasks', 'registration-requests', 'dispatch', 'wages', 'payroll'],
   'registration-requests': ['users'],
   progressive_rates: ['wages', 'payroll'],
-  companies: ['users'],
+  companies: ['users', 'wages', 'payroll'],
 };
 
 /** 'tasks' for '/tasks/5/', 'tasks/5/' or '/api/tasks/5'. */

@@ -1,6 +1,6 @@
 /** The words every money screen uses for the one rate rule (server/routes/WAGES.md), so they say it the same way. */
 import type { WageItem } from '../../contract/money.ts';
-import { rateSourceText } from '../../contract/words.ts';
+import { inMonthLabel, rateSourceText } from '../../contract/words.ts';
 
 /** The rule in one sentence, under every driver-pay total. */
 export const PAY_RULE =
@@ -14,12 +14,7 @@ export function rateNote(item: Pick<WageItem, 'rate_source' | 'month_volume' | '
 /** What a screen says where a load of a closed month offers no change (WAGES.md «Месяц закрыт»). */
 export const CLOSED_LOAD_NOTE = 'Месяц закрыт — исправление только корректировкой';
 
-const MONTHS_IN = ['январе', 'феврале', 'марте', 'апреле', 'мае', 'июне', 'июле', 'августе', 'сентябре', 'октябре', 'ноябре', 'декабре'];
-/** «в ноябре 2026» of 'YYYY-MM'. */
-export function inMonthLabel(month: string): string {
-  const [y, m] = month.split('-').map(Number) as [number, number];
-  return `в ${MONTHS_IN[m - 1] ?? month} ${y}`;
-}
+export { inMonthLabel };
 
 /** Told to a driver filing a trip on a task whose month is closed (WAGES.md «Рейс после закрытия месяца»). */
 export const latePayNote = (paidIn: string): string => `Месяц этой задачи уже закрыт: рейс не войдёт в его расчёт и будет оплачен ${inMonthLabel(paidIn)} как поздний рейс.`;

@@ -73,7 +73,7 @@ describe('payroll', () => {
 
     // 2. /payroll warns of the pending load; the link leads to it; approved, it counts.
     await admin.goto(`${app.url}/payroll?month=${month}`);
-    await admin.getByText(/1 рейс на 29,8 т ждут проверки/).waitFor();
+    await admin.getByText(/1 отчёт на 29,8 т ждёт проверки/).waitFor();
     await admin.getByRole('link', { name: 'Перейти к проверке' }).click();
     const row = admin.getByRole('row', { name: /Песок карьерный/ });
     await row.getByRole('button', { name: 'Подтвердить' }).click();
@@ -132,7 +132,7 @@ describe('payroll', () => {
 
     const admin = await signIn(desk, app.url, DEMO.admin, DEMO_PASSWORD);
     await admin.goto(`${app.url}/payroll?month=2026-06`);
-    await admin.getByText(/3 рейса на 75 т ждут проверки/).waitFor();
+    await admin.getByText(/3 отчёта на 75 т ждут проверки/).waitFor();
     await admin.locator('.salary-total').getByText(money(before.total_amount)).waitFor();
     // In the app, no reload: the review queue, approve-clean, and back.
     await admin.getByRole('link', { name: 'Перейти к проверке' }).click();
@@ -144,7 +144,7 @@ describe('payroll', () => {
     expect(Math.round((after.total_amount - before.total_amount) * 100)).toBe(75 * 400 * 100);
     // Fresh at once: the new total, no warning — not the 30 s old answer.
     await admin.locator('.salary-total').getByText(money(after.total_amount)).waitFor();
-    expect(await admin.getByText(/ждут проверки/).count()).toBe(0);
+    expect(await admin.getByText(/(ждёт|ждут) проверки/).count()).toBe(0);
     // The close dialog repeats the same figures, and the close goes through with them.
     await admin.getByRole('button', { name: 'Закрыть месяц' }).click();
     const dialog = admin.getByRole('dialog');

@@ -346,6 +346,55 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect(await lateOf()).toEqual([]);
   });
 
+  it('a late load paid in a month closed since is paid once: its month reopened and closed again leaves it out and names where it was paid', async () => {
+    const today = localToday();
+    const thisMonth = today.slice(0, 7);
+    const reopen = (month: string) => json<PayrollMonth>('POST', '/payroll/reopen', p.superAdmin, { company_id: p.company, month, reason: 'ошибка в талоне' });
+    const monthOfCompany = (month: string) => json<PayrollMonth>('GET', `/payroll/?month=${month}`, p.admin);
+    const driverTotal = async () => (await json<DriverWages>('GET', `/wages/driver/${p.driver.id}?start_date=2026-10-01&end_date=${monthRange(thisMonth).end}`, p.driver)).total_amount;
+    await close('2026-10');
+    // Approved after October's close: paid in this month (25 т × 480 ₽), and this month is closed with it.
+    await json('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' });
+    expect((await close(thisMonth)).adjustments.filter((a) => a.late).map((a) => [a.report_id, a.amount])).toEqual([[pendingReport, 12000]]);
+    expect(await driverTotal()).toBe(57600 + 12000);
+    // October reopened: the load stays paid where it was, out of October's figures, listed as paid in this month.
+    const reopened = await reopen('2026-10');
+    expect([reopened.total_amount, reopened.items.some((i) => i.report_id === pendingReport)]).toEqual([72850, false]);
+    expect(reopened.later_adjustments.map((a) => [a.report_id, a.late, a.date, a.amount])).toEqual([[pendingReport, true, today, 12000]]);
+    expect(await driverTotal()).toBe(57600 + 12000);
+    // The closed month that paid it keeps it: no change is offered or accepted.
+    const edit = await send('PUT', `/reports/${pendingReport}`, p.manager, { quantity: 20 });
+    expect(edit.statusCode).toBe(409);
+    expect(edit.json().detail).toMatch(/^Отчёт нельзя изменить: рейс оплачен в расчёте за \S+ \d{4}, месяц закрыт/);
+    expect((await json<{ closed: boolean }>('GET', `/reports/${pendingReport}`, p.manager)).closed).toBe(true);
+    // October closed again stores the same figures: the load is not paid a second time.
+    const again = await close('2026-10');
+    expect([again.total_amount, again.items.length]).toEqual([72850, 4]);
+    expect(await driverTotal()).toBe(57600 + 12000);
+    // Only with both months open does the payment go: the load counts in October again, still once.
+    await reopen('2026-10');
+    await reopen(thisMonth);
+    expect((await monthOfCompany(thisMonth)).adjustments.filter((a) => a.late)).toEqual([]);
+    expect((await monthOfCompany('2026-10')).total_amount).toBe(72850 + 12000);
+    expect(await driverTotal()).toBe(57600 + 12000);
+  });
+
+  it('an admin’s adjustment about a load whose author’s account is gone stays his: not marked late, kept on reopen, never repriced', async () => {
+    const thisMonth = localToday().slice(0, 7);
+    await close('2026-10');
+    const made = await json<Adjustment>('POST', '/payroll/adjustments', p.admin, { driver_id: p.driver.id, amount: 500, reason: 'Доплата за простой', report_id: approvedReport });
+    // What an author's deleted account leaves elsewhere in the schema (ON DELETE SET NULL): no author.
+    await s.db.kysely.updateTable('payroll_adjustments').set({ created_by: null }).where('id', '=', made.id).execute();
+    const listed = async () => (await json<Adjustment[]>('GET', `/payroll/adjustments?month=${thisMonth}`, p.admin)).map((a) => [a.id, a.amount, a.late, a.reason]);
+    const kept = [[made.id, 500, false, 'Доплата за простой']];
+    expect(await listed()).toEqual(kept);
+    // Reopening October drops only the system's late payments; the load changed in the open month moves no adjustment.
+    await json('POST', '/payroll/reopen', p.superAdmin, { company_id: p.company, month: '2026-10', reason: 'ошибка в талоне' });
+    expect(await listed()).toEqual(kept);
+    await json('PUT', `/reports/${approvedReport}`, p.manager, { quantity: 41 });
+    expect(await listed()).toEqual(kept);
+  });
+
   it('a running month says which days and tasks a close leaves for later; a finished one says nothing', async () => {
     const today = localToday();
     const end = monthRange(today.slice(0, 7)).end;

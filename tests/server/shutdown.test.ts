@@ -101,6 +101,9 @@ async function openAssociations(): Promise<number[]> {
   return page.items.flatMap((t) => t.driver_associations.filter((a) => a.report_count === 0).map((a) => a.id));
 }
 
+/** Each test stops the server and starts a new process (tsx compiles it again): on a loaded 2-core machine that alone has taken 10–20 s. */
+const RESTART_BUDGET_MS = 60_000;
+
 beforeAll(async () => {
   port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -135,7 +138,7 @@ describe('the server stopped during an upload', () => {
     expect(retry.status).toBe(200);
     expect(((await retry.json()) as Report).id).toBe((result as { body: Report }).body.id);
     expect(photoFiles().length - before).toBe(1);
-  });
+  }, RESTART_BUDGET_MS);
 
   it('SIGKILL: the cut upload leaves no report and no file; the retry after restart makes exactly one', async () => {
     const [association] = await openAssociations();
@@ -157,5 +160,5 @@ describe('the server stopped during an upload', () => {
     expect(await api<Report[]>('GET', `/reports/association/${association}`)).toHaveLength(1);
     expect(photoFiles().filter((f) => f.endsWith('.tmp'))).toEqual([]);
     expect(photoFiles().length - before.length).toBe(1);
-  });
+  }, RESTART_BUDGET_MS);
 });

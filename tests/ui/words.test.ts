@@ -1,6 +1,6 @@
 /** The one plural rule and number words (contract/words.ts) every realm uses. */
 import { describe, expect, it } from 'vitest';
-import { DAYS, REPORTS, ROWS_TO_DO, TRIPS, formatNumber, plural, pluralForm, rateSourceText } from '../../contract/words.ts';
+import { DAYS, REPORTS, ROWS_TO_DO, TRIPS, WAIT, formatNumber, inMonthLabel, plural, pluralForm, rateSourceText } from '../../contract/words.ts';
 import { formatTrips } from '../../src/ui/format.ts';
 
 describe('plural (Intl.PluralRules ru)', () => {
@@ -36,6 +36,12 @@ describe('plural (Intl.PluralRules ru)', () => {
     expect(plural(1, ROWS_TO_DO)).toBe('1 строку');
     expect(plural(62, DAYS)).toBe('62 дня');
     expect(formatTrips(3)).toBe('3 рейса');
+  });
+
+  it('the verb agrees with the count, and a month after «в» is in the prepositional case', () => {
+    const waiting = (n: number) => `${plural(n, REPORTS)} ${pluralForm(n, WAIT)} проверки`;
+    expect([waiting(1), waiting(3), waiting(5), waiting(21)]).toEqual(['1 отчёт ждёт проверки', '3 отчёта ждут проверки', '5 отчётов ждут проверки', '21 отчёт ждёт проверки']);
+    expect([inMonthLabel('2026-11'), inMonthLabel('2027-03')]).toEqual(['в ноябре 2026', 'в марте 2027']);
   });
 });
 

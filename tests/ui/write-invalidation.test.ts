@@ -37,7 +37,7 @@ describe('which queries a write makes stale', () => {
     expect(isStaleAfter(['/users/me/'], [review])).toBe(false);
   });
 
-  it('every write that changes pay makes /payroll stale, as it does the statistics (issue 30: payroll on old figures)', async () => {
+  it('every write that changes pay or the names it shows makes /payroll stale, as it does the statistics (issue 30: payroll on old figures)', async () => {
     await routeTableLoaded();
     const payroll = ['/payroll/', { month: '2026-11' }];
     for (const [method, path] of [
@@ -54,6 +54,21 @@ describe('which queries a write makes stale', () => {
       ['POST', '/payroll/reopen'],
     ] as const) {
       expect(isStaleAfter(payroll, [{ method, path }]), `${method} ${path}`).toBe(true);
+    }
+    // The people and companies pay names: a driver renamed, moved to another company, deactivated; a company renamed.
+    for (const [method, path] of [
+      ['PUT', '/users/drivers/5/'],
+      ['DELETE', '/users/drivers/5/'],
+      ['PUT', '/users/5/'],
+      ['PUT', '/users/me/'],
+      ['POST', '/users/staff/'],
+      ['POST', '/companies/3/users/'],
+      ['PUT', '/companies/3'],
+      ['DELETE', '/companies/3'],
+      ['POST', '/registration-requests/4/approve'],
+    ] as const) {
+      expect(isStaleAfter(payroll, [{ method, path }]), `${method} ${path}`).toBe(true);
+      expect(isStaleAfter(['/wages/managers/'], [{ method, path }]), `${method} ${path}`).toBe(true);
     }
     // The rule on the table itself: whatever makes the statistics stale makes the payroll stale.
     for (const [key, call] of Object.entries(CALLS as Record<string, CallDecl>)) {

@@ -17,7 +17,7 @@ import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
 import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate, formatTrips, plural } from '../../ui/format.ts';
-import { REPORTS } from '../../../contract/words.ts';
+import { pluralForm, REPORTS, WAIT } from '../../../contract/words.ts';
 import { Page } from '../../ui/Page.tsx';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { DataTable } from '../../ui/console/DataTable.tsx';
@@ -137,7 +137,10 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
 
   async function closeMonth(): Promise<void> {
     const next = inMonthLabel(nextMonth(m.month));
-    const pending = m.pending.loads > 0 ? ` ${plural(m.pending.loads, REPORTS)} на ${formatQuantity(m.pending.quantity, 'т')} ещё ждут проверки — они не войдут в этот расчёт; подтверждённые после закрытия, они будут оплачены в следующем открытом месяце.` : '';
+    const pending =
+      m.pending.loads > 0
+        ? ` ${plural(m.pending.loads, REPORTS)} на ${formatQuantity(m.pending.quantity, 'т')} ещё ${pluralForm(m.pending.loads, WAIT)} проверки: в этот расчёт входит только принятое, принятое после закрытия будет оплачено в следующем открытом месяце.`
+        : '';
     const yes = await ask({
       title: `Закрыть ${label}?`,
       message: `К выплате ${formatMoney(m.total_amount)}, водителей: ${m.drivers.length}. После закрытия рейсы, ставки и шкала этого месяца больше не меняются.${pending}${aheadText(m.ahead, next)}`,
@@ -202,11 +205,11 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
       {m.pending.loads > 0 && (
         <div className="payroll-warning" role="note">
           <strong>
-            {plural(m.pending.loads, REPORTS)} на {formatQuantity(m.pending.quantity, 'т')} ждут проверки
+            {plural(m.pending.loads, REPORTS)} на {formatQuantity(m.pending.quantity, 'т')} {pluralForm(m.pending.loads, WAIT)} проверки
           </strong>{' '}
-          — они не оплачиваются, пока их не примут.{' '}
-          {closed && 'Месяц закрыт: подтверждённые теперь, они будут оплачены в следующем открытом месяце с пометкой «поздний рейс». '}
-          {lateCount > 0 && `Из них ${lateCount} — поздние рейсы закрытых месяцев: подтверждённые, они будут оплачены в этом месяце. `}
+          — оплата только после приёма.{' '}
+          {closed && 'Месяц закрыт: принятое теперь будет оплачено в следующем открытом месяце с пометкой «поздний рейс». '}
+          {lateCount > 0 && `Отчётов о поздних рейсах закрытых месяцев среди них: ${lateCount} — принятое будет оплачено в этом месяце. `}
           <Link href={`/reports?review=pending&period=custom&from=${lateFrom ?? monthRange(m.month).start}&to=${monthRange(m.month).end}`}>Перейти к проверке</Link>
         </div>
       )}
@@ -294,7 +297,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
                 <span className="payroll-loads__what">
                   {a.late && <span className="tag">поздний рейс</span>} {a.driver_name}: {a.reason}
                   {a.concerns_month && a.concerns_month !== m.month ? ` (за ${monthLabel(a.concerns_month)})` : ''}
-                  <span className="muted"> — {a.created_by_name ?? 'система'}</span>
+                  <span className="muted"> — {a.created_by_name ?? (a.late ? 'система' : '—')}</span>
                 </span>
                 <strong className={a.amount < 0 ? 'payroll-loads__sum money-negative' : 'payroll-loads__sum'}>{formatMoney(a.amount)}</strong>
               </li>
@@ -303,7 +306,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
               <li key={`later-${a.id}`} className="muted">
                 <span className="payroll-loads__date">{formatDate(a.date)}</span>
                 <span className="payroll-loads__what">
-                  В {monthLabel(monthOf(a.date))} по рейсу этого месяца: {a.driver_name}, {a.reason}
+                  {a.late ? `Поздний рейс, оплачен ${inMonthLabel(monthOf(a.date))}` : `${capitalized(inMonthLabel(monthOf(a.date)))} по рейсу этого месяца`}: {a.driver_name}, {a.reason}
                 </span>
                 <span className="payroll-loads__sum">{formatMoney(a.amount)}</span>
               </li>
