@@ -9,14 +9,21 @@ import type { CallDecl } from '../../contract/call.ts';
 
 /**
  * The route table, loaded on the first write rather than with the app: it carries every call's zod schemas,
- * which /login and the driver's screens do not need. Until it is here, a write uses RELATED.
+ * which /login and the driver's screens do not need. Until it is here, a write uses RELATED. Never rejects: a
+ * load that failed (the first write made offline, the chunk unreachable) is tried again on the next write — kept
+ * as a rejection, it stopped every later refresh of the tab's screens.
  */
 let findCall: ((method: string, path: string) => CallDecl | undefined) | null = null;
 let loading: Promise<void> | null = null;
 export function routeTableLoaded(): Promise<void> {
-  loading ??= import('../../contract/calls/index.ts').then((table) => {
-    findCall = table.callFor;
-  });
+  loading ??= import('../../contract/calls/index.ts').then(
+    (table) => {
+      findCall = table.callFor;
+    },
+    () => {
+      loading = null;
+    },
+  );
   return loading;
 }
 
