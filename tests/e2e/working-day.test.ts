@@ -99,11 +99,8 @@ describe('a working day', () => {
       const deskErrors = trackErrors(desk);
       await navigate(desk, '/tasks/create');
       const field = (name: string) => desk.locator(`[name="${name}"]`);
-      // The company's drivers loaded first: a template applied before keeps none of them (its drivers are checked
-      // against the list).
-      await desk.getByLabel('Добавить водителя').fill('Юдин');
-      await desk.getByRole('button', { name: /Яков Юдин/ }).waitFor();
-      await desk.getByLabel('Добавить водителя').fill('');
+      // Chosen at once: «Создать из шаблона» opens only once the company's drivers are known (before, a template
+      // kept none of its drivers); the choice waits for it.
       await desk.getByLabel('Создать из шаблона').selectOption({ label: TEMPLATE });
       await waitFor(async () => (await field('cargo').inputValue()) === CARGO, { message: 'the template applied' });
       expect(await field(`drivers.${moved.id}.planned_quantity`).inputValue()).toBe(String(SHARES.moved.share));
@@ -113,6 +110,8 @@ describe('a working day', () => {
       await field('date').fill(today.split('-').reverse().join('.'));
       await desk.getByRole('button', { name: 'Создать', exact: true }).click();
       const task = await waitFor(() => db.selectFrom('tasks').select('id').where('cargo', '=', CARGO).executeTakeFirst(), { message: 'the task stored' });
+      // The form goes to /tasks/manage once created: wait for it, or it would follow the next navigation.
+      await waitFor(() => new Shell(desk).path() === '/tasks/manage', { message: 'the form done' });
       const taskId = Number(task.id);
       const parts = await db.selectFrom('task_drivers').select(['driver_id', 'planned_quantity', 'transport_rate']).where('task_id', '=', taskId).orderBy('driver_id').execute();
       expect(parts.map((p) => [p.driver_id, p.planned_quantity, p.transport_rate])).toEqual(
@@ -139,8 +138,16 @@ describe('a working day', () => {
       }
       expect(await choose.inputValue()).toBe(String(third.id));
       await desk.keyboard.press('Enter');
-      await new Shell(desk).toast(`${third.name}: 1 задача назначена`).waitFor();
+      // A card from a driver's column is that driver's part: the bar moves it (docs/dispatch.md), as a drag would.
+      await new Shell(desk).toast(new RegExp(`^«${CARGO}» → ${third.name}`)).waitFor();
       await card(third.name).waitFor();
+      await waitFor(
+        async () => {
+          const drivers = (await board()).drivers;
+          return drivers.find((d) => d.id === third.id)?.task_ids.includes(taskId) && !drivers.find((d) => d.id === other.id)?.task_ids.includes(taskId);
+        },
+        { message: `${other.name}'s part moved to ${third.name} on the server` },
+      );
       // Alt+→: the part of the driver left of Петров goes to Петров; the focus stays on the moved card.
       await desk.keyboard.press('Escape');
       await card(moved.name).focus();
@@ -184,6 +191,7 @@ describe('a working day', () => {
       // Delivered once: three reports, three keys, the quantities as typed.
       expect(filed.map((r) => r.quantity)).toEqual([12, 11.5, 12.5]);
       expect(new Set(filed.map((r) => r.idempotencyKey)).size).toBe(3);
+      // The open screen follows: the route table's load failed offline (the first write), and is tried again.
       await current.card(CARGO).getByText(`3 рейса · 36 из ${SHARES.moved.share} т`).waitFor({ timeout: 20_000 });
 
       // 4. The dispatcher disputes the third trip; /payroll then shows the month with its loads waiting.

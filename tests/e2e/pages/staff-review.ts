@@ -29,7 +29,7 @@ export class ReviewQueue {
     const dialog = this.page.getByRole('dialog', { name: `Оспорить отчёт №${reportId}` });
     await dialog.getByLabel('Что не так').fill(reason);
     await dialog.getByRole('button', { name: 'Оспорить' }).click();
-    await new Shell(this.page).toast(`Отчёт №${reportId} оспорен`).waitFor();
+    await new Shell(this.page).toast(`Отчёт №${reportId} оспорен: водитель увидит причину`).waitFor();
   }
 
   /** «Подтвердить все без замечаний (n)», confirmed in its dialog; answers how many the toast says were approved. */
