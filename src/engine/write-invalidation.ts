@@ -9,8 +9,9 @@ import type { CallDecl } from '../../contract/call.ts';
 
 /**
  * The route table, loaded on the first write rather than with the app: it carries every call's zod schemas,
- * which /login and the driver's screens do not need. Until it is here, a write uses RELATED; it never rejects (a
- * chunk that cannot load now is asked for again by the next write).
+ * which /login and the driver's screens do not need. Until it is here, a write uses RELATED. Never rejects: a
+ * load that failed (the first write made offline, the chunk unreachable) is tried again on the next write — kept
+ * as a rejection, it stopped every later refresh of the tab's screens.
  */
 let findCall: ((method: string, path: string) => CallDecl | undefined) | null = null;
 let loading: Promise<void> | null = null;
@@ -20,7 +21,6 @@ export function routeTableLoaded(): Promise<void> {
       findCall = table.callFor;
     },
     () => {
-      // Offline before the service worker holds the chunk: this write uses RELATED, the next one tries again.
       loading = null;
     },
   );

@@ -34,11 +34,21 @@ describe('templates', () => {
     if (!built.ok) throw new Error('the form is valid');
     const fields = templateFromBody(built.body);
     expect(fields).toMatchObject({ cargo: 'Щебень 20-40', planned_quantity: 120.5, rate: 450, max_drivers: 3, driver_ids: [7, 9] });
-    const next = valuesFromTemplate(emptyValues('2026-12-01'), fields, new Set([7]));
+    const next = valuesFromTemplate(emptyValues('2026-12-01'), fields, new Set([7]))!;
     expect(next.date).toBe('2026-12-01');
     expect([next.planned_quantity, next.rate, next.max_drivers]).toEqual(['120,5', '450', '3']);
     // What repeats stays (the share, the own rate); the day's figures and status start afresh.
     expect(next.drivers).toEqual([{ driver_id: 7, planned_quantity: '60', quantity: '', transport_rate: '480,5', loading_quantity: '', unloading_quantity: '', status: 'accepted' }]);
+  });
+
+  it('is not applied while the company\'s drivers load: it would keep none of them, silently', () => {
+    const built = buildBody(withDrivers, false);
+    if (!built.ok) throw new Error('the form is valid');
+    const fields = templateFromBody(built.body);
+    // Before the list is known there is no answer (the screen keeps «Создать из шаблона» closed till then) …
+    expect(valuesFromTemplate(emptyValues('2026-12-01'), fields, null)).toBeNull();
+    // … once it is, the template's drivers of the company stay.
+    expect(valuesFromTemplate(emptyValues('2026-12-01'), fields, new Set([7, 9]))?.drivers.map((d) => d.driver_id)).toEqual([7, 9]);
   });
 
   it('suggests a name from the cargo and the route', () => {

@@ -126,6 +126,7 @@ function CreateTaskScreen({ title }: { title: string }) {
       <TaskTemplates
         companyId={companyId}
         disabled={saving || server.offline}
+        canApply={options.driverIds !== null}
         suggestedName={templateName(values)}
         current={() => {
           const built = buildBody(values, options.superAdmin);
@@ -136,7 +137,7 @@ function CreateTaskScreen({ title }: { title: string }) {
           return null;
         }}
         onApply={(template) => {
-          setValues((current) => valuesFromTemplate(current, template.fields, new Set(options.drivers.map((d) => d.id))));
+          setValues((current) => valuesFromTemplate(current, template.fields, options.driverIds) ?? current);
           setErrors({});
           setFormError(null);
         }}

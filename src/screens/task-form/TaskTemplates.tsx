@@ -18,9 +18,11 @@ interface Props {
   suggestedName: string;
   onApply: (template: TaskTemplate) => void;
   disabled: boolean;
+  /** False while the company's drivers load: a template applied then would keep none of its drivers. */
+  canApply: boolean;
 }
 
-export function TaskTemplates({ companyId, current, suggestedName, onApply, disabled }: Props) {
+export function TaskTemplates({ companyId, current, suggestedName, onApply, disabled, canApply }: Props) {
   const list = useGet('GET /tasks/templates', companyId ? { company_id: companyId } : {});
   const save = useSend('POST /tasks/templates');
   const remove = useSend('DELETE /tasks/templates/:id');
@@ -71,14 +73,14 @@ export function TaskTemplates({ companyId, current, suggestedName, onApply, disa
         Создать из шаблона
         <select
           value={chosen}
-          disabled={disabled || templates.length === 0}
+          disabled={disabled || !canApply || templates.length === 0}
           onChange={(event) => {
             setChosen(event.target.value);
             const template = templates.find((t) => String(t.id) === event.target.value);
             if (template) onApply(template);
           }}
         >
-          <option value="">{list.isPending ? 'Загрузка...' : templates.length === 0 ? 'Шаблонов пока нет' : 'Выберите шаблон'}</option>
+          <option value="">{list.isPending || !canApply ? 'Загрузка...' : templates.length === 0 ? 'Шаблонов пока нет' : 'Выберите шаблон'}</option>
           <NamedOptions items={templates} />
         </select>
       </label>

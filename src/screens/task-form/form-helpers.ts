@@ -31,10 +31,13 @@ export function useFormOptions(companyId: string) {
   const drivers = useGet('GET /users/drivers/', superAdmin && companyId ? { company_id: Number(companyId) } : undefined, {
     enabled: !superAdmin || companyId !== '',
   });
+  const list = drivers.data?.data;
   return {
     superAdmin,
     companies: superAdmin ? (companies.data?.data ?? []) : null,
-    drivers: drivers.data?.data ?? [],
+    drivers: list ?? [],
+    /** The company's driver ids; null while they load (no company chosen yet: none). */
+    driverIds: list ? new Set(list.map((d) => d.id)) : superAdmin && companyId === '' ? new Set<number>() : null,
   };
 }
 

@@ -56,8 +56,13 @@ export function templateFromBody(body: TaskBody): TemplateFields {
   };
 }
 
-/** The form filled from a template, keeping its date and company; drivers not in the company now are left out, the others keep their share and own rate. */
-export function valuesFromTemplate(values: TaskFormValues, fields: TemplateFields, companyDrivers: ReadonlySet<number>): TaskFormValues {
+/**
+ * The form filled from a template, keeping its date and company; drivers not in the company now are left out, the
+ * others keep their share and own rate. Null while the company's drivers are not known yet (`companyDrivers` null):
+ * applied then, the template would silently lose every driver.
+ */
+export function valuesFromTemplate(values: TaskFormValues, fields: TemplateFields, companyDrivers: ReadonlySet<number> | null): TaskFormValues | null {
+  if (companyDrivers === null) return null;
   return {
     ...values,
     cargo: fields.cargo,
