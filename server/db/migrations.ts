@@ -7,7 +7,7 @@ import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
-import { migration010 } from './migrations-scale.ts';
+import { migration010, migration011 } from './migrations-scale.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -370,6 +370,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '008_dispatch_day': migration008(dialect),
         '009_hardening': migration009(),
         '010_scale': migration010(dialect),
+        '011_payroll_drivers': migration011(dialect),
       };
     },
   };
