@@ -73,7 +73,7 @@ describe('payroll', () => {
 
     // 2. /payroll warns of the pending load; the link leads to it; approved, it counts.
     await admin.goto(`${app.url}/payroll?month=${month}`);
-    await admin.getByText(/1 рейс на 29,8 т ждут проверки/).waitFor();
+    await admin.getByText(/1 отчёт на 29,8 т ждут проверки/).waitFor();
     await admin.getByRole('link', { name: 'Перейти к проверке' }).click();
     const row = admin.getByRole('row', { name: /Песок карьерный/ });
     await row.getByRole('button', { name: 'Подтвердить' }).click();
@@ -140,7 +140,7 @@ describe('payroll', () => {
 
     const admin = await signIn(desk, app.url, DEMO.admin, DEMO_PASSWORD);
     await admin.goto(`${app.url}/payroll?month=2026-06`);
-    await admin.getByText(/3 рейса на 75 т ждут проверки/).waitFor();
+    await admin.getByText(/3 отчёта на 75 т ждут проверки/).waitFor();
     await admin.locator('.salary-total').getByText(money(before.total_amount)).waitFor();
     // In the app, no reload: the review queue, approve-clean, and back.
     await admin.getByRole('link', { name: 'Перейти к проверке' }).click();
