@@ -23,6 +23,7 @@ import { seedDemo, DEMO_PASSWORD } from '../server/db/seed.ts';
 import { openScaleDb, SCALE_PASSWORD, seedScale, type ScaleSummary } from '../server/db/scale-seed.ts';
 import { scaleOptions, SCALE_ARGS } from '../server/seed-scale.ts';
 import { localToday } from '../server/tasks/scope.ts';
+import { confirmedOf, type PayrollMonth } from '../contract/money.ts';
 import { encodeForm, reportForm } from '../tests/fixtures/forms.ts';
 import { figure, median, percentile, round, rssMb, sleep, startServerProcess, type Benchmark, type Figure, type SectionResult, type ServerProcess } from './support.ts';
 
@@ -169,7 +170,7 @@ const post = (ctx: Ctx, path: string, auth: string, body: unknown) => () =>
 
 const yearBefore = (end: string) => new Date(Date.parse(`${end}T00:00:00Z`) - 364 * 86_400_000).toISOString().slice(0, 10);
 
-const CALLS: Call[] = [
+const ALL_CALLS: Call[] = [
   {
     key: 'report',
     title: 'driver: POST /reports/ with one photo',
@@ -186,6 +187,11 @@ const CALLS: Call[] = [
     },
   },
   { key: 'driver-months', title: 'driver: his closed months (GET /payroll/driver/{id})', run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/driver/${ctx.plan.driverId}`, ctx.driver)) },
+  {
+    key: 'driver-month-items',
+    title: "driver: a closed month's lines (GET /payroll/driver/{id}/{company}/{month})",
+    run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/driver/${ctx.plan.driverId}/${ctx.plan.companyId}/${ctx.plan.closedMonth}`, ctx.driver)),
+  },
   { key: 'assigned', title: 'driver: GET /tasks/assigned/', run: (ctx) => ctx.meter.sample(get(ctx, '/tasks/assigned/', ctx.driver)) },
   { key: 'driver-completed', title: 'driver: GET /tasks/driver/completed', run: (ctx) => ctx.meter.sample(get(ctx, '/tasks/driver/completed', ctx.driver)) },
   { key: 'driver-wages', title: 'driver: his month (GET /wages/driver/{id})', run: (ctx) => ctx.meter.sample(get(ctx, `/wages/driver/${ctx.plan.driverId}?start_date=${ctx.plan.month}-01&end_date=${ctx.plan.end}`, ctx.driver)) },
@@ -197,11 +203,16 @@ const CALLS: Call[] = [
   { key: 'stats-all', title: 'staff: statistics «Всё время»', runs: 1, warmup: false, run: (ctx) => ctx.meter.sample(get(ctx, `/wages/company/${ctx.plan.companyId}`, ctx.admin)) },
   { key: 'payroll-open', title: 'GET /payroll/ of a month, open', run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/?month=${ctx.plan.month}`, ctx.admin)) },
   { key: 'payroll-closed', title: 'GET /payroll/ of a month, closed', run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/?month=${ctx.plan.closedMonth}`, ctx.admin)) },
+  { key: 'payroll-items', title: "GET /payroll/items: a driver's loads of the open month", run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/items?month=${ctx.plan.month}&driver_id=${ctx.plan.driverId}`, ctx.admin)) },
   {
     key: 'close',
     title: 'POST /payroll/close (the last month; reopened after)',
     runs: 3,
-    run: (ctx) => ctx.meter.sample(post(ctx, '/payroll/close', ctx.admin, { month: ctx.plan.month })),
+    async run(ctx) {
+      // The figures the admin confirms (as the close dialog sends them): read before the timed call.
+      const month = (await (await get(ctx, `/payroll/?month=${ctx.plan.month}`, ctx.admin)()).json()) as PayrollMonth;
+      return ctx.meter.sample(post(ctx, '/payroll/close', ctx.admin, { month: ctx.plan.month, confirmed: confirmedOf(month) }));
+    },
     async after(ctx) {
       await post(ctx, '/payroll/reopen', ctx.superAdmin, { company_id: ctx.plan.companyId, month: ctx.plan.month, reason: 'bench: measured close' })();
     },
@@ -253,6 +264,10 @@ async function measureCall(ctx: Ctx, call: Call): Promise<Measured> {
   }
   return { medianMs: median(times), maxMs: Math.max(...times), rssGrowthMb: growth, runs: times.length };
 }
+
+/** `--only key,key`: measure only these calls (e.g. `--only payroll-open,payroll-closed,close,sheet`); every call by default. */
+const only = (parseArgs({ args: process.argv.slice(2), options: { only: { type: 'string' } }, allowPositionals: true, strict: false }).values.only as string | undefined)?.split(',');
+const CALLS = only ? ALL_CALLS.filter((c) => only.includes(c.key) || c.key === 'assigned') : ALL_CALLS;
 
 /** A driver's GET /tasks/assigned/ in a loop while `heavy` runs: how much longer it took than alone. */
 async function delays(ctx: Ctx, idleMs: number, heavy: () => Promise<void>): Promise<Delay> {

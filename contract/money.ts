@@ -211,8 +211,11 @@ export interface PayrollMonth {
   status: 'open' | 'closed';
   closed_at: string | null;
   closed_by_name: string | null;
+  /** Per driver (a closed month: as stored at close); a driver's loads on demand (GET /payroll/items). */
   drivers: PayrollDriver[];
-  items: (WageItem & { driver_id: number; driver_name: string })[];
+  /** Approved reports (loads) paid in the month, and their trips. */
+  loads: number;
+  trips: number;
   /** Dated in this month (they count here) … */
   adjustments: Adjustment[];
   /** … and made in later months about this month's loads (shown, not counted here). */
@@ -233,28 +236,40 @@ export interface PayrollMonth {
 }
 
 /** The figures the close dialog shows and the close request carries back (`confirmed`). */
-export const confirmedOf = (m: Pick<PayrollMonth, 'total_amount' | 'drivers' | 'items' | 'pending'>): PayrollConfirmed => ({
+export const confirmedOf = (m: Pick<PayrollMonth, 'total_amount' | 'drivers' | 'loads' | 'pending'>): PayrollConfirmed => ({
   total_amount: m.total_amount,
   drivers: m.drivers.length,
-  loads: m.items.length,
+  loads: m.loads,
   pending_loads: m.pending.loads,
 });
 
-/** A driver's closed months (their own statistics). */
+/** One driver's loads of a company's month (GET /payroll/items): a closed month's as stored at close. */
+export interface PayrollItems {
+  company_id: number;
+  month: string;
+  driver_id: number;
+  status: 'open' | 'closed';
+  items: WageItem[];
+}
+
+/** A driver's closed months (their own statistics): the totals stored at close; a month's lines on demand. */
 export interface DriverPayrollMonth {
   company_id: number;
   month: string;
   closed_at: string;
   loads: number;
+  trips: number;
   quantity: number;
   loads_amount: number;
   adjustments_amount: number;
   total_amount: number;
-  items: WageItem[];
   adjustments: Adjustment[];
 }
 
 export const payrollQuerySchema = z.object({ company_id: wireId('ожидается номер компании').optional(), month: monthSchema });
+export const payrollItemsQuerySchema = payrollQuerySchema.extend({ driver_id: wireId('ожидается номер водителя') });
+/** A driver's stored lines of one closed month of one company. */
+export const driverMonthParams = z.object({ id: wireId('ожидается номер водителя'), company_id: wireId('ожидается номер компании'), month: monthSchema });
 /**
  * What the admin confirmed in the close dialog: the server closes only when the month still has these figures
  * (else 409 «Данные месяца изменились: …» naming what moved), so a stale screen cannot close other figures.

@@ -12,12 +12,16 @@ import {
   adjustmentSchema,
   adjustmentsQuerySchema,
   monthSchema,
+  driverMonthParams,
   payrollCloseSchema,
+  payrollItemsQuerySchema,
   payrollQuerySchema,
   payrollReopenSchema,
   type Adjustment,
   type DriverPayrollMonth,
+  type PayrollItems,
   type PayrollMonth,
+  type WageItem,
 } from '../money.ts';
 
 const sheetParams = z.object({
@@ -29,7 +33,10 @@ const sheetParams = z.object({
 const MONEY = [...PAY, 'progressive_rates', 'reports', 'tasks'] as const;
 
 export const payrollCalls = area(
+  /** A month's totals and each driver's; a driver's loads with GET /payroll/items. */
   GET('/payroll/', { roles: STAFF, query: payrollQuerySchema, answer: answer<PayrollMonth>() }),
+  /** One driver's loads of the month (a closed month: the lines stored at close). */
+  GET('/payroll/items', { roles: STAFF, query: payrollItemsQuerySchema, answer: answer<PayrollItems>() }),
   POST('/payroll/close', { roles: ADMINS, body: payrollCloseSchema, answer: answer<PayrollMonth>(), invalidates: MONEY, audience: ['company:answer.company_id'] }),
   POST('/payroll/reopen', { roles: ['super-admin'], body: payrollReopenSchema, answer: answer<PayrollMonth>(), invalidates: MONEY, audience: ['company:answer.company_id'] }),
   /** The month's sheet («Ведомость»): one row per driver, then a sheet of every load; an attachment. */
@@ -43,6 +50,8 @@ export const payrollCalls = area(
     invalidates: PAY,
     audience: ['company-staff:answer.company_id', 'user:answer.driver_id'],
   }),
-  /** A driver's closed months with their lines (a driver: their own; staff: their company's drivers). */
+  /** A driver's closed months, the totals stored at close (a driver: their own; staff: their company's drivers). */
   GET('/payroll/driver/:id', { roles: ALL_ROLES, answer: answer<DriverPayrollMonth[]>() }),
+  /** The lines of one of them, as stored at close (the same rule of who sees which). */
+  GET('/payroll/driver/:id/:company_id/:month', { roles: ALL_ROLES, params: driverMonthParams, answer: answer<WageItem[]>() }),
 );

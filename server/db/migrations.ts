@@ -7,7 +7,7 @@ import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
-import { migration010 } from './migrations-scale.ts';
+import { migration010, migration013 } from './migrations-scale.ts';
 import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
 
@@ -374,6 +374,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '010_scale': migration010(dialect),
         '011_late_payments': migration011(),
         '012_registers': migration012(dialect),
+        '013_payroll_drivers': migration013(dialect),
       };
     },
   };

@@ -43,6 +43,18 @@ export interface PayrollMonthsTable {
   reopen_reason: string | null;
 }
 
+/** One driver's totals of a closed month, stored at close with its lines. */
+export interface PayrollDriversTable {
+  id: Id;
+  company_id: number;
+  month: string;
+  driver_id: number;
+  loads: number;
+  trips: number;
+  quantity: number;
+  amount_kop: number | string;
+}
+
 /** One approved load of a closed month, priced and frozen at close. */
 export interface PayrollLinesTable {
   id: Id;

@@ -7,6 +7,7 @@ import type {
   ManagerRatesTable,
   PayrollAdjustmentsTable,
   PayrollEventsTable,
+  PayrollDriversTable,
   PayrollLinesTable,
   PayrollMonthsTable,
   ProgressiveRatesTable,
@@ -368,6 +369,7 @@ export interface Database {
   progressive_rates: ProgressiveRatesTable;
   payroll_months: PayrollMonthsTable;
   payroll_lines: PayrollLinesTable;
+  payroll_drivers: PayrollDriversTable;
   payroll_events: PayrollEventsTable;
   payroll_adjustments: PayrollAdjustmentsTable;
   export_jobs: ExportJobsTable;

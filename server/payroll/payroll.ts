@@ -4,18 +4,21 @@
  * waiting apart. Closing stores every load's line and the totals and freezes the month (payroll/months.ts guards
  * every change); reopening, a super-admin's, deletes the lines with a reason kept in the month's history.
  */
-import type { Kysely } from 'kysely';
+import type { Writable } from 'node:stream';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
-import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollConfirmed, type PayrollMonth, type RateSource } from '../../contract/money.ts';
-import { closedMonths, driverTotals, priceLoads, selectLoads, sumKop, sumQuantity, toWageItem, type LoadRow, type PricedLoad } from '../wages/pay.ts';
+import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollConfirmed, type PayrollItems, type PayrollMonth, type RateSource, type WageItem } from '../../contract/money.ts';
+import { closedMonths, latePaid, priceLive, priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
+import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { listAdjustments } from './adjustments.ts';
 import { dropOpenLatePayments } from './late.ts';
 import { assertMonthOpen, closedText, currentOpenMonth, isClosed } from './months.ts';
+import { writePayrollSheet, type SheetLoad } from './sheet.ts';
 
 type Q = Kysely<Database>;
 
@@ -34,21 +37,88 @@ async function pendingLoads(db: Q, companyId: number, month: string): Promise<Lo
 
 const dayBefore = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
-/** The month's approved loads, priced (as stored when closed). */
-async function monthLoads(db: Q, companyId: number, month: string): Promise<PricedLoad[]> {
+/** The month's approved loads, priced (as stored when closed), with everything a line shows: a driver's loads, the sheet. */
+export async function monthLoads(db: Q, companyId: number, month: string, driverId?: number): Promise<PricedLoad[]> {
   const { start, end } = monthRange(month);
-  return priceLoads(db, await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'approved' }));
+  return priceLoads(db, await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'approved', ...(driverId === undefined ? {} : { driverId }) }));
 }
 
-export async function payrollMonth(db: Db, company: { id: number; name: string }, month: string): Promise<PayrollMonth> {
+/**
+ * An open month's approved loads, lean (only what the rule, the sums and a stored line read: no names, no cargo),
+ * priced live — in load order (date, report), the order the lines are stored in. Served by the tasks' company-date
+ * index; the month bounds it.
+ */
+async function openMonthLoads(db: Q, companyId: number, month: string) {
+  const { start, end } = monthRange(month);
+  const rows = await db
+    .selectFrom('tasks as t')
+    .innerJoin('task_drivers as td', 'td.task_id', 't.id')
+    .innerJoin('reports as r', 'r.association_id', 'td.id')
+    .select(['r.id as report_id', 'td.id as association_id', 't.id as task_id', 't.company_id', 'td.driver_id', 't.date', 'r.trips', 'td.transport_rate', 't.rate as task_rate', sql<number>`${sql.raw(DELIVERED_SQL)}`.as('quantity')])
+    .where('t.company_id', '=', companyId)
+    .where('t.date', '>=', start)
+    .where('t.date', '<=', end)
+    .where('r.review_status', '=', 'approved')
+    .orderBy('t.date')
+    .orderBy('r.id')
+    .execute();
+  // A load already paid as a late load in a month closed since is paid there, not here (WAGES.md «Paid once»).
+  const paidLate = await latePaid(db, rows);
+  return priceLive(
+    db,
+    rows.filter((r) => !paidLate.has(r.report_id)).map((r) => ({ ...r, quantity: roundQuantity(Number(r.quantity ?? 0)), trips: Number(r.trips) })),
+  );
+}
+
+type LeanLoad = Awaited<ReturnType<typeof openMonthLoads>>[number];
+
+/** The names of these drivers. */
+async function driverNames(db: Q, ids: readonly number[]): Promise<Map<number, string>> {
+  const rows = ids.length ? await db.selectFrom('users').select(['id', 'name']).where('id', 'in', [...ids]).execute() : [];
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** Per driver of an open month: its loads summed. */
+async function sumsOf(db: Q, loads: readonly (LeanLoad | PricedLoad)[]): Promise<DriverSum[]> {
+  const names = await driverNames(db, [...new Set(loads.map((l) => l.driver_id))]);
+  const by = new Map<number, DriverSum>();
+  for (const l of loads) {
+    const r = by.get(l.driver_id) ?? { driver_id: l.driver_id, driver_name: names.get(l.driver_id) ?? '', loads: 0, trips: 0, quantity: 0, amount_kop: 0 };
+    r.loads += 1;
+    r.trips += l.trips;
+    r.quantity = roundQuantity(r.quantity + l.quantity);
+    r.amount_kop += l.amount_kop;
+    by.set(l.driver_id, r);
+  }
+  return [...by.values()];
+}
+
+/** A closed month's per-driver totals as stored at close (payroll_drivers), with the drivers' names now. */
+async function storedSums(db: Q, companyId: number, month: string): Promise<DriverSum[]> {
+  const rows = await db
+    .selectFrom('payroll_drivers as p')
+    .innerJoin('users as u', 'u.id', 'p.driver_id')
+    .select(['p.driver_id', 'u.name as driver_name', 'p.loads', 'p.trips', 'p.quantity', 'p.amount_kop'])
+    .where('p.company_id', '=', companyId)
+    .where('p.month', '=', month)
+    .execute();
+  return rows.map((r) => ({ ...r, loads: Number(r.loads), trips: Number(r.trips), amount_kop: Number(r.amount_kop) }));
+}
+
+/**
+ * A company's month: per driver and in all. A closed month reads what its close stored; an open one prices its
+ * loads now (`loads`: already priced by the caller — the sheet prices them once for both).
+ */
+export async function payrollMonth(db: Db, company: { id: number; name: string }, month: string, loads?: readonly PricedLoad[]): Promise<PayrollMonth> {
   const q = db.kysely;
   const { start, end } = monthRange(month);
-  const [loads, adjustments, later, pendingRows, row, history, ahead] = await Promise.all([
-    monthLoads(q, company.id, month),
+  const row = await q.selectFrom('payroll_months as m').leftJoin('users as u', 'u.id', 'm.closed_by').select(['m.status', 'm.closed_at', 'u.name as closed_by_name']).where('m.company_id', '=', company.id).where('m.month', '=', month).executeTakeFirst();
+  const closed = row?.status === 'closed';
+  const [sums, adjustments, later, pendingRows, history, ahead] = await Promise.all([
+    closed ? storedSums(q, company.id, month) : loads ? sumsOf(q, loads) : openMonthLoads(q, company.id, month).then((l) => sumsOf(q, l)),
     listAdjustments(q, { companyId: company.id, start_date: start, end_date: end }),
     listAdjustments(q, { companyId: company.id, concernsMonth: month }),
     pendingLoads(q, company.id, month),
-    q.selectFrom('payroll_months as m').leftJoin('users as u', 'u.id', 'm.closed_by').select(['m.status', 'm.closed_at', 'u.name as closed_by_name']).where('m.company_id', '=', company.id).where('m.month', '=', month).executeTakeFirst(),
     q
       .selectFrom('payroll_events as e')
       .leftJoin('users as u', 'u.id', 'e.user_id')
@@ -57,10 +127,9 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
       .where('e.month', '=', month)
       .orderBy('e.id', 'desc')
       .execute(),
-    daysAhead(q, company.id, month),
+    closed ? null : daysAhead(q, company.id, month),
   ]);
-  const closed = row?.status === 'closed';
-  const loadsKop = sumKop(loads, (l) => l.amount_kop);
+  const loadsKop = sumKop(sums, (d) => d.amount_kop);
   const adjustmentsKop = sumKop(adjustments, (a) => toKop(a.amount));
   return {
     company_id: company.id,
@@ -69,8 +138,9 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
     status: closed ? 'closed' : 'open',
     closed_at: closed ? (row?.closed_at ?? null) : null,
     closed_by_name: closed ? (row?.closed_by_name ?? null) : null,
-    drivers: driverTotals(loads, adjustments),
-    items: loads.map((l) => ({ ...toWageItem(l), driver_id: l.driver_id, driver_name: l.driver_name })),
+    drivers: sumDrivers(sums, adjustments),
+    loads: sums.reduce((n, d) => n + d.loads, 0),
+    trips: sums.reduce((n, d) => n + d.trips, 0),
     adjustments,
     later_adjustments: later.filter((a) => monthOf(a.date) !== month),
     pending: {
@@ -78,14 +148,56 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
       quantity: sumQuantity(pendingRows, (r) => r.quantity),
       items: pendingRows.slice(0, 200).map((r) => ({ report_id: r.report_id, driver_name: r.driver_name, task_id: r.task_id, date: r.date, quantity: r.quantity, late: monthOf(r.date) !== month })),
     },
-    total_quantity: sumQuantity(loads, (l) => l.quantity),
+    total_quantity: sumQuantity(sums, (d) => d.quantity),
     loads_amount: fromKop(loadsKop),
     adjustments_amount: fromKop(adjustmentsKop),
     total_amount: fromKop(loadsKop + adjustmentsKop),
     history: history.map((h) => ({ action: h.action, reason: h.reason, user_name: h.user_name, created_at: h.created_at })),
-    ahead: closed ? null : ahead,
+    ahead,
   };
 }
+
+/** One driver's loads of a company's month: a closed month's lines as stored, an open month's priced now. */
+export async function payrollItems(db: Db, companyId: number, month: string, driverId: number): Promise<PayrollItems> {
+  const closed = await isClosed(db.kysely, companyId, month);
+  const items = closed ? await storedItems(db.kysely, companyId, month, driverId) : (await monthLoads(db.kysely, companyId, month, driverId)).map(toWageItem);
+  return { company_id: companyId, month, driver_id: driverId, status: closed ? 'closed' : 'open', items };
+}
+
+/** A driver's lines of a closed month as stored at close, in load order. */
+export async function storedItems(db: Q, companyId: number, month: string, driverId: number): Promise<WageItem[]> {
+  const lines = await storedLines(db, companyId, month).where('l.driver_id', '=', driverId).orderBy('l.date').orderBy('l.report_id').execute();
+  return lines.map(storedItem);
+}
+
+/** A closed month's stored lines with what they show of their task and report. */
+export const storedLines = (db: Q, companyId: number, month: string) =>
+  db
+    .selectFrom('payroll_lines as l')
+    .leftJoin('tasks as t', 't.id', 'l.task_id')
+    .leftJoin('reports as r', 'r.id', 'l.report_id')
+    .select(['l.id', 'l.driver_id', 'l.report_id', 'l.association_id', 'l.task_id', 'l.date', 'l.quantity', 'l.rate', 'l.rate_source', 'l.month_volume', 'l.amount_kop', 't.cargo', 't.unit', 'r.trips', 'r.ticket_number'])
+    .where('l.company_id', '=', companyId)
+    .where('l.month', '=', month);
+
+type StoredLineRow = Awaited<ReturnType<ReturnType<typeof storedLines>['execute']>>[number];
+
+export const storedItem = (l: StoredLineRow): WageItem => ({
+  report_id: l.report_id,
+  association_id: l.association_id,
+  task_id: l.task_id,
+  date: l.date,
+  cargo: l.cargo ?? '',
+  unit: l.unit ?? 'т',
+  trips: Number(l.trips ?? 1),
+  ticket_number: l.ticket_number ?? null,
+  quantity: l.quantity,
+  rate: l.rate,
+  rate_source: l.rate_source as RateSource | null,
+  month_volume: l.month_volume,
+  amount: fromKop(Number(l.amount_kop)),
+  frozen: true,
+});
 
 /** The days of a running month after today and the tasks dated on them (what an early close leaves to the next month). */
 async function daysAhead(db: Q, companyId: number, month: string): Promise<PayrollMonth['ahead']> {
@@ -123,13 +235,14 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
   if (month > monthOf(localToday())) throw badRequest(`month: ${closedText(month).replace(/ закрыт$/, '')} ещё не наступил`);
   await db.kysely.transaction().execute(async (trx) => {
     if (await isClosed(trx, company.id, month)) throw conflict(`${closedText(month)} уже`);
-    const loads = await monthLoads(trx, company.id, month);
+    const loads = await openMonthLoads(trx, company.id, month);
     const { start, end } = monthRange(month);
     const adjustments = await listAdjustments(trx, { companyId: company.id, start_date: start, end_date: end });
     const pending = await pendingLoads(trx, company.id, month);
+    const sums = await sumsOf(trx, loads);
     const changes = changedFigures(confirmed, {
       total_amount: fromKop(sumKop(loads, (l) => l.amount_kop) + sumKop(adjustments, (a) => toKop(a.amount))),
-      drivers: driverTotals(loads, adjustments).length,
+      drivers: sumDrivers(sums, adjustments).length,
       loads: loads.length,
       pending_loads: pending.length,
     });
@@ -150,8 +263,10 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
       amount_kop: l.amount_kop,
       task_rate: l.task_rate,
     }));
-    // In chunks: a month of ten thousand loads stays under every database's parameter limit.
+    // Multi-row inserts in chunks: a month of ten thousand loads stays under every database's parameter limit.
     for (let i = 0; i < lines.length; i += 500) await trx.insertInto('payroll_lines').values(lines.slice(i, i + 500)).execute();
+    const drivers = sums.map((d) => ({ company_id: company.id, month, driver_id: d.driver_id, loads: d.loads, trips: d.trips, quantity: d.quantity, amount_kop: d.amount_kop }));
+    for (let i = 0; i < drivers.length; i += 500) await trx.insertInto('payroll_drivers').values(drivers.slice(i, i + 500)).execute();
     const totals = {
       status: 'closed' as const,
       closed_at: now,
@@ -174,6 +289,7 @@ export async function reopenMonth(db: Db, user: AuthUser, company: { id: number;
     if (!(await isClosed(trx, company.id, month))) throw conflict(`${closedText(month).replace(/ закрыт$/, '')} не закрыт`);
     const now = nowIso();
     await trx.deleteFrom('payroll_lines').where('company_id', '=', company.id).where('month', '=', month).execute();
+    await trx.deleteFrom('payroll_drivers').where('company_id', '=', company.id).where('month', '=', month).execute();
     await trx.updateTable('payroll_months').set({ status: 'reopened', reopened_at: now, reopened_by: user.id, reopen_reason: reason }).where('company_id', '=', company.id).where('month', '=', month).execute();
     // Late loads whose month and payment month are both open now count in their own month again (payroll/late.ts).
     await dropOpenLatePayments(trx, company.id, month);
@@ -223,64 +339,71 @@ export async function addAdjustment(db: Db, user: AuthUser, company: { id: numbe
 }
 
 /**
- * A driver's closed months, newest first, each read from what was stored at close (its lines) with the
- * adjustments dated in it. `companyId`: only that company's months (staff see their own company's only, even of a
- * driver who has since moved); undefined: every company's (the driver themself, the super-admin).
+ * A driver's closed months, newest first, each as stored at close (the driver's totals, payroll_drivers) with the
+ * adjustments dated in it; a month's lines on demand (`storedItems`). `companyId`: only that company's months
+ * (staff see their own company's only, even of a driver who has since moved); undefined: every company's (the
+ * driver themself, the super-admin).
  */
 export async function driverClosedMonths(db: Db, driverId: number, companyId?: number): Promise<DriverPayrollMonth[]> {
   const months = await db.kysely
-    .selectFrom('payroll_months as m')
-    .select(['m.company_id', 'm.month', 'm.closed_at'])
+    .selectFrom('payroll_drivers as p')
+    .innerJoin('payroll_months as m', (j) => j.onRef('m.company_id', '=', 'p.company_id').onRef('m.month', '=', 'p.month'))
+    .select(['p.company_id', 'p.month', 'm.closed_at', 'p.loads', 'p.trips', 'p.quantity', 'p.amount_kop'])
+    .where('p.driver_id', '=', driverId)
     .where('m.status', '=', 'closed')
-    .$if(companyId !== undefined, (qb) => qb.where('m.company_id', '=', companyId as number))
-    .where(({ exists, selectFrom }) => exists(selectFrom('payroll_lines as l').select('l.id').whereRef('l.company_id', '=', 'm.company_id').whereRef('l.month', '=', 'm.month').where('l.driver_id', '=', driverId)))
-    .orderBy('m.month', 'desc')
+    .$if(companyId !== undefined, (qb) => qb.where('p.company_id', '=', companyId as number))
+    .orderBy('p.month', 'desc')
+    .orderBy('p.company_id')
     .limit(24)
     .execute();
-  const out: DriverPayrollMonth[] = [];
-  for (const m of months) {
-    const { start, end } = monthRange(m.month);
-    const lines = await db.kysely
-      .selectFrom('payroll_lines as l')
-      .leftJoin('tasks as t', 't.id', 'l.task_id')
-      .leftJoin('reports as r', 'r.id', 'l.report_id')
-      .select(['l.report_id', 'l.association_id', 'l.task_id', 'l.date', 'l.quantity', 'l.rate', 'l.rate_source', 'l.month_volume', 'l.amount_kop', 't.cargo', 't.unit', 'r.trips', 'r.ticket_number'])
-      .where('l.company_id', '=', m.company_id)
-      .where('l.month', '=', m.month)
-      .where('l.driver_id', '=', driverId)
-      .orderBy('l.date')
-      .orderBy('l.report_id')
-      .execute();
-    const adjustments = await listAdjustments(db.kysely, { driverId, companyId: m.company_id, start_date: start, end_date: end });
-    const loadsKop = sumKop(lines, (l) => Number(l.amount_kop));
-    const adjKop = sumKop(adjustments, (a) => toKop(a.amount));
-    out.push({
+  if (months.length === 0) return [];
+  // One read of the driver's adjustments over the months shown, each counted in its company's month.
+  const adjustments = await listAdjustments(db.kysely, {
+    driverId,
+    ...(companyId === undefined ? {} : { companyId }),
+    start_date: monthRange((months.at(-1) as { month: string }).month).start,
+    end_date: monthRange((months[0] as { month: string }).month).end,
+  });
+  return months.map((m) => {
+    const own = adjustments.filter((a) => a.company_id === m.company_id && monthOf(a.date) === m.month);
+    const loadsKop = Number(m.amount_kop);
+    const adjKop = sumKop(own, (a) => toKop(a.amount));
+    return {
       company_id: m.company_id,
       month: m.month,
       closed_at: m.closed_at,
-      loads: lines.length,
-      quantity: sumQuantity(lines, (l) => l.quantity),
+      loads: Number(m.loads),
+      trips: Number(m.trips),
+      quantity: m.quantity,
       loads_amount: fromKop(loadsKop),
       adjustments_amount: fromKop(adjKop),
       total_amount: fromKop(loadsKop + adjKop),
-      items: lines.map((l) => ({
-        report_id: l.report_id,
-        association_id: l.association_id,
-        task_id: l.task_id,
-        date: l.date,
-        cargo: l.cargo ?? '',
-        unit: l.unit ?? 'т',
-        trips: Number(l.trips ?? 1),
-        ticket_number: l.ticket_number ?? null,
-        quantity: l.quantity,
-        rate: l.rate,
-        rate_source: l.rate_source as RateSource | null,
-        month_volume: l.month_volume,
-        amount: fromKop(Number(l.amount_kop)),
-        frozen: true,
-      })),
-      adjustments,
-    });
+      adjustments: own,
+    };
+  });
+}
+
+/**
+ * A closed month's stored lines for its sheet, in pages of 2 000 by id (the order they were stored in: date, report),
+ * each with its driver's name; the pages are read as the sheet is written, never the whole month at once.
+ */
+export async function* storedSheetLoads(db: Q, companyId: number, month: string, names: ReadonlyMap<number, string>): AsyncGenerator<SheetLoad> {
+  for (let after = 0; ; ) {
+    const page = await storedLines(db, companyId, month).where('l.id', '>', after).orderBy('l.id').limit(2000).execute();
+    for (const l of page) yield { ...storedItem(l), driver_name: names.get(l.driver_id) ?? '' };
+    if (page.length < 2000) return;
+    after = (page.at(-1) as { id: number }).id;
   }
-  return out;
+}
+
+/** Writes a month's sheet: a closed month from what its close stored, an open month priced once. */
+export async function payrollSheet(db: Db, company: { id: number; name: string }, month: string): Promise<{ month: PayrollMonth; write: (stream: Writable) => Promise<void> }> {
+  if (await isClosed(db.kysely, company.id, month)) {
+    const m = await payrollMonth(db, company, month);
+    const names = new Map(m.drivers.map((d) => [d.driver_id, d.driver_name]));
+    return { month: m, write: (stream) => writePayrollSheet(stream, m, storedSheetLoads(db.kysely, company.id, month, names)) };
+  }
+  const loads = await monthLoads(db.kysely, company.id, month);
+  const m = await payrollMonth(db, company, month, loads);
+  return { month: m, write: (stream) => writePayrollSheet(stream, m, loads.map((l) => ({ ...toWageItem(l), driver_name: l.driver_name }))) };
 }

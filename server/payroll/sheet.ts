@@ -2,12 +2,16 @@
  * The month's payroll sheet («Ведомость», xlsx): a row per driver (trips, tonnage, pay for loads, adjustments,
  * to pay) with a totals row of SUM formulas, then every load (an approved report, with its trips) on its own sheet,
  * then the adjustments — the same figures as /payroll shows, streamed while the client reads. «Рейсов» is trips on
- * every sheet (a report may cover several), so the two sheets' totals agree.
+ * every sheet (a report may cover several), so the two sheets' totals agree. A closed month's loads are its stored
+ * lines, read in pages as the sheet is written; an open month's are priced once for both sheets.
  */
 import type { Writable } from 'node:stream';
-import { monthLabel, type PayrollMonth } from '../../contract/money.ts';
+import { monthLabel, type PayrollMonth, type WageItem } from '../../contract/money.ts';
 import { inMonthLabel } from '../../contract/words.ts';
 import { createWorkbookWriter, sumCell } from '../exports/workbook.ts';
+
+/** A load as the sheet lists it. */
+export type SheetLoad = WageItem & { driver_name: string };
 
 const money = '#,##0.00';
 const date = (iso: string): Date => new Date(`${iso}T00:00:00Z`);
@@ -17,7 +21,7 @@ export function payrollFileName(month: PayrollMonth): string {
   return `Ведомость ${month.company_name}, ${monthLabel(month.month)}.xlsx`;
 }
 
-export async function writePayrollSheet(stream: Writable, month: PayrollMonth): Promise<void> {
+export async function writePayrollSheet(stream: Writable, month: PayrollMonth, items: AsyncIterable<SheetLoad> | Iterable<SheetLoad>): Promise<void> {
   const book = createWorkbookWriter(stream);
   const summary = book.sheet(
     'Ведомость',
@@ -39,7 +43,7 @@ export async function writePayrollSheet(stream: Writable, month: PayrollMonth): 
   }
   const last = n + 1;
   const sum = (col: string, result: number) => sumCell(`SUM(${col}2:${col}${last})`, n === 0 ? 0 : result);
-  const trips = month.items.reduce((total, i) => total + i.trips, 0);
+  const trips = month.trips;
   await summary.addRow([
     null,
     `Итого за ${monthLabel(month.month)}${month.status === 'closed' ? ' (месяц закрыт)' : ' (месяц открыт)'}`,
@@ -69,11 +73,11 @@ export async function writePayrollSheet(stream: Writable, month: PayrollMonth): 
     ],
     { autoFilter: true },
   );
-  for (const i of month.items) {
+  for await (const i of items) {
     await loads.addRow([date(i.date), i.driver_name, i.task_id, i.report_id, i.cargo, i.ticket_number, i.trips, i.quantity, i.rate, i.rate_source ? SOURCE[i.rate_source] ?? null : 'нет ставки', i.month_volume, i.amount]);
   }
-  const loadRows = month.items.length + 1;
-  const loadSum = (col: string, result: number) => sumCell(`SUM(${col}2:${col}${loadRows})`, month.items.length ? result : 0);
+  const loadRows = month.loads + 1;
+  const loadSum = (col: string, result: number) => sumCell(`SUM(${col}2:${col}${loadRows})`, month.loads ? result : 0);
   await loads.addRow([null, 'Итого', null, null, null, null, loadSum('G', trips), loadSum('H', month.total_quantity), null, null, null, loadSum('L', month.loads_amount)]);
   await loads.finish();
 

@@ -6,8 +6,9 @@ import { forbidden, notFound } from '../errors.ts';
 import { registerArea } from './define.ts';
 import { assertStaffSeesCompany, isDriver, isSuperAdmin, staffCompany } from '../tasks/scope.ts';
 import { XLSX, contentDisposition } from '../exports/workbook.ts';
-import { addAdjustment, closeMonth, driverClosedMonths, payrollMonth, reopenMonth } from '../payroll/payroll.ts';
-import { payrollFileName, writePayrollSheet } from '../payroll/sheet.ts';
+import { addAdjustment, closeMonth, driverClosedMonths, payrollItems, payrollMonth, payrollSheet, reopenMonth, storedItems } from '../payroll/payroll.ts';
+import { payrollFileName } from '../payroll/sheet.ts';
+import { isClosed } from '../payroll/months.ts';
 import { listAdjustments } from '../payroll/adjustments.ts';
 import { monthRange } from '../../contract/money.ts';
 
@@ -17,14 +18,19 @@ export const payrollRoutes: RouteModule = (app, ctx) => {
   registerArea(app, ctx, payrollCalls, {
     'GET /payroll/': async ({ user, query }) => payrollMonth(db, await staffCompany(db, user, query.company_id), query.month),
 
+    'GET /payroll/items': async ({ user, query }) => {
+      const company = await staffCompany(db, user, query.company_id);
+      return payrollItems(db, company.id, query.month, query.driver_id);
+    },
+
     'POST /payroll/close': async ({ user, body }) => closeMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.confirmed),
 
     'POST /payroll/reopen': async ({ user, body }) => reopenMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.reason),
 
     'GET /payroll/:company_id/:month/sheet': async ({ user, params, reply }) => {
-      const month = await payrollMonth(db, await staffCompany(db, user, params.company_id), params.month);
+      const { month, write } = await payrollSheet(db, await staffCompany(db, user, params.company_id), params.month);
       const stream = new PassThrough();
-      writePayrollSheet(stream, month).catch((error: unknown) => stream.destroy(error as Error));
+      write(stream).catch((error: unknown) => stream.destroy(error as Error));
       return reply.type(XLSX).header('content-disposition', contentDisposition(payrollFileName(month))).send(stream);
     },
 
@@ -47,6 +53,14 @@ export const payrollRoutes: RouteModule = (app, ctx) => {
       const months = await driverClosedMonths(db, params.id, user.company_id ?? -1);
       if (months.length === 0) assertStaffSeesCompany(user, driver.company_id ?? -1, 'Водитель не найден');
       return months;
+    },
+
+    'GET /payroll/driver/:id/:company_id/:month': async ({ user, params }) => {
+      if (isDriver(user) && params.id !== user.id) throw forbidden('Можно смотреть только свои расчёты');
+      // Staff read their own company's months only (as the list above).
+      if (!isDriver(user) && !isSuperAdmin(user) && params.company_id !== user.company_id) throw notFound('Водитель не найден');
+      if (!(await isClosed(db.kysely, params.company_id, params.month))) throw notFound('Месяц не закрыт: начисления за него — в расчёте с водителями');
+      return storedItems(db.kysely, params.company_id, params.month, params.id);
     },
   });
 };

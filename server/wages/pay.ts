@@ -147,14 +147,20 @@ export function resolveRate(input: { transport_rate: number | null; bands: reado
 
 export const amountKop = (quantity: number, rate: number | null): number => (rate === null ? 0 : toKop(quantity * rate));
 
-/** A load priced; amounts also in kopecks for exact sums. */
-export interface PricedLoad extends LoadRow {
+/** What pricing adds to a load; amounts also in kopecks for exact sums. */
+export interface Priced {
   rate: number | null;
   rate_source: RateSource | null;
   month_volume: number;
   amount_kop: number;
   frozen: boolean;
 }
+
+/** A load priced. */
+export interface PricedLoad extends LoadRow, Priced {}
+
+/** What the rule reads of a load (a lean row of the open month's loads will do). */
+export type PricingInput = Pick<LoadRow, 'company_id' | 'driver_id' | 'date' | 'transport_rate' | 'quantity'>;
 
 const volumeKey = (driverId: number, companyId: number, month: string) => `${driverId}:${companyId}:${month}`;
 
@@ -216,7 +222,7 @@ export async function closedMonths(db: Q, keys: readonly { company_id: number; m
  * The loads among `loads` paid as late loads (payroll/late.ts): the system's adjustment (`late`) for them.
  * Such a payment outlives a reopening of the load's month only when it is dated in a month that is closed.
  */
-async function latePaid(db: Q, loads: readonly LoadRow[]): Promise<Set<number>> {
+export async function latePaid(db: Q, loads: readonly { company_id: number; date: string }[]): Promise<Set<number>> {
   if (loads.length === 0) return new Set();
   const rows = await db
     .selectFrom('payroll_adjustments')
@@ -259,7 +265,7 @@ export async function priceLoads(db: Q, loads: readonly LoadRow[]): Promise<Pric
  * the driver's approved volume in its month. Open months' loads; and a load its closed month did not store (a
  * late load, payroll/late.ts), which is paid in the next open month at what the rule says for it.
  */
-export async function priceLive(db: Q, loads: readonly LoadRow[]): Promise<PricedLoad[]> {
+export async function priceLive<T extends PricingInput>(db: Q, loads: readonly T[]): Promise<(T & Priced)[]> {
   if (loads.length === 0) return [];
   const bands = await scaleBands(db, [...new Set(loads.filter((l) => l.transport_rate === null).map((l) => l.company_id))]);
   const volumes = await monthVolumes(
@@ -340,15 +346,30 @@ export const sumQuantity = <T>(list: readonly T[], of: (item: T) => number): num
 
 /** Per driver: loads, delivered, pay for loads, adjustments and the total, sorted by name (the company's figures and /payroll). */
 export function driverTotals(loads: readonly PricedLoad[], adjustments: readonly Adjustment[]): PayrollDriver[] {
+  return sumDrivers(loads.map((l) => ({ driver_id: l.driver_id, driver_name: l.driver_name, loads: 1, trips: l.trips, quantity: l.quantity, amount_kop: l.amount_kop })), adjustments);
+}
+
+/** A driver's loads summed (one load, or a closed month's stored totals: payroll_drivers). */
+export interface DriverSum {
+  driver_id: number;
+  driver_name: string;
+  loads: number;
+  trips: number;
+  quantity: number;
+  amount_kop: number;
+}
+
+/** Per driver: the sums of `rows` and the adjustments, sorted by name. */
+export function sumDrivers(rows: readonly DriverSum[], adjustments: readonly Adjustment[]): PayrollDriver[] {
   const by = new Map<number, PayrollDriver & { loadsKop: number; adjKop: number }>();
   const row = (driver_id: number, driver_name: string) => {
     const r = by.get(driver_id) ?? { driver_id, driver_name, loads: 0, trips: 0, quantity: 0, loads_amount: 0, adjustments_amount: 0, total_amount: 0, loadsKop: 0, adjKop: 0 };
     by.set(driver_id, r);
     return r;
   };
-  for (const l of loads) {
+  for (const l of rows) {
     const r = row(l.driver_id, l.driver_name);
-    r.loads += 1;
+    r.loads += l.loads;
     r.trips += l.trips;
     r.quantity = roundQuantity(r.quantity + l.quantity);
     r.loadsKop += l.amount_kop;

@@ -109,6 +109,11 @@ describe('payroll', () => {
     }
     const total = sheet.getRow(after.drivers.length + 2).getCell(7).value as { result: number };
     expect(await text(admin.locator('.salary-total'))).toBe(money(total.result));
+    // A driver's row opens his loads, read as the close stored them.
+    const first = after.drivers[0];
+    await screenRows.first().click();
+    const loadsOf = admin.locator('section', { hasText: `Рейсы: ${first?.driver_name ?? ''}` }).locator('.payroll-loads li');
+    await waitFor(async () => (await loadsOf.count()) === (first?.loads ?? -1), { message: "the driver's loads" });
 
     // 5. The driver sees the closed month.
     const driver = await signIn(phone, app.url, DEMO.driver, DEMO_PASSWORD);
@@ -117,6 +122,9 @@ describe('payroll', () => {
     await closed.waitFor();
     const mine = after.drivers.find((d) => d.driver_name === 'Иван Петров');
     expect(await text(closed)).toContain(money(mine?.total_amount ?? -1));
+    await closed.getByRole('button', { name: 'Показать начисления' }).click();
+    const lines = closed.getByRole('list', { name: `Начисления за ${label}` }).locator('.drv-wage');
+    await waitFor(async () => (await lines.count()) >= (mine?.loads ?? 1), { message: "the month's lines" });
   });
 
   it('approve-clean from /payroll’s warning, then back: the screen and the close dialog show the new figures at once', async () => {

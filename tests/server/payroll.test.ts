@@ -12,7 +12,7 @@ import { makePeople, type People, type SignedInUser } from '../fixtures/accounts
 import { addDriver, addLoad, createTask, dayFromToday } from '../fixtures/tasks.ts';
 import { localToday } from '../../server/tasks/scope.ts';
 import { nowIso } from '../../server/db/connect.ts';
-import { confirmedOf, monthRange, type Adjustment, type CompanyWages, type DriverPayrollMonth, type DriverWages, type PayrollMonth } from '../../contract/money.ts';
+import { confirmedOf, monthRange, type Adjustment, type CompanyWages, type DriverPayrollMonth, type DriverWages, type PayrollItems, type PayrollMonth, type WageItem } from '../../contract/money.ts';
 import type { RateBand } from '../../contract/wages.ts';
 
 describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
@@ -123,7 +123,8 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     // …and even a band rewritten behind the API's back does not move a closed month: its lines are stored.
     await s.db.kysely.updateTable('progressive_rates').set({ rate: 1 }).where('company_id', '=', p.company).execute();
     const after = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
-    expect([after.total_amount, after.items.every((i) => i.frozen)]).toEqual([57600 + 15250, true]);
+    const afterItems = await json<PayrollItems>('GET', `/payroll/items?${october}&driver_id=${p.driver.id}`, p.admin);
+    expect([after.total_amount, after.drivers.find((d) => d.driver_id === p.driver.id)?.loads_amount, afterItems.status, afterItems.items.every((i) => i.frozen)]).toEqual([57600 + 15250, 57600, 'closed', true]);
     const driverView = await json<DriverWages>('GET', `/wages/driver/${p.driver.id}?start_date=2026-10-01&end_date=2026-10-31`, p.driver);
     expect(driverView.total_amount).toBe(57600);
   });
@@ -248,7 +249,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     const total = sheet.getRow(month.drivers.length + 2).getCell(7).value as { formula: string; result: number };
     expect(total).toMatchObject({ formula: `SUM(G2:G${month.drivers.length + 1})`, result: month.total_amount });
     const loads = book.getWorksheet('Рейсы') as ExcelJS.Worksheet;
-    expect(loads.rowCount).toBe(month.items.length + 2);
+    expect(loads.rowCount).toBe(month.loads + 2);
     expect((await send('GET', `/payroll/${p.company}/2026-10/sheet`, p.otherManager)).statusCode).toBe(404);
     expect((await send('GET', `/payroll/${p.company}/октябрь/sheet`, p.admin)).statusCode).toBe(400);
 
@@ -286,10 +287,19 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     // Behind the API's back the approved loads lose their approval: the closed month is what was stored.
     await s.db.kysely.updateTable('reports').set({ review_status: 'pending' }).where('driver_id', '=', p.driver2.id).execute();
     const stored = await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.admin);
-    expect(stored.map((m) => [m.company_id, m.month, m.loads, m.total_amount, m.items.map((i) => [i.rate, i.amount, i.frozen])])).toEqual([[p.company, '2026-10', 1, 15250, [[500, 15250, true]]]]);
+    // The month's per-driver totals are the ones its close stored, not the reports' state now.
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).drivers.find((d) => d.driver_id === p.driver2.id)).toMatchObject({ loads: 1, loads_amount: 15250 });
+    expect(stored.map((m) => [m.company_id, m.month, m.loads, m.total_amount])).toEqual([[p.company, '2026-10', 1, 15250]]);
+    const lines = `/payroll/driver/${p.driver2.id}/${p.company}/2026-10`;
+    expect((await json<WageItem[]>('GET', lines, p.admin)).map((i) => [i.rate, i.amount, i.frozen])).toEqual([[500, 15250, true]]);
+    expect((await json<WageItem[]>('GET', lines, p.driver2)).length).toBe(1);
+    expect((await send('GET', lines, p.driver)).statusCode).toBe(403);
+    expect((await send('GET', `/payroll/driver/${p.driver2.id}/${p.company}/2026-11`, p.driver2)).statusCode).toBe(404);
     // The super-admin moves the driver to the other company: its staff see none of the first company's months.
     await json('PUT', `/users/${p.driver2.id}/`, p.superAdmin, { company_id: p.otherCompany });
     expect(await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.otherManager)).toEqual([]);
+    expect((await send('GET', lines, p.otherManager)).statusCode).toBe(404);
+    expect((await json<WageItem[]>('GET', lines, p.manager)).length).toBe(1);
     // His old company still reads its own month; he reads his own; the super-admin every company's.
     expect((await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.manager)).map((m) => m.company_id)).toEqual([p.company]);
     expect((await json<DriverPayrollMonth[]>('GET', `/payroll/driver/${p.driver2.id}`, p.driver2)).map((m) => m.company_id)).toEqual([p.company]);
@@ -359,7 +369,8 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect(await driverTotal()).toBe(57600 + 12000);
     // October reopened: the load stays paid where it was, out of October's figures, listed as paid in this month.
     const reopened = await reopen('2026-10');
-    expect([reopened.total_amount, reopened.items.some((i) => i.report_id === pendingReport)]).toEqual([72850, false]);
+    const octoberItems = (await json<PayrollItems>('GET', `/payroll/items?month=2026-10&driver_id=${p.driver.id}`, p.admin)).items;
+    expect([reopened.total_amount, octoberItems.some((i) => i.report_id === pendingReport)]).toEqual([72850, false]);
     expect(reopened.later_adjustments.map((a) => [a.report_id, a.late, a.date, a.amount])).toEqual([[pendingReport, true, today, 12000]]);
     expect(await driverTotal()).toBe(57600 + 12000);
     // The closed month that paid it keeps it: no change is offered or accepted.
@@ -369,7 +380,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect((await json<{ closed: boolean }>('GET', `/reports/${pendingReport}`, p.manager)).closed).toBe(true);
     // October closed again stores the same figures: the load is not paid a second time.
     const again = await close('2026-10');
-    expect([again.total_amount, again.items.length]).toEqual([72850, 4]);
+    expect([again.total_amount, again.loads]).toEqual([72850, 4]);
     expect(await driverTotal()).toBe(57600 + 12000);
     // Only with both months open does the payment go: the load counts in October again, still once.
     await reopen('2026-10');

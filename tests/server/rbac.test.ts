@@ -110,6 +110,7 @@ async function bandOfA(c: Ctx): Promise<number> {
 /** Company A with no closed month (each caller closes afresh). */
 async function openPayrollOfA(c: Ctx): Promise<number> {
   await c.s.db.kysely.deleteFrom('payroll_lines').where('company_id', '=', c.w.companyA).execute();
+  await c.s.db.kysely.deleteFrom('payroll_drivers').where('company_id', '=', c.w.companyA).execute();
   await c.s.db.kysely.deleteFrom('payroll_months').where('company_id', '=', c.w.companyA).execute();
   return c.w.companyA;
 }
@@ -901,6 +902,14 @@ export const ROWS: Row[] = [
     badBy: 'manager',
   },
   {
+    call: 'GET /payroll/items',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/payroll/items?month=2026-10&company_id=${c.w.companyA}&driver_id=${c.w.users.driver.id}` }),
+    bad: async (c) => ({ url: `/api/payroll/items?month=2026-10&company_id=${c.w.companyA}&driver_id=abc` }),
+    badBy: 'manager',
+  },
+  {
     call: 'POST /payroll/close',
     method: 'POST',
     matrix: '401 403 403 403 ok 404 ok',
@@ -946,6 +955,14 @@ export const ROWS: Row[] = [
     matrix: '401 ok ok 404 ok 404 ok',
     make: async (c) => ({ url: `/api/payroll/driver/${c.w.users.driver.id}` }),
     bad: async () => ({ url: '/api/payroll/driver/abc' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /payroll/driver/{id}/{company_id}/{month}',
+    method: 'GET',
+    matrix: '401 ok ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/payroll/driver/${c.w.users.driver.id}/${await closedSeptemberOfA(c)}/2026-09` }),
+    bad: async (c) => ({ url: `/api/payroll/driver/${c.w.users.driver.id}/${c.w.companyA}/сентябрь` }),
     badBy: 'manager',
   },
 

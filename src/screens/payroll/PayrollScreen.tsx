@@ -115,6 +115,43 @@ function aheadText(ahead: PayrollMonth['ahead'], next: string): string {
   return ` Месяц ещё идёт: впереди ${days}, ${tasks}. Рейсы, записанные после закрытия, будут оплачены ${next} с пометкой «поздний рейс».`;
 }
 
+/** One driver's loads of the month, read when the driver's row is opened (a closed month: as stored at close). */
+function DriverLoads({ m, driver, onClose }: { m: PayrollMonth; driver: PayrollDriver; onClose: () => void }) {
+  const query = useGet('GET /payroll/items', { month: m.month, driver_id: driver.driver_id, company_id: m.company_id });
+  return (
+    <section className="card" aria-labelledby="payroll-loads">
+      <h2 id="payroll-loads" className="staff-h2">
+        Рейсы: {driver.driver_name}{' '}
+        <button type="button" className="button button-small button-quiet" onClick={onClose}>
+          Скрыть
+        </button>
+      </h2>
+      <Loaded query={query} loading="Загружаем рейсы...">
+        {({ items }) => (
+          <>
+            <ul className="payroll-loads">
+              {items.slice(0, 300).map((i) => (
+                <li key={i.report_id}>
+                  <span className="payroll-loads__date">{formatDate(i.date)}</span>
+                  <span className="payroll-loads__what">
+                    <Link href={`/reports/${i.report_id}`}>№{i.task_id}</Link> {i.cargo}
+                    {i.ticket_number ? `, талон ${i.ticket_number}` : ''}
+                  </span>
+                  <span className="payroll-loads__sum">
+                    {formatQuantity(i.quantity, i.unit)} × {formatRate(i.rate, i.unit)} = <strong>{formatMoney(i.amount)}</strong>
+                    <span className="muted"> ({rateNote(i)})</span>
+                  </span>
+                </li>
+              ))}
+            </ul>
+            {items.length > 300 && <p className="muted">Показаны первые 300 из {items.length}; все — в ведомости.</p>}
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}
+
 interface MonthViewProps {
   m: PayrollMonth;
   admin: boolean;
@@ -165,7 +202,6 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
     column.accessor('adjustments_amount', { header: 'Корректировки', meta: { align: 'right' }, cell: (c) => (c.getValue() === 0 ? '—' : formatMoney(c.getValue())) }),
     column.accessor('total_amount', { header: 'К выплате', meta: { align: 'right' }, cell: (c) => <strong>{formatMoney(c.getValue())}</strong> }),
   ];
-  const shown = driver === null ? m.items : m.items.filter((i) => i.driver_id === driver);
   const late = m.pending.items.filter((i) => i.late);
   const lateCount = late.length;
   const lateFrom = late.reduce<string | null>((first, i) => (first === null || i.date < first ? i.date : first), null);
@@ -183,7 +219,7 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
       <dl className="salary-facts">
         <div>
           <dt>Рейсов принято</dt>
-          <dd>{m.drivers.reduce((sum, d) => sum + d.trips, 0)}</dd>
+          <dd>{m.trips}</dd>
         </div>
         <div>
           <dt>Доставлено</dt>
@@ -257,33 +293,10 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
           )}
         />
       </section>
-      {m.items.length > 0 && (
-        <section className="card" aria-labelledby="payroll-loads">
-          <h2 id="payroll-loads" className="staff-h2">
-            Рейсы{chosen ? `: ${chosen.driver_name}` : ''}{' '}
-            {chosen && (
-              <button type="button" className="button button-small button-quiet" onClick={() => onDriver(null)}>
-                Все водители
-              </button>
-            )}
-          </h2>
-          <ul className="payroll-loads">
-            {shown.slice(0, 300).map((i) => (
-              <li key={i.report_id}>
-                <span className="payroll-loads__date">{formatDate(i.date)}</span>
-                <span className="payroll-loads__what">
-                  <Link href={`/reports/${i.report_id}`}>№{i.task_id}</Link> {i.cargo}
-                  {i.ticket_number ? `, талон ${i.ticket_number}` : ''} — {i.driver_name}
-                </span>
-                <span className="payroll-loads__sum">
-                  {formatQuantity(i.quantity, i.unit)} × {formatRate(i.rate, i.unit)} = <strong>{formatMoney(i.amount)}</strong>
-                  <span className="muted"> ({rateNote(i)})</span>
-                </span>
-              </li>
-            ))}
-          </ul>
-          {shown.length > 300 && <p className="muted">Показаны первые 300 из {shown.length}; все — в ведомости.</p>}
-        </section>
+      {chosen ? (
+        <DriverLoads m={m} driver={chosen} onClose={() => onDriver(null)} />
+      ) : (
+        m.loads > 0 && <p className="muted">Рейсы водителя — по нажатию на его строку; все рейсы месяца — в ведомости.</p>
       )}
       {(m.adjustments.length > 0 || m.later_adjustments.length > 0) && (
         <section className="card" aria-labelledby="payroll-adjustments">

@@ -48,20 +48,7 @@ export function ClosedMonths({ userId }: { userId: number }) {
                 </button>
                 {open === key && (
                   <ul className="drv-wages" aria-label={`Начисления за ${monthLabel(m.month)}`}>
-                    {m.items.map((i) => (
-                      <li key={i.report_id} className="drv-wage">
-                        <div className="drv-wage__head">
-                          <span className="drv-wage__date">
-                            {formatDate(i.date)} · №{i.task_id}
-                            {i.ticket_number ? ` · талон ${i.ticket_number}` : ''}
-                          </span>
-                          <strong className="drv-wage__amount">{formatMoney(i.amount)}</strong>
-                        </div>
-                        <p className="drv-muted">
-                          {formatQuantity(i.quantity, i.unit)} × {formatRate(i.rate, i.unit)} · {rateNote(i)}
-                        </p>
-                      </li>
-                    ))}
+                    <MonthLines userId={userId} companyId={m.company_id} month={m.month} />
                     {m.adjustments.map((a) => (
                       <li key={`adj-${a.id}`} className="drv-wage">
                         <div className="drv-wage__head">
@@ -79,5 +66,30 @@ export function ClosedMonths({ userId }: { userId: number }) {
         </ul>
       )}
     </section>
+  );
+}
+
+/** A closed month's lines, read when the month is opened (as stored at close). */
+function MonthLines({ userId, companyId, month }: { userId: number; companyId: number; month: string }) {
+  const query = useGet('GET /payroll/driver/:id/:company_id/:month', { id: userId, company_id: companyId, month });
+  if (query.isPending) return <Loading tone="driver" text="Загрузка начислений..." />;
+  if (query.isError && !query.data) return <QueryError query={query} tone="driver" />;
+  return (
+    <>
+      {(query.data?.data ?? []).map((i) => (
+        <li key={i.report_id} className="drv-wage">
+          <div className="drv-wage__head">
+            <span className="drv-wage__date">
+              {formatDate(i.date)} · №{i.task_id}
+              {i.ticket_number ? ` · талон ${i.ticket_number}` : ''}
+            </span>
+            <strong className="drv-wage__amount">{formatMoney(i.amount)}</strong>
+          </div>
+          <p className="drv-muted">
+            {formatQuantity(i.quantity, i.unit)} × {formatRate(i.rate, i.unit)} · {rateNote(i)}
+          </p>
+        </li>
+      ))}
+    </>
   );
 }
