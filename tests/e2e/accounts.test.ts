@@ -10,7 +10,7 @@ import { newContext, trackErrors } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
 import { signIn } from './pages/login-page.ts';
 import { Shell } from './pages/shell.ts';
-import { makeUser, PASSWORD } from '../fixtures/accounts.ts';
+import { call, login, makeUser, PASSWORD } from '../fixtures/accounts.ts';
 
 let app: E2eApp;
 beforeAll(async () => {
@@ -33,6 +33,10 @@ describe('accounts', () => {
   });
 
   it('a driver added and then deactivated by a manager is sent to /login at once, told why', async () => {
+    // A driver's vehicle is picked from the company's fleet (issue 31): one in it first.
+    const managerToken = (await login(app.server, DEMO.manager, DEMO_PASSWORD)).access_token;
+    const vehicle = await call<{ id: number }>(app.server, 'POST', '/api/vehicles/', { token: managerToken, body: { plate: 'М555ММ 77', make: 'КамАЗ', capacity_t: 22.5 } });
+    expect(vehicle.status).toBe(201);
     const manager = await signIn(staff, app.url, DEMO.manager, DEMO_PASSWORD);
     const errors = trackErrors(manager);
     await manager.goto(`${app.url}/drivers/manage`);
@@ -42,8 +46,8 @@ describe('accounts', () => {
     await dialog.getByLabel('E-mail (логин)').fill('timur@demo.local');
     await dialog.getByLabel('Телефон').fill('+7 900 765-43-21');
     await dialog.getByLabel('Пароль').fill('short');
-    await dialog.getByLabel('Госномер').fill('М555ММ 77');
-    await dialog.getByLabel('Грузоподъёмность, т').fill('22,5');
+    await dialog.getByRole('option', { name: /М555ММ 77/ }).waitFor({ state: 'attached' });
+    await dialog.getByLabel('Машина из парка').selectOption({ label: 'М555ММ 77 · КамАЗ · 22,5 т' });
     await dialog.getByRole('button', { name: 'Добавить' }).click();
     // A bad field is named in Russian and nothing typed is lost.
     await dialog.getByText('Пароль не короче 8 символов').waitFor();
