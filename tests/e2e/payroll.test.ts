@@ -112,7 +112,7 @@ describe('payroll', () => {
     // A driver's row opens his loads, read as the close stored them.
     const first = after.drivers[0];
     await screenRows.first().click();
-    const loadsOf = admin.locator('section', { hasText: `Рейсы: ${first?.driver_name ?? ''}` }).locator('.payroll-loads li');
+    const loadsOf = admin.locator('section[aria-labelledby="payroll-loads"]', { hasText: `Рейсы: ${first?.driver_name ?? ''}` }).locator('.payroll-loads li');
     await waitFor(async () => (await loadsOf.count()) === (first?.loads ?? -1), { message: "the driver's loads" });
 
     // 5. The driver sees the closed month.
