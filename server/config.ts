@@ -53,6 +53,11 @@ export interface Config {
   logger: boolean;
   /** Export files older than this many days are deleted. */
   exportRetentionDays: number;
+  /**
+   * Run the companies' photo-retention rules once a day (server/reports/retention-job.ts); not from the environment:
+   * test servers turn it off and run a pass themselves.
+   */
+  photoRetentionJob?: boolean;
   /** An OnlyOffice Docs server that /table opens exports in; unset: the built-in read-only grid. */
   onlyofficeUrl: string | undefined;
   /** Signs the OnlyOffice editor config when the OnlyOffice server expects JWTs. */

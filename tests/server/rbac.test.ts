@@ -1138,6 +1138,20 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'admin',
   },
   {
+    call: 'GET /companies/{id}/photo-retention',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/companies/${c.w.companyA}/photo-retention` }),
+  },
+  {
+    call: 'PUT /companies/{id}/photo-retention',
+    method: 'PUT',
+    matrix: '401 403 403 403 ok 403 ok',
+    make: async (c) => ({ url: `/api/companies/${c.w.companyA}/photo-retention`, body: { rule: null } }),
+    bad: async (c) => ({ url: `/api/companies/${c.w.companyA}/photo-retention`, body: { rule: { years: 0, action: 'archive' } } }),
+    badBy: 'admin',
+  },
+  {
     call: 'GET /reports/{id}',
     method: 'GET',
     matrix: '401 ok ok 404 ok 404 ok',
