@@ -23,6 +23,7 @@ import { pushCalls } from './push.ts';
 import { eventCalls } from './events.ts';
 import { registerCalls } from './registers.ts';
 import { retentionCalls } from './retention.ts';
+import { tripSheetCalls } from './trip-sheets.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -44,6 +45,7 @@ export const CALLS = {
   ...eventCalls,
   ...registerCalls,
   ...retentionCalls,
+  ...tripSheetCalls,
 };
 
 export type Calls = typeof CALLS;

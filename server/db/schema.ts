@@ -12,6 +12,7 @@ import type {
   PayrollMonthsTable,
   ProgressiveRatesTable,
 } from './schema-money.ts';
+import type { TripSheetsTable } from './schema-trip-sheets.ts';
 import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
 import type { TransferStatus } from '../../contract/transfers.ts';
 import type { ResponseStatus } from '../../contract/announcements.ts';
@@ -384,6 +385,7 @@ export interface Database {
   counterparties: CounterpartiesTable;
   places: PlacesTable;
   vehicles: VehiclesTable;
+  trip_sheets: TripSheetsTable;
 }
 
 /** A user's own settings (migration 008): the alerts they want, JSON of contract/alerts.ts AlertSettings. */

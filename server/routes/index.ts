@@ -23,6 +23,7 @@ import { taskEntryRoutes } from './task-entry.ts';
 import { userSettingsRoutes } from './user-settings.ts';
 import { registerRoutes } from './registers.ts';
 import { retentionRoutes } from './retention.ts';
+import { tripSheetRoutes } from './trip-sheets.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -48,4 +49,5 @@ export const routeModules: RouteModule[] = [
   userSettingsRoutes,
   registerRoutes,
   retentionRoutes,
+  tripSheetRoutes,
 ];

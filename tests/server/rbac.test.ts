@@ -90,6 +90,18 @@ async function reportOfA(c: Ctx) {
   return { task, association, report: report.id, photo: report.photos[0]?.id as number };
 }
 
+/** An empty trip sheet of company A's driver on a fresh vehicle, the year's newest (so it may be deleted). */
+async function sheetOfA(c: Ctx): Promise<number> {
+  const vehicle = await makeVehicle(c.s, c.w.companyA);
+  const last = await c.s.db.kysely.selectFrom('trip_sheets').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', c.w.companyA).where('year', '=', 2026).executeTakeFirst();
+  const row = await c.s.db.kysely
+    .insertInto('trip_sheets')
+    .values({ company_id: c.w.companyA, vehicle_id: vehicle, driver_id: c.w.users.driver.id, date: '2026-11-27', year: 2026, number: Number(last?.n ?? 0) + 1, created_at: nowIso(), updated_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
 /** Company A with an empty ladder, so a first band from 0 is always valid. */
 async function emptyLadderOfA(c: Ctx): Promise<number> {
   await c.s.db.kysely.deleteFrom('progressive_rates').where('company_id', '=', c.w.companyA).execute();
@@ -1297,6 +1309,56 @@ export const EXTRA_ROWS: Row[] = [
     make: async (c) => ({ url: `/api/vehicles/${await makeVehicle(c.s, c.w.companyA)}`, body: { plate: randomPlate(), ownership: 'leasing', is_active: false } }),
     bad: async (c) => ({ url: `/api/vehicles/${await makeVehicle(c.s, c.w.companyA)}`, body: { plate: randomPlate(), capacity_t: 225 } }),
     badBy: 'admin',
+  },
+  {
+    call: 'GET /trip-sheets/',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok',
+    make: async (c) => {
+      await sheetOfA(c);
+      return { url: `/api/trip-sheets/?date=2026-11-27${forSuper(c)}` };
+    },
+    showsA: holdsCompanyA,
+    bad: async () => ({ url: '/api/trip-sheets/?date=27.11.2026' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /trip-sheets/',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/trip-sheets/?company_id=${c.w.companyA}`, body: { vehicle_id: await makeVehicle(c.s, c.w.companyA), driver_id: c.w.users.driver.id, date: '2026-11-27' } }),
+    bad: async (c) => ({ url: `/api/trip-sheets/?company_id=${c.w.companyA}`, body: { vehicle_id: await makeVehicle(c.s, c.w.companyA), driver_id: c.w.users.driver.id, date: '2026-02-30' } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'PUT /trip-sheets/{id}',
+    method: 'PUT',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}`, body: { pre_technical: { at: '2026-11-27T06:50:00+03:00', name: 'Кузнецов П. И.' } } }),
+    bad: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}`, body: { odometer_start: -5 } }),
+    badBy: 'admin',
+  },
+  {
+    call: 'DELETE /trip-sheets/{id}',
+    method: 'DELETE',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}` }),
+  },
+  {
+    call: 'GET /trip-sheets/mine',
+    method: 'GET',
+    matrix: '401 ok 403 403 403 403 403',
+    make: async () => ({ url: '/api/trip-sheets/mine?date=2026-11-27' }),
+    bad: async () => ({ url: '/api/trip-sheets/mine?date=yesterday' }),
+    badBy: 'driver',
+  },
+  {
+    call: 'PUT /trip-sheets/{id}/odometer/{which}',
+    method: 'PUT',
+    matrix: '401 ok 403 403 403 403 403',
+    make: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/start`, body: { value: 1000, at: '2026-11-27T07:00:00+03:00' } }),
+    bad: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/start`, body: { value: 10.5, at: '2026-11-27T07:00:00+03:00' } }),
+    badBy: 'driver',
   },
 ];
 

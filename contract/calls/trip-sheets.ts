@@ -1,0 +1,34 @@
+/**
+ * Trip sheets (contract/trip-sheets.ts, docs/trip-sheets.md): staff open a sheet for a vehicle's day and record the
+ * checks; the sheet's driver reads his sheet of the day and records the odometer through the outbox.
+ */
+import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
+import type { Page } from '../entities.ts';
+import { DRIVER_ONLY, STAFF } from '../roles.ts';
+import { odometerParams, odometerSchema, tripSheetCreateSchema, tripSheetListQuery, tripSheetMineQuery, tripSheetUpdateSchema, type TripSheet } from '../trip-sheets.ts';
+import { registerCreateQuery } from '../registers.ts';
+
+export const tripSheetCalls = area(
+  GET('/trip-sheets/', { roles: STAFF, query: tripSheetListQuery, answer: answer<Page<TripSheet>>() }),
+  POST('/trip-sheets/', {
+    roles: STAFF,
+    query: registerCreateQuery,
+    body: tripSheetCreateSchema,
+    status: 201,
+    answer: answer<TripSheet>(),
+    invalidates: ['dispatch'],
+    audience: ['company:answer.company_id'],
+  }),
+  PUT('/trip-sheets/:id', { roles: STAFF, body: tripSheetUpdateSchema, answer: answer<TripSheet>(), invalidates: ['dispatch'], audience: ['company:answer.company_id'] }),
+  DELETE('/trip-sheets/:id', { roles: STAFF, status: 204, answer: answer<null>(), invalidates: ['dispatch'], audience: ['caller'] }),
+  /** The signed-in driver's sheet of the day (today by default), or null. */
+  GET('/trip-sheets/mine', { roles: DRIVER_ONLY, query: tripSheetMineQuery, answer: answer<TripSheet | null>() }),
+  PUT('/trip-sheets/:id/odometer/:which', {
+    roles: DRIVER_ONLY,
+    params: odometerParams,
+    body: odometerSchema,
+    answer: answer<TripSheet>(),
+    invalidates: ['dispatch'],
+    audience: ['company-staff:answer.company_id', 'caller'],
+  }),
+);

@@ -1,0 +1,230 @@
+/**
+ * Trip sheets (contract/trip-sheets.ts, docs/trip-sheets.md): one per vehicle per day, numbered per company per year
+ * without gaps (the next number taken in the insert's transaction; the unique index settles a race, retried), the
+ * staff's check marks and times, the driver's odometer readings.
+ */
+import type { Db } from '../db/connect.ts';
+import { nowIso } from '../db/connect.ts';
+import type { Selectable } from 'kysely';
+import { searchCondition } from '../tasks/search.ts';
+import { plateCharacters } from '../../contract/plates.ts';
+import type { TripSheetsTable } from '../db/schema-trip-sheets.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { badRequest, conflict, notFound } from '../errors.ts';
+import { toPage } from '../tasks/load.ts';
+import type { Page } from '../../contract/entities.ts';
+import {
+  missingTripSheet,
+  tripSheetProblems,
+  type CheckMark,
+  type OdometerPayload,
+  type OdometerReading,
+  type TripSheet,
+  type TripSheetCreate,
+  type TripSheetListQuery,
+  type TripSheetUpdate,
+} from '../../contract/trip-sheets.ts';
+
+export const NO_SHEET = 'Путевой лист не найден';
+
+type Row = Selectable<TripSheetsTable>;
+
+const mark = (at: string | null, name: string | null): CheckMark | null => (at && name ? { at, name } : null);
+
+async function wire(db: Db, rows: Row[]): Promise<TripSheet[]> {
+  if (rows.length === 0) return [];
+  const vehicles = await db.kysely
+    .selectFrom('vehicles')
+    .select(['id', 'plate', 'make', 'model', 'body_type', 'ownership', 'trailer_plate'])
+    .where('id', 'in', [...new Set(rows.map((r) => r.vehicle_id))])
+    .execute();
+  const drivers = await db.kysely
+    .selectFrom('users')
+    .select(['id', 'name', 'license_number', 'license_issued'])
+    .where('id', 'in', [...new Set(rows.map((r) => r.driver_id))])
+    .execute();
+  const vehicleOf = new Map(vehicles.map((v) => [v.id, v]));
+  const driverOf = new Map(drivers.map((d) => [d.id, d]));
+  return rows.map((r) => {
+    const v = vehicleOf.get(r.vehicle_id);
+    const d = driverOf.get(r.driver_id);
+    const sheet: TripSheet = {
+      id: r.id,
+      company_id: r.company_id,
+      number: r.number,
+      year: r.year,
+      date: r.date,
+      vehicle: { id: r.vehicle_id, plate: v?.plate ?? '', make: v?.make ?? null, model: v?.model ?? null, body_type: v?.body_type ?? null, ownership: v?.ownership ?? null, trailer_plate: v?.trailer_plate ?? null },
+      driver: { id: r.driver_id, name: d?.name ?? '', license_number: d?.license_number ?? null, license_issued: d?.license_issued ?? null },
+      pre_medical: mark(r.pre_medical_at, r.pre_medical_name),
+      pre_technical: mark(r.pre_technical_at, r.pre_technical_name),
+      post_medical: mark(r.post_medical_at, r.post_medical_name),
+      departure_at: r.departure_at,
+      return_at: r.return_at,
+      odometer_start: r.odometer_start === null ? null : Number(r.odometer_start),
+      odometer_end: r.odometer_end === null ? null : Number(r.odometer_end),
+      distance_km: r.odometer_start !== null && r.odometer_end !== null ? Number(r.odometer_end) - Number(r.odometer_start) : null,
+      missing: [],
+      created_at: r.created_at,
+      updated_at: r.updated_at,
+    };
+    sheet.missing = missingTripSheet(sheet);
+    return sheet;
+  });
+}
+
+export async function loadSheet(db: Db, id: number): Promise<TripSheet> {
+  const row = await db.kysely.selectFrom('trip_sheets').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(NO_SHEET);
+  return (await wire(db, [row]))[0] as TripSheet;
+}
+
+export async function sheetCompany(db: Db, id: number): Promise<{ company_id: number; driver_id: number }> {
+  const row = await db.kysely.selectFrom('trip_sheets').select(['company_id', 'driver_id']).where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(NO_SHEET);
+  return row;
+}
+
+export async function listSheets(db: Db, companyId: number, query: TripSheetListQuery): Promise<Page<TripSheet>> {
+  let q = db.kysely.selectFrom('trip_sheets').where('company_id', '=', companyId);
+  if (query.date) q = q.where('date', '=', query.date);
+  if (query.vehicle_id) q = q.where('vehicle_id', '=', query.vehicle_id);
+  const search = query.q;
+  if (search) {
+    // A plate fragment compared as plates are stored (no spaces, Latin look-alikes as Cyrillic), a name by any part.
+    const plate = `%${plateCharacters(search)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb('vehicle_id', 'in', eb.selectFrom('vehicles').select('id').where('company_id', '=', companyId).where('plate_key', 'like', plate)),
+        eb('driver_id', 'in', eb.selectFrom('users').select('id').where('company_id', '=', companyId).where(searchCondition(db.dialect, search, ['name']))),
+      ]),
+    );
+  }
+  const [total, rows] = await Promise.all([
+    q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    q.selectAll().orderBy('date', 'desc').orderBy('number', 'desc').limit(query.limit).offset(query.offset).execute(),
+  ]);
+  return toPage(await wire(db, rows), Number(total.n), query.offset);
+}
+
+export async function driverSheet(db: Db, driverId: number, date: string): Promise<TripSheet | null> {
+  const row = await db.kysely.selectFrom('trip_sheets').selectAll().where('driver_id', '=', driverId).where('date', '=', date).orderBy('id', 'desc').executeTakeFirst();
+  return row ? ((await wire(db, [row]))[0] as TripSheet) : null;
+}
+
+async function assertVehicleAndDriver(db: Db, companyId: number, vehicleId: number | undefined, driverId: number | undefined): Promise<void> {
+  if (vehicleId !== undefined) {
+    const v = await db.kysely.selectFrom('vehicles').select(['company_id', 'is_active']).where('id', '=', vehicleId).executeTakeFirst();
+    if (!v || v.company_id !== companyId) throw badRequest('vehicle_id: машина не найдена в парке компании');
+    if (!v.is_active) throw badRequest('vehicle_id: машина выведена из парка');
+  }
+  if (driverId !== undefined) {
+    const d = await db.kysely.selectFrom('users').select(['company_id', 'role', 'is_active']).where('id', '=', driverId).executeTakeFirst();
+    if (!d || d.company_id !== companyId || d.role !== 'driver') throw badRequest('driver_id: водитель не найден в компании');
+    if (!d.is_active) throw badRequest('driver_id: водитель деактивирован');
+  }
+}
+
+export async function createSheet(db: Db, companyId: number, body: TripSheetCreate): Promise<TripSheet> {
+  await assertVehicleAndDriver(db, companyId, body.vehicle_id, body.driver_id);
+  const year = Number(body.date.slice(0, 4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const id = await db.kysely.transaction().execute(async (trx) => {
+        const taken = await trx.selectFrom('trip_sheets').select('number').where('vehicle_id', '=', body.vehicle_id).where('date', '=', body.date).executeTakeFirst();
+        if (taken) throw conflict(`У этой машины на ${body.date.split('-').reverse().join('.')} уже есть путевой лист № ${taken.number}`);
+        const last = await trx.selectFrom('trip_sheets').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', companyId).where('year', '=', year).executeTakeFirst();
+        const now = nowIso();
+        const row = await trx
+          .insertInto('trip_sheets')
+          .values({ company_id: companyId, vehicle_id: body.vehicle_id, driver_id: body.driver_id, date: body.date, year, number: Number(last?.n ?? 0) + 1, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return row.id;
+      });
+      return loadSheet(db, id);
+    } catch (error) {
+      // Two sheets numbered at once: the loser takes the next number; the same vehicle's day: said plainly.
+      if (!isUniqueViolation(error) || attempt >= 5) throw error;
+      const again = await db.kysely.selectFrom('trip_sheets').select('number').where('vehicle_id', '=', body.vehicle_id).where('date', '=', body.date).executeTakeFirst();
+      if (again) throw conflict(`У этой машины на ${body.date.split('-').reverse().join('.')} уже есть путевой лист № ${again.number}`);
+    }
+  }
+}
+
+function checked(sheet: TripSheet): void {
+  const problems = tripSheetProblems(sheet);
+  if (problems.length > 0) throw badRequest(problems.join('; '));
+}
+
+export async function updateSheet(db: Db, id: number, companyId: number, body: TripSheetUpdate): Promise<TripSheet> {
+  await assertVehicleAndDriver(db, companyId, undefined, body.driver_id);
+  const before = await loadSheet(db, id);
+  const next: TripSheet = { ...before };
+  if (body.pre_medical !== undefined) next.pre_medical = body.pre_medical;
+  if (body.pre_technical !== undefined) next.pre_technical = body.pre_technical;
+  if (body.post_medical !== undefined) next.post_medical = body.post_medical;
+  if (body.departure_at !== undefined) next.departure_at = body.departure_at;
+  if (body.return_at !== undefined) next.return_at = body.return_at;
+  if (body.odometer_start !== undefined) next.odometer_start = body.odometer_start;
+  if (body.odometer_end !== undefined) next.odometer_end = body.odometer_end;
+  checked(next);
+  await db.kysely
+    .updateTable('trip_sheets')
+    .set({
+      ...(body.driver_id !== undefined ? { driver_id: body.driver_id } : {}),
+      pre_medical_at: next.pre_medical?.at ?? null,
+      pre_medical_name: next.pre_medical?.name ?? null,
+      pre_technical_at: next.pre_technical?.at ?? null,
+      pre_technical_name: next.pre_technical?.name ?? null,
+      post_medical_at: next.post_medical?.at ?? null,
+      post_medical_name: next.post_medical?.name ?? null,
+      departure_at: next.departure_at,
+      return_at: next.return_at,
+      odometer_start: next.odometer_start,
+      odometer_end: next.odometer_end,
+      updated_at: nowIso(),
+    })
+    .where('id', '=', id)
+    .execute();
+  return loadSheet(db, id);
+}
+
+/**
+ * The driver's reading: the start one is also the departure time, the end one the return time. The same value again
+ * answers the stored sheet (an outbox replay); another value over a stored one is refused (staff correct it).
+ */
+export async function recordOdometer(db: Db, id: number, which: OdometerReading, body: OdometerPayload): Promise<TripSheet> {
+  const before = await loadSheet(db, id);
+  const stored = which === 'start' ? before.odometer_start : before.odometer_end;
+  if (stored !== null) {
+    if (stored === body.value) return before;
+    throw conflict(`Показание ${which === 'start' ? 'при выезде' : 'при возвращении'} уже записано: ${stored} км. Исправить его может диспетчер`);
+  }
+  if (which === 'end' && before.odometer_start === null) throw conflict('Сначала запишите показание одометра при выезде');
+  const next: TripSheet =
+    which === 'start'
+      ? { ...before, odometer_start: body.value, departure_at: before.departure_at ?? body.at }
+      : { ...before, odometer_end: body.value, return_at: before.return_at ?? body.at };
+  checked(next);
+  await db.kysely
+    .updateTable('trip_sheets')
+    .set(
+      which === 'start'
+        ? { odometer_start: next.odometer_start, departure_at: next.departure_at, updated_at: nowIso() }
+        : { odometer_end: next.odometer_end, return_at: next.return_at, updated_at: nowIso() },
+    )
+    .where('id', '=', id)
+    .execute();
+  return loadSheet(db, id);
+}
+
+/** Only the year's last sheet, still empty, may go: the numbers run without gaps and a filled sheet is a record. */
+export async function removeSheet(db: Db, id: number): Promise<void> {
+  const sheet = await loadSheet(db, id);
+  const filled = sheet.pre_medical || sheet.pre_technical || sheet.post_medical || sheet.departure_at || sheet.return_at || sheet.odometer_start !== null || sheet.odometer_end !== null;
+  if (filled) throw conflict(`Путевой лист № ${sheet.number} уже заполнен: удалить его нельзя`);
+  const last = await db.kysely.selectFrom('trip_sheets').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', sheet.company_id).where('year', '=', sheet.year).executeTakeFirst();
+  if (Number(last?.n) !== sheet.number) throw conflict(`Путевой лист № ${sheet.number} не последний в году: номера идут без пропусков, удалить можно только последний`);
+  await db.kysely.deleteFrom('trip_sheets').where('id', '=', id).execute();
+}

@@ -1,0 +1,142 @@
+/**
+ * Trip sheets (contract/trip-sheets.ts, server/trip-sheets/sheets.ts, docs/trip-sheets.md): a vehicle's day numbered
+ * per company per year without gaps, the staff's checks, the driver's odometer once per reading, the sheet's own
+ * consistency refused in Russian, another company's sheet never seen.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { call, makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
+import type { TripSheet } from '../../contract/trip-sheets.ts';
+import type { Page } from '../../contract/entities.ts';
+
+describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  let manager: SignedInUser;
+  let driver: SignedInUser;
+  let otherDriver: SignedInUser;
+  let foreignManager: SignedInUser;
+  let vehicle: number;
+  let vehicle2: number;
+  let foreignVehicle: number;
+
+  serveSuite(databaseUrl, async (server) => {
+    s = server;
+  });
+
+  const newVehicle = async (token: string, plate: string) => {
+    const made = await call<{ id: number }>(s, 'POST', '/api/vehicles/', { token, body: { plate, make: 'КАМАЗ', model: '65115', body_type: 'dump_truck', ownership: 'own', capacity_t: 20 } });
+    expect(made.status).toBe(201);
+    return made.body.id;
+  };
+
+  beforeAll(async () => {
+    const company = await makeCompany(s);
+    const other = await makeCompany(s);
+    manager = await withAccessToken(s, await makeUser(s, 'manager', company));
+    driver = await withAccessToken(s, await makeUser(s, 'driver', company));
+    otherDriver = await withAccessToken(s, await makeUser(s, 'driver', company));
+    foreignManager = await withAccessToken(s, await makeUser(s, 'manager', other));
+    await s.db.kysely.updateTable('users').set({ license_number: '77 12 345678' }).where('id', '=', driver.id).execute();
+    vehicle = await newVehicle(manager.token, 'А123ВС77');
+    vehicle2 = await newVehicle(manager.token, 'В456ОР77');
+    foreignVehicle = await newVehicle(foreignManager.token, 'Е789КХ99');
+  });
+
+  it('opens a vehicle’s day numbered 1, 2 in the year; the same vehicle’s day again is 409; another company’s vehicle or a driver is 400', async () => {
+    const first = await call<TripSheet>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle, driver_id: driver.id, date: '2026-11-27' } });
+    expect(first.status).toBe(201);
+    expect(first.body).toMatchObject({ number: 1, year: 2026, date: '2026-11-27', vehicle: { plate: 'А123ВС 77', make: 'КАМАЗ' }, driver: { license_number: '77 12 345678' } });
+    expect(first.body.missing).toEqual([
+      'предрейсовый медосмотр',
+      'предрейсовый техосмотр',
+      'показание одометра при выезде',
+      'время выезда',
+      'показание одометра при возвращении',
+      'время возвращения',
+      'послерейсовый медосмотр',
+    ]);
+    const second = await call<TripSheet>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle2, driver_id: otherDriver.id, date: '2026-11-27' } });
+    expect(second.body.number).toBe(2);
+    expect(second.body.missing[0]).toBe('номер водительского удостоверения (карточка водителя)');
+
+    const again = await call<{ detail: string }>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle, driver_id: otherDriver.id, date: '2026-11-27' } });
+    expect(again.status).toBe(409);
+    expect(again.body.detail).toBe('У этой машины на 27.11.2026 уже есть путевой лист № 1');
+    const foreign = await call<{ detail: string }>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: foreignVehicle, driver_id: driver.id, date: '2026-11-27' } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.detail).toContain('машина не найдена в парке компании');
+    const notDriver = await call<{ detail: string }>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle, driver_id: manager.id, date: '2026-11-28' } });
+    expect(notDriver.status).toBe(400);
+    expect(notDriver.body.detail).toContain('водитель не найден');
+    const badDate = await call<{ detail: string }>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle, driver_id: driver.id, date: '27.11.2026' } });
+    expect(badDate.status).toBe(400);
+
+    const list = await call<Page<TripSheet>>(s, 'GET', '/api/trip-sheets/?date=2026-11-27', { token: manager.token });
+    expect(list.body.items.map((x) => x.number)).toEqual([2, 1]);
+    expect((await call<Page<TripSheet>>(s, 'GET', '/api/trip-sheets/?date=2026-11-27', { token: foreignManager.token })).body.total).toBe(0);
+    // Searched by a plate as typed (Latin look-alikes, spaces) or by part of the driver's name.
+    const byPlate = await call<Page<TripSheet>>(s, 'GET', `/api/trip-sheets/?q=${encodeURIComponent('b456 op')}`, { token: manager.token });
+    expect(byPlate.body.items.map((x) => x.number)).toEqual([2]);
+    await s.db.kysely.updateTable('users').set({ name: 'Пётр Соколов' }).where('id', '=', driver.id).execute();
+    const byName = await call<Page<TripSheet>>(s, 'GET', `/api/trip-sheets/?q=${encodeURIComponent('соколов')}`, { token: manager.token });
+    expect(byName.body.items.map((x) => x.number)).toEqual([1]);
+  });
+
+  it('the driver reads his sheet and records the odometer once per reading; staff record the checks; a complete sheet lacks nothing', async () => {
+    const mine = await call<TripSheet | null>(s, 'GET', '/api/trip-sheets/mine?date=2026-11-27', { token: driver.token });
+    expect(mine.body?.number).toBe(1);
+    const id = mine.body?.id as number;
+    expect((await call(s, 'GET', '/api/trip-sheets/mine?date=2026-11-26', { token: driver.token })).body).toBeNull();
+
+    const end = await call<{ detail: string }>(s, 'PUT', `/api/trip-sheets/${id}/odometer/end`, { token: driver.token, body: { value: 120_400, at: '2026-11-27T18:00:00+03:00' } });
+    expect(end.status).toBe(409);
+    expect(end.body.detail).toBe('Сначала запишите показание одометра при выезде');
+
+    const start = await call<TripSheet>(s, 'PUT', `/api/trip-sheets/${id}/odometer/start`, { token: driver.token, body: { value: 120_000, at: '2026-11-27T07:05:00+03:00' } });
+    expect(start.status).toBe(200);
+    expect(start.body).toMatchObject({ odometer_start: 120_000, departure_at: '2026-11-27T07:05:00+03:00' });
+    // The outbox's replay answers the same sheet; another value is staff's to correct.
+    const replay = await call<TripSheet>(s, 'PUT', `/api/trip-sheets/${id}/odometer/start`, { token: driver.token, body: { value: 120_000, at: '2026-11-27T07:09:00+03:00' } });
+    expect(replay.body.departure_at).toBe('2026-11-27T07:05:00+03:00');
+    const changed = await call<{ detail: string }>(s, 'PUT', `/api/trip-sheets/${id}/odometer/start`, { token: driver.token, body: { value: 120_100, at: '2026-11-27T07:09:00+03:00' } });
+    expect(changed.status).toBe(409);
+    expect(changed.body.detail).toContain('уже записано: 120000 км');
+
+    const lower = await call<{ detail: string }>(s, 'PUT', `/api/trip-sheets/${id}/odometer/end`, { token: driver.token, body: { value: 119_000, at: '2026-11-27T18:00:00+03:00' } });
+    expect(lower.status).toBe(400);
+    expect(lower.body.detail).toContain('показание при возвращении (119000 км) меньше, чем при выезде (120000 км)');
+    const badWhich = await call<{ detail: string }>(s, 'PUT', `/api/trip-sheets/${id}/odometer/middle`, { token: driver.token, body: { value: 1, at: '2026-11-27T18:00:00+03:00' } });
+    expect(badWhich.status).toBe(400);
+    expect(badWhich.body.detail).toContain('start (выезд) или end (возвращение)');
+    expect((await call(s, 'PUT', `/api/trip-sheets/${id}/odometer/end`, { token: otherDriver.token, body: { value: 120_400, at: '2026-11-27T18:00:00+03:00' } })).status).toBe(404);
+
+    await call(s, 'PUT', `/api/trip-sheets/${id}/odometer/end`, { token: driver.token, body: { value: 120_412, at: '2026-11-27T18:10:00+03:00' } });
+    const late = await call<{ detail: string }>(s, 'PUT', `/api/trip-sheets/${id}`, { token: manager.token, body: { pre_medical: { at: '2026-11-27T08:00:00+03:00', name: 'Сидорова А. В.' } } });
+    expect(late.status).toBe(400);
+    expect(late.body.detail).toBe('pre_medical: предрейсовый медосмотр позже выезда');
+    const done = await call<TripSheet>(s, 'PUT', `/api/trip-sheets/${id}`, {
+      token: manager.token,
+      body: {
+        pre_medical: { at: '2026-11-27T06:40:00+03:00', name: 'Сидорова А. В.' },
+        pre_technical: { at: '2026-11-27T06:50:00+03:00', name: 'Кузнецов П. И.' },
+        post_medical: { at: '2026-11-27T18:20:00+03:00', name: 'Сидорова А. В.' },
+      },
+    });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ distance_km: 412, missing: [], return_at: '2026-11-27T18:10:00+03:00' });
+    expect((await call(s, 'PUT', `/api/trip-sheets/${id}`, { token: foreignManager.token, body: { odometer_end: 1 } })).status).toBe(404);
+  });
+
+  it('deletes only the year’s last empty sheet: numbers run without gaps, a filled sheet stays', async () => {
+    const list = (await call<Page<TripSheet>>(s, 'GET', '/api/trip-sheets/?date=2026-11-27', { token: manager.token })).body.items;
+    const [two, one] = list as [TripSheet, TripSheet];
+    const filled = await call<{ detail: string }>(s, 'DELETE', `/api/trip-sheets/${one.id}`, { token: manager.token });
+    expect(filled.status).toBe(409);
+    expect(filled.body.detail).toBe('Путевой лист № 1 уже заполнен: удалить его нельзя');
+    expect((await call(s, 'DELETE', `/api/trip-sheets/${two.id}`, { token: foreignManager.token })).status).toBe(404);
+    expect((await call(s, 'DELETE', `/api/trip-sheets/${two.id}`, { token: manager.token })).status).toBe(204);
+    const next = await call<TripSheet>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle2, driver_id: otherDriver.id, date: '2026-11-28' } });
+    expect(next.body.number).toBe(2);
+  });
+});
