@@ -39,10 +39,12 @@ export async function renderWaybills(list: WaybillFacts[]): Promise<Buffer> {
   const signatures = await Promise.all(list.map((facts) => signatureForPdf(facts.signature)));
   const title = list.length === 1 ? `Транспортная накладная № ${list[0]?.number ?? ''}`.trim() : `Транспортные накладные (${list.length})`;
   const pdf = new PdfDoc({ title });
-  list.forEach((facts, i) => {
+  for (const [i, facts] of list.entries()) {
+    // A day's batch is seconds of layout: the event loop serves other calls between two waybills.
+    if (i > 0) await new Promise((resolve) => setImmediate(resolve));
     pdf.startGroup(`ТН № ${facts.number ?? '—'}`);
     drawWaybill(pdf, facts, signatures[i] ?? null);
-  });
+  }
   if (list.length === 0) pdf.text('Нет рейсов для транспортных накладных.');
   return pdf.end();
 }
