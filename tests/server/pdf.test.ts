@@ -147,6 +147,14 @@ describe('the document helper', () => {
     expect(textOf(await pdf.end()).trim()).toBe('ИНН КПП Госномер страница 1 из 1');
   });
 
+  it('wraps a value wider than its box, even one unbroken word, keeping every letter', async () => {
+    const pdf = new PdfDoc({ title: 'Проба' });
+    pdf.boxes([{ caption: 'Причина отказа', value: 'Я'.repeat(400), share: 3 }, { caption: 'Получатель', value: 'Пётр Ильич' }]);
+    const file = await pdf.end();
+    expect(textOf(file).match(/Я/g)).toHaveLength(400);
+    expect(pagesOf(file)).toBe(1);
+  });
+
   it('breaks a long table across pages, numbering them', async () => {
     const pdf = new PdfDoc({ title: 'Проба' });
     pdf.table(
