@@ -1,0 +1,223 @@
+/**
+ * A trip's base facts (gather.ts) and its timeline (`TripFacts`, as GET /reports/{id} answers it) turned into what
+ * each paper's renderer reads: the proof of delivery and the paper waybill (server/pdf/facts.ts) and the ЭТрН titles
+ * (server/etrn/facts.ts). Pure: no database, no clock but what comes in.
+ */
+import type { TripFacts, TripStep } from '../../contract/trips.ts';
+import type { PodFacts, PdfParty, PdfPhoto, PdfVehicle, WaybillFacts as PaperFacts } from '../pdf/facts.ts';
+import { splitName, type Moment, type PartyFacts, type SignerFacts, type WaybillFacts as EtrnFacts } from '../etrn/facts.ts';
+import type { PartyRow, TripBase } from './gather.ts';
+
+/** Times are written in Moscow time until a company has a zone of its own (docs/documents.md). */
+export const PAPER_ZONE = 'Europe/Moscow';
+const ZONE_OFFSET_MINUTES = 180;
+
+/** What the trip carried: loaded and handed over, in the task's unit (the report's own figures when no step had them). */
+export interface TripQuantities {
+  loaded: number | null;
+  unloaded: number | null;
+}
+
+export function tripQuantities(base: TripBase): TripQuantities {
+  return { loaded: base.report.total_loading_quantity ?? base.report.quantity, unloaded: base.report.total_unloading_quantity ?? base.report.quantity };
+}
+
+const partyOf = (p: PartyRow | null): PdfParty | null =>
+  p ? { name: p.name, full_name: p.full_name, legal_form: p.legal_form, inn: p.inn, kpp: p.kpp, ogrn: p.ogrn, address: p.address, phone: p.phone } : null;
+
+const carrierOf = (c: TripBase['company']): PdfParty => ({
+  name: c.name,
+  full_name: c.full_name,
+  legal_form: c.inn?.length === 12 ? 'ip' : 'ul',
+  inn: c.inn,
+  kpp: c.kpp,
+  ogrn: c.ogrn,
+  address: c.address,
+  phone: c.phone,
+});
+
+const licenceOf = (d: TripBase['driver']): string | null =>
+  d.license_number ? `${d.license_number}${d.license_issued ? ` от ${d.license_issued.split('-').reverse().join('.')}` : ''}` : null;
+
+const vehicleOf = (v: TripBase['vehicle']): PdfVehicle | null =>
+  v ? { plate: v.plate, make: v.make, model: v.model, body_type: v.body_type, ownership: v.ownership, capacity_t: v.capacity_t, volume_m3: v.volume_m3, trailer_plate: v.trailer_plate } : null;
+
+export function podFacts(base: TripBase, trip: TripFacts, photos: PdfPhoto[], signature: Uint8Array | null, now: string): PodFacts {
+  const q = tripQuantities(base);
+  return {
+    company: carrierOf(base.company),
+    report_id: base.report.id,
+    task: {
+      id: base.task.id,
+      date: base.task.date,
+      cargo: base.task.cargo,
+      loading_place: base.loading?.name ?? base.task.loading_place,
+      unloading_place: base.unloading?.name ?? base.task.unloading_place,
+      loading_address: base.loading?.address ?? null,
+      unloading_address: base.unloading?.address ?? null,
+      unit: base.task.unit,
+      customer: partyOf(base.customer),
+    },
+    driver: { name: base.driver.name, licence: licenceOf(base.driver), phone: base.driver.phone },
+    vehicle: vehicleOf(base.vehicle),
+    trip,
+    ticket_number: base.report.ticket_number,
+    loading_quantity: q.loaded,
+    unloading_quantity: q.unloaded,
+    photos,
+    signature,
+    generated_at: now,
+    time_zone: PAPER_ZONE,
+  };
+}
+
+/** The waybill's number: the task's and the trip's, so it is unique in the company and says what it is for. */
+export const waybillNumber = (base: TripBase): string => `${base.task.id}-${base.report.id}`;
+
+export function paperWaybillFacts(base: TripBase, trip: TripFacts, signature: Uint8Array | null): PaperFacts {
+  const q = tripQuantities(base);
+  return {
+    number: waybillNumber(base),
+    date: base.task.date,
+    order: { number: String(base.task.id), date: base.task.date },
+    shipper: partyOf(base.shipper),
+    consignee: partyOf(base.consignee),
+    delivery_address: base.unloading?.address ?? base.task.unloading_place,
+    cargo: { name: base.task.cargo, packaging: 'навалом, без упаковки', quantity: q.loaded, unit: base.task.unit },
+    carrier: carrierOf(base.company),
+    driver: { name: base.driver.name, licence: licenceOf(base.driver), phone: base.driver.phone },
+    vehicle: vehicleOf(base.vehicle),
+    loading: { address: base.loading?.address ?? base.task.loading_place, quantity: q.loaded },
+    unloading: { address: base.unloading?.address ?? base.task.unloading_place, quantity: q.unloaded },
+    timeline: trip.timeline,
+    ticket_number: base.report.ticket_number,
+    acceptance: trip.acceptance,
+    signature,
+    after_the_fact: trip.after_the_fact,
+    time_zone: PAPER_ZONE,
+  };
+}
+
+const partyFacts = (p: PartyRow | null): PartyFacts | null =>
+  p
+    ? {
+        id: p.id,
+        legalForm: p.legal_form,
+        name: p.legal_form === 'ul' ? (p.full_name ?? p.name) : null,
+        person: p.legal_form === 'ul' ? null : splitName(p.full_name ?? p.name),
+        inn: p.inn,
+        kpp: p.legal_form === 'ul' ? p.kpp : null,
+        ogrnip: p.legal_form === 'ip' ? p.ogrn : null,
+        address: p.address,
+        phone: p.phone,
+        email: null,
+        edoId: p.edo_id,
+      }
+    : null;
+
+const moment = (trip: TripFacts, step: TripStep): Moment | null => {
+  const stamp = trip.timeline[step];
+  return stamp ? { at: stamp.at, offsetMinutes: ZONE_OFFSET_MINUTES } : null;
+};
+
+/** The tonnes of a quantity in the task's unit (a volume is not a mass: left out). */
+const tonnes = (value: number | null, unit: string): number | null => (value !== null && unit.trim() === 'т' ? value : null);
+
+/**
+ * The ЭТрН's facts. `signer` is the staff member who prepares the titles (status 1, an employee of the carrier; the
+ * qualified signature is applied at the operator). Facts the cards do not hold yet (a lease document, the driver's
+ * ИНН, the licence's series, the ЭДО id of a party) stay null, and missingFacts names them.
+ */
+export function etrnFacts(base: TripBase, trip: TripFacts, signer: { name: string; position: string }, carrierEdoId: string | null): EtrnFacts {
+  const q = tripQuantities(base);
+  const company = base.company;
+  const carrierIp = company.inn?.length === 12;
+  const refused = trip.acceptance.kind === 'refused';
+  const carrierSigner: SignerFacts = { name: splitName(signer.name), position: signer.position, status: '1', powerOfAttorney: null };
+  const contactSigner = base.shipper?.contact_name ? { name: splitName(base.shipper.contact_name), position: 'Представитель грузоотправителя', status: '1' as const, powerOfAttorney: null } : null;
+  const v = base.vehicle;
+  return {
+    tripId: base.report.id,
+    number: waybillNumber(base),
+    date: base.task.date,
+    uid: null,
+    order: { number: String(base.task.id), date: base.task.date },
+    shipper: partyFacts(base.shipper),
+    consignee: partyFacts(base.consignee),
+    carrier: {
+      id: null,
+      legalForm: carrierIp ? 'ip' : 'ul',
+      name: carrierIp ? null : (company.full_name ?? company.name),
+      person: carrierIp ? splitName(company.full_name ?? company.name) : null,
+      inn: company.inn,
+      kpp: carrierIp ? null : company.kpp,
+      ogrnip: carrierIp ? company.ogrn : null,
+      address: company.address,
+      phone: company.phone,
+      email: null,
+      edoId: carrierEdoId,
+    },
+    customer: base.customer && base.customer.id !== base.shipper?.id && base.customer.id !== base.consignee?.id ? partyFacts(base.customer) : null,
+    customerContract: null,
+    cargo: {
+      name: base.task.cargo,
+      state: 'Сыпучий',
+      packaging: 'Навалом',
+      packageCode: 'VY',
+      places: 1,
+      massT: tonnes(q.loaded ?? base.task.planned_quantity, base.task.unit),
+      volumeM3: base.task.unit.trim() === 'м³' ? q.loaded : null,
+      // Bulk cargo is weighed at the weighbridge (01); a volume is measured by the body (02).
+      massMethod: base.task.unit.trim() === 'м³' ? '02' : '01',
+    },
+    vehicle: v
+      ? {
+          id: v.id,
+          plate: v.plate_key,
+          type: v.body_type === 'dump_truck' ? 'Самосвал' : v.body_type ? 'Грузовой' : null,
+          make: [v.make, v.model].filter(Boolean).join(' ') || null,
+          capacityT: v.capacity_t,
+          volumeM3: v.volume_m3,
+          ownership: v.ownership,
+          leaseDocument: null,
+          lessorInn: null,
+          trailer: v.trailer_plate
+            ? { plate: v.trailer_plate.replace(/\s+/g, ''), type: 'Прицеп', make: null, capacityT: null, volumeM3: null, ownership: v.ownership, leaseDocument: null, lessorInn: null }
+            : null,
+        }
+      : null,
+    driver: {
+      id: base.driver.id,
+      name: splitName(base.driver.name),
+      phone: base.driver.phone,
+      inn: null,
+      licenceSeries: base.driver.license_number?.replace(/\D/g, '').slice(0, 4) || null,
+      licenceNumber: base.driver.license_number?.replace(/\D/g, '').slice(4) || null,
+      licenceIssued: base.driver.license_issued,
+    },
+    loading: base.loading ? { id: base.loading.id, name: base.loading.name, address: base.loading.address, lat: base.loading.lat, lon: base.loading.lon } : null,
+    unloading: base.unloading ? { id: base.unloading.id, name: base.unloading.name, address: base.unloading.address, lat: base.unloading.lat, lon: base.unloading.lon } : null,
+    // A task names the day of loading, not an hour: the declared loading is the day's start in the place's zone.
+    plannedLoading: { at: new Date(`${base.task.date}T00:00:00+03:00`).toISOString(), offsetMinutes: ZONE_OFFSET_MINUTES },
+    loadingArrived: moment(trip, 'loading_arrived'),
+    loadingDeparted: moment(trip, 'loading_departed'),
+    unloadingArrived: moment(trip, 'unloading_arrived'),
+    unloadingDeparted: moment(trip, 'unloading_departed'),
+    massAcceptedT: tonnes(q.loaded, base.task.unit),
+    massHandedOverT: tonnes(q.unloaded, base.task.unit),
+    remarksLoading: null,
+    remarksUnloading: refused ? `Получатель отказался подписать: ${trip.acceptance.refused_reason ?? ''}`.trim() : null,
+    refusal: refused
+      ? {
+          stage: 'unloading',
+          who: trip.acceptance.receiver_name ?? 'Грузополучатель',
+          reason: trip.acceptance.refused_reason ?? '',
+          at: { at: trip.acceptance.at ?? trip.timeline.unloading_departed?.at ?? base.report.created_at, offsetMinutes: ZONE_OFFSET_MINUTES },
+        }
+      : null,
+    shipperSigner: contactSigner,
+    carrierSigner,
+    t1File: null,
+    t3File: null,
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * A trip's papers from the database (server/papers/gather.ts, map.ts): the registers' cards, the carrier's
+ * requisites, the driver and his fleet vehicle read once, then turned into the ЭТрН's facts — what is missing named
+ * with its card, and once the cards are filled, a Т1 draft the official schema accepts (xmllint).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makeCompany, makeUser } from '../fixtures/accounts.ts';
+import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
+import { nowIso } from '../../server/db/connect.ts';
+import { innCheckDigits, ogrnCheckDigit } from '../../contract/requisites.ts';
+import { gatherTrip } from '../../server/papers/gather.ts';
+import { etrnFacts, paperWaybillFacts } from '../../server/papers/map.ts';
+import { missingFacts } from '../../server/etrn/missing.ts';
+import { buildT1Draft } from '../../server/etrn/titles.ts';
+import type { TripFacts } from '../../contract/trips.ts';
+
+const inn10 = (lead: string) => lead + innCheckDigits(lead);
+const ogrn13 = (lead: string) => lead + ogrnCheckDigit(lead);
+const stamp = (at: string) => ({ at, received_at: at, position: null, source: 'tap' as const, distance_m: null });
+const TRIP: TripFacts = {
+  trip_uid: null,
+  timeline: {
+    loading_arrived: stamp('2026-11-27T07:10:00.000Z'),
+    loading_departed: stamp('2026-11-27T07:35:00.000Z'),
+    unloading_arrived: stamp('2026-11-27T08:40:00.000Z'),
+    unloading_departed: stamp('2026-11-27T08:55:00.000Z'),
+  },
+  waits: { loading_min: 25, unloading_min: 15, travel_min: 65, cycle_min: null },
+  acceptance: { kind: 'none', receiver_name: null, receiver_position: null, signature_url: null, refused_reason: null, at: null, position: null, scope: null },
+  after_the_fact: false,
+};
+
+describe.each(backends)('a trip’s papers from the database ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  let company: number;
+  let report: number;
+  let shipper: number;
+  let driverId: number;
+
+  serveSuite(databaseUrl, async (server) => {
+    s = server;
+  });
+
+  beforeAll(async () => {
+    company = await makeCompany(s, `ТК «Рейс» ${Date.now()}`);
+    const now = nowIso();
+    const party = async (name: string, innLead: string, edo: string | null) =>
+      (
+        await s.db.kysely
+          .insertInto('counterparties')
+          .values({ company_id: company, legal_form: 'ul', name, full_name: name, inn: inn10(innLead), kpp: `${innLead.slice(0, 4)}01001`, ogrn: ogrn13('102770000000'), roles: '["shipper","consignee","customer"]', address: 'г. Москва, ул. Тверская, д. 1', phone: '+7 495 123-45-67', contact_name: 'Смирнов Павел Андреевич', edo_id: edo, created_at: now, updated_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    shipper = await party('ООО «Карьер Северный»', '770708389', null);
+    const consignee = await party('ООО «СтройДом»', '502401234', '2BM-5024012349-502401001-202106051207026941416');
+    const place = async (name: string, lat: number) =>
+      (await s.db.kysely.insertInto('places').values({ company_id: company, name, name_key: name.toLowerCase(), address: `Московская обл., ${name}`, lat, lon: 37.6, radius_m: 150, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
+    const loading = await place('Карьер Северный', 56.1);
+    const unloading = await place('ЖК Северный парк', 55.9);
+    const vehicle = (
+      await s.db.kysely
+        .insertInto('vehicles')
+        .values({ company_id: company, plate_key: 'А123ВС77', plate: 'А123ВС 77', make: 'КАМАЗ', model: '65115', body_type: 'dump_truck', ownership: 'own', capacity_t: 20, volume_m3: 12, is_foreign: 0, is_active: 1, created_at: now, updated_at: now })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
+    const driver = await makeUser(s, 'driver', company, { name: 'Петров Иван Сергеевич' });
+    driverId = driver.id;
+    await s.db.kysely.updateTable('users').set({ license_number: '7712 345678', license_issued: '2020-05-14', vehicle_id: vehicle }).where('id', '=', driver.id).execute();
+    await s.db.kysely
+      .updateTable('companies')
+      .set({ full_name: 'ООО «ТК Рейс»', inn: inn10('662301234'), kpp: '662301001', ogrn: ogrn13('102660000000'), address: 'г. Екатеринбург, ул. Ленина, д. 5', phone: '+7 343 000-00-00' })
+      .where('id', '=', company)
+      .execute();
+    const task = await createTask(s, company, { date: '2026-11-27', cargo: 'Щебень гранитный 5–20' });
+    await s.db.kysely.updateTable('tasks').set({ shipper_id: shipper, consignee_id: consignee, customer_id: consignee, loading_place_id: loading, unloading_place_id: unloading }).where('id', '=', task).execute();
+    const association = await addDriver(s, task, driver.id, { transport_rate: 400 });
+    report = await addLoad(s, association, 19.6);
+  });
+
+  it('reads the cards once and names what the shipper’s Т1 still lacks, with the card that holds it', async () => {
+    const base = await gatherTrip(s.db, report);
+    expect(base).toMatchObject({
+      task: { cargo: 'Щебень гранитный 5–20', date: '2026-11-27' },
+      shipper: { name: 'ООО «Карьер Северный»', edo_id: null },
+      loading: { name: 'Карьер Северный' },
+      vehicle: { plate: 'А123ВС 77', plate_key: 'А123ВС77' },
+      driver: { id: driverId, license_number: '7712 345678' },
+    });
+    const facts = etrnFacts(base, TRIP, { name: 'Волков Сергей Николаевич', position: 'Диспетчер' }, null);
+    const missing = missingFacts('t1', facts);
+    // The shipper's ЭДО id and the carrier's are the only gaps: each names the card to fill.
+    expect(missing.map((m) => [m.field, m.card, m.id])).toEqual([
+      ['shipper.edoId', 'counterparty', shipper],
+      ['carrier.edoId', 'company', null],
+    ]);
+    const paper = paperWaybillFacts(base, TRIP, null);
+    expect(paper).toMatchObject({ shipper: { inn: base.shipper?.inn }, vehicle: { plate: 'А123ВС 77' }, loading: { address: 'Московская обл., Карьер Северный', quantity: 19.6 } });
+  });
+
+  it('once the cards are filled, the Т1 draft made from the database is valid against the official schema', async () => {
+    await s.db.kysely.updateTable('counterparties').set({ edo_id: '2BM-7707083893-770701001-202106051207026941416' }).where('id', '=', shipper).execute();
+    const facts = etrnFacts(await gatherTrip(s.db, report), TRIP, { name: 'Волков Сергей Николаевич', position: 'Диспетчер' }, '2BM-6623012345-662301001-202201010000000000001');
+    expect(missingFacts('t1', facts)).toEqual([]);
+    const file = buildT1Draft(facts);
+    const dir = mkdtempSync(join(tmpdir(), 'reis-papers-'));
+    const path = join(dir, `${file.fileName}.xml`);
+    writeFileSync(path, file.bytes);
+    const run = spawnSync('xmllint', ['--noout', '--schema', join(process.cwd(), 'server/etrn/schemas/etrn-t1-shipper.xsd'), path], { encoding: 'utf8' });
+    expect(run.stderr).toContain('validates');
+    expect(run.status).toBe(0);
+    // The Т2 waits for the shipper's signed Т1 and the waybill's УИД: said, not made half-filled.
+    expect(missingFacts('t2', facts).map((m) => m.card)).toContain('documents');
+  });
+});
