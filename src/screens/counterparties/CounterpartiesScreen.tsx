@@ -80,7 +80,8 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
 
   const filtered = state.search.trim() !== '' || state.role !== '' || state.archived !== '';
   return (
-    <RegisterPage
+    <>
+      <RegisterPage
       title={title}
       register={register}
       note="Заказчики, грузоотправители и грузополучатели компании с реквизитами для документов. Контрагент, указанный в задачах, при удалении переносится в архив."
@@ -111,22 +112,20 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
         </RowCard>
       )}
       dialog={
-        prices ? (
-          <PriceListDialog customer={prices} onClose={() => setPrices(null)} />
-        ) : (
-          editing && (
-            <CounterpartyDialog
-              card={editing.card}
-              companyId={register.newCardCompany}
-              onClose={() => setEditing(null)}
-              onSaved={(saved) => {
-                showToast('success', editing.card ? `Изменения контрагента «${saved.name}» сохранены` : `Контрагент «${saved.name}» добавлен`);
-                setEditing(null);
-              }}
-            />
-          )
+        editing && (
+          <CounterpartyDialog
+            card={editing.card}
+            companyId={register.newCardCompany}
+            onClose={() => setEditing(null)}
+            onSaved={(saved) => {
+              showToast('success', editing.card ? `Изменения контрагента «${saved.name}» сохранены` : `Контрагент «${saved.name}» добавлен`);
+              setEditing(null);
+            }}
+          />
         )
       }
     />
+      {prices && <PriceListDialog customer={prices} onClose={() => setPrices(null)} />}
+    </>
   );
 }
