@@ -38,7 +38,8 @@ export type Area =
   | 'counterparties'
   | 'places'
   | 'vehicles'
-  | 'trip-sheets';
+  | 'trip-sheets'
+  | 'price-lists';
 
 /**
  * Where pay shows: the statistics (`wages`) and the month's payroll (`payroll`). Every write that changes a load

@@ -6,6 +6,7 @@ import type { Role } from './roles.ts';
 import type { ReportFlag } from './report-checks.ts';
 import type { DriverPay } from './money.ts';
 import type { CounterpartyRef, PlaceRef, VehicleRef } from './registers.ts';
+import type { PriceSource } from './prices.ts';
 
 export interface Company {
   id: number;
@@ -194,6 +195,8 @@ export interface Task {
   customer?: CounterpartyRef | null;
   shipper?: CounterpartyRef | null;
   consignee?: CounterpartyRef | null;
+  /** Staff views only: where `rate` came from — a line of the customer's price list, «вручную», or null (docs/prices.md). */
+  price_source?: PriceSource | null;
   driver_associations: DriverAssociation[];
   /** A driver's view only: what they are paid per unit on it (server/wages/pay.ts, the one rate rule). */
   driver_pay?: DriverPay;

@@ -166,7 +166,8 @@ const cardText = (label: string, max: number) =>
     .nullish()
     .transform((v) => v ?? null);
 
-const refId = (label: string) =>
+/** An optional register id of a card field: absent is null. */
+export const refId = (label: string) =>
   z
     .number({ message: `${label}: ожидается номер` })
     .int(`${label}: ожидается номер`)

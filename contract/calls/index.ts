@@ -24,6 +24,7 @@ import { eventCalls } from './events.ts';
 import { registerCalls } from './registers.ts';
 import { retentionCalls } from './retention.ts';
 import { tripSheetCalls } from './trip-sheets.ts';
+import { priceCalls } from './prices.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -46,6 +47,7 @@ export const CALLS = {
   ...registerCalls,
   ...retentionCalls,
   ...tripSheetCalls,
+  ...priceCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -12,6 +12,7 @@ import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
 import { migration018 } from './migrations-trip-sheets.ts';
+import { migration015 } from './migrations-prices.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -377,6 +378,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '011_late_payments': migration011(),
         '012_registers': migration012(dialect),
         '013_payroll_drivers': migration013(dialect),
+        '015_price_lists': migration015(dialect),
         '017_photo_retention': migration017(),
         '018_trip_sheets': migration018(dialect),
       };

@@ -13,6 +13,7 @@ import type {
   ProgressiveRatesTable,
 } from './schema-money.ts';
 import type { TripSheetsTable } from './schema-trip-sheets.ts';
+import type { PriceTables, TaskPriceColumns } from './schema-prices.ts';
 import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
 import type { TransferStatus } from '../../contract/transfers.ts';
 import type { ResponseStatus } from '../../contract/announcements.ts';
@@ -125,7 +126,7 @@ export interface PushSubscriptionsTable {
   created_at: string;
 }
 
-export interface TasksTable {
+export interface TasksTable extends TaskPriceColumns {
   id: Id;
   company_id: number;
   created_by: number | null;
@@ -353,7 +354,7 @@ export interface ClientErrorsTable {
   created_at: string;
 }
 
-export interface Database {
+export interface Database extends PriceTables {
   companies: CompaniesTable;
   audit_log: AuditLogTable;
   users: UsersTable;

@@ -24,6 +24,7 @@ import { userSettingsRoutes } from './user-settings.ts';
 import { registerRoutes } from './registers.ts';
 import { retentionRoutes } from './retention.ts';
 import { tripSheetRoutes } from './trip-sheets.ts';
+import { priceRoutes } from './prices.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -50,4 +51,5 @@ export const routeModules: RouteModule[] = [
   registerRoutes,
   retentionRoutes,
   tripSheetRoutes,
+  priceRoutes,
 ];

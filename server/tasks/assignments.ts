@@ -12,6 +12,7 @@ import { addAssociation, companyDriverIds, joinTask, removeAssociations } from '
 import { settleTask } from './progress.ts';
 import { assertTaskMonthOpen } from '../payroll/months.ts';
 import { resolveTaskLinks } from '../registers/task-links.ts';
+import { taskPrice } from '../prices/task-price.ts';
 
 /** A driver staff may manage: a driver of a company the caller sees. */
 export async function manageableDriver(db: Db, user: AuthUser, driverId: number): Promise<{ id: number; company_id: number }> {
@@ -55,6 +56,12 @@ export async function creationCompany(db: Db, user: AuthUser, asked: number | un
 export async function insertTask(trx: Db['kysely'], companyId: number, userId: number, input: TaskCreate, driverIds: readonly number[], now: string): Promise<number> {
   // Both places are resolved (a text or a place), so their texts are set (task-links.ts refuses a missing one).
   const links = await resolveTaskLinks(trx, companyId, input, null);
+  // The customer's price from the list unless typed (docs/prices.md).
+  const price = await taskPrice(
+    trx,
+    { customer_id: links.customer_id ?? null, cargo: input.cargo, loading_place_id: links.loading_place_id ?? null, unloading_place_id: links.unloading_place_id ?? null, unit: input.unit, date: input.date },
+    input.rate,
+  );
   const { id } = await trx
     .insertInto('tasks')
     .values({
@@ -68,7 +75,7 @@ export async function insertTask(trx: Db['kysely'], companyId: number, userId: n
       planned_quantity: input.planned_quantity,
       unit: input.unit,
       status: driverIds.length > 0 ? 'in_progress' : 'open',
-      rate: input.rate ?? null,
+      ...price,
       comment: input.comment ?? null,
       max_drivers: input.max_drivers ?? null,
       created_at: now,

@@ -5,6 +5,7 @@ import type { DriverAssociation, DriverStatus, Page, Task } from '../../contract
 import { DELIVERED_SQL, roundQuantity, shareOf } from './progress.ts';
 import { driverPayFor, taskMoney } from '../wages/pay.ts';
 import { queryTemplate } from '../db/template.ts';
+import { priceSources } from '../prices/task-price.ts';
 import type { CounterpartyRef, PlaceRef } from '../../contract/registers.ts';
 
 type Q = Kysely<Database>;
@@ -200,6 +201,7 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
   const places = await placeRefs(db, rows);
   // A driver never sees the counterparties (their requisites are the company's business): staff views only.
   const parties = onlyDriverId === undefined ? await counterpartyRefs(db, rows) : null;
+  const prices = onlyDriverId === undefined ? await priceSources(db, rows) : null;
   return unique.flatMap((id) => {
     const row = byId.get(id);
     if (!row) return [];
@@ -216,6 +218,7 @@ export async function loadTasks(db: Q, ids: readonly number[], onlyDriverId?: nu
       customer: party(row.customer_id),
       shipper: party(row.shipper_id),
       consignee: party(row.consignee_id),
+      price_source: prices?.get(id) ?? null,
     };
     return [money ? { ...staffTask, money: money.get(id) ?? { approved: 0, revenue: 0, pay: 0, margin: 0 } } : staffTask];
   });

@@ -12,6 +12,7 @@ import { assertStaffSeesCompany } from './scope.ts';
 import { settleTask } from './progress.ts';
 import { assertMonthOpen } from '../payroll/months.ts';
 import { resolveTaskLinks, touchesLinks } from '../registers/task-links.ts';
+import { taskPrice, touchesPrice } from '../prices/task-price.ts';
 
 export async function taskCompany(db: Db, taskId: number): Promise<number> {
   const task = await db.kysely.selectFrom('tasks').select('company_id').where('id', '=', taskId).executeTakeFirst();
@@ -50,6 +51,7 @@ export async function updateTaskAsStaff(db: Db, user: AuthUser, taskId: number, 
     if (Object.keys(fields).length > 0) {
       await trx.updateTable('tasks').set({ ...fields, updated_at: now }).where('id', '=', taskId).execute();
     }
+    if (touchesPrice(input)) await repriceTask(trx, taskId, companyId, input.rate);
     if (input.driver_ids !== undefined || input.drivers !== undefined) {
       // The drivers are part of what an editor loaded: a change to them makes other editors' copies stale too.
       await trx.updateTable('tasks').set({ updated_at: now }).where('id', '=', taskId).execute();
@@ -126,4 +128,18 @@ async function assertMoneyOpen(db: Db, taskId: number, input: StaffTaskUpdate): 
   const what = input.rate !== undefined && input.rate !== task.rate ? 'Цену задачи нельзя изменить' : input.date !== undefined && input.date !== task.date ? 'Дату задачи нельзя изменить' : 'Водителей и их ставки нельзя изменить';
   await assertMonthOpen(db.kysely, task.company_id, task.date, what);
   if (input.date !== undefined) await assertMonthOpen(db.kysely, task.company_id, input.date, 'Задачу нельзя перенести в закрытый месяц');
+}
+
+/**
+ * After a change to what a task's price is resolved from (docs/prices.md): a rate sent is taken as create takes it
+ * (null: the list's; a number: the list's when equal to its line, else «вручную»); otherwise a price from the list
+ * (or none yet) follows the list for the task as it now is, and a typed one stays. A closed month's price never moves.
+ */
+async function repriceTask(trx: Db['kysely'], taskId: number, companyId: number, rate: number | null | undefined): Promise<void> {
+  const row = await trx.selectFrom('tasks').selectAll().where('id', '=', taskId).executeTakeFirstOrThrow();
+  if (rate === undefined && !(row.price_source === 'list' || (row.price_source === null && row.rate === null))) return;
+  const price = await taskPrice(trx, row, rate === undefined ? null : rate);
+  if (price.rate !== row.rate) await assertMonthOpen(trx, companyId, row.date, 'Цену задачи нельзя изменить');
+  if (price.rate === row.rate && price.price_line_id === row.price_line_id && price.price_source === row.price_source) return;
+  await trx.updateTable('tasks').set(price).where('id', '=', taskId).execute();
 }

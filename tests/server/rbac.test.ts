@@ -1360,7 +1360,44 @@ export const EXTRA_ROWS: Row[] = [
     bad: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/start`, body: { value: 10.5, at: '2026-11-27T07:00:00+03:00' } }),
     badBy: 'driver',
   },
+  // ── The customer's price list (issue 34; docs/prices.md): the customer names the company ──
+  {
+    call: 'GET /price-lists/',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/price-lists/?counterparty_id=${await makeCounterparty(c.s, c.w.companyA)}` }),
+    bad: async () => ({ url: '/api/price-lists/?counterparty_id=01' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /price-lists/',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/price-lists/', body: { counterparty_id: await makeCounterparty(c.s, c.w.companyA), unit: 'т', price: 450.5, vat_mode: 'none', valid_from: '2030-01-01' } }),
+    bad: async (c) => ({ url: '/api/price-lists/', body: { counterparty_id: await makeCounterparty(c.s, c.w.companyA), unit: 'т', price: 450.555, vat_mode: 'none', valid_from: '2030-01-01' } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'PUT /price-lists/{id}',
+    method: 'PUT',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/price-lists/${await makePriceLine(c)}`, body: { unit: 'рейс', price: 9000, vat_mode: 'included', vat_rate: 22, valid_from: '2030-02-01' } }),
+    bad: async (c) => ({ url: `/api/price-lists/${await makePriceLine(c)}`, body: { unit: 'час', price: 1500, vat_mode: 'none', valid_from: '2030-02-01' } }),
+    badBy: 'admin',
+  },
 ];
+
+/** A line of a new customer's price list of company A, straight in the database. */
+async function makePriceLine(c: Ctx): Promise<number> {
+  const counterparty_id = await makeCounterparty(c.s, c.w.companyA);
+  const now = new Date().toISOString();
+  const row = await c.s.db.kysely
+    .insertInto('price_lines')
+    .values({ company_id: c.w.companyA, counterparty_id, cargo: null, cargo_key: '', unit: 'т', price_kop: 45050, vat_mode: 'none', valid_from: '2030-01-01', created_at: now, updated_at: now })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
 
 async function send(c: Ctx, method: Method, req: Req, caller: Caller) {
   const headers: Record<string, string> = {};

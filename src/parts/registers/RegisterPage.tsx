@@ -166,16 +166,20 @@ export function CardActions({
   gate,
   onEdit,
   onRemove,
+  extra,
 }: {
   words: CardWords;
   card: { name: string; task_count: number; archived_at: string | null };
   gate: RowGate;
   onEdit: () => void;
   onRemove: () => void;
+  /** A register's own action before the common ones (a customer's «Цены»). */
+  extra?: ReactNode;
 }) {
   const of = `${words.genitive}: ${card.name}`;
   return (
     <RowActions>
+      {extra}
       {/* The task search reads the registers' names. */}
       <Link className="button button-small button-quiet" href={`/tasks/manage?status=all&search=${encodeURIComponent(card.name)}`} aria-label={`Задачи ${of}`}>
         Задачи{card.task_count > 0 ? ` (${card.task_count})` : ''}

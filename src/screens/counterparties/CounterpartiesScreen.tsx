@@ -2,8 +2,9 @@
  * /counterparties «Контрагенты» (staff; issue 31, docs/registers.md): the company's customers, shippers and
  * consignees — search by name or ИНН, a role filter, the archive; a card to create and edit every field; delete,
  * which the server turns into archiving when tasks name the card (asked first; the toast says which happened);
- * a card's tasks one click away on «Управление задачами».
+ * a card's tasks one click away on «Управление задачами»; a customer's «Цены» (its price list, docs/prices.md).
  */
+import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { COUNTERPARTY_ROLE_LABELS, COUNTERPARTY_ROLES, LEGAL_FORM_LABELS } from '../../../contract/requisites.ts';
 import type { Counterparty } from '../../../contract/registers.ts';
@@ -13,6 +14,7 @@ import { showToast } from '../../ui/toasts.ts';
 import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { actionsColumn, RowCard } from '../../ui/console/RowParts.tsx';
 import { CounterpartyDialog } from '../../parts/registers/CounterpartyDialog.tsx';
+import { PriceListDialog } from '../../parts/registers/PriceListDialog.tsx';
 import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
 
 const DEFAULTS = { search: '', role: '', archived: '', page: '0', company: '' };
@@ -39,6 +41,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
   const { list, work, editing, setEditing } = register;
   const { state, update } = list;
   const removeCall = useSend('DELETE /counterparties/:id');
+  const [prices, setPrices] = useState<Counterparty | null>(null);
 
   const actions = (c: Counterparty) => (
     <CardActions
@@ -47,6 +50,13 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       gate={work.gate(c.id)}
       onEdit={() => setEditing({ card: c })}
       onRemove={() => void work.run(c.id, () => removeCall.mutateAsync({ params: { id: c.id } }), removeOptions(WORDS, c))}
+      extra={
+        c.roles.includes('customer') && (
+          <button type="button" className="button button-small button-quiet" aria-label={`Цены заказчика: ${c.name}`} onClick={() => setPrices(c)}>
+            Цены
+          </button>
+        )
+      }
     />
   );
 
@@ -70,7 +80,8 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
 
   const filtered = state.search.trim() !== '' || state.role !== '' || state.archived !== '';
   return (
-    <RegisterPage
+    <>
+      <RegisterPage
       title={title}
       register={register}
       note="Заказчики, грузоотправители и грузополучатели компании с реквизитами для документов. Контрагент, указанный в задачах, при удалении переносится в архив."
@@ -114,5 +125,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
         )
       }
     />
+      {prices && <PriceListDialog customer={prices} onClose={() => setPrices(null)} />}
+    </>
   );
 }

@@ -10,6 +10,7 @@ import { SuggestField } from './SuggestField.tsx';
 import type { DayLoad } from './form-helpers.ts';
 import { NamedOptions, Options } from '../../ui/Options.tsx';
 import { TaskLinks } from './TaskLinks.tsx';
+import { PriceHint } from './PriceHint.tsx';
 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
   planned_quantity: 'Доля (пусто — поровну)',
@@ -79,11 +80,12 @@ export function TaskFields({ values, errors, onChange, companies, drivers, dayLo
             label={`Цена для заказчика, ₽ за ${values.unit || 'т'}`}
             inputMode="decimal"
             placeholder="650"
-            hint="Выручка компании; водителю — его ставка или шкала компании. Можно с запятой: 650,5"
+            hint="Выручка компании; пусто — из прайса заказчика. Водителю — его ставка или шкала компании. Можно с запятой: 650,5"
             {...text('rate')}
           />
           <Field label="Мест для водителей" inputMode="numeric" placeholder="не ограничено" {...text('max_drivers')} />
         </div>
+        <PriceHint values={values} onChange={onChange} disabled={disabled} />
         <div className="field">
           <label htmlFor="task-comment">Комментарий</label>
           <textarea
