@@ -861,7 +861,8 @@ export const ROWS: Row[] = [
     call: 'POST /tasks/import',
     method: 'POST',
     matrix: '401 403 ok 404 ok 404 ok',
-    make: async (c) => ({ url: '/api/tasks/import', body: { file_name: 'заявки.xlsx', file: await importFile(), company_id: c.w.companyA } }),
+    // Its places are new to the company: created with the tasks (docs/task-entry.md).
+    make: async (c) => ({ url: '/api/tasks/import', body: { file_name: 'заявки.xlsx', file: await importFile(), company_id: c.w.companyA, create_missing: true } }),
     bad: async (c) => ({ url: '/api/tasks/import', body: { file_name: '', file: await importFile(), company_id: c.w.companyA } }),
     badBy: 'manager',
   },
