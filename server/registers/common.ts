@@ -47,6 +47,11 @@ export async function removeOrArchive(
   return { id, company_id: companyId, outcome: 'deleted', detail: words.deleted };
 }
 
+/** An archived card back in use (one in use stays as it is). */
+export async function unarchive(db: Db['kysely'], table: 'counterparties' | 'places', id: number): Promise<void> {
+  await db.updateTable(table).set({ archived_at: null, updated_at: nowIso() }).where('id', '=', id).where('archived_at', 'is not', null).execute();
+}
+
 /**
  * One page of a register's list: `counted` is the filtered query without its columns (it is counted), `ordered` the
  * same with them, in the list's order.

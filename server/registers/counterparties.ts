@@ -11,7 +11,7 @@ import type { Counterparty, RegisterRemoval } from '../../contract/registers.ts'
 import { COUNTERPARTY_ROLES, type CounterpartyPayload, type CounterpartyRole } from '../../contract/requisites.ts';
 import type { z } from 'zod';
 import type { counterpartyListQuery } from '../../contract/registers.ts';
-import { pageOf, removeOrArchive } from './common.ts';
+import { pageOf, removeOrArchive, unarchive } from './common.ts';
 
 const USES = sql<number>`(select count(*) from tasks t where t.customer_id = c.id or t.shipper_id = c.id or t.consignee_id = c.id)`;
 
@@ -129,4 +129,10 @@ export async function removeCounterparty(db: Db, id: number, companyId: number):
     archived: 'Контрагент в архиве: его называют задачи или места, они его сохраняют; для новых задач он не предлагается',
     deleted: 'Контрагент удалён: его не называла ни одна задача',
   });
+}
+
+/** An archived counterparty back in use (its ИНН + КПП stayed its own while archived: no conflict is possible). */
+export async function restoreCounterparty(db: Db, id: number): Promise<Counterparty> {
+  await unarchive(db.kysely, 'counterparties', id);
+  return loadCounterparty(db, id);
 }

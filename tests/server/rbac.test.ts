@@ -1223,6 +1223,13 @@ export const EXTRA_ROWS: Row[] = [
     bad: async () => ({ url: '/api/counterparties/first' }),
   },
   {
+    call: 'POST /counterparties/{id}/restore',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/counterparties/${await makeCounterparty(c.s, c.w.companyA, { archived: true })}/restore` }),
+    bad: async () => ({ url: '/api/counterparties/first/restore' }),
+  },
+  {
     call: 'GET /places/',
     method: 'GET',
     matrix: '401 403 ok ok* ok ok* ok',
@@ -1256,6 +1263,13 @@ export const EXTRA_ROWS: Row[] = [
     matrix: '401 403 ok 404 ok 404 ok',
     make: async (c) => ({ url: `/api/places/${await makePlace(c.s, c.w.companyA)}` }),
     bad: async () => ({ url: '/api/places/0' }),
+  },
+  {
+    call: 'POST /places/{id}/restore',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/places/${await makePlace(c.s, c.w.companyA, { archived: true })}/restore` }),
+    bad: async () => ({ url: '/api/places/0/restore' }),
   },
   {
     call: 'GET /vehicles/',

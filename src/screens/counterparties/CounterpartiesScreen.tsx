@@ -13,7 +13,7 @@ import { showToast } from '../../ui/toasts.ts';
 import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { actionsColumn, RowCard } from '../../ui/console/RowParts.tsx';
 import { CounterpartyDialog } from '../../parts/registers/CounterpartyDialog.tsx';
-import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
+import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, restoreOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
 
 const DEFAULTS = { search: '', role: '', archived: '', page: '0', company: '' };
 const ROLE_OPTIONS = COUNTERPARTY_ROLES.map((role) => ({ value: role, label: COUNTERPARTY_ROLE_LABELS[role] }));
@@ -24,6 +24,7 @@ const WORDS: CardWords = {
   moved: 'перенесён',
   named: 'указан',
   keeps: 'задачи сохранят его имя и реквизиты, а в новые задачи его выбрать будет нельзя.',
+  restored: 'восстановлен',
 };
 
 const column = createColumnHelper<Counterparty>();
@@ -39,6 +40,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
   const { list, work, editing, setEditing } = register;
   const { state, update } = list;
   const removeCall = useSend('DELETE /counterparties/:id');
+  const restoreCall = useSend('POST /counterparties/:id/restore');
 
   const actions = (c: Counterparty) => (
     <CardActions
@@ -47,6 +49,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       gate={work.gate(c.id)}
       onEdit={() => setEditing({ card: c })}
       onRemove={() => void work.run(c.id, () => removeCall.mutateAsync({ params: { id: c.id } }), removeOptions(WORDS, c))}
+      onRestore={() => void work.run(c.id, () => restoreCall.mutateAsync({ params: { id: c.id } }), restoreOptions(WORDS, c))}
     />
   );
 
