@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import { searchCondition } from '../tasks/search.ts';
 import type { Page } from '../../contract/entities.ts';
 import { placeKey, type Place, type PlacePayload, type placeListQuery, type RegisterRemoval } from '../../contract/registers.ts';
-import { pageOf, removeOrArchive, unarchive } from './common.ts';
+import { archivedOp, cardStamps, pageOf, removeOrArchive, unarchive } from './common.ts';
 
 const USES = sql<number>`(select count(*) from tasks t where t.loading_place_id = p.id or t.unloading_place_id = p.id)`;
 
@@ -35,10 +35,7 @@ function toPlace(row: Row): Place {
     counterparty_id: row.counterparty_id,
     counterparty: row.counterparty_id !== null && row.counterparty_name !== null ? { id: row.counterparty_id, name: row.counterparty_name } : null,
     driver_note: row.driver_note,
-    archived_at: row.archived_at,
-    task_count: Number(row.task_count),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    ...cardStamps(row),
   };
 }
 
@@ -47,8 +44,7 @@ export async function loadPlace(db: Db, id: number): Promise<Place> {
 }
 
 export async function listPlaces(db: Db, companyId: number, query: z.output<typeof placeListQuery>): Promise<Page<Place>> {
-  let list = select(db.kysely).where('p.company_id', '=', companyId);
-  list = query.archived === '1' ? list.where('p.archived_at', 'is not', null) : list.where('p.archived_at', 'is', null);
+  let list = select(db.kysely).where('p.company_id', '=', companyId).where('p.archived_at', archivedOp(query.archived), null);
   if (query.counterparty_id !== undefined) list = list.where('p.counterparty_id', '=', query.counterparty_id);
   if (query.q) {
     const q = query.q;
