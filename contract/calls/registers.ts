@@ -42,6 +42,8 @@ export const counterpartyCalls = area(
     audience: ['company-staff:answer.company_id'],
   }),
   DELETE('/counterparties/:id', { roles: STAFF, answer: answer<RegisterRemoval>(), invalidates: shows, audience: ['company-staff:answer.company_id'] }),
+  /** An archived card back in use (offered for new tasks again); one in use is answered as it is. */
+  POST('/counterparties/:id/restore', { roles: STAFF, answer: answer<Counterparty>(), invalidates: shows, audience: ['company-staff:answer.company_id'] }),
 );
 
 export const placeCalls = area(
@@ -50,6 +52,8 @@ export const placeCalls = area(
   /** A place's address, point and note show on its tasks, the drivers' too. */
   PUT('/places/:id', { roles: STAFF, body: placeSchema, answer: answer<Place>(), invalidates: shows, audience: ['company:answer.company_id'] }),
   DELETE('/places/:id', { roles: STAFF, answer: answer<RegisterRemoval>(), invalidates: shows, audience: ['company-staff:answer.company_id'] }),
+  /** An archived place back in use; 409 when a place in use has its name meanwhile. */
+  POST('/places/:id/restore', { roles: STAFF, answer: answer<Place>(), invalidates: shows, audience: ['company-staff:answer.company_id'] }),
 );
 
 export const vehicleCalls = area(

@@ -93,15 +93,27 @@ export const importFileSchema = z
       .max(Math.ceil((IMPORT_MAX_FILE_BYTES * 4) / 3) + 4, 'файл больше 5 МБ — разделите его')
       .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'файл передан повреждённым (ожидается base64)'),
     company_id: companyId,
+    /** «Создать недостающие»: a place or a customer the registers do not have is created by the import. */
+    create_missing: z.boolean({ message: 'create_missing: ожидается true или false' }).optional(),
   })
   .strict();
+
+/** A register card the import creates (with `create_missing`) for a row that names one the company has not. */
+export interface ImportNewCard {
+  kind: 'place' | 'counterparty';
+  name: string;
+  /** A counterparty's ИНН (10 digits: a ЮЛ, 12: an ИП). */
+  inn: string | null;
+}
 
 export interface ImportPreviewRow {
   /** The row's number in Excel. */
   row: number;
-  /** What will be created, with the drivers by name; null for a row with errors. */
-  task: (TaskCreate & { driver_names: string[] }) | null;
+  /** What will be created, with the drivers and the customer by name; null for a row with errors. */
+  task: (TaskCreate & { driver_names: string[]; customer_name: string | null }) | null;
   errors: { field: string; detail: string }[];
+  /** The cards this row needs that the registers have not: created with the task (`create_missing`). */
+  creates: ImportNewCard[];
   /** The template's own example row: shown, never created, not an error. */
   example?: true;
 }
@@ -113,11 +125,15 @@ export interface ImportPreview {
   bad: number;
   /** The same file was imported into this company before: when, by whom, how many tasks. */
   imported_before: { at: string; by: string | null; tasks: number } | null;
+  /** Every card the valid rows need that the registers have not, each once: created only with `create_missing`. */
+  creates: ImportNewCard[];
 }
 export interface ImportResult extends CreatedTasks {
   created: number;
   /** Rows with errors, left out. */
   skipped: number;
+  /** The register cards the import created (`create_missing`). */
+  created_cards: ImportNewCard[];
 }
 
 /** A task's change shows on its reports, the drivers' wages and the dispatch board. */

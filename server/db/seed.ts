@@ -2,7 +2,8 @@
  * Demo data for `npm start`: two companies, one account per role, more drivers, tasks around today
  * (open ones the demo driver can take, three already taken, a week of finished ones), pending sign-ups,
  * a progressive rate table, two announcements (one asks drivers to respond) and a transfer waiting
- * for company 1's answer. It only ever fills an EMPTY database.
+ * for company 1's answer; the registers (seed-registers.ts): counterparties with their requisites, places with
+ * points, the drivers' vehicles in the fleet, the tasks linked to them. It only ever fills an EMPTY database.
  */
 import type { Kysely } from 'kysely';
 import type { Role } from '../../contract/roles.ts';
@@ -10,7 +11,8 @@ import type { Db } from './connect.ts';
 import { nowIso } from './connect.ts';
 import type { Database } from './schema.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { addVehicle, createAccount } from '../users/accounts.ts';
+import { createAccount } from '../users/accounts.ts';
+import { KARPOV_COUNTERPARTIES, KARPOV_PLACES, NORTH_COUNTERPARTIES, NORTH_PLACES, seedPlaces, seedVehicle, type SeededPlace } from './seed-registers.ts';
 import { ticketKey } from '../reports/ticket.ts';
 
 export const DEMO_PASSWORD = 'demo12345';
@@ -56,8 +58,17 @@ interface TaskSeed {
   comment?: string;
 }
 
-async function insertTask(trx: Kysely<Database>, companyId: number, createdBy: number, t: TaskSeed): Promise<number> {
+/**
+ * A task linked to its places, the loading place's owner its shipper, the unloading place's owner its customer and
+ * consignee.
+ */
+async function insertTask(trx: Kysely<Database>, companyId: number, createdBy: number, places: Map<string, SeededPlace> | null, t: TaskSeed): Promise<number> {
   const now = nowIso();
+  const from = places?.get(t.from);
+  const to = places?.get(t.to);
+  if (places && (!from || !to)) throw new Error(`demo seed: no place card for «${from ? t.to : t.from}»`);
+  const links =
+    from && to ? { loading_place_id: from.id, unloading_place_id: to.id, shipper_id: from.owner, customer_id: to.owner, consignee_id: to.owner } : {};
   const { id } = await trx
     .insertInto('tasks')
     .values({
@@ -73,6 +84,7 @@ async function insertTask(trx: Kysely<Database>, companyId: number, createdBy: n
       rate: t.rate,
       comment: t.comment ?? null,
       max_drivers: t.maxDrivers ?? null,
+      ...links,
       created_at: now,
       updated_at: now,
     })
@@ -139,8 +151,17 @@ async function insertAssociation(trx: Kysely<Database>, a: AssociationSeed): Pro
     .execute();
 }
 
+export interface SeedOptions {
+  /**
+   * false: the demo as a database before migration 012 held it — no registers, no links (the migration's test seeds
+   * it at 011, then migrates). True unless said.
+   */
+  registers?: boolean;
+}
+
 /** Fills an empty database; answers false (and changes nothing) when any user exists. */
-export async function seedDemo(db: Db): Promise<boolean> {
+export async function seedDemo(db: Db, options: SeedOptions = {}): Promise<boolean> {
+  const registers = options.registers ?? true;
   const anyUser = await db.kysely.selectFrom('users').select('id').limit(1).executeTakeFirst();
   if (anyUser) return false;
   // One hash for every demo account: they share the password, and argon2 is deliberately slow.
@@ -160,17 +181,20 @@ export async function seedDemo(db: Db): Promise<boolean> {
     const manager = await account(managerSeed.email, managerSeed.name, 'manager', north, '+7 912 100-20-30');
     await account(adminSeed.email, adminSeed.name, 'admin', north, '+7 912 200-30-40');
     await account(superSeed.email, superSeed.name, 'super-admin', null, '+7 900 000-00-01');
-    await addVehicle(trx, driver, { vehicle_number: 'А123ВС 77', vehicle_brand: 'КАМАЗ 65115', vehicle_capacity: 15 }, true);
-    await addVehicle(trx, driver, { vehicle_number: 'В456ОР 77', vehicle_brand: 'МАЗ 6501', vehicle_capacity: 20 }, false);
+    await seedVehicle(trx, north, driver, { plate: 'А123ВС 77', make: 'КАМАЗ', model: '65115', body_type: 'dump_truck', ownership: 'own', capacity_t: 15, volume_m3: 10 }, true, registers);
+    await seedVehicle(trx, north, driver, { plate: 'В456ОР 77', make: 'МАЗ', model: '6501', body_type: 'dump_truck', ownership: 'leasing', capacity_t: 20, volume_m3: 16 }, false, registers);
 
     const sokolov = await account('sokolov@demo.local', 'Алексей Соколов', 'driver', north, '+7 915 111-22-33');
-    await addVehicle(trx, sokolov, { vehicle_number: 'Е789КХ 750', vehicle_brand: 'Volvo FMX', vehicle_capacity: 25 }, true);
+    await seedVehicle(trx, north, sokolov, { plate: 'Е789КХ 750', make: 'Volvo', model: 'FMX', body_type: 'dump_truck', ownership: 'leasing', capacity_t: 25, volume_m3: 20 }, true, registers);
     const morozov = await account('morozov@demo.local', 'Дмитрий Морозов', 'driver', north, '+7 916 222-33-44');
-    await addVehicle(trx, morozov, { vehicle_number: 'К321МН 50', vehicle_brand: 'Scania P440', vehicle_capacity: 20 }, true);
+    await seedVehicle(trx, north, morozov, { plate: 'К321МН 50', make: 'Scania', model: 'P440', body_type: 'tractor_dump_semitrailer', ownership: 'rent', capacity_t: 20, volume_m3: 18 }, true, registers);
     const nkarpov = await account('karpov@demo.local', 'Николай Карпов', 'driver', karpov, '+7 917 333-44-55');
-    await addVehicle(trx, nkarpov, { vehicle_number: 'О654ТТ 99', vehicle_brand: 'Shacman X3000', vehicle_capacity: 25 }, true);
+    await seedVehicle(trx, karpov, nkarpov, { plate: 'О654ТТ 99', make: 'Shacman', model: 'X3000', body_type: 'dump_truck', ownership: 'own', capacity_t: 25, volume_m3: 20 }, true, registers);
 
-    const task = (t: TaskSeed) => insertTask(trx, north, manager, t);
+    const northPlaces = registers ? await seedPlaces(trx, north, NORTH_COUNTERPARTIES, NORTH_PLACES) : null;
+    const karpovPlaces = registers ? await seedPlaces(trx, karpov, KARPOV_COUNTERPARTIES, KARPOV_PLACES) : null;
+
+    const task = (t: TaskSeed) => insertTask(trx, north, manager, northPlaces, t);
     // Open tasks the demo driver can accept.
     await task({ day: 0, cargo: 'Щебень гранитный 5–20', from: 'Карьер «Лесной»', to: 'ЖК «Северный парк», корп. 3', quantity: 120, rate: 650, status: 'open', maxDrivers: 3 });
     const sand = await task({ day: 0, cargo: 'Песок карьерный', from: 'Карьер «Песчаный»', to: 'Стройплощадка «Технопарк Восток»', quantity: 200, rate: 560, status: 'in_progress' });
@@ -206,7 +230,7 @@ export async function seedDemo(db: Db): Promise<boolean> {
     }
 
     // The other company's work, which company 1's people never see.
-    const keramzit = await insertTask(trx, karpov, nkarpov, { day: 1, cargo: 'Керамзит фракции 10–20', from: 'Склад «Промзона-2»', to: 'ТЦ «Галерея», пристройка', quantity: 40, rate: 500, status: 'open', maxDrivers: 2 });
+    const keramzit = await insertTask(trx, karpov, nkarpov, karpovPlaces, { day: 1, cargo: 'Керамзит фракции 10–20', from: 'Склад «Промзона-2»', to: 'ТЦ «Галерея», пристройка', quantity: 40, rate: 500, status: 'open', maxDrivers: 2 });
     // …except what it hands to company 1: a transfer waiting for its answer on /carrier-transfers.
     await trx
       .insertInto('transfers')

@@ -47,6 +47,19 @@ export async function removeOrArchive(
   return { id, company_id: companyId, outcome: 'deleted', detail: words.deleted };
 }
 
+/** What a card of a register with an archive answers besides its own fields: archived when, used by how many tasks, its times. */
+export function cardStamps(row: { archived_at: string | null; task_count: number | string; created_at: string; updated_at: string }) {
+  return { archived_at: row.archived_at, task_count: Number(row.task_count), created_at: row.created_at, updated_at: row.updated_at };
+}
+
+/** A list's `archived` flag as the test of `archived_at`: `1` the archive only, else the cards in use. */
+export const archivedOp = (archived: '0' | '1' | undefined) => (archived === '1' ? 'is not' : 'is');
+
+/** An archived card back in use (one in use stays as it is). */
+export async function unarchive(db: Db['kysely'], table: 'counterparties' | 'places', id: number): Promise<void> {
+  await db.updateTable(table).set({ archived_at: null, updated_at: nowIso() }).where('id', '=', id).where('archived_at', 'is not', null).execute();
+}
+
 /**
  * One page of a register's list: `counted` is the filtered query without its columns (it is counted), `ordered` the
  * same with them, in the list's order.

@@ -11,7 +11,7 @@ import type { Counterparty, RegisterRemoval } from '../../contract/registers.ts'
 import { COUNTERPARTY_ROLES, type CounterpartyPayload, type CounterpartyRole } from '../../contract/requisites.ts';
 import type { z } from 'zod';
 import type { counterpartyListQuery } from '../../contract/registers.ts';
-import { pageOf, removeOrArchive } from './common.ts';
+import { archivedOp, cardStamps, pageOf, removeOrArchive, unarchive } from './common.ts';
 
 const USES = sql<number>`(select count(*) from tasks t where t.customer_id = c.id or t.shipper_id = c.id or t.consignee_id = c.id)`;
 
@@ -48,10 +48,7 @@ function toCounterparty(row: Row): Counterparty {
     phone: row.phone,
     edo_id: row.edo_id,
     note: row.note,
-    archived_at: row.archived_at,
-    task_count: Number(row.task_count),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    ...cardStamps(row),
   };
 }
 
@@ -60,8 +57,7 @@ export async function loadCounterparty(db: Db, id: number): Promise<Counterparty
 }
 
 export async function listCounterparties(db: Db, companyId: number, query: z.output<typeof counterpartyListQuery>): Promise<Page<Counterparty>> {
-  let list = select(db.kysely).where('c.company_id', '=', companyId);
-  list = query.archived === '1' ? list.where('c.archived_at', 'is not', null) : list.where('c.archived_at', 'is', null);
+  let list = select(db.kysely).where('c.company_id', '=', companyId).where('c.archived_at', archivedOp(query.archived), null);
   // Roles are a JSON list of known words: the quoted word is in it or not.
   if (query.role) list = list.where('c.roles', 'like', `%"${query.role}"%`);
   if (query.q) {
@@ -129,4 +125,10 @@ export async function removeCounterparty(db: Db, id: number, companyId: number):
     archived: 'Контрагент в архиве: его называют задачи или места, они его сохраняют; для новых задач он не предлагается',
     deleted: 'Контрагент удалён: его не называла ни одна задача',
   });
+}
+
+/** An archived counterparty back in use (its ИНН + КПП stayed its own while archived: no conflict is possible). */
+export async function restoreCounterparty(db: Db, id: number): Promise<Counterparty> {
+  await unarchive(db.kysely, 'counterparties', id);
+  return loadCounterparty(db, id);
 }

@@ -9,7 +9,7 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import { searchCondition } from '../tasks/search.ts';
 import type { Page } from '../../contract/entities.ts';
 import { placeKey, type Place, type PlacePayload, type placeListQuery, type RegisterRemoval } from '../../contract/registers.ts';
-import { pageOf, removeOrArchive } from './common.ts';
+import { archivedOp, cardStamps, pageOf, removeOrArchive, unarchive } from './common.ts';
 
 const USES = sql<number>`(select count(*) from tasks t where t.loading_place_id = p.id or t.unloading_place_id = p.id)`;
 
@@ -35,10 +35,7 @@ function toPlace(row: Row): Place {
     counterparty_id: row.counterparty_id,
     counterparty: row.counterparty_id !== null && row.counterparty_name !== null ? { id: row.counterparty_id, name: row.counterparty_name } : null,
     driver_note: row.driver_note,
-    archived_at: row.archived_at,
-    task_count: Number(row.task_count),
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    ...cardStamps(row),
   };
 }
 
@@ -47,8 +44,7 @@ export async function loadPlace(db: Db, id: number): Promise<Place> {
 }
 
 export async function listPlaces(db: Db, companyId: number, query: z.output<typeof placeListQuery>): Promise<Page<Place>> {
-  let list = select(db.kysely).where('p.company_id', '=', companyId);
-  list = query.archived === '1' ? list.where('p.archived_at', 'is not', null) : list.where('p.archived_at', 'is', null);
+  let list = select(db.kysely).where('p.company_id', '=', companyId).where('p.archived_at', archivedOp(query.archived), null);
   if (query.counterparty_id !== undefined) list = list.where('p.counterparty_id', '=', query.counterparty_id);
   if (query.q) {
     const q = query.q;
@@ -116,4 +112,20 @@ export async function removePlace(db: Db, id: number, companyId: number): Promis
     archived: 'Место в архиве: задачи, которые туда едут, его сохраняют; для новых задач оно не предлагается',
     deleted: 'Место удалено: ни одна задача туда не ехала',
   });
+}
+
+/** An archived place back in use; 409 when a place in use has taken its name meanwhile (rename one of them first). */
+export async function restorePlace(db: Db, id: number, companyId: number): Promise<Place> {
+  const place = await db.kysely.selectFrom('places').select(['name_key', 'archived_at']).where('id', '=', id).executeTakeFirstOrThrow();
+  if (place.archived_at !== null) {
+    const other = await sameName(db.kysely, companyId, place.name_key, id);
+    if (other) throw conflict(`Название: место «${other.name}» уже есть (№${other.id}) — переименуйте одно из них, чтобы восстановить это`);
+    try {
+      await unarchive(db.kysely, 'places', id);
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      throw conflict('Название: место с таким названием уже есть — переименуйте одно из них, чтобы восстановить это');
+    }
+  }
+  return loadPlace(db, id);
 }

@@ -6,8 +6,8 @@ import type { RouteModule } from '../context.ts';
 import { counterpartyCalls, placeCalls, vehicleCalls } from '../../contract/calls/registers.ts';
 import { registerArea } from './define.ts';
 import { cardCompany, listCompany } from '../registers/common.ts';
-import { listCounterparties, removeCounterparty, saveCounterparty } from '../registers/counterparties.ts';
-import { listPlaces, loadPlace, removePlace, savePlace } from '../registers/places.ts';
+import { listCounterparties, removeCounterparty, restoreCounterparty, saveCounterparty } from '../registers/counterparties.ts';
+import { listPlaces, loadPlace, removePlace, restorePlace, savePlace } from '../registers/places.ts';
 import { listVehicles, saveVehicle } from '../registers/vehicles.ts';
 
 const NO_COUNTERPARTY = 'Контрагент не найден';
@@ -22,6 +22,10 @@ export const registerRoutes: RouteModule = (app, ctx) => {
     'POST /counterparties/': async ({ user, query, body }) => saveCounterparty(db, await listCompany(db, user, query.company_id), null, body),
     'PUT /counterparties/:id': async ({ user, params: { id }, body }) => saveCounterparty(db, await cardCompany(db, user, 'counterparties', id, NO_COUNTERPARTY), id, body),
     'DELETE /counterparties/:id': async ({ user, params: { id } }) => removeCounterparty(db, id, await cardCompany(db, user, 'counterparties', id, NO_COUNTERPARTY)),
+    'POST /counterparties/:id/restore': async ({ user, params: { id } }) => {
+      await cardCompany(db, user, 'counterparties', id, NO_COUNTERPARTY);
+      return restoreCounterparty(db, id);
+    },
   });
 
   registerArea(app, ctx, placeCalls, {
@@ -36,6 +40,7 @@ export const registerRoutes: RouteModule = (app, ctx) => {
       return loadPlace(db, id);
     },
     'DELETE /places/:id': async ({ user, params: { id } }) => removePlace(db, id, await cardCompany(db, user, 'places', id, NO_PLACE)),
+    'POST /places/:id/restore': async ({ user, params: { id } }) => restorePlace(db, id, await cardCompany(db, user, 'places', id, NO_PLACE)),
   });
 
   registerArea(app, ctx, vehicleCalls, {

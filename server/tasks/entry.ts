@@ -17,6 +17,7 @@ import { assertStaffSeesCompany, staffCompany } from './scope.ts';
 import { ImportFileError, summarizeImport, type ImportDriver } from './import-xlsx.ts';
 import type { ImportSlot, ImportSlots, ImportThreads } from './import-runner.ts';
 import type { OpenedBody } from './import-thread.ts';
+import { cardsToCreate, createMissingCards, linkImportRows, type LinkedRow } from './import-registers.ts';
 
 /** Where import files are read: the slots that bound them, the threads that read them (import-runner.ts). */
 export interface ImportReader {
@@ -58,15 +59,25 @@ export async function deleteTemplate(db: Db, user: AuthUser, id: number): Promis
 
 // ── Many tasks at once ──
 
-/** Creates the tasks in one transaction: all of them, or none (a refused one names its place in the list). */
-async function insertAll(db: Db, user: AuthUser, companyId: number, tasks: readonly TaskCreate[], after?: (trx: Db['kysely'], ids: number[]) => Promise<void>): Promise<number[]> {
-  const wanted = [...new Set(tasks.flatMap((t) => t.driver_ids ?? []))];
+/**
+ * Creates the tasks in one transaction: all of them, or none (a refused one names its place in the list). `before`
+ * may change them inside the transaction (the import's new register cards linked).
+ */
+async function insertAll(
+  db: Db,
+  user: AuthUser,
+  companyId: number,
+  given: readonly TaskCreate[],
+  hooks: { before?: (trx: Db['kysely']) => Promise<readonly TaskCreate[]>; after?: (trx: Db['kysely'], ids: number[]) => Promise<void> } = {},
+): Promise<number[]> {
+  const wanted = [...new Set(given.flatMap((t) => t.driver_ids ?? []))];
   const known = new Set(await companyDriverIds(db.kysely, companyId, wanted));
   return db.kysely.transaction().execute(async (trx) => {
     const now = nowIso();
     const ids: number[] = [];
+    const tasks = hooks.before ? await hooks.before(trx) : given;
     for (const task of tasks) ids.push(await insertTask(trx, companyId, user.id, task, (task.driver_ids ?? []).filter((id) => known.has(id)), now));
-    await after?.(trx, ids);
+    await hooks.after?.(trx, ids);
     return ids;
   });
 }
@@ -100,7 +111,9 @@ async function parse(db: Db, reader: ImportReader, slot: ImportSlot, user: AuthU
       drivers = await companyDrivers(db, companyId);
       return drivers;
     });
-    return { rows: run.rows, opened: run.opened, drivers, companyId };
+    // The places and the customer matched to the registers (a missing one: the row's error, or a card to create).
+    const rows = await linkImportRows(db.kysely, companyId, run.rows, run.opened.createMissing);
+    return { rows, opened: run.opened, drivers, companyId };
   } catch (error) {
     if (error instanceof ImportFileError) {
       if (error.cause) console.warn('task import: file refused', error.cause);
@@ -131,11 +144,13 @@ export async function previewImport(db: Db, reader: ImportReader, slot: ImportSl
     rows: rows.map((r) => ({
       row: r.row,
       errors: r.errors,
-      task: r.task ? { ...r.task, driver_names: (r.task.driver_ids ?? []).map((id) => names.get(id) ?? `№${id}`) } : null,
+      task: r.task ? { ...r.task, driver_names: (r.task.driver_ids ?? []).map((id) => names.get(id) ?? `№${id}`), customer_name: r.customerName } : null,
+      creates: r.creates,
       ...(r.example ? { example: true as const } : {}),
     })),
     ...summarizeImport(rows),
     imported_before: await importedBefore(db, companyId, opened.hash),
+    creates: cardsToCreate(rows),
   };
 }
 
@@ -153,14 +168,22 @@ export async function commitImport(db: Db, reader: ImportReader, slot: ImportSlo
   const tasks = rows.flatMap((r) => (r.task ? [r.task] : []));
   if (tasks.length === 0 && rows.every((r) => r.example)) throw badRequest('В файле только строка-пример из шаблона: впишите задачи ниже неё и загрузите файл снова.');
   if (tasks.length === 0) throw badRequest('В файле нет строк без ошибок: исправьте строки и загрузите файл снова.');
+  let cards: LinkedRow['creates'] = [];
   try {
-    const ids = await insertAll(db, user, companyId, tasks, async (trx, created) => {
-      await trx
-        .insertInto('task_imports')
-        .values({ company_id: companyId, file_hash: hash, file_name: fileName, tasks: created.length, created_by: user.id, created_at: nowIso() })
-        .execute();
+    const ids = await insertAll(db, user, companyId, tasks, {
+      before: async (trx) => {
+        const linked = await createMissingCards(trx, companyId, rows);
+        cards = linked.created;
+        return linked.tasks;
+      },
+      after: async (trx, created) => {
+        await trx
+          .insertInto('task_imports')
+          .values({ company_id: companyId, file_hash: hash, file_name: fileName, tasks: created.length, created_by: user.id, created_at: nowIso() })
+          .execute();
+      },
     });
-    return { company_id: companyId, task_ids: ids, created: ids.length, skipped: summarizeImport(rows).bad };
+    return { company_id: companyId, task_ids: ids, created: ids.length, skipped: summarizeImport(rows).bad, created_cards: cards };
   } catch (error) {
     // The same file confirmed twice at once (two tabs): one transaction wins, the other creates nothing.
     if (isUniqueViolation(error)) throw conflict(importedText((await importedBefore(db, companyId, hash))!));

@@ -72,7 +72,7 @@ export class ImportThreads {
     if (first.kind !== 'opened') {
       this.park(worker);
       if (first.kind === 'bad') throw badRequest(first.detail);
-      return { ...rowsOf(first), opened: { fileName: '', companyId: undefined, hash: '' } };
+      return { ...rowsOf(first), opened: { fileName: '', companyId: undefined, hash: '', createMissing: false } };
     }
     const { kind: _, ...opened } = first;
     let drivers: readonly ImportDriver[];

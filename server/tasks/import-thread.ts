@@ -24,6 +24,8 @@ export interface OpenedBody {
   companyId: number | undefined;
   /** The file's SHA-256 (hex): the same file is not imported twice. */
   hash: string;
+  /** «Создать недостающие». */
+  createMissing: boolean;
 }
 
 export type ThreadAnswer =
@@ -48,9 +50,9 @@ function open(body: Uint8Array): ThreadAnswer {
   }
   try {
     // A strict object: `__proto__` or `constructor` keys are refused as unknown fields, never merged.
-    const { file_name, file, company_id } = parse(importFileSchema, json);
+    const { file_name, file, company_id, create_missing } = parse(importFileSchema, json);
     held = Buffer.from(file, 'base64');
-    return { kind: 'opened', fileName: file_name, companyId: company_id, hash: createHash('sha256').update(held).digest('hex') };
+    return { kind: 'opened', fileName: file_name, companyId: company_id, hash: createHash('sha256').update(held).digest('hex'), createMissing: create_missing === true };
   } catch (error) {
     if (error instanceof HttpError) return { kind: 'bad', detail: error.detail };
     throw error;

@@ -36,6 +36,8 @@ export interface ImportRow {
   errors: ImportRowError[];
   /** The template's own example row (its комментарий is `EXAMPLE_MARK`): shown, neither a task nor an error. */
   example?: true;
+  /** The «заказчик» cell as typed (an ИНН, a name, or both), matched against the registers by the server. */
+  customer?: string;
 }
 
 export interface ImportDriver {
@@ -74,6 +76,7 @@ const SYNONYMS: Record<ImportHeader, string[]> = {
   ставка: ['ставка', 'цена'],
   водители: ['водители', 'водитель'],
   комментарий: ['комментарий', 'примечание'],
+  заказчик: ['заказчик', 'клиент', 'иннзаказчика'],
 };
 const HEADER_BY_KEY = new Map<string, ImportHeader>(IMPORT_HEADERS.flatMap((h) => SYNONYMS[h].map((key) => [key, h] as const)));
 
@@ -389,5 +392,6 @@ function readRow(row: ExcelJS.Row, columns: ReadonlyMap<ImportHeader, number>, d
   }
   const order = new Map<string, number>(IMPORT_HEADERS.map((h, i) => [h, i]));
   errors.sort((a, b) => (order.get(a.field) ?? 99) - (order.get(b.field) ?? 99));
-  return { row: row.number, task: errors.length === 0 && result.success ? result.data : null, errors };
+  const customer = text('заказчик');
+  return { row: row.number, task: errors.length === 0 && result.success ? result.data : null, errors, ...(customer ? { customer } : {}) };
 }

@@ -105,6 +105,33 @@ describe('registers in a task', () => {
     await phone.close();
   });
 
+  it('«Архив» lists an archived place and «Восстановить» brings it back into use', async () => {
+    const company = (await app.server.db.kysely.selectFrom('companies').select('id').where('name', '=', 'ООО «СеверТранс»').executeTakeFirstOrThrow()).id;
+    const name = 'Склад архивный e2e';
+    const now = new Date().toISOString();
+    const { id } = await app.server.db.kysely
+      .insertInto('places')
+      .values({ company_id: company, name, name_key: name.toLowerCase(), radius_m: 150, archived_at: now, created_at: now, updated_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    const errors = trackErrors(page);
+    await page.goto(`${app.url}/places`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    expect(await page.getByText(name).count()).toBe(0);
+    await page.getByLabel('Показать').selectOption({ label: 'Архив' });
+    await page.getByRole('button', { name: `Восстановить место: ${name}` }).click();
+    await page.getByText(`Место «${name}» восстановлено из архива`).waitFor();
+    await waitFor(async () => (await app.server.db.kysely.selectFrom('places').select('archived_at').where('id', '=', id).executeTakeFirstOrThrow()).archived_at === null, {
+      message: 'the place is in use again',
+    });
+    await page.getByLabel('Показать').selectOption({ label: 'Действующие' });
+    await page.getByText(name).first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('the registers at 360 and 1440 px: each screen and its card open with nothing wider than the window', async () => {
     for (const width of [360, 1440]) {
       const context = await newContext(app.browser, 'shared', width, { serviceWorkers: 'block' });

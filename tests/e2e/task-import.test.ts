@@ -1,7 +1,8 @@
 /**
  * /tasks/import in Chromium (docs/task-entry.md): a manager chooses an .xlsx of 20 rows with 2 bad ones; the preview
- * names both reasons; «Создать 18 задач, пропустить 2 строки» creates them; the same file again is refused before
- * anything is created. At 1440 and 360 px (cards on the phone). The template downloaded and chosen as it is shows its
+ * names both reasons, and that the file's places are not in «Места»; «Создать недостающие» turns those rows valid,
+ * naming the places it will create; «Создать 18 задач, пропустить 2 строки» creates them and the places; the same
+ * file again is refused before anything is created. At 1440 and 360 px (cards on the phone). The template downloaded and chosen as it is shows its
  * example row as the example.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ async function ordersFile(tag: string): Promise<Buffer> {
   const sheet = book.addWorksheet('Задачи');
   sheet.addRow(['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём', 'единица', 'ставка', 'водители', 'комментарий']);
   const [y, m, d] = dayFromToday(3).split('-');
-  for (let i = 1; i <= 20; i++) sheet.addRow([`${d}.${m}.${y}`, `Импорт ${tag} ${i}`, 'Карьер Гранитный', 'ЖК Северный', '12,5', 'т', 450, i === 1 ? 'Иван Петров' : '', '']);
+  for (let i = 1; i <= 20; i++) sheet.addRow([`${d}.${m}.${y}`, `Импорт ${tag} ${i}`, `Карьер Гранитный ${tag}`, 'ЖК «Северный парк», корп. 3', '12,5', 'т', 450, i === 1 ? 'Иван Петров' : '', '']);
   sheet.getCell('A6').value = '31.02.2026';
   sheet.getCell('H10').value = 'Пётр Неизвестный';
   return Buffer.from(await book.xlsx.writeBuffer());
@@ -41,7 +42,12 @@ describe('tasks from Excel', () => {
       const file = { name: `заявки-${tag}.xlsx`, mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: await ordersFile(tag) };
       await page.locator('input[type="file"]').setInputFiles(file);
       await page.getByRole('heading', { name: `Проверка файла «заявки-${tag}.xlsx»` }).waitFor();
+      // The loading place is not in «Места» (the unloading one is the demo's): each row says so until the tick.
+      await page.getByText(`места погрузки «Карьер Гранитный ${tag}» нет в «Местах»`).first().waitFor();
+      await page.getByText('будут созданы — 0').waitFor();
+      await page.getByLabel('Создать недостающие').check();
       await page.getByText('будут созданы — 18').waitFor();
+      await page.getByText(`Будут созданы карточки: место «Карьер Гранитный ${tag}».`).waitFor();
       await page.getByText(/дата не распознана/).first().waitFor();
       await page.getByText(/Пётр Неизвестный/).first().waitFor();
       await page.screenshot({ path: `/tmp/import-${width}.png`, fullPage: true });
@@ -49,6 +55,9 @@ describe('tasks from Excel', () => {
       await page.getByRole('heading', { name: 'Создано: 18 задач' }).waitFor();
       const created = await app.server.db.kysely.selectFrom('tasks').select('id').where('cargo', 'like', `Импорт ${tag} %`).execute();
       expect(created).toHaveLength(18);
+      const place = await app.server.db.kysely.selectFrom('places').select('id').where('name', '=', `Карьер Гранитный ${tag}`).executeTakeFirstOrThrow();
+      const linked = await app.server.db.kysely.selectFrom('tasks').select('id').where('cargo', 'like', `Импорт ${tag} %`).where('loading_place_id', '=', place.id).execute();
+      expect(linked).toHaveLength(18);
 
       // The same file again: the preview says so and the button stays off.
       await page.getByRole('button', { name: 'Загрузить ещё файл' }).click();

@@ -12,6 +12,7 @@ import { claim, claimNext, failInterrupted, INTERRUPTED, runJob, STALE_MS, sweep
 import { signTableToken } from '../../server/exports/table.ts';
 import { DiskStorage } from '../../server/files/storage.ts';
 import { waitFor } from '../e2e/harness/wait.ts';
+import { makeCounterparty, makePlace } from '../fixtures/registers.ts';
 
 describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
   let server: TestServer;
@@ -125,6 +126,39 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     expect(await failInterrupted(server.db, Date.now() + STALE_MS + 1_000)).toBeGreaterThanOrEqual(1);
     const job = (await call('GET', `/tasks/completed/export/${row.id}`, p.manager)).json() as ExportJob;
     expect(job).toMatchObject({ status: 'failed', error: INTERRUPTED });
+  });
+
+  it('carries the customer’s name and ИНН and the places’ addresses where the task links them, in the file and in /table', async () => {
+    // A 12-digit ИНН with a leading zero: an identifier, kept as text.
+    const customer = await makeCounterparty(server, p.company, { name: 'ИП Гранитов', inn: '012345678901', roles: ['customer'] });
+    const from = await makePlace(server, p.company, { name: 'Карьер «Экспорт»', address: 'Московская обл., г. Люберцы, ул. Карьерная, 1' });
+    const to = await makePlace(server, p.company, { name: 'Объект «Экспорт»', address: null });
+    const linked = await createTask(server, p.company, { status: 'completed', date: '2026-10-05', cargo: 'Связанный', loading_place: 'Карьер «Экспорт»', unloading_place: 'Объект «Экспорт»' });
+    await server.db.kysely.updateTable('tasks').set({ customer_id: customer, loading_place_id: from, unloading_place_id: to }).where('id', '=', linked).execute();
+    await addDriver(server, linked, p.driver.id, { quantity: 5, status: 'completed' });
+    await createTask(server, p.company, { status: 'completed', date: '2026-10-04', cargo: 'Без ссылок' });
+
+    const started = (await call('POST', '/tasks/completed/export', p.manager, { date_from: '2026-10-01', date_to: '2026-10-31' })).json() as ExportJob;
+    const job = await finished(started.id, p.manager);
+    expect(job.status).toBe('done');
+    const file = await call('GET', `/tasks/completed/export/${job.id}/download`, p.manager);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load(file.rawPayload as unknown as ArrayBuffer);
+    const sheet = workbook.worksheets[0]!;
+    const headers = sheet.getRow(1).values as unknown[];
+    const wanted = ['Груз', 'Место погрузки', 'Адрес погрузки', 'Место выгрузки', 'Адрес выгрузки', 'Заказчик', 'ИНН заказчика'];
+    const read = (n: number) => wanted.map((h) => sheet.getRow(n).getCell(headers.indexOf(h)).value);
+    const rows = [read(2), read(3)].sort((x, y) => String(x[0]).localeCompare(String(y[0])));
+    expect(rows).toEqual([
+      ['Без ссылок', 'Карьер «Лесной»', null, 'ЖК «Северный парк», корп. 3', null, null, null],
+      ['Связанный', 'Карьер «Экспорт»', 'Московская обл., г. Люберцы, ул. Карьерная, 1', 'Объект «Экспорт»', null, 'ИП Гранитов', '012345678901'],
+    ]);
+
+    const { url } = (await call('POST', `/tasks/completed/export/${job.id}/table-link`, p.manager)).json() as TableLink;
+    const token = new URL(url, 'http://x').searchParams.get('token') as string;
+    const page = (await call('GET', `/table/rows?file_id=${job.id}&token=${encodeURIComponent(token)}`)).json() as TableRows;
+    const row = page.rows.find((r) => r[page.columns.indexOf('Груз')] === 'Связанный');
+    expect(['Заказчик', 'ИНН заказчика', 'Адрес погрузки'].map((h) => row?.[page.columns.indexOf(h)])).toEqual(['ИП Гранитов', '012345678901', 'Московская обл., г. Люберцы, ул. Карьерная, 1']);
   });
 
   it('opens a done export in /table with a signed link that opens only that file, until it expires', async () => {

@@ -25,7 +25,7 @@ const DRIVERS = [
   { id: 14, name: 'Козлов Андрей', phone: '+7 999 000-00-01' },
 ];
 const ctx = { drivers: DRIVERS };
-const HEAD = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём', 'единица', 'ставка', 'водители', 'комментарий'];
+const HEAD = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём', 'единица', 'ставка', 'водители', 'комментарий', 'заказчик'];
 const utcDay = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d));
 /** The Excel serial number of a calendar day. */
 const serial = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d) / 86_400_000 + 25569;
@@ -40,7 +40,7 @@ async function book(rows: unknown[][], setup?: (sheet: ExcelJS.Worksheet, book: 
 
 /** One task row with the template's columns; `over` replaces cells by header. */
 const line = (over: Partial<Record<(typeof HEAD)[number], unknown>> = {}) =>
-  HEAD.map((h) => (h in over ? over[h] : ({ дата: utcDay(2026, 11, 25), груз: 'Песок', 'место погрузки': 'Карьер', 'место выгрузки': 'Объект', объём: 100, единица: 'т', ставка: 500, водители: '', комментарий: '' } as Record<string, unknown>)[h]));
+  HEAD.map((h) => (h in over ? over[h] : ({ дата: utcDay(2026, 11, 25), груз: 'Песок', 'место погрузки': 'Карьер', 'место выгрузки': 'Объект', объём: 100, единица: 'т', ставка: 500, водители: '', комментарий: '', заказчик: '' } as Record<string, unknown>)[h]));
 
 async function fileError(file: Buffer): Promise<string> {
   const error = await parseTaskImport(file, ctx).then(
@@ -421,7 +421,7 @@ describe('headers', () => {
   });
 
   it('refuses a column given twice', async () => {
-    expect(await fileError(await book([[...HEAD, 'Количество'], [...line(), 5]]))).toBe('столбец «объём» встречается дважды (E и J) — оставьте один');
+    expect(await fileError(await book([[...HEAD, 'Количество'], [...line(), 5]]))).toBe('столбец «объём» встречается дважды (E и K) — оставьте один');
   });
 
   it('reads only the first sheet', async () => {

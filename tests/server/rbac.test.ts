@@ -873,7 +873,8 @@ export const ROWS: Row[] = [
     call: 'POST /tasks/import',
     method: 'POST',
     matrix: '401 403 ok 404 ok 404 ok',
-    make: async (c) => ({ url: '/api/tasks/import', body: { file_name: 'заявки.xlsx', file: await importFile(), company_id: c.w.companyA } }),
+    // Its places are new to the company: created with the tasks (docs/task-entry.md).
+    make: async (c) => ({ url: '/api/tasks/import', body: { file_name: 'заявки.xlsx', file: await importFile(), company_id: c.w.companyA, create_missing: true } }),
     bad: async (c) => ({ url: '/api/tasks/import', body: { file_name: '', file: await importFile(), company_id: c.w.companyA } }),
     badBy: 'manager',
   },
@@ -1248,6 +1249,13 @@ export const EXTRA_ROWS: Row[] = [
     bad: async () => ({ url: '/api/counterparties/first' }),
   },
   {
+    call: 'POST /counterparties/{id}/restore',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/counterparties/${await makeCounterparty(c.s, c.w.companyA, { archived: true })}/restore` }),
+    bad: async () => ({ url: '/api/counterparties/first/restore' }),
+  },
+  {
     call: 'GET /places/',
     method: 'GET',
     matrix: '401 403 ok ok* ok ok* ok',
@@ -1281,6 +1289,13 @@ export const EXTRA_ROWS: Row[] = [
     matrix: '401 403 ok 404 ok 404 ok',
     make: async (c) => ({ url: `/api/places/${await makePlace(c.s, c.w.companyA)}` }),
     bad: async () => ({ url: '/api/places/0' }),
+  },
+  {
+    call: 'POST /places/{id}/restore',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/places/${await makePlace(c.s, c.w.companyA, { archived: true })}/restore` }),
+    bad: async () => ({ url: '/api/places/0/restore' }),
   },
   {
     call: 'GET /vehicles/',

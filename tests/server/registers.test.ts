@@ -183,6 +183,41 @@ describe.each(backends)('registers ($name)', ({ databaseUrl }) => {
     });
   });
 
+  describe('restore from the archive', () => {
+    it('an archived counterparty comes back: listed in use again, offered for new tasks; another company’s is 404', async () => {
+      const card = await makeCounterparty(s, w.companyA, { roles: ['customer'], archived: true });
+      expect((await asManager('GET', '/api/counterparties/?archived=1&limit=200')).body.items.map((c: { id: number }) => c.id)).toContain(card);
+      const restored = await asManager('POST', `/api/counterparties/${card}/restore`);
+      expect(restored.status).toBe(200);
+      expect(restored.body).toMatchObject({ id: card, archived_at: null });
+      expect((await asManager('GET', '/api/counterparties/?limit=200')).body.items.map((c: { id: number }) => c.id)).toContain(card);
+      expect((await asManager('GET', '/api/counterparties/?archived=1&limit=200')).body.items.map((c: { id: number }) => c.id)).not.toContain(card);
+      const task = await asManager('POST', '/api/tasks/', { date: dayFromToday(1), cargo: 'Песок', loading_place: 'Карьер', unloading_place: 'Объект', planned_quantity: 20, customer_id: card });
+      expect(task.status).toBe(201);
+      // One in use is answered as it is.
+      expect((await asManager('POST', `/api/counterparties/${card}/restore`)).body).toMatchObject({ id: card, archived_at: null });
+      const foreign = await makeCounterparty(s, w.companyB, { archived: true });
+      expect((await asManager('POST', `/api/counterparties/${foreign}/restore`)).body.detail).toBe('Контрагент не найден');
+    });
+
+    it('an archived place comes back unless a place in use has taken its name: then 409 naming it', async () => {
+      const name = `Карьер ${uid()}`;
+      const place = await makePlace(s, w.companyA, { name, archived: true });
+      const back = await asManager('POST', `/api/places/${place}/restore`);
+      expect(back.status).toBe(200);
+      expect(back.body).toMatchObject({ id: place, name, archived_at: null });
+      expect((await asManager('GET', `/api/places/?q=${encodeURIComponent(name)}`)).body.items.map((p: { id: number }) => p.id)).toEqual([place]);
+
+      const old = await makePlace(s, w.companyA, { name: `Объект ${uid()}`, archived: true });
+      const oldName = (await s.db.kysely.selectFrom('places').select('name').where('id', '=', old).executeTakeFirstOrThrow()).name;
+      const taken = await makePlace(s, w.companyA, { name: oldName.toUpperCase() });
+      const refused = await asManager('POST', `/api/places/${old}/restore`);
+      expect(refused.status).toBe(409);
+      expect(refused.body.detail).toBe(`Название: место «${oldName.toUpperCase()}» уже есть (№${taken}) — переименуйте одно из них, чтобы восстановить это`);
+      expect((await s.db.kysely.selectFrom('places').select('archived_at').where('id', '=', old).executeTakeFirstOrThrow()).archived_at).not.toBeNull();
+    });
+  });
+
   describe('vehicles', () => {
     it('creates a vehicle with its plate normalised (Latin look-alikes, spaces, case), finds it as typed, refuses a duplicate with 409', async () => {
       const res = await asManager('POST', '/api/vehicles/', {

@@ -4,6 +4,8 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from '../../server/db/seed.ts'
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { call, login } from '../fixtures/accounts.ts';
+import { innProblem, kppProblem, ogrnProblem } from '../../contract/requisites.ts';
+import type { Counterparty, Place, Vehicle } from '../../contract/registers.ts';
 
 function today(): string {
   const d = new Date();
@@ -81,5 +83,62 @@ describe.each(backends)('demo seed ($name)', ({ databaseUrl }) => {
     expect((await server.db.kysely.selectFrom('progressive_rates').select('id').execute()).length).toBeGreaterThanOrEqual(2);
     const announcements = await server.db.kysely.selectFrom('announcements').select(['title', 'requires_response']).execute();
     expect(announcements.map((a) => a.requires_response).sort()).toEqual([0, 1]);
+  });
+
+  it('fills the registers: counterparties with valid requisites, places with points, the drivers’ fleet vehicles, the tasks linked', async () => {
+    const { access_token } = await login(server, 'manager@demo.local', 'demo12345');
+    const get = async (url: string) => (await call(server, 'GET', url, { token: access_token })).body;
+
+    const counterparties: Counterparty[] = (await get('/api/counterparties/?limit=200')).items;
+    expect(counterparties.length).toBeGreaterThanOrEqual(5);
+    for (const c of counterparties) {
+      expect(innProblem(c.inn ?? '', c.legal_form), c.name).toBeNull();
+      expect(ogrnProblem(c.ogrn ?? '', c.legal_form === 'ip' ? 'ip' : 'ul'), c.name).toBeNull();
+      if (c.legal_form === 'ul') expect(kppProblem(c.kpp ?? ''), c.name).toBeNull();
+    }
+    for (const role of ['customer', 'shipper', 'consignee']) expect(counterparties.some((c) => c.roles.includes(role as never))).toBe(true);
+
+    const places: Place[] = (await get('/api/places/?limit=200')).items;
+    expect(places.length).toBeGreaterThanOrEqual(10);
+    for (const p of places) {
+      // Near Moscow, with an address, a geofence and an owner.
+      expect(p.lat, p.name).toBeGreaterThan(54.5);
+      expect(p.lat, p.name).toBeLessThan(57);
+      expect(p.lon, p.name).toBeGreaterThan(36);
+      expect(p.lon, p.name).toBeLessThan(39.5);
+      expect(p.address, p.name).toBeTruthy();
+      expect(p.radius_m).toBeGreaterThanOrEqual(30);
+      expect(p.counterparty, p.name).not.toBeNull();
+    }
+
+    const fleet: Vehicle[] = (await get('/api/vehicles/?limit=200')).items;
+    expect(fleet.map((v) => v.plate).sort()).toEqual(['Е789КХ 750', 'А123ВС 77', 'В456ОР 77', 'К321МН 50'].sort());
+    const driver = fleet.find((v) => v.plate === 'А123ВС 77');
+    expect(driver?.drivers.map((d) => d.id)).toEqual([driverId]);
+    expect(driver?.capacity_t).toBe(15);
+    const me = (await call(server, 'GET', '/api/users/me/', { token: (await login(server, 'driver@demo.local', 'demo12345')).access_token })).body;
+    expect(me.vehicle?.plate).toBe('А123ВС 77');
+
+    // Every task of both companies names its places (their texts unchanged), its customer, shipper and consignee.
+    const tasks = await server.db.kysely.selectFrom('tasks').selectAll().execute();
+    expect(tasks.length).toBeGreaterThanOrEqual(10);
+    const cards = await server.db.kysely.selectFrom('places').select(['id', 'name', 'company_id']).execute();
+    for (const t of tasks) {
+      for (const [id, text] of [[t.loading_place_id, t.loading_place], [t.unloading_place_id, t.unloading_place]] as const) {
+        const card = cards.find((c) => c.id === id);
+        expect(card?.name, text).toBe(text);
+        expect(card?.company_id).toBe(t.company_id);
+      }
+      expect(t.customer_id, t.cargo).not.toBeNull();
+      expect(t.shipper_id, t.cargo).not.toBeNull();
+      expect(t.consignee_id, t.cargo).not.toBeNull();
+    }
+    // The staff's task answer carries the customer with its ИНН and the place with its point.
+    const active: { customer: { inn: string } | null; loading: { lat: number } | null }[] = (await get('/api/tasks/active/?limit=200')).items;
+    expect(active.length).toBeGreaterThan(0);
+    for (const card of active) {
+      expect(card.customer?.inn).toMatch(/^\d{10,12}$/);
+      expect(card.loading?.lat).toBeGreaterThan(54.5);
+    }
   });
 });

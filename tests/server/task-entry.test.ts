@@ -11,6 +11,8 @@ import { serveSuite } from '../fixtures/suite.ts';
 import { call, makePeople, type People } from '../fixtures/accounts.ts';
 import type { CreatedTasks, ImportPreview, ImportResult, TaskTemplate } from '../../contract/calls/tasks.ts';
 import { parseTaskImport } from '../../server/tasks/import-xlsx.ts';
+import { makeCounterparty, makePlace } from '../fixtures/registers.ts';
+import { innCheckDigits } from '../../contract/requisites.ts';
 
 const HEAD = ['дата', 'груз', 'место погрузки', 'место выгрузки', 'объём', 'единица', 'ставка', 'водители', 'комментарий'];
 
@@ -93,6 +95,9 @@ describe.each(backends)('task entry ($name)', ({ databaseUrl }) => {
     // Named in Russian, transliterated for clients that read only `filename` (exports/workbook.ts contentDisposition).
     expect(template.headers['content-disposition']).toBe(`attachment; filename="Shablon zadach.xlsx"; filename*=UTF-8''${encodeURIComponent('Шаблон задач.xlsx')}`);
 
+    // The places are the company's (an unknown one is a row error: the registers' test below).
+    await makePlace(server, p.company, { name: 'Карьер' });
+    await makePlace(server, p.company, { name: 'Объект' });
     const rows: unknown[][] = [HEAD];
     for (let i = 1; i <= 20; i++) rows.push(['05.12.2026', `Импорт ${i}`, 'Карьер', 'Объект', '12,5', 'т', 450, i === 1 ? 'Иван Петров' : '', '']);
     rows[5]![0] = '35.12.2026';
@@ -136,6 +141,77 @@ describe.each(backends)('task entry ($name)', ({ databaseUrl }) => {
     expect(create.status).toBe(400);
     expect(create.body.detail).toBe('В файле только строка-пример из шаблона: впишите задачи ниже неё и загрузите файл снова.');
     expect(await server.db.kysely.selectFrom('tasks').select('id').where('cargo', '=', 'Щебень 20-40').execute()).toEqual([]);
+  });
+
+  it('import: places and the customer matched to the registers; unknown ones are row errors naming what is missing; «Создать недостающие» creates each once', async () => {
+    const quarry = await makePlace(server, p.company, { name: 'Карьер «Гранит»' });
+    const site = await makePlace(server, p.company, { name: 'ЖК Северный' });
+    const knownInn = `770708389${innCheckDigits('770708389')}`;
+    const known = await makeCounterparty(server, p.company, { name: 'ООО «Заказчик»', inn: knownInn, roles: ['customer'] });
+    await makeCounterparty(server, p.company, { name: 'АО «Только отправитель»', roles: ['shipper'] });
+    const newInn = `500109482${innCheckDigits('500109482')}`;
+    const head = [...HEAD, 'заказчик'];
+    const row = (cargo: string, from: string, to: string, customer: string) => ['05.12.2026', cargo, from, to, 10, 'т', 450, '', '', customer];
+    const file = await xlsx([
+      head,
+      row('по ИНН', 'карьер «ГРАНИТ»', 'ЖК Северный', knownInn), // 2: all known (the place's name in another case)
+      row('по названию', 'Карьер «Гранит»', 'ЖК Северный', 'ооо «заказчик»'), // 3
+      row('новое место', 'Карьер «Новый»', 'ЖК Северный', ''), // 4
+      row('новый заказчик', 'Карьер «Гранит»', 'Склад «Новый»', `ООО «Новый», ${newInn}`), // 5
+      row('он же', 'Карьер «Новый»', 'Склад «Новый»', newInn), // 6: the same new cards again
+      row('без ИНН', 'Карьер «Гранит»', 'ЖК Северный', 'ООО «Неизвестный»'), // 7
+      row('не заказчик', 'Карьер «Гранит»', 'ЖК Северный', 'АО «Только отправитель»'), // 8
+      row('плохой ИНН', 'Карьер «Гранит»', 'ЖК Северный', '7707083894'), // 9
+    ]);
+    const body = { file_name: 'реестры.xlsx', file };
+
+    // Without the tick: the rows naming unknown cards say what is missing; nothing is created.
+    const plain = await call<ImportPreview>(server, 'POST', '/api/tasks/import/preview', { ...as(p.manager.token), body });
+    expect(plain.status).toBe(200);
+    const byRow = (preview: ImportPreview, n: number) => preview.rows.find((r) => r.row === n)!;
+    expect(byRow(plain.body, 2).task).toMatchObject({ loading_place_id: quarry, unloading_place_id: site, customer_id: known, customer_name: 'ООО «Заказчик»' });
+    expect(byRow(plain.body, 3).task).toMatchObject({ customer_id: known });
+    expect(byRow(plain.body, 4).errors).toEqual([{ field: 'место погрузки', detail: 'места погрузки «Карьер «Новый»» нет в «Местах» — добавьте его или отметьте «Создать недостающие»' }]);
+    expect(byRow(plain.body, 5).errors.map((e) => e.field)).toEqual(['место выгрузки', 'заказчик']);
+    expect(byRow(plain.body, 5).errors[1]!.detail).toBe(`контрагента «ООО «Новый»» нет в «Контрагентах» — добавьте его или отметьте «Создать недостающие»`);
+    expect(byRow(plain.body, 8).errors).toEqual([{ field: 'заказчик', detail: '«АО «Только отправитель»» не отмечен как заказчик — отметьте роль в «Контрагентах»' }]);
+    expect(byRow(plain.body, 9).errors).toEqual([{ field: 'заказчик', detail: 'ИНН: неверная контрольная цифра (7707083894)' }]);
+    expect([plain.body.ok, plain.body.bad, plain.body.creates]).toEqual([2, 6, []]);
+
+    // With it: the missing place and customer are listed once and created with the tasks.
+    const withCreate = { ...body, create_missing: true };
+    const preview = await call<ImportPreview>(server, 'POST', '/api/tasks/import/preview', { ...as(p.manager.token), body: withCreate });
+    expect(byRow(preview.body, 4).creates).toEqual([{ kind: 'place', name: 'Карьер «Новый»', inn: null }]);
+    expect(byRow(preview.body, 7).errors).toEqual([{ field: 'заказчик', detail: 'контрагента «ООО «Неизвестный»» нет — чтобы создать его, укажите и ИНН: «ООО «Неизвестный», 7707083893»' }]);
+    expect(preview.body.creates).toEqual([
+      { kind: 'place', name: 'Карьер «Новый»', inn: null },
+      { kind: 'place', name: 'Склад «Новый»', inn: null },
+      { kind: 'counterparty', name: 'ООО «Новый»', inn: newInn },
+    ]);
+    expect([preview.body.ok, preview.body.bad]).toEqual([5, 3]);
+    expect(await server.db.kysely.selectFrom('places').select('id').where('company_id', '=', p.company).execute()).toHaveLength(2);
+
+    const done = await call<ImportResult>(server, 'POST', '/api/tasks/import', { ...as(p.manager.token), body: withCreate });
+    expect(done.status).toBe(201);
+    expect([done.body.created, done.body.skipped, done.body.created_cards.length]).toEqual([5, 3, 3]);
+    const places = await server.db.kysely.selectFrom('places').select(['id', 'name', 'radius_m']).where('company_id', '=', p.company).orderBy('id').execute();
+    expect(places.map((pl) => pl.name)).toEqual(['Карьер «Гранит»', 'ЖК Северный', 'Карьер «Новый»', 'Склад «Новый»']);
+    const fresh = await server.db.kysely.selectFrom('counterparties').selectAll().where('inn', '=', newInn).where('company_id', '=', p.company).executeTakeFirstOrThrow();
+    expect(fresh).toMatchObject({ name: 'ООО «Новый»', legal_form: 'ul', roles: '["customer"]' });
+    const tasks = await server.db.kysely
+      .selectFrom('tasks')
+      .select(['cargo', 'customer_id', 'loading_place_id', 'unloading_place_id'])
+      .where('id', 'in', done.body.task_ids)
+      .orderBy('id')
+      .execute();
+    const placeId = (name: string) => places.find((pl) => pl.name === name)!.id;
+    expect(tasks).toEqual([
+      { cargo: 'по ИНН', customer_id: known, loading_place_id: quarry, unloading_place_id: site },
+      { cargo: 'по названию', customer_id: known, loading_place_id: quarry, unloading_place_id: site },
+      { cargo: 'новое место', customer_id: null, loading_place_id: placeId('Карьер «Новый»'), unloading_place_id: site },
+      { cargo: 'новый заказчик', customer_id: fresh.id, loading_place_id: quarry, unloading_place_id: placeId('Склад «Новый»') },
+      { cargo: 'он же', customer_id: fresh.id, loading_place_id: placeId('Карьер «Новый»'), unloading_place_id: placeId('Склад «Новый»') },
+    ]);
   });
 
   it('import: not an Excel file, an empty one and a broken upload get a clear 400; nothing is created', async () => {

@@ -135,6 +135,13 @@ export interface CardWords {
   named: string;
   /** What archiving keeps, after «… в архив, а не удал…:». */
   keeps: string;
+  /** «восстановлен», «восстановлено». */
+  restored: string;
+}
+
+/** The toasts of bringing a card back from the archive. */
+export function restoreOptions(words: CardWords, card: { name: string }): RowWorkOptions<unknown> {
+  return { done: `${words.noun} «${card.name}» ${words.restored} из архива`, refused: 'Не восстановлено' };
 }
 
 /** The question and the toasts of deleting a card that tasks may name: archived, not deleted, when they do. */
@@ -159,7 +166,7 @@ export function removeOptions(words: CardWords, card: { name: string; task_count
   };
 }
 
-/** A card's row actions: its tasks on «Управление задачами», edit, delete (not offered in the archive). */
+/** A card's row actions: its tasks on «Управление задачами», edit, delete — in the archive «Восстановить» instead. */
 export function CardActions({
   words,
   card,
@@ -167,6 +174,7 @@ export function CardActions({
   onEdit,
   onRemove,
   extra,
+  onRestore,
 }: {
   words: CardWords;
   card: { name: string; task_count: number; archived_at: string | null };
@@ -175,6 +183,7 @@ export function CardActions({
   onRemove: () => void;
   /** A register's own action before the common ones (a customer's «Цены»). */
   extra?: ReactNode;
+  onRestore: () => void;
 }) {
   const of = `${words.genitive}: ${card.name}`;
   return (
@@ -187,7 +196,11 @@ export function CardActions({
       <RowButton gate={gate} label={`Изменить ${of}`} onClick={onEdit}>
         Изменить
       </RowButton>
-      {!card.archived_at && (
+      {card.archived_at ? (
+        <RowButton gate={gate} label={`Восстановить ${of}`} onClick={onRestore}>
+          Восстановить
+        </RowButton>
+      ) : (
         <RowButton gate={gate} kind="quiet" label={`Удалить ${of}`} onClick={onRemove}>
           Удалить
         </RowButton>

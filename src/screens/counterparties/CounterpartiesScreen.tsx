@@ -15,7 +15,7 @@ import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { actionsColumn, RowCard } from '../../ui/console/RowParts.tsx';
 import { CounterpartyDialog } from '../../parts/registers/CounterpartyDialog.tsx';
 import { PriceListDialog } from '../../parts/registers/PriceListDialog.tsx';
-import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
+import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, restoreOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
 
 const DEFAULTS = { search: '', role: '', archived: '', page: '0', company: '' };
 const ROLE_OPTIONS = COUNTERPARTY_ROLES.map((role) => ({ value: role, label: COUNTERPARTY_ROLE_LABELS[role] }));
@@ -26,6 +26,7 @@ const WORDS: CardWords = {
   moved: 'перенесён',
   named: 'указан',
   keeps: 'задачи сохранят его имя и реквизиты, а в новые задачи его выбрать будет нельзя.',
+  restored: 'восстановлен',
 };
 
 const column = createColumnHelper<Counterparty>();
@@ -42,6 +43,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
   const { state, update } = list;
   const removeCall = useSend('DELETE /counterparties/:id');
   const [prices, setPrices] = useState<Counterparty | null>(null);
+  const restoreCall = useSend('POST /counterparties/:id/restore');
 
   const actions = (c: Counterparty) => (
     <CardActions
@@ -57,6 +59,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
           </button>
         )
       }
+      onRestore={() => void work.run(c.id, () => restoreCall.mutateAsync({ params: { id: c.id } }), restoreOptions(WORDS, c))}
     />
   );
 

@@ -11,7 +11,7 @@ import { showToast } from '../../ui/toasts.ts';
 import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { actionsColumn, RowCard } from '../../ui/console/RowParts.tsx';
 import { PlaceDialog } from '../../parts/registers/PlaceDialog.tsx';
-import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
+import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, restoreOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
 import { pointText } from '../../parts/registers/register-form.ts';
 
 const DEFAULTS = { search: '', archived: '', page: '0', company: '' };
@@ -22,6 +22,7 @@ const WORDS: CardWords = {
   moved: 'перенесено',
   named: 'указано',
   keeps: 'задачи и водители по-прежнему увидят его адрес и заметку, а в новые задачи его выбрать будет нельзя.',
+  restored: 'восстановлено',
 };
 
 const column = createColumnHelper<Place>();
@@ -40,6 +41,7 @@ export function PlacesScreen({ title }: ScreenProps) {
   const { list, work, editing, setEditing } = register;
   const { state, update } = list;
   const removeCall = useSend('DELETE /places/:id');
+  const restoreCall = useSend('POST /places/:id/restore');
 
   const actions = (p: Place) => (
     <CardActions
@@ -48,6 +50,7 @@ export function PlacesScreen({ title }: ScreenProps) {
       gate={work.gate(p.id)}
       onEdit={() => setEditing({ card: p })}
       onRemove={() => void work.run(p.id, () => removeCall.mutateAsync({ params: { id: p.id } }), removeOptions(WORDS, p))}
+      onRestore={() => void work.run(p.id, () => restoreCall.mutateAsync({ params: { id: p.id } }), restoreOptions(WORDS, p))}
     />
   );
 

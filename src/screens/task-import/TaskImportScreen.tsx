@@ -1,14 +1,16 @@
 /**
  * /tasks/import (docs/task-entry.md): a day's orders from an Excel file. Download the template; choose a file; every
  * row is shown with what it will create or why it cannot (the field and the reason); «Создать» makes the valid rows
- * in one transaction. The same file twice is refused by the server; the preview says so first.
+ * in one transaction. The same file twice is refused by the server; the preview says so first. Places and the
+ * customer are matched to the registers: a row naming an unknown one says what is missing, or, with «Создать
+ * недостающие», the import creates the card (the preview names each).
  */
 import { useRef, useState, type ChangeEvent } from 'react';
 import { showToast } from '../../ui/toasts.ts';
 import { Link } from 'wouter';
 import { createColumnHelper } from '@tanstack/react-table';
 import type { ScreenProps } from '../../app/nav.ts';
-import type { ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/calls/tasks.ts';
+import type { ImportNewCard, ImportPreview, ImportPreviewRow, ImportResult } from '../../../contract/calls/tasks.ts';
 import { downloadOnce, useGet, useSend } from '../../engine/api.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
@@ -55,12 +57,24 @@ const columns = [
     meta: { align: 'right' },
     cell: ({ row }) => (row.original.task?.rate != null ? formatRate(row.original.task.rate, row.original.task.unit) : '—'),
   }),
+  column.display({ id: 'customer', header: 'Заказчик', cell: ({ row }) => row.original.task?.customer_name ?? '—' }),
   column.display({ id: 'drivers', header: 'Водители', cell: ({ row }) => row.original.task?.driver_names.join(', ') || '—' }),
   column.display({ id: 'result', header: 'Результат', cell: ({ row }) => <RowResult row={row.original} /> }),
 ];
 
+/** A new card as the preview names it: «место «Карьер Новый»», «контрагент «ООО Гранит» (ИНН 7707083893)». */
+function cardText(card: ImportNewCard): string {
+  return card.kind === 'place' ? `место «${card.name}»` : `контрагент «${card.name}» (ИНН ${card.inn ?? '—'})`;
+}
+
 function RowResult({ row }: { row: ImportPreviewRow }) {
-  if (row.task) return <span className="import-ok">будет создана</span>;
+  if (row.task) {
+    return (
+      <span className="import-ok">
+        будет создана{row.creates.length > 0 ? ` · новые: ${row.creates.map(cardText).join(', ')}` : ''}
+      </span>
+    );
+  }
   if (row.example) return <span className="muted">пример из шаблона — не создаётся</span>;
   return (
     <ul className="import-errors">
@@ -87,6 +101,7 @@ function RowCard({ row }: { row: ImportPreviewRow }) {
       {task && (
         <p>
           <strong>{task.cargo}</strong>, {formatQuantity(task.planned_quantity, task.unit)} · {task.loading_place} → {task.unloading_place}
+          {task.customer_name ? ` · ${task.customer_name}` : ''}
           {task.driver_names.length > 0 ? ` · ${task.driver_names.join(', ')}` : ''}
         </p>
       )}
@@ -109,9 +124,15 @@ export function TaskImportScreen({ title }: ScreenProps) {
   const [result, setResult] = useState<ImportResult | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [onlyBad, setOnlyBad] = useState(false);
+  const [createMissing, setCreateMissing] = useState(false);
   const [downloading, setDownloading] = useState(false);
   const input = useRef<HTMLInputElement>(null);
-  const body = (f: { name: string; base64: string }) => ({ file_name: f.name, file: f.base64, ...(companyId != null ? { company_id: companyId } : {}) });
+  const body = (f: { name: string; base64: string }, create = createMissing) => ({
+    file_name: f.name,
+    file: f.base64,
+    ...(companyId != null ? { company_id: companyId } : {}),
+    ...(create ? { create_missing: true } : {}),
+  });
 
   async function choose(event: ChangeEvent<HTMLInputElement>): Promise<void> {
     const chosen = event.target.files?.[0];
@@ -128,10 +149,10 @@ export function TaskImportScreen({ title }: ScreenProps) {
     }
   }
 
-  async function check(chosen: { name: string; base64: string }): Promise<void> {
+  async function check(chosen: { name: string; base64: string }, create = createMissing): Promise<void> {
     setFailure(null);
     try {
-      setShown(await preview.mutateAsync({ body: body(chosen) }));
+      setShown(await preview.mutateAsync({ body: body(chosen, create) }));
     } catch (error) {
       setFailure((error as Error).message);
     }
@@ -177,8 +198,8 @@ export function TaskImportScreen({ title }: ScreenProps) {
       <section className="card import-start" aria-labelledby="import-how">
         <h2 id="import-how">Файл с задачами</h2>
         <p className="muted">
-          Колонки: дата, груз, место погрузки, место выгрузки, объём, единица, ставка (цена для заказчика), водители, комментарий. Даты — «25.11.2026» или ячейкой даты,
-          дробные — с запятой. До 2000 строк, до 5 МБ.
+          Колонки: дата, груз, место погрузки, место выгрузки, объём, единица, ставка (цена для заказчика), водители, комментарий, заказчик (ИНН или название). Места и
+          заказчик берутся из «Мест» и «Контрагентов». Даты — «25.11.2026» или ячейкой даты, дробные — с запятой. До 2000 строк, до 5 МБ.
         </p>
         <div className="import-actions">
           <button type="button" className="button" disabled={downloading || server.offline} onClick={() => void downloadTemplate()}>
@@ -210,6 +231,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
           <h2 id="import-done-title">
             Создано: {plural(result.created, TASKS)}
           </h2>
+          {result.created_cards.length > 0 && <p>Новые карточки: {result.created_cards.map(cardText).join(', ')}.</p>}
           {result.skipped > 0 && (
             <p>
               Пропущено с ошибками: {plural(result.skipped, ROWS)} — исправьте их в файле и загрузите только их.
@@ -237,6 +259,7 @@ export function TaskImportScreen({ title }: ScreenProps) {
                 </>
               )}
             </p>
+            {shown.creates.length > 0 && <p className="import-creates">Будут созданы карточки: {shown.creates.map(cardText).join(', ')}.</p>}
             {shown.imported_before && (
               <p className="import-warning" role="alert">
                 Этот файл уже загружен {new Date(shown.imported_before.at).toLocaleString('ru-RU')}
@@ -252,6 +275,18 @@ export function TaskImportScreen({ title }: ScreenProps) {
               >
                 {commit.isPending ? 'Создаём...' : `Создать ${plural(shown.ok, TASKS_TO_DO)}${shown.bad > 0 ? `, пропустить ${plural(shown.bad, ROWS_TO_DO)}` : ''}`}
               </button>
+              <label className="field-check">
+                <input
+                  type="checkbox"
+                  checked={createMissing}
+                  disabled={preview.isPending || commit.isPending}
+                  onChange={(event) => {
+                    setCreateMissing(event.target.checked);
+                    if (file) void check(file, event.target.checked);
+                  }}
+                />
+                Создать недостающие
+              </label>
               {shown.bad > 0 && (
                 <label className="field-check">
                   <input type="checkbox" checked={onlyBad} onChange={(event) => setOnlyBad(event.target.checked)} />
