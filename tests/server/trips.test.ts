@@ -226,6 +226,37 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
     }
   });
 
+  it('shows each driver\'s state on the board: loading, loaded, unloading, free, and «no data» after no_data_minutes without a step', async () => {
+    const people = await makePeople(s);
+    const task = await createTask(s, people.company, { date: dayFromToday(0) });
+    const association = await addDriver(s, task, people.driver.id, { status: 'in_progress' });
+    const board = async () => {
+      const res = await call(s, 'GET', `/api/dispatch/board?date=${dayFromToday(0)}`, { token: people.manager.token });
+      expect(res.status).toBe(200);
+      return (res.body.drivers as { id: number; trip_state: { state: string; since: string | null; trip_uid: string | null } }[]).find((d) => d.id === people.driver.id)?.trip_state;
+    };
+    expect(await board()).toEqual({ state: 'free', since: null, trip_uid: null });
+    const uid = randomUUID();
+    const t0 = new Date(Date.now() - 40 * 60_000).toISOString();
+    const put = (name: TripStep, at: string) => step(uid, name, { association_id: association, at }, people.driver.token);
+    await put('loading_arrived', t0);
+    expect(await board()).toEqual({ state: 'loading', since: t0, trip_uid: uid });
+    await put('loading_departed', minutes(t0, 10));
+    expect((await board())?.state).toBe('loaded');
+    await put('unloading_arrived', minutes(t0, 30));
+    expect(await board()).toEqual({ state: 'unloading', since: minutes(t0, 30), trip_uid: uid });
+    await put('unloading_departed', minutes(t0, 35));
+    expect(await board()).toEqual({ state: 'free', since: minutes(t0, 35), trip_uid: uid });
+    // A trip whose last step is older than no_data_minutes (90 by default) reads «нет данных».
+    const silent = randomUUID();
+    const old = new Date(Date.now() - 100 * 60_000).toISOString();
+    const second = await addDriver(s, task, people.driver2.id, { status: 'in_progress' });
+    await step(silent, 'loading_arrived', { association_id: second, at: old }, people.driver2.token);
+    await step(silent, 'loading_departed', { association_id: second, at: minutes(old, 5) }, people.driver2.token);
+    const res = await call(s, 'GET', `/api/dispatch/board?date=${dayFromToday(0)}`, { token: people.manager.token });
+    expect(res.body.drivers.find((d: { id: number }) => d.id === people.driver2.id).trip_state).toEqual({ state: 'no_data', since: minutes(old, 5), trip_uid: silent });
+  });
+
   it('keeps the trip settings on the company: staff and its drivers read them, admins change them', async () => {
     const read = await call(s, 'GET', `/api/companies/${p.company}/trip-settings`, { token: p.driver.token });
     expect(read.body).toEqual({ acceptance_mode: 'none', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90 });
