@@ -39,7 +39,8 @@ export type Area =
   | 'places'
   | 'vehicles'
   | 'trip-sheets'
-  | 'price-lists';
+  | 'price-lists'
+  | 'trips';
 
 /**
  * Where pay shows: the statistics (`wages`) and the month's payroll (`payroll`). Every write that changes a load

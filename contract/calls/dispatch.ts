@@ -9,6 +9,7 @@ import { answer, area, GET, POST, PAY } from '../call.ts';
 import { STAFF } from '../roles.ts';
 import { isoDate } from '../driver.ts';
 import type { Task } from '../entities.ts';
+import type { DriverTripState } from '../trips.ts';
 
 export interface BoardDriver {
   id: number;
@@ -22,6 +23,8 @@ export interface BoardDriver {
   delivered: number;
   /** When the driver's newest report of the day reached the server. */
   last_report_at: string | null;
+  /** Loading, loaded, unloading, free or «нет данных» and since when, from his latest trip's steps (docs/trips.md). */
+  trip_state: DriverTripState;
 }
 
 export interface Board {

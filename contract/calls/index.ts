@@ -25,6 +25,7 @@ import { registerCalls } from './registers.ts';
 import { retentionCalls } from './retention.ts';
 import { tripSheetCalls } from './trip-sheets.ts';
 import { priceCalls } from './prices.ts';
+import { tripCalls } from './trips.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -48,6 +49,7 @@ export const CALLS = {
   ...retentionCalls,
   ...tripSheetCalls,
   ...priceCalls,
+  ...tripCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -13,6 +13,7 @@ import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
 import { migration018 } from './migrations-trip-sheets.ts';
 import { migration015 } from './migrations-prices.ts';
+import { migration014 } from './migrations-trips.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -378,6 +379,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '011_late_payments': migration011(),
         '012_registers': migration012(dialect),
         '013_payroll_drivers': migration013(dialect),
+        '014_trips': migration014(dialect),
         '015_price_lists': migration015(dialect),
         '017_photo_retention': migration017(),
         '018_trip_sheets': migration018(dialect),

@@ -14,6 +14,8 @@ import { assertTaskMonthOpen } from '../payroll/months.ts';
 import type { Board, BoardAssignResult, BoardMove } from '../../contract/calls/dispatch.ts';
 import { HttpError } from '../errors.ts';
 import { driverVehicles, type DriverVehicle } from '../registers/driver-vehicles.ts';
+import { driverTripStates, FREE } from '../trips/state.ts';
+import { companyTripSettings } from '../trips/settings.ts';
 
 export async function loadBoard(db: Db, companyId: number, date: string): Promise<Board> {
   const q = db.kysely;
@@ -31,6 +33,8 @@ export async function loadBoard(db: Db, companyId: number, date: string): Promis
   ]);
   const taskIds = tasks.map((t) => t.id);
   const vehicles = await driverVehicles(q, drivers.map((d) => d.id));
+  const settings = await companyTripSettings(q, companyId);
+  const tripStates = await driverTripStates(q, drivers.map((d) => d.id), settings.no_data_minutes);
   const associations = taskIds.length
     ? await q
         .selectFrom('task_drivers as td')
@@ -60,6 +64,7 @@ export async function loadBoard(db: Db, companyId: number, date: string): Promis
         planned: roundQuantity(parts.reduce((s, a) => s + a.share, 0)),
         delivered: roundQuantity(parts.reduce((s, a) => s + a.delivered, 0)),
         last_report_at: last,
+        trip_state: tripStates.get(d.id) ?? FREE,
       };
     }),
     unassigned: tasks.filter((t) => !driven.has(t.id) && t.status !== 'completed').map((t) => t.id),

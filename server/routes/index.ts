@@ -25,6 +25,7 @@ import { registerRoutes } from './registers.ts';
 import { retentionRoutes } from './retention.ts';
 import { tripSheetRoutes } from './trip-sheets.ts';
 import { priceRoutes } from './prices.ts';
+import { tripRoutes } from './trips.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -52,4 +53,5 @@ export const routeModules: RouteModule[] = [
   retentionRoutes,
   tripSheetRoutes,
   priceRoutes,
+  tripRoutes,
 ];

@@ -49,11 +49,11 @@ function only(f: ReportFacts, code: FlagCode, t?: CheckThresholds) {
 }
 
 describe('constants', () => {
-  it('labels every code in Russian, late_filing is the only information flag', () => {
+  it('labels every code in Russian, late_filing and long_wait are the information flags', () => {
     expect(Object.keys(FLAG_LABELS).sort()).toEqual([...FLAG_CODES].sort());
     expect(FLAG_LABELS.over_capacity).toBe('Перегруз');
     expect(FLAG_LABELS.time_out_of_range).toBe('Время вне диапазона');
-    expect(INFO_FLAGS).toEqual(['late_filing']);
+    expect(INFO_FLAGS).toEqual(['late_filing', 'long_wait']);
     expect(DEFAULT_CHECK_THRESHOLDS).toEqual({
       capacity_tolerance_pct: 5,
       mismatch_tolerance_pct: 2,
@@ -377,5 +377,47 @@ describe('property: seeded clean reports raise nothing', () => {
       const flags = checkReport(f);
       if (flags.length > 0) expect({ i, f, flags }).toEqual({ i, f, flags: [] });
     }
+  });
+});
+
+describe('a trip stamped as it happened (docs/trips.md)', () => {
+  const trip = (over: Partial<NonNullable<ReportFacts['trip']>> = {}): NonNullable<ReportFacts['trip']> => ({
+    loading_arrived_at: '2025-03-05T09:00:00.000Z',
+    previous_loading_arrived_at: '2025-03-05T08:15:00.000Z',
+    stamps: [],
+    loading_wait_min: 20,
+    unloading_wait_min: 15,
+    long_wait_minutes: 60,
+    acceptance_required: false,
+    finished: true,
+    accepted: false,
+    ...over,
+  });
+
+  it('reads the cycle from loading arrivals, not completion times: a minute apart in completion but 45 min in the timeline is clean', () => {
+    expect(codes(facts({ previous_completed_at: '2025-03-05T09:59:00.000Z', trip: trip() }))).toEqual([]);
+    // The same completions on a form's report are a fast cycle.
+    expect(codes(facts({ previous_completed_at: '2025-03-05T09:59:00.000Z' }))).toEqual(['fast_cycle']);
+    expect(only(facts({ trip: trip({ previous_loading_arrived_at: '2025-03-05T08:55:00.000Z' }) }), 'fast_cycle')).toBe(
+      '5 мин от прибытия на погрузку в предыдущем рейсе до прибытия в этом (минимум 15 мин)',
+    );
+  });
+
+  it('is never late: its steps may wait offline for hours', () => {
+    expect(codes(facts({ received_at: '2025-03-06T16:00:00.000Z', trip: trip() }))).toEqual([]);
+  });
+
+  it('flags a stamp beyond radius + accuracy, and not one within it', () => {
+    const stamp = { step: 'loading_arrived' as const, at: '2025-03-05T09:00:00.000Z', received_at: '2025-03-05T09:00:01.000Z', radius_m: 150, accuracy: 30 };
+    expect(only(facts({ trip: trip({ stamps: [{ ...stamp, distance_m: 2000 }] }) }), 'far_from_place')).toBe('Прибытие на погрузку в 2 км от места (радиус 150 м, точность 30 м)');
+    expect(codes(facts({ trip: trip({ stamps: [{ ...stamp, distance_m: 180 }] }) }))).toEqual([]);
+  });
+
+  it('flags a long wait over the threshold only, and a finished trip without the acceptance the company asks for', () => {
+    expect(only(facts({ trip: trip({ unloading_wait_min: 61 }) }), 'long_wait')).toBe('Простой на выгрузке 61 мин (порог 60 мин)');
+    expect(codes(facts({ trip: trip({ unloading_wait_min: 60 }) }))).toEqual([]);
+    expect(codes(facts({ trip: trip({ acceptance_required: true }) }))).toEqual(['no_acceptance']);
+    expect(codes(facts({ trip: trip({ acceptance_required: true, finished: false }) }))).toEqual([]);
+    expect(codes(facts({ trip: trip({ acceptance_required: true, accepted: true }) }))).toEqual([]);
   });
 });
