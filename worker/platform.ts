@@ -125,6 +125,8 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     sendForm: async (method, path, fields, files, fileField) => (await ready).sendForm(method, path, fields, files, fileField),
     download: async (path, params) => (await ready).download(path, params),
     queueReport: async (report) => (await ready).queueReport(report),
+    queueTripStep: async (step) => (await ready).queueTripStep(step),
+    undoTripStep: async (uid, step) => (await ready).undoTripStep(uid, step),
     flushNow: async () => (await ready).flushNow(),
     discard: async (id) => (await ready).discard(id),
     resend: async (id) => (await ready).resend(id),
