@@ -102,7 +102,7 @@ describe('a driver on a phone', () => {
 
       // The first card's «Отчёт» is on the first screen, and nothing (the bar above all) covers it.
       await page.evaluate(() => window.scrollTo(0, 0));
-      const report = page.locator('main li.drv-card').first().getByRole('button', { name: 'Отчёт', exact: true });
+      const report = page.locator('main li.drv-card').first().getByRole('button', { name: 'Внести рейс задним числом', exact: true });
       const box = (await report.boundingBox())!;
       expect(box.y).toBeGreaterThanOrEqual(0);
       expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
