@@ -6,7 +6,8 @@
  * taken back for 10 s («Отменить»), before anything was sent.
  */
 import { useEffect, useState } from 'react';
-import { TRIP_STEP_DONE, TRIP_STEP_LABELS, TRIP_STEPS, type TripStep } from '../../../contract/trips.ts';
+import { TRIP_STEP_DONE, TRIP_STEP_LABELS, TRIP_STEPS, type Position, type StampSource, type TripStep } from '../../../contract/trips.ts';
+import type { PlaceRef } from '../../../contract/registers.ts';
 import type { DriverAssociation, Task } from '../../../contract/entities.ts';
 import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { getEngine } from '../../engine/engine.ts';
@@ -16,7 +17,20 @@ import { showToast } from '../../ui/toasts.ts';
 import { readPosition } from './position.ts';
 import { TripStepSheet, type FactStep, type StepFacts } from './TripStepSheet.tsx';
 import { tripSettingsOf, tripsOf, undoable, type StampView, type TripView } from './trip-state.ts';
+import type { AutoStamp, Fence } from './geofence.ts';
+import { useTripWatch } from './use-trip-watch.ts';
 import './trip.css';
+
+/** A place's fence for the automatic stamps, when it has a point. */
+const fenceOf = (place: PlaceRef | null): Fence | null =>
+  place && place.lat !== null && place.lon !== null ? { lat: place.lat, lon: place.lon, radius_m: place.radius_m } : null;
+
+/** The time and place of a stamp the phone made itself (geofence.ts), or null for a tap. */
+interface AutoFacts {
+  at: string;
+  position: Position;
+  source: StampSource;
+}
 
 const SOURCE_NOTES: Record<StampView['source'], string | null> = { tap: null, auto: 'авто', corrected: 'исправлено', form: 'задним числом' };
 
@@ -45,22 +59,23 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
   const trips = tripsOf(items, association.id);
   const [busy, setBusy] = useState<TripStep | null>(null);
   const [sheet, setSheet] = useState<FactStep | null>(null);
+  const [sheetAuto, setSheetAuto] = useState<AutoFacts | null>(null);
   const lastStamp = trips.current?.stamps[trips.current.last];
   const now = useClockUntil(lastStamp && lastStamp.state !== 'sent' ? lastStamp.holdUntil : null);
   const undo = undoable(trips.current, now);
   const settings = tripSettingsOf(task);
   const { step, uid } = trips.next;
 
-  async function stamp(facts: StepFacts | null): Promise<boolean> {
+  async function stamp(facts: StepFacts | null, auto: AutoFacts | null = null): Promise<boolean> {
     // The tap's time: the position, asked for next, may take a few seconds.
-    const at = new Date().toISOString();
+    const at = auto?.at ?? new Date().toISOString();
     setBusy(step);
     try {
-      const position = await readPosition();
+      const position = auto ? auto.position : await readPosition();
       const result = await getEngine().queueTripStep({
         trip_uid: uid,
         step,
-        body: { association_id: association.id, at, position, source: 'tap', ...(facts?.body ?? {}) },
+        body: { association_id: association.id, at, position, source: auto?.source ?? 'tap', ...(facts?.body ?? {}) },
         photos: facts?.photos ?? [],
         signature: facts?.signature ?? null,
       });
@@ -70,6 +85,7 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
       }
       // The service worker may deliver it even if the driver closes the app before the network returns.
       void requestBackgroundSync();
+      if (auto) showToast('info', `Отмечено автоматически: ${TRIP_STEP_DONE[step]} в ${formatClock(Date.parse(at))}. Если неверно — «Отменить».`);
       return true;
     } catch (error) {
       console.error('trip step failed', error);
@@ -86,9 +102,27 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
   }
 
   const tap = () => {
+    setSheetAuto(null);
     if (step === 'loading_departed' || step === 'unloading_departed') setSheet(step);
     else void stamp(null);
   };
+
+  // With location allowed and the app open: arrivals stamp themselves; a departure opens its sheet with its time.
+  const running = trips.current !== null && !trips.current.done;
+  useTripWatch({
+    active: running || association.status === 'in_progress',
+    next: step,
+    places: { loading: fenceOf(task.loading), unloading: fenceOf(task.unloading) },
+    dwellSeconds: settings.geofence_dwell_seconds,
+    onStamp: (found: AutoStamp) => {
+      if (found.step !== step || busy !== null || sheet !== null) return;
+      const auto = { at: new Date(found.at).toISOString(), position: found.position, source: 'auto' as const };
+      if (step === 'loading_departed' || step === 'unloading_departed') {
+        setSheetAuto(auto);
+        setSheet(step);
+      } else void stamp(null, auto);
+    },
+  });
 
   return (
     <section className="drv-trip" aria-label="Рейс">
@@ -111,8 +145,12 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
           step={sheet}
           unit={task.unit}
           askAcceptance={settings.acceptance_mode === 'per_trip'}
-          onSubmit={(facts) => stamp(facts)}
-          onClose={() => setSheet(null)}
+          autoAt={sheetAuto?.at ?? null}
+          onSubmit={(facts) => stamp(facts, sheetAuto)}
+          onClose={() => {
+            setSheet(null);
+            setSheetAuto(null);
+          }}
         />
       ) : null}
     </section>

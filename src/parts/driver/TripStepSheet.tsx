@@ -10,6 +10,7 @@ import { Modal } from '../../ui/Modal.tsx';
 import { Form } from '../../ui/Form.tsx';
 import { PhotoInputs, PhotoThumb, newPhotoCaption, useNewPhotos } from '../report/PhotoPicker.tsx';
 import { parseQuantity } from './quantity.ts';
+import { formatClock } from '../../ui/format.ts';
 import { SignatureField, type SignatureHandle } from './SignatureField.tsx';
 import './dialogs.css';
 import './trip.css';
@@ -28,13 +29,15 @@ interface Props {
   unit: string;
   /** The receiver signs this trip (the company's per-trip acceptance). */
   askAcceptance: boolean;
+  /** The departure the phone saw by itself (ISO), stamped with this time instead of the save's. */
+  autoAt: string | null;
   onSubmit: (facts: StepFacts) => Promise<boolean>;
   onClose: () => void;
 }
 
 type Errors = Partial<Record<'quantity' | 'ticket' | 'name' | 'signature' | 'reason' | 'form', string>>;
 
-export function TripStepSheet({ step, unit, askAcceptance, onSubmit, onClose }: Props) {
+export function TripStepSheet({ step, unit, askAcceptance, autoAt, onSubmit, onClose }: Props) {
   const loading = step === 'loading_departed';
   const [ticket, setTicket] = useState('');
   const [quantity, setQuantity] = useState('');
@@ -91,7 +94,12 @@ export function TripStepSheet({ step, unit, askAcceptance, onSubmit, onClose }: 
           <h2 id="drv-trip-sheet-title" className="drv-sheet__title">
             {title}
           </h2>
-          <p className="drv-sheet__subtitle">Время и место отметятся при сохранении. Без связи отметка уйдёт позже.</p>
+          <p className="drv-sheet__subtitle">
+            {autoAt
+              ? `Телефон заметил выезд в ${formatClock(Date.parse(autoAt))}: это время и будет отмечено.`
+              : 'Время и место отметятся при сохранении.'}{' '}
+            Без связи отметка уйдёт позже.
+          </p>
         </div>
         <div className="drv-sheet__content">
           {loading ? (
