@@ -5,6 +5,7 @@
 import type { OutboxRecord } from './db.ts';
 import type { OutboxItemState, OutboxItemView, OutboxSnapshot, OutboxTripStepView } from './api.ts';
 import type { Clock } from './ports.ts';
+import { heldForUndo } from './trip-steps.ts';
 
 export interface OutboxViewState {
   userId: number | null;
@@ -40,6 +41,8 @@ export function itemState(record: OutboxRecord, { now, sending }: OutboxViewStat
   if (record.sent) return 'sent';
   if (record.givenUp) return 'undelivered';
   if (record.lastError !== null) return 'failed';
+  // A trip step in its undo window waits to be sent; it was not tried yet.
+  if (heldForUndo(record, now)) return 'waiting';
   return record.nextAttemptAt > now ? 'retry' : 'waiting';
 }
 

@@ -192,3 +192,12 @@ describe('trip steps in the outbox', () => {
     expect(answeredId({ report_id: 9, trip_uid: uid })).toBe(9);
   });
 });
+
+describe('a trip step in the snapshot', () => {
+  it('waits (not «retry») during its undo window, and carries its step, time and place', async () => {
+    const h = await setup();
+    await stamp(h, null, 'loading_arrived');
+    const [item] = h.outbox.snapshot().items;
+    expect(item).toMatchObject({ state: 'waiting', trip: { step: 'loading_arrived', at: at(T0), source: 'tap', holdUntil: T0 + UNDO_WINDOW_MS, acceptance: null } });
+  });
+});
