@@ -221,6 +221,8 @@ export interface OutboxApi {
   queueTripStep(step: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>>;
   /** Takes a step back while its undo window lasts; after it, a failure saying why it stays. */
   undoTripStep(tripUid: string, step: TripStep): Promise<Result<null>>;
+  /** Corrects a step's time (ISO): it goes again with source 'corrected'. */
+  correctTripStep(tripUid: string, step: TripStep, at: string): Promise<Result<null>>;
   /** Compresses one photo for a preview (same settings as the queue). */
   compressPreview(photo: Blob): Promise<Blob>;
   /** The first photo of a queued report (its thumbnail in the queue), or null. */

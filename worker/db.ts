@@ -31,6 +31,8 @@ export interface TripStepFacts {
   step: TripStep;
   body: TripStepBody;
   signature: boolean;
+  /** The driver corrected the step's time (`body.source` 'corrected'): it goes again as JSON, without its files. */
+  correction?: boolean;
 }
 
 export interface OutboxRecord {

@@ -130,6 +130,7 @@ export function createOutboxApi(deps: OutboxApiDeps): EngineOutbox {
         return outbox.queueTripStep({ ...step, body: parsed.data });
       },
       undoTripStep: (uid, step) => outbox.undoTripStep(uid, step),
+      correctTripStep: (uid, step, at) => outbox.correctTripStep(uid, step, at),
       // «Отправить сейчас» always tries: in offline mode it first asks the server (docs/product.md §4: the profile fetch
       // that succeeds ends offline mode), then the queue goes.
       flushNow: async () => {

@@ -72,6 +72,8 @@ export interface Outbox {
   /** A trip step (worker/trip-steps.ts), held for its undo window, then sent in its trip's order. */
   queueTripStep(step: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>>;
   undoTripStep(uid: string, step: TripStep): Promise<Result<null>>;
+  /** A step's time corrected by the driver: sent again as source 'corrected' (without its files once delivered). */
+  correctTripStep(uid: string, step: TripStep, at: string): Promise<Result<null>>;
   /**
    * Sends what is due; resolves when this engine's flush (and any flush asked for meanwhile) is over.
    * `everything`: the driver asked («Отправить сейчас») — every unsent item goes, whatever its retry time.
@@ -104,6 +106,7 @@ export const noOutbox: OutboxFactory = () => ({
   queueReport: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   queueTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   undoTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  correctTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   flush: async () => undefined,
   triggerFlush: () => undefined,
   resolve: async () => [],

@@ -170,6 +170,33 @@ export function createOutbox(deps: OutboxDeps): Outbox {
   }
 
   /**
+   * The driver's correction of a step's time (an automatic stamp, a late tap): the step's one record changes its
+   * time and source ('corrected') and goes again, sent or not (the server takes a repeated step only as a correction).
+   */
+  async function correctTripStep(uid: string, step: TripStep, at: string): Promise<Result<null>> {
+    const userId = deps.userId();
+    if (userId === null) return failure('Войдите в систему');
+    if (Number.isNaN(Date.parse(at))) return failure('Неверное время');
+    records = await store.all();
+    const found = records.find((r) => r.trip?.uid === uid && r.trip.step === step && r.userId === userId);
+    if (found?.id === undefined) return failure('Отметка не найдена');
+    if (sending.has(found.id)) return failure('Отметка сейчас отправляется: исправьте через минуту');
+    try {
+      const now = clock.now();
+      await update(found.id, (r) => {
+        if (!r.trip) return r;
+        const trip = { ...r.trip, body: { ...r.trip.body, at, source: 'corrected' as const }, correction: r.sent || r.trip.correction === true };
+        return { ...r, trip, completedAt: at, sent: false, sentAt: null, attempts: 0, lastError: null, givenUp: false, nextAttemptAt: Math.max(now, r.holdUntil ?? now) };
+      });
+      if (started) triggerFlush();
+      return { ok: true, data: null };
+    } catch (error) {
+      console.error('correcting a trip step failed', error);
+      return failure('Не удалось исправить отметку');
+    }
+  }
+
+  /**
    * Applies `change` to the stored record, if it is still there (a discard wins over a late answer); null
    * deletes. Resolves once committed. Changes asked for while a transaction commits go together in the next
    * one: a flush with several uploads answered meanwhile pays for one strict commit, not one each.
@@ -442,5 +469,5 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     };
   }
 
-  return { queueReport, queueTripStep, undoTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
+  return { queueReport, queueTripStep, undoTripStep, correctTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
 }

@@ -19,6 +19,8 @@ export function outboxRequest(record: OutboxRecord, blobs: readonly Blob[]): Out
   if (!trip) return { method: 'POST', path: 'reports/', form: buildReportForm(record, blobs) };
   const form = new FormData();
   form.append('data', JSON.stringify(trip.body));
+  // A corrected time changes only the time: the photos and the signature are on the server already.
+  if (trip.correction) return { method: 'PUT', path: `trips/${encodeURIComponent(trip.uid)}/steps/${trip.step}`, form };
   const photos = trip.signature ? blobs.slice(0, -1) : blobs;
   photos.forEach((photo, index) => form.append('photo', photo, photoName(photo, index)));
   const signature = trip.signature ? blobs.at(-1) : undefined;

@@ -1,7 +1,7 @@
 /**
  * End to end (issue 32): the trip as it happens on a 360 px phone with its position emulated over CDP
  * (`Emulation.setGeolocationOverride`). The driver taps through a trip — the position read at each step, the
- * ticket's sheet, an undo within its window — then taps through a second trip with the server and the network
+ * ticket's sheet, an undo within its window, a corrected time — then taps through a second trip with the server and the network
  * gone; a reload keeps it (IndexedDB, the service worker's shell). Layout at 360 and 1440 px: no horizontal scroll.
  * E2E_SCREENSHOTS=<dir> saves the card and the sheet.
  */
@@ -70,6 +70,14 @@ describe('the trip as it happens (360 px)', () => {
       await trip.getByRole('heading', { name: /Рейс завершён/ }).waitFor();
       expect(await trip.locator('.drv-trip__step--done').count()).toBe(4);
       await big('Прибыл на погрузку').waitFor();
+
+      // A late tap corrected: the step goes again as 'corrected', and the timeline says so.
+      await trip.getByRole('button', { name: 'Исправить время: Прибыл на погрузку' }).click();
+      await trip.getByLabel('Время: Прибыл на погрузку').fill('06:05');
+      await trip.getByRole('button', { name: 'Сохранить' }).click();
+      await page.getByText('Время исправлено: Прибыл на погрузку в 06:05').waitFor();
+      await trip.locator('.drv-trip__step').first().getByText('06:05').waitFor();
+      await trip.getByText(/исправлено/).first().waitFor();
 
       // The second trip with the server and the network gone.
       proxy.setDown(true);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TripStep } from '../../contract/trips.ts';
 import type { OutboxItemView } from '../../src/engine/types.ts';
-import { tripSettingsOf, tripsOf, undoable } from '../../src/parts/driver/trip-state.ts';
+import { correctedTime, tripSettingsOf, tripsOf, undoable } from '../../src/parts/driver/trip-state.ts';
 
 let nextId = 1;
 function item(uid: string, step: TripStep, createdAt: number, extra: Partial<OutboxItemView> = {}): OutboxItemView {
@@ -54,5 +54,11 @@ describe('the current trip read from the outbox', () => {
   it('reads the company settings from the task, the defaults otherwise', () => {
     expect(tripSettingsOf({}).acceptance_mode).toBe('none');
     expect(tripSettingsOf({ trip_settings: { acceptance_mode: 'per_trip' } })).toMatchObject({ acceptance_mode: 'per_trip', geofence_dwell_seconds: 60 });
+  });
+
+  it('a corrected time keeps the day of the stamp and takes the typed hours and minutes', () => {
+    const at = new Date(2026, 10, 28, 10, 42, 17).toISOString();
+    expect(correctedTime(at, '10:35')).toBe(new Date(2026, 10, 28, 10, 35, 0).toISOString());
+    expect(correctedTime(at, '1035')).toBeNull();
   });
 });

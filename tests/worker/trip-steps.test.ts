@@ -201,3 +201,36 @@ describe('a trip step in the snapshot', () => {
     expect(item).toMatchObject({ state: 'waiting', trip: { step: 'loading_arrived', at: at(T0), source: 'tap', holdUntil: T0 + UNDO_WINDOW_MS, acceptance: null } });
   });
 });
+
+describe('a corrected step time', () => {
+  it('before delivery: the one record changes, and goes once with the corrected time', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    const uid = await stamp(h, null, 'loading_arrived');
+    expect(await h.outbox.correctTripStep(uid, 'loading_arrived', at(T0 - 5 * 60_000))).toEqual({ ok: true, data: null });
+    h.clock.now += UNDO_WINDOW_MS;
+    await h.outbox.flush();
+    expect(keysSent(h)).toEqual([`${uid}:loading_arrived`]);
+    const [record] = await h.db.getAll('outbox');
+    expect(record?.trip?.body).toMatchObject({ at: at(T0 - 5 * 60_000), source: 'corrected' });
+  });
+
+  it('after delivery: the step goes again as a correction, its data without the files', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    let uid = await stamp(h, null, 'loading_arrived');
+    uid = await stamp(h, uid, 'loading_departed', { photos: [photo('ticket')], body: { loading_quantity: 20 } });
+    h.clock.now += UNDO_WINDOW_MS;
+    await h.outbox.flush();
+    expect(await h.outbox.correctTripStep(uid, 'loading_departed', at(T0 + 60_000))).toEqual({ ok: true, data: null });
+    expect(h.outbox.snapshot().pending).toBe(1);
+    await h.outbox.flush();
+    expect(keysSent(h)).toEqual([`${uid}:loading_arrived`, `${uid}:loading_departed`, `${uid}:loading_departed`]);
+    const record = (await h.db.getAll('outbox')).find((r) => r.trip?.step === 'loading_departed');
+    expect(record).toMatchObject({ sent: true, trip: { correction: true, body: { at: at(T0 + 60_000), source: 'corrected', loading_quantity: 20 } } });
+    const loaded = await h.store.outbox.read(record?.id as number);
+    const request = outboxRequest(loaded?.record as NonNullable<typeof record>, loaded?.photos ?? []);
+    expect(request.form.getAll('photo')).toEqual([]);
+    expect(JSON.parse(request.form.get('data') as string)).toMatchObject({ source: 'corrected', at: at(T0 + 60_000) });
+  });
+});

@@ -16,7 +16,7 @@ import { formatClock } from '../../ui/format.ts';
 import { showToast } from '../../ui/toasts.ts';
 import { readPosition } from './position.ts';
 import { TripStepSheet, type FactStep, type StepFacts } from './TripStepSheet.tsx';
-import { tripSettingsOf, tripsOf, undoable, type StampView, type TripView } from './trip-state.ts';
+import { correctedTime, tripSettingsOf, tripsOf, undoable, type StampView, type TripView } from './trip-state.ts';
 import type { AutoStamp, Fence } from './geofence.ts';
 import { useTripWatch } from './use-trip-watch.ts';
 import './trip.css';
@@ -157,6 +157,40 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
   );
 }
 
+const twoDigits = (n: number) => String(n).padStart(2, '0');
+
+/** «Исправить время»: a time field for one stamp (an automatic one seen wrong, a tap made late). */
+function Correction({ stamp }: { stamp: StampView }) {
+  const [open, setOpen] = useState(false);
+  const date = new Date(Date.parse(stamp.at));
+  const [value, setValue] = useState(`${twoDigits(date.getHours())}:${twoDigits(date.getMinutes())}`);
+  async function save() {
+    const at = correctedTime(stamp.at, value);
+    if (!at) return showToast('error', 'Укажите время в виде ЧЧ:ММ');
+    const result = await getEngine().correctTripStep(stamp.uid, stamp.step, at);
+    showToast(result.ok ? 'success' : 'error', result.ok ? `Время исправлено: ${TRIP_STEP_DONE[stamp.step]} в ${value}` : result.message);
+    if (result.ok) setOpen(false);
+  }
+  if (!open) {
+    return (
+      <button type="button" className="drv-trip__fix" onClick={() => setOpen(true)} aria-label={`Исправить время: ${TRIP_STEP_DONE[stamp.step]}`}>
+        Исправить время
+      </button>
+    );
+  }
+  return (
+    <span className="drv-trip__fix-form">
+      <input type="time" className="drv-input drv-trip__fix-input" aria-label={`Время: ${TRIP_STEP_DONE[stamp.step]}`} value={value} onChange={(e) => setValue(e.target.value)} />
+      <button type="button" className="drv-btn drv-btn--primary drv-btn--small" onClick={() => void save()}>
+        Сохранить
+      </button>
+      <button type="button" className="drv-btn drv-btn--ghost drv-btn--small" onClick={() => setOpen(false)}>
+        Отмена
+      </button>
+    </span>
+  );
+}
+
 function Timeline({ trip, finished }: { trip: TripView; finished: number }) {
   return (
     <div className="drv-trip__timeline">
@@ -180,6 +214,7 @@ function Timeline({ trip, finished }: { trip: TripView; finished: number }) {
                   {stampView.state === 'sent' ? 'отправлено' : stampView.state === 'undelivered' ? 'не доставлено' : 'в очереди'}
                 </span>
               ) : null}
+              {stampView ? <Correction key={stampView.at} stamp={stampView} /> : null}
             </li>
           );
         })}

@@ -67,3 +67,12 @@ export function tripSettingsOf(task: object): TripSettings {
   const given = (task as { trip_settings?: Partial<TripSettings> | null }).trip_settings;
   return { ...DEFAULT_TRIP_SETTINGS, ...(given ?? {}) };
 }
+
+/** The stamp's time moved to `hhmm` on the same day (the device's local time), ISO. */
+export function correctedTime(at: string, hhmm: string): string | null {
+  const match = /^(\d{2}):(\d{2})$/.exec(hhmm);
+  if (!match) return null;
+  const date = new Date(Date.parse(at));
+  date.setHours(Number(match[1]), Number(match[2]), 0, 0);
+  return date.toISOString();
+}
