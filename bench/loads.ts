@@ -69,7 +69,28 @@ function plant(code: FlagCode, f: ReportFacts, at: number): ReportFacts {
       return { ...f, received_at: iso(at + 30 * 3_600_000) };
     case 'time_out_of_range':
       return { ...f, completed_at: iso(Date.parse(f.received_at) + 2 * 3_600_000) };
+    case 'far_from_place':
+      return { ...f, trip: { ...stampedTrip(f), stamps: [{ step: 'loading_arrived', at: f.completed_at as string, received_at: f.received_at, distance_m: 2000, radius_m: 150, accuracy: 20 }] } };
+    case 'no_acceptance':
+      return { ...f, trip: { ...stampedTrip(f), acceptance_required: true, accepted: false } };
+    case 'long_wait':
+      return { ...f, trip: { ...stampedTrip(f), loading_wait_min: 95 } };
   }
+}
+
+/** The trip stamped as it happened, clean: what the trip's own checks are planted on. */
+function stampedTrip(f: ReportFacts): NonNullable<ReportFacts['trip']> {
+  return {
+    loading_arrived_at: f.completed_at,
+    previous_loading_arrived_at: null,
+    stamps: [],
+    loading_wait_min: 20,
+    unloading_wait_min: 15,
+    long_wait_minutes: 60,
+    acceptance_required: false,
+    finished: true,
+    accepted: true,
+  };
 }
 
 function checksFigures(): { figures: SectionResult['figures']; details: Record<string, unknown> } {

@@ -37,7 +37,8 @@ export type Area =
   | 'dispatch'
   | 'counterparties'
   | 'places'
-  | 'vehicles';
+  | 'vehicles'
+  | 'trips';
 
 /**
  * Where pay shows: the statistics (`wages`) and the month's payroll (`payroll`). Every write that changes a load

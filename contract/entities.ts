@@ -3,6 +3,7 @@
  * Both `server/` and `worker/` import these; nothing here touches a realm's globals.
  */
 import type { Role } from './roles.ts';
+import type { TripFacts } from './trips.ts';
 import type { ReportFlag } from './report-checks.ts';
 import type { DriverPay } from './money.ts';
 import type { CounterpartyRef, PlaceRef, VehicleRef } from './registers.ts';
@@ -259,8 +260,11 @@ export interface Report {
 export const REVIEW_STATUSES = ['pending', 'approved', 'disputed'] as const;
 export type ReviewStatus = (typeof REVIEW_STATUSES)[number];
 
-/** GET /reports/{id}: a report with what staff need to judge it (the driver, the task, the association). */
-export interface ReportView extends Report {
+/**
+ * GET /reports/{id}: a report with what staff need to judge it (the driver, the task, the association), and the trip's
+ * facts (docs/trips.md): its timeline, waits, acceptance; a form's report is `after_the_fact`.
+ */
+export interface ReportView extends Report, TripFacts {
   driver_name: string | null;
   task: Pick<Task, 'id' | 'company_id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit' | 'status'>;
   association: Pick<DriverAssociation, 'id' | 'status' | 'quantity' | 'loading_quantity' | 'unloading_quantity' | 'transport_rate'>;

@@ -25,6 +25,9 @@ export const FLAG_CODES = [
   'fast_cycle',
   'late_filing',
   'time_out_of_range',
+  'far_from_place',
+  'no_acceptance',
+  'long_wait',
 ] as const;
 
 /**
@@ -40,8 +43,11 @@ export interface ReportFlag {
   detail: string;
 }
 
-/** Flags that are information, not a fault (late_filing): they do not keep a report out of "approve all clean". */
-export const INFO_FLAGS: readonly FlagCode[] = Object.freeze(['late_filing'] as FlagCode[]);
+/**
+ * Flags that are information, not a fault (late_filing; long_wait: the truck waited, the driver did nothing wrong):
+ * they do not keep a report out of "approve all clean".
+ */
+export const INFO_FLAGS: readonly FlagCode[] = Object.freeze(['late_filing', 'long_wait'] as FlagCode[]);
 
 /** Short Russian names, for filters and badges. */
 export const FLAG_LABELS: Record<FlagCode, string> = {
@@ -53,6 +59,9 @@ export const FLAG_LABELS: Record<FlagCode, string> = {
   fast_cycle: 'Слишком быстрый рейс',
   late_filing: 'Подан с опозданием',
   time_out_of_range: 'Время вне диапазона',
+  far_from_place: 'Отметка далеко от места',
+  no_acceptance: 'Нет подписи получателя',
+  long_wait: 'Долгий простой',
 };
 
 export interface CheckThresholds {
@@ -62,7 +71,10 @@ export interface CheckThresholds {
   mismatch_tolerance_pct: number;
   /** over_share: allowed excess of the delivered total over the driver's planned share, %. */
   over_share_tolerance_pct: number;
-  /** fast_cycle: the shortest plausible gap between two trips' completion times, minutes. */
+  /**
+   * fast_cycle: the shortest plausible gap between two trips, minutes: from one loading arrival to the next on trips
+   * stamped as they happened, between completion times on trips entered after the fact.
+   */
   min_cycle_minutes: number;
   /** late_filing: the longest gap from completion to the server receiving the report, hours. */
   late_filing_hours: number;
@@ -124,6 +136,48 @@ export interface ReportFacts {
   duplicate_photo_of: { report_id: number; distance: number } | null;
   duplicate_ticket_of: { report_id: number } | null;
   ticket_number: string | null;
+  /** The trip's timeline (docs/trips.md); absent or null for a report entered after the fact in one form. */
+  trip?: TripCheckFacts | null;
+}
+
+/** Step names as a detail writes them («прибытие на погрузку»). */
+const STAMP_WORDS: Record<TripCheckStamp['step'], string> = {
+  loading_arrived: 'Прибытие на погрузку',
+  loading_departed: 'Выезд с погрузки',
+  unloading_arrived: 'Прибытие на выгрузку',
+  unloading_departed: 'Выезд с выгрузки',
+};
+
+export interface TripCheckStamp {
+  step: 'loading_arrived' | 'loading_departed' | 'unloading_arrived' | 'unloading_departed';
+  /** Device time and the server's receipt, ISO. */
+  at: string;
+  received_at: string;
+  /** Metres from the place's point; null when the stamp has no position or the place no point. */
+  distance_m: number | null;
+  /** The place's geofence, metres. */
+  radius_m: number | null;
+  /** The position's accuracy, metres. */
+  accuracy: number | null;
+}
+
+/** What the checks read of a trip stamped as it happened. */
+export interface TripCheckFacts {
+  /** This trip's loading arrival and the same driver's previous one (any task), ISO. */
+  loading_arrived_at: string | null;
+  previous_loading_arrived_at: string | null;
+  stamps: TripCheckStamp[];
+  /** Waits at loading and unloading, minutes (arrival to departure); null while a stamp is missing. */
+  loading_wait_min: number | null;
+  unloading_wait_min: number | null;
+  /** The company's long_wait threshold, minutes (its trip settings). */
+  long_wait_minutes: number;
+  /** The company asks for the receiver's acceptance (per trip or per shift). */
+  acceptance_required: boolean;
+  /** The trip's last step is stamped. */
+  finished: boolean;
+  /** The trip has an acceptance (signed or a refusal recorded). */
+  accepted: boolean;
 }
 
 /** A completion time may run ahead of the server's receipt by this much (device clocks drift a little). */
@@ -292,23 +346,26 @@ export function checkReport(facts: ReportFacts, thresholds: CheckThresholds = DE
   }
 
   const completed = parseTime(facts.completed_at);
+  const trip = facts.trip ?? null;
 
-  // fast_cycle
-  const previous = parseTime(facts.previous_completed_at);
-  if (completed !== null && previous !== null) {
-    const minutes = (completed - previous) / MINUTE;
+  // fast_cycle: a trip's loading arrivals; a form's completion times
+  const cycleEnd = trip ? parseTime(trip.loading_arrived_at) : completed;
+  const previous = parseTime(trip ? trip.previous_loading_arrived_at : facts.previous_completed_at);
+  if (cycleEnd !== null && previous !== null) {
+    const minutes = (cycleEnd - previous) / MINUTE;
     if (minutes >= 0 && minutes < t.min_cycle_minutes) {
+      const what = trip ? 'от прибытия на погрузку в предыдущем рейсе до прибытия в этом' : 'после предыдущего рейса';
       flags.push({
         code: 'fast_cycle',
-        detail: `${formatNumberRu(minutes, 1, 'down')} мин после предыдущего рейса (минимум ${formatNumberRu(t.min_cycle_minutes, 1)} мин)`,
+        detail: `${formatNumberRu(minutes, 1, 'down')} мин ${what} (минимум ${formatNumberRu(t.min_cycle_minutes, 1)} мин)`,
       });
     }
   }
 
   const received = parseTime(facts.received_at);
 
-  // late_filing
-  if (completed !== null && received !== null) {
+  // late_filing: only a trip entered after the fact (a stamped trip's steps may wait offline for hours)
+  if (!trip && completed !== null && received !== null) {
     const hours = (received - completed) / HOUR;
     if (above(hours, t.late_filing_hours)) {
       flags.push({
@@ -318,10 +375,20 @@ export function checkReport(facts: ReportFacts, thresholds: CheckThresholds = DE
     }
   }
 
-  // time_out_of_range
-  if (completed !== null) {
+  // time_out_of_range: a trip's stamps each against their own receipt
+  const ahead = trip?.stamps.find((s) => {
+    const at = parseTime(s.at);
+    const got = parseTime(s.received_at);
+    return at !== null && got !== null && at - got > CLOCK_SKEW_MINUTES * MINUTE;
+  });
+  if (ahead) {
+    flags.push({
+      code: 'time_out_of_range',
+      detail: `${STAMP_WORDS[ahead.step]} ${timeText(parseTime(ahead.at) as number)} позже получения сервером ${timeText(parseTime(ahead.received_at) as number)}`,
+    });
+  } else if (completed !== null) {
     const dayStart = parseDay(facts.task_date);
-    if (received !== null && completed - received > CLOCK_SKEW_MINUTES * MINUTE) {
+    if (!trip && received !== null && completed - received > CLOCK_SKEW_MINUTES * MINUTE) {
       flags.push({
         code: 'time_out_of_range',
         detail: `Время завершения ${timeText(completed)} позже получения сервером ${timeText(received)}`,
@@ -334,5 +401,45 @@ export function checkReport(facts: ReportFacts, thresholds: CheckThresholds = DE
     }
   }
 
+  if (trip) flags.push(...tripFlags(trip));
   return flags;
+}
+
+/**
+ * A trip's own checks, in FLAG_CODES order:
+ * - far_from_place: a stamp's distance from its place's point is above the place's radius plus the position's
+ *   accuracy (the first such stamp is named, with how many there are).
+ * - no_acceptance: the company asks for the receiver's acceptance, the trip is finished, and it has none.
+ * - long_wait (information): a wait at loading or unloading above the company's long_wait_minutes.
+ */
+function tripFlags(trip: TripCheckFacts): ReportFlag[] {
+  const flags: ReportFlag[] = [];
+  const far = trip.stamps.filter((s) => isNum(s.distance_m) && isNum(s.radius_m) && above(s.distance_m, s.radius_m + (isNum(s.accuracy) && s.accuracy > 0 ? s.accuracy : 0)));
+  const first = far[0];
+  if (first && isNum(first.distance_m) && isNum(first.radius_m)) {
+    const accuracy = isNum(first.accuracy) && first.accuracy > 0 ? first.accuracy : 0;
+    const more = far.length > 1 ? `; таких отметок ${far.length}` : '';
+    flags.push({
+      code: 'far_from_place',
+      detail: `${STAMP_WORDS[first.step]} в ${metresText(first.distance_m)} от места (радиус ${metresText(first.radius_m)}, точность ${metresText(accuracy)})${more}`,
+    });
+  }
+  if (trip.acceptance_required && trip.finished && !trip.accepted) {
+    flags.push({ code: 'no_acceptance', detail: 'Рейс завершён без подписи получателя и без записи об отказе, а компания требует приёмку' });
+  }
+  const waits: [string, number | null][] = [
+    ['на погрузке', trip.loading_wait_min],
+    ['на выгрузке', trip.unloading_wait_min],
+  ];
+  const long = waits.flatMap(([where, minutes]) => (isNum(minutes) && above(minutes, trip.long_wait_minutes) ? [`${where} ${formatNumberRu(minutes, 0, 'up')} мин`] : []));
+  if (long.length > 0) {
+    const parts = long.join(', ');
+    flags.push({ code: 'long_wait', detail: `Простой ${parts} (порог ${formatNumberRu(trip.long_wait_minutes, 0)} мин)` });
+  }
+  return flags;
+}
+
+/** «2 км» from 1 km up (one decimal), else «350 м». */
+function metresText(m: number): string {
+  return m >= 1000 ? `${formatNumberRu(m / 1000, 1)} км` : `${formatNumberRu(m, 0)} м`;
 }

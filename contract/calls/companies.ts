@@ -8,8 +8,9 @@ import { answer, area, DELETE, GET, PAY, POST, PUT } from '../call.ts';
 import type { Company, CompanyCard, UserWire } from '../entities.ts';
 import { companySchema, companyUserSchema } from '../payloads.ts';
 import { checkCompanyRequisites, companyRequisitesFields } from '../requisites.ts';
-import { ADMINS, STAFF, SUPER_ONLY } from '../roles.ts';
+import { ADMINS, ALL_ROLES, STAFF, SUPER_ONLY } from '../roles.ts';
 import { checkThresholdsSchema, type CheckThresholds } from '../report-checks.ts';
+import { tripSettingsSchema, type TripSettings } from '../trips.ts';
 
 /** A company's name and people show on pay (/payroll, the statistics): renaming it, deleting it or moving a user in. */
 const COMPANY_SHOWN = ['users', ...PAY] as const;
@@ -58,5 +59,17 @@ export const companyCalls = area(
     answer: answer<CheckThresholds>(),
     invalidates: ['reports'],
     audience: ['company-staff:param.id'],
+  }),
+  /**
+   * The company's trip settings on the same card (docs/trips.md): the receiver's acceptance, a long wait, the
+   * automatic stamps' dwell, «нет данных». Staff read them (drivers read them with their tasks), admins change them.
+   */
+  GET('/companies/:id/trip-settings', { roles: ALL_ROLES, answer: answer<TripSettings>() }),
+  PUT('/companies/:id/trip-settings', {
+    roles: ADMINS,
+    body: tripSettingsSchema,
+    answer: answer<TripSettings>(),
+    invalidates: ['reports', 'dispatch'],
+    audience: ['company:param.id'],
   }),
 );

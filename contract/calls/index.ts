@@ -22,6 +22,7 @@ import { clientErrorCalls } from './client-errors.ts';
 import { pushCalls } from './push.ts';
 import { eventCalls } from './events.ts';
 import { registerCalls } from './registers.ts';
+import { tripCalls } from './trips.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -42,6 +43,7 @@ export const CALLS = {
   ...pushCalls,
   ...eventCalls,
   ...registerCalls,
+  ...tripCalls,
 };
 
 export type Calls = typeof CALLS;

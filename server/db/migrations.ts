@@ -10,6 +10,7 @@ import { migration009 } from './migrations-hardening.ts';
 import { migration010, migration013 } from './migrations-scale.ts';
 import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
+import { migration014 } from './migrations-trips.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -375,6 +376,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '011_late_payments': migration011(),
         '012_registers': migration012(dialect),
         '013_payroll_drivers': migration013(dialect),
+        '014_trips': migration014(dialect),
       };
     },
   };

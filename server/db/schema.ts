@@ -12,6 +12,7 @@ import type {
   PayrollMonthsTable,
   ProgressiveRatesTable,
 } from './schema-money.ts';
+import type { TripAcceptancesTable, TripAcceptanceTripsTable, TripStampsTable } from './schema-trips.ts';
 import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
 import type { TransferStatus } from '../../contract/transfers.ts';
 import type { ResponseStatus } from '../../contract/announcements.ts';
@@ -42,6 +43,8 @@ export interface CompaniesTable {
   created_at: string;
   /** JSON of contract/report-checks.ts CheckThresholds, or null for the defaults. */
   check_thresholds: string | null;
+  /** JSON of contract/trips.ts TripSettings (migration 014), or null for the defaults. */
+  trip_settings: string | null;
   /** The carrier's own requisites (migration 010; contract/requisites.ts), each null until entered. */
   full_name: string | null;
   inn: string | null;
@@ -245,6 +248,10 @@ export interface ReportsTable {
   reviewed_at: string | null;
   /** JSON list of contract/report-checks.ts ReportFlag. */
   flags: Generated<string>;
+  /** The phone's trip id (migration 014; docs/trips.md): set on a trip stamped step by step, null on a form. */
+  trip_uid: string | null;
+  /** 1: entered after the fact in one form (its times typed or its filing's); 0: stamped as it happened. */
+  after_the_fact: Generated<Bool>;
 }
 
 export interface ReportPhotosTable {
@@ -380,6 +387,9 @@ export interface Database {
   counterparties: CounterpartiesTable;
   places: PlacesTable;
   vehicles: VehiclesTable;
+  trip_stamps: TripStampsTable;
+  trip_acceptances: TripAcceptancesTable;
+  trip_acceptance_trips: TripAcceptanceTripsTable;
 }
 
 /** A user's own settings (migration 008): the alerts they want, JSON of contract/alerts.ts AlertSettings. */

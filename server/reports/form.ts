@@ -16,7 +16,11 @@ const MB = 1024 * 1024;
 export interface ReportForm {
   fields: Record<string, string>;
   photos: Photo[];
+  /** A trip step's receiver's signature (a PNG), when the caller accepts one (`{ signature: true }`). */
+  signature: Photo | null;
 }
+
+const SIGNATURE_FIELD = 'signature';
 
 export const multipartLimits = {
   fileSize: PHOTO_MAX_BYTES,
@@ -52,24 +56,32 @@ export async function readReportForm(
   request: FastifyRequest,
   uploadPath: () => Promise<string>,
   already: { count: number; bytes: number } = { count: 0, bytes: 0 },
+  /** `signature`: one `signature` PNG part is read beside the photos; `fieldSize`: a longer text field (a trip's JSON). */
+  options: { signature?: boolean; fieldSize?: number } = {},
 ): Promise<ReportForm> {
   if (!request.isMultipart()) throw badRequest('Ожидается multipart/form-data');
   const fields: Record<string, string> = {};
   const photos: Photo[] = [];
+  let signature: Photo | null = null;
   const written: { file: string }[] = [];
   let bytes = already.bytes;
   try {
-    for await (const part of request.parts({ limits: multipartLimits })) {
+    for await (const part of request.parts({ limits: { ...multipartLimits, ...(options.fieldSize ? { fieldSize: options.fieldSize } : {}) } })) {
       if (part.type === 'field') {
         if (part.valueTruncated) throw badRequest(`${part.fieldname}: слишком длинное значение`);
         fields[part.fieldname] = String(part.value);
         continue;
       }
-      if (!PHOTO_FIELDS.has(part.fieldname)) {
+      const isSignature = options.signature === true && part.fieldname === SIGNATURE_FIELD;
+      if (!isSignature && !PHOTO_FIELDS.has(part.fieldname)) {
         part.file.resume();
         throw badRequest(`${part.fieldname}: неизвестное поле файла, ожидается photos`);
       }
-      if (already.count + photos.length >= REPORT_MAX_PHOTOS) {
+      if (isSignature && signature !== null) {
+        part.file.resume();
+        throw badRequest('signature: подпись получателя — один файл');
+      }
+      if (!isSignature && already.count + photos.length >= REPORT_MAX_PHOTOS) {
         part.file.resume();
         throw tooLarge(`В отчёте не больше ${REPORT_MAX_PHOTOS} фото`);
       }
@@ -90,13 +102,19 @@ export async function readReportForm(
       // A browser sends an empty part for a file input left empty.
       if (size === 0 && !part.filename) continue;
       bytes += size;
-      photos.push(await inspectPhoto(file, size, part.filename || 'без имени'));
+      const image = await inspectPhoto(file, size, part.filename || 'без имени');
+      if (!isSignature) {
+        photos.push(image);
+        continue;
+      }
+      if (image.mime !== 'image/png') throw new HttpError(415, 'Подпись получателя: ожидается изображение PNG');
+      signature = image;
     }
   } catch (error) {
     await discardUploads(written);
     throw translate(error);
   }
-  // Empty parts were written as empty files: only the photos' stay.
-  await discardUploads(written.filter((w) => !photos.some((p) => p.file === w.file)));
-  return { fields, photos };
+  // Empty parts were written as empty files: only the photos' and the signature's stay.
+  await discardUploads(written.filter((w) => !photos.some((p) => p.file === w.file) && signature?.file !== w.file));
+  return { fields, photos, signature };
 }

@@ -58,7 +58,7 @@ export async function loadReports(db: Q, filter: { ids?: number[]; associationId
   return rows.map((r) => ({ ...reportFields(r), closed: closed.has(r.id), idempotency_key: r.idempotency_key, photos: photos.get(r.id) ?? [] }));
 }
 
-type ReportRowFields = Omit<ReportRow, 'idempotency_key' | 'reviewed_by' | 'ticket_key'>;
+type ReportRowFields = Omit<ReportRow, 'idempotency_key' | 'reviewed_by' | 'ticket_key' | 'trip_uid' | 'after_the_fact'>;
 
 /** A report row's own fields as the wire carries them (booleans 0/1, flags parsed). */
 export function reportFields(r: ReportRowFields): Omit<Report, 'photos' | 'idempotency_key' | 'closed'> {

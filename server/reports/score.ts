@@ -10,6 +10,9 @@ import { checkReport, checkThresholdsSchema, DEFAULT_CHECK_THRESHOLDS, type Chec
 import { bandNeighbours, bandSql, DUPLICATE_PHOTO_MAX_DISTANCE, hammingDistance, PHASH_BANDS } from './phash.ts';
 import { DELIVERED_SQL, shareOf } from '../tasks/progress.ts';
 import { driverVehicles } from '../registers/driver-vehicles.ts';
+import type { TripCheckFacts } from '../../contract/report-checks.ts';
+import { acceptanceOf, distanceFrom, neighbourArrival, placeSide, placesOfReport, positionOf, stampsOf, timelineOf, waitsOf } from '../trips/facts.ts';
+import { companyTripSettings } from '../trips/settings.ts';
 
 type Q = Kysely<Database>;
 
@@ -85,6 +88,8 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
       'r.created_at',
       'r.ticket_number',
       'r.ticket_key',
+      'r.trip_uid',
+      'r.after_the_fact',
       't.id as task_id',
       't.unit',
       't.date',
@@ -96,7 +101,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
     .executeTakeFirst();
   if (!r) return [];
   const since = new Date(Date.parse(r.created_at) - DUPLICATE_WINDOW_DAYS * 86_400_000).toISOString();
-  const [vehicle, before, previous, live, ticket, photo, thresholds] = await Promise.all([
+  const [vehicle, before, previous, live, ticket, photo, thresholds, trip] = await Promise.all([
     // The fleet vehicle on the driver's card, else the current one of his own list (registers/driver-vehicles.ts).
     driverVehicles(db, [r.driver_id]).then((v) => v.get(r.driver_id)),
     db
@@ -130,6 +135,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
       : Promise.resolve(undefined),
     duplicatePhoto(db, r.id, r.company_id, since),
     companyThresholds(db, r.company_id),
+    r.after_the_fact ? Promise.resolve(null) : tripCheckFacts(db, r),
   ]);
   const flags = checkReport(
     {
@@ -148,9 +154,38 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
       duplicate_photo_of: photo,
       duplicate_ticket_of: ticket ? { report_id: ticket.id } : null,
       ticket_number: r.ticket_number,
+      trip,
     },
     thresholds,
   );
   await db.updateTable('reports').set({ flags: JSON.stringify(flags) }).where('id', '=', r.id).execute();
   return flags;
+}
+
+/** What the checks read of a trip stamped as it happened (docs/trips.md): its stamps, waits, cycle and acceptance. */
+async function tripCheckFacts(db: Q, r: { id: number; driver_id: number; trip_uid: string | null; company_id: number }): Promise<TripCheckFacts> {
+  const [stamps, places, settings, acceptance] = await Promise.all([
+    stampsOf(db, [r.id]).then((m) => m.get(r.id) ?? []),
+    placesOfReport(db, r.id),
+    companyTripSettings(db, r.company_id),
+    acceptanceOf(db, r.trip_uid, r.driver_id),
+  ]);
+  const timeline = timelineOf(stamps, places);
+  const arrived = timeline.loading_arrived?.at ?? null;
+  const previous = arrived ? await neighbourArrival(db, r.driver_id, r.id, arrived, 'previous') : undefined;
+  const waits = waitsOf(timeline, null);
+  return {
+    loading_arrived_at: arrived,
+    previous_loading_arrived_at: previous?.at ?? null,
+    stamps: stamps.map((s) => {
+      const place = places[placeSide(s.step)];
+      return { step: s.step, at: s.at, received_at: s.received_at, distance_m: distanceFrom(positionOf(s), place), radius_m: place?.radius_m ?? null, accuracy: s.accuracy };
+    }),
+    loading_wait_min: waits.loading_min,
+    unloading_wait_min: waits.unloading_min,
+    long_wait_minutes: settings.long_wait_minutes,
+    acceptance_required: settings.acceptance_mode !== 'none',
+    finished: timeline.unloading_departed !== null,
+    accepted: acceptance.kind !== 'none',
+  };
 }

@@ -5,6 +5,7 @@ import type { ReportView } from '../../contract/entities.ts';
 import { loadReport } from './load.ts';
 import { priceLoads, selectLoads } from '../wages/pay.ts';
 import { fromKop } from '../../contract/money.ts';
+import { tripFacts } from '../trips/facts.ts';
 
 export async function loadReportView(db: Kysely<Database>, reportId: number): Promise<ReportView> {
   const report = await loadReport(db, reportId);
@@ -35,8 +36,10 @@ export async function loadReportView(db: Kysely<Database>, reportId: number): Pr
   // The load priced as if approved (an estimate until it is): the same rule as every money figure.
   const [load] = (await selectLoads(db, { associationIds: [report.association_id], review: report.review_status === 'approved' ? 'approved' : 'unapproved' })).filter((l) => l.report_id === report.id);
   const [priced] = load ? await priceLoads(db, [load]) : [];
+  const trip = await tripFacts(db, reportId);
   return {
     ...report,
+    ...trip,
     pay: {
       delivered: priced?.quantity ?? load?.quantity ?? 0,
       rate: priced?.rate ?? null,

@@ -136,7 +136,7 @@ export async function createReport(
   }
 }
 
-async function insertPhotos(trx: Q, reportId: number, stored: readonly StoredPhoto[], now: string): Promise<void> {
+export async function insertPhotos(trx: Q, reportId: number, stored: readonly StoredPhoto[], now: string): Promise<void> {
   if (stored.length === 0) return;
   await trx
     .insertInto('report_photos')

@@ -9,6 +9,7 @@ import { loadUserWire } from '../users/wire.ts';
 import { registerArea } from './define.ts';
 import { companyThresholds } from '../reports/score.ts';
 import { assertStaffSeesCompany } from '../tasks/scope.ts';
+import { companyTripSettings, saveTripSettings } from '../trips/settings.ts';
 
 const NAME_TAKEN = 'Компания с таким названием уже есть';
 
@@ -99,6 +100,20 @@ export const companyRoutes: RouteModule = (app, ctx) => {
       // Reports already stored keep their findings; the new thresholds apply from the next report or edit.
       await db.kysely.updateTable('companies').set({ check_thresholds: JSON.stringify(body) }).where('id', '=', company.id).execute();
       return companyThresholds(db.kysely, company.id);
+    },
+
+    'GET /companies/:id/trip-settings': async ({ user, params }) => {
+      const company = await companyOrNotFound(params.id);
+      // A driver reads his own company's (the phone's acceptance and automatic stamps follow them).
+      if (user.role !== 'driver' || user.company_id !== company.id) assertStaffSeesCompany(user, company.id, 'Компания не найдена');
+      return companyTripSettings(db.kysely, company.id);
+    },
+
+    'PUT /companies/:id/trip-settings': async ({ user, params, body }) => {
+      const company = await companyOrNotFound(params.id);
+      if (!inScope(user, company.id)) throw forbidden('Можно изменять только свою компанию');
+      // Trips already stored keep their findings; the new settings apply from the next step.
+      return saveTripSettings(db.kysely, company.id, body);
     },
   });
 };

@@ -22,6 +22,7 @@ import { dispatchRoutes } from './dispatch.ts';
 import { taskEntryRoutes } from './task-entry.ts';
 import { userSettingsRoutes } from './user-settings.ts';
 import { registerRoutes } from './registers.ts';
+import { tripRoutes } from './trips.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -46,4 +47,5 @@ export const routeModules: RouteModule[] = [
   taskEntryRoutes,
   userSettingsRoutes,
   registerRoutes,
+  tripRoutes,
 ];

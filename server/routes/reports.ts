@@ -14,7 +14,7 @@ import { reportFilingCalls, reportReviewCalls } from '../../contract/calls/repor
 import { registerArea } from './define.ts';
 import { createReport, deletePhoto, deleteReport, photoTotals, updateReport } from '../reports/write.ts';
 import { listDailyHours, upsertDailyHours } from '../reports/daily-hours.ts';
-import { photoFor } from '../reports/photo-file.ts';
+import { photoFor, sendImage } from '../reports/photo-file.ts';
 import { loadReportView } from '../reports/view.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -94,15 +94,7 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
       'GET /reports/photos/:photoId': async ({ user, params, reply }) => {
         const photo = await photoFor(ctx, user, params.photoId);
         const ext = photo.mime === 'image/png' ? 'png' : photo.mime === 'image/webp' ? 'webp' : 'jpg';
-        return reply
-          .type(photo.mime)
-          .header('content-length', photo.size)
-          .header('cache-control', 'private, max-age=86400, immutable')
-          // A stored file is only ever an image: never sniffed, never run as a page, named when saved.
-          .header('x-content-type-options', 'nosniff')
-          .header('content-security-policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; sandbox")
-          .header('content-disposition', `inline; filename="photo-${photo.id}.${ext}"`)
-          .send(ctx.storage.read(photo.storage_key));
+        return sendImage(ctx, reply, { ...photo, filename: `photo-${photo.id}.${ext}` });
       },
 
       'GET /reports/association/:id': async ({ user, params }) => {

@@ -16,7 +16,7 @@ import { call, login, makeCompany, makeUser, makeWorld, PASSWORD, type World } f
 import { addDriver, createTask, dayFromToday, pendingTransfer } from '../fixtures/tasks.ts';
 import { encodeForm, reportForm } from '../fixtures/forms.ts';
 import { makeCounterparty, makePlace, makeVehicle, randomInn10, randomPlate } from '../fixtures/registers.ts';
-import { JPEG_8x6 } from '../fixtures/images.ts';
+import { JPEG_8x6, PNG_8x6 } from '../fixtures/images.ts';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { DiskStorage } from '../../server/files/storage.ts';
@@ -88,6 +88,17 @@ async function reportOfA(c: Ctx) {
   if (res.statusCode !== 201) throw new Error(`report fixture: ${res.statusCode} ${res.body}`);
   const report = res.json() as { id: number; photos: { id: number }[] };
   return { task, association, report: report.id, photo: report.photos[0]?.id as number };
+}
+
+/** A signed per-shift acceptance by company A's driver, its signature stored: its id. */
+async function signatureOfA(c: Ctx): Promise<number> {
+  const key = await new DiskStorage(join(c.s.config.dataDir, 'files')).put('signatures', PNG_8x6, '.png');
+  const row = await c.s.db.kysely
+    .insertInto('trip_acceptances')
+    .values({ driver_id: c.w.users.driver.id, key: randomUUID(), scope: 'shift', kind: 'signed', receiver_name: 'Прораб', receiver_position: null, signature_key: key, strokes: null, refused_reason: null, at: nowIso(), lat: null, lon: null, accuracy: null, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Company A with an empty ladder, so a first band from 0 is always valid. */
@@ -521,6 +532,31 @@ export const ROWS: Row[] = [
     make: async () => ({ url: '/api/reports/daily_hours/', body: { date: dayFromToday(0), hours: 8 } }),
     bad: async () => ({ url: '/api/reports/daily_hours/', body: { date: dayFromToday(0), hours: 25 } }),
     badBy: 'driver',
+  },
+
+  // ── Trips (docs/trips.md) ──
+  {
+    call: 'PUT /trips/{trip_uid}/steps/{step}',
+    method: 'PUT',
+    matrix: '401 ok 403 403 403 403 403',
+    make: async (c) => ({ url: `/api/trips/${randomUUID()}/steps/loading_arrived`, body: { association_id: (await taskWithDriver(c)).association, at: nowIso() } }),
+    bad: async (c) => ({ url: `/api/trips/${randomUUID()}/steps/lunch`, body: { association_id: (await taskWithDriver(c)).association, at: nowIso() } }),
+    badBy: 'driver',
+  },
+  {
+    call: 'POST /trips/acceptance',
+    method: 'POST',
+    matrix: '401 ok 403 403 403 403 403',
+    make: async () => ({ url: '/api/trips/acceptance', body: { key: randomUUID(), trip_uids: [randomUUID()], at: nowIso(), acceptance: { kind: 'refused', reason: 'Получатель отказался' } } }),
+    bad: async () => ({ url: '/api/trips/acceptance', body: { key: randomUUID(), trip_uids: [], at: nowIso(), acceptance: { kind: 'refused', reason: 'Получатель отказался' } } }),
+    badBy: 'driver',
+  },
+  {
+    call: 'GET /trips/acceptance/{id}/signature',
+    method: 'GET',
+    matrix: '401 ok ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/trips/acceptance/${await signatureOfA(c)}/signature` }),
+    bad: async () => ({ url: '/api/trips/acceptance/first/signature' }),
   },
 
   // ── Companies ──
@@ -1125,6 +1161,20 @@ export const EXTRA_ROWS: Row[] = [
     method: 'GET',
     matrix: '401 403 ok 404 ok 404 ok',
     make: async (c) => ({ url: `/api/companies/${c.w.companyA}/checks` }),
+  },
+  {
+    call: 'GET /companies/{id}/trip-settings',
+    method: 'GET',
+    matrix: '401 ok ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/companies/${c.w.companyA}/trip-settings` }),
+  },
+  {
+    call: 'PUT /companies/{id}/trip-settings',
+    method: 'PUT',
+    matrix: '401 403 403 403 ok 403 ok',
+    make: async (c) => ({ url: `/api/companies/${c.w.companyA}/trip-settings`, body: { acceptance_mode: 'none', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90 } }),
+    bad: async (c) => ({ url: `/api/companies/${c.w.companyA}/trip-settings`, body: { acceptance_mode: 'none', long_wait_minutes: 1, geofence_dwell_seconds: 60, no_data_minutes: 90 } }),
+    badBy: 'admin',
   },
   {
     call: 'PUT /companies/{id}/checks',

@@ -49,11 +49,11 @@ function only(f: ReportFacts, code: FlagCode, t?: CheckThresholds) {
 }
 
 describe('constants', () => {
-  it('labels every code in Russian, late_filing is the only information flag', () => {
+  it('labels every code in Russian, late_filing and long_wait are the information flags', () => {
     expect(Object.keys(FLAG_LABELS).sort()).toEqual([...FLAG_CODES].sort());
     expect(FLAG_LABELS.over_capacity).toBe('Перегруз');
     expect(FLAG_LABELS.time_out_of_range).toBe('Время вне диапазона');
-    expect(INFO_FLAGS).toEqual(['late_filing']);
+    expect(INFO_FLAGS).toEqual(['late_filing', 'long_wait']);
     expect(DEFAULT_CHECK_THRESHOLDS).toEqual({
       capacity_tolerance_pct: 5,
       mismatch_tolerance_pct: 2,

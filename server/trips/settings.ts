@@ -1,0 +1,21 @@
+/** The company's trip settings (contract/trips.ts TripSettings; docs/trips.md): stored JSON over the defaults. */
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { DEFAULT_TRIP_SETTINGS, tripSettingsSchema, type TripSettings } from '../../contract/trips.ts';
+
+/** A damaged or partial stored value falls back to the defaults key by key. */
+export async function companyTripSettings(db: Kysely<Database>, companyId: number): Promise<TripSettings> {
+  const row = await db.selectFrom('companies').select('trip_settings').where('id', '=', companyId).executeTakeFirst();
+  if (!row?.trip_settings) return { ...DEFAULT_TRIP_SETTINGS };
+  try {
+    const stored = tripSettingsSchema.partial().safeParse(JSON.parse(row.trip_settings));
+    return stored.success ? { ...DEFAULT_TRIP_SETTINGS, ...stored.data } : { ...DEFAULT_TRIP_SETTINGS };
+  } catch {
+    return { ...DEFAULT_TRIP_SETTINGS };
+  }
+}
+
+export async function saveTripSettings(db: Kysely<Database>, companyId: number, settings: TripSettings): Promise<TripSettings> {
+  await db.updateTable('companies').set({ trip_settings: JSON.stringify(settings) }).where('id', '=', companyId).execute();
+  return companyTripSettings(db, companyId);
+}

@@ -1,0 +1,237 @@
+/**
+ * The trip as it happens (docs/trips.md): steps stamped one by one, out of order, twice, after hours offline; the
+ * checks on planted timelines; the per-shift acceptance; the trip settings; bad input answered 4xx in Russian.
+ */
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { call, makePeople, type People } from '../fixtures/accounts.ts';
+import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
+import { makePlace } from '../fixtures/registers.ts';
+import { encodeForm } from '../fixtures/forms.ts';
+import { JPEG_8x6, PNG_8x6 } from '../fixtures/images.ts';
+import type { TripStep } from '../../contract/trips.ts';
+
+const QUARRY = { lat: 55.5, lon: 38.2 };
+const SITE = { lat: 55.6, lon: 38.3 };
+/** A point about 2 km north of the quarry. */
+const FAR = { lat: 55.518, lon: 38.2 };
+
+const minutes = (base: string, n: number) => new Date(Date.parse(base) + n * 60_000).toISOString();
+
+describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  let p: People;
+  serveSuite(databaseUrl, async (server) => {
+    s = server;
+    p = await makePeople(server);
+  });
+
+  /** A task of the company with its places (the quarry and the site with points) and the driver on it. */
+  async function assignment(driver = p.driver) {
+    const task = await createTask(s, p.company, { date: dayFromToday(0) });
+    const loading = await makePlace(s, p.company, QUARRY);
+    const unloading = await makePlace(s, p.company, SITE);
+    await s.db.kysely.updateTable('tasks').set({ loading_place_id: loading, unloading_place_id: unloading }).where('id', '=', task).execute();
+    return { task, association: await addDriver(s, task, driver.id, { status: 'in_progress' }) };
+  }
+
+  const step = (tripUid: string, name: TripStep | string, body: Record<string, unknown>, token = p.driver.token) =>
+    call(s, 'PUT', `/api/trips/${tripUid}/steps/${name}`, { token, body });
+
+  /** The four steps of a trip at its quarry and site, `start` its loading arrival, with waits of `wait` minutes. */
+  async function fullTrip(association: number, start: string, over: { wait?: number; token?: string; final?: 0 | 1 } = {}) {
+    const uid = randomUUID();
+    const wait = over.wait ?? 20;
+    const token = over.token ?? p.driver.token;
+    const at = { accuracy: 15 };
+    expect((await step(uid, 'loading_arrived', { association_id: association, at: start, position: { ...QUARRY, ...at } }, token)).status).toBe(201);
+    expect((await step(uid, 'loading_departed', { association_id: association, at: minutes(start, wait), position: { ...QUARRY, ...at }, loading_quantity: 20, ticket_number: `Т-${uid.slice(0, 6)}` }, token)).status).toBe(201);
+    expect((await step(uid, 'unloading_arrived', { association_id: association, at: minutes(start, wait + 30), position: { ...SITE, ...at } }, token)).status).toBe(201);
+    const last = await step(uid, 'unloading_departed', { association_id: association, at: minutes(start, wait + 45), position: { ...SITE, ...at }, unloading_quantity: 19.8, ...(over.final ? { final: 1 } : {}) }, token);
+    expect(last.status).toBe(201);
+    return { uid, report: last.body.report_id as number };
+  }
+
+  const view = async (report: number) => (await call(s, 'GET', `/api/reports/${report}`, { token: p.manager.token })).body;
+  const flagCodes = async (report: number) => ((await view(report)).flags as { code: string }[]).map((f) => f.code);
+
+  it('stamps a trip step by step: one report, its timeline with distances, waits and quantities', async () => {
+    const { association } = await assignment();
+    const start = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    const { uid, report } = await fullTrip(association, start, { wait: 25 });
+    const trip = await view(report);
+    expect(trip.trip_uid).toBe(uid);
+    expect(trip.after_the_fact).toBe(false);
+    expect(trip.review_status).toBe('pending');
+    expect(trip.total_loading_quantity).toBe(20);
+    expect(trip.quantity).toBe(20);
+    expect(trip.total_unloading_quantity).toBe(19.8);
+    expect(trip.timeline.loading_arrived).toMatchObject({ at: start, source: 'tap', distance_m: 0, position: { ...QUARRY, accuracy: 15 } });
+    expect(trip.waits).toEqual({ loading_min: 25, unloading_min: 15, travel_min: 30, cycle_min: null });
+    expect(trip.acceptance.kind).toBe('none');
+    const rows = await s.db.kysely.selectFrom('reports').select('id').where('trip_uid', '=', uid).execute();
+    expect(rows).toHaveLength(1);
+    const association_ = await s.db.kysely.selectFrom('task_drivers').select(['loading_quantity', 'unloading_quantity']).where('id', '=', association).executeTakeFirstOrThrow();
+    expect(association_).toEqual({ loading_quantity: 20, unloading_quantity: 19.8 });
+  });
+
+  it('takes the steps out of order and each twice: one stamp per step, the repeat answered 200 replay, a correction moves the time', async () => {
+    const { association } = await assignment();
+    const uid = randomUUID();
+    const t0 = new Date(Date.now() - 2 * 3_600_000).toISOString();
+    const unloadingArrived = { association_id: association, at: minutes(t0, 60) };
+    const first = await step(uid, 'unloading_arrived', unloadingArrived);
+    expect(first.status).toBe(201);
+    expect(first.body.replay).toBe(false);
+    expect((await step(uid, 'loading_arrived', { association_id: association, at: t0 })).status).toBe(201);
+    expect((await step(uid, 'loading_departed', { association_id: association, at: minutes(t0, 20), loading_quantity: 18 })).status).toBe(201);
+    const again = await step(uid, 'unloading_arrived', { ...unloadingArrived, at: minutes(t0, 61) });
+    expect(again.status).toBe(200);
+    expect(again.body.replay).toBe(true);
+    expect(again.body.timeline.unloading_arrived.at).toBe(minutes(t0, 60));
+    const loadAgain = await step(uid, 'loading_departed', { association_id: association, at: minutes(t0, 20), loading_quantity: 25 });
+    expect(loadAgain.body.replay).toBe(true);
+    const stamps = await s.db.kysely.selectFrom('trip_stamps').select(['step']).where('report_id', '=', first.body.report_id).execute();
+    expect(stamps.map((r) => r.step).sort()).toEqual(['loading_arrived', 'loading_departed', 'unloading_arrived']);
+    expect((await view(first.body.report_id)).total_loading_quantity).toBe(18);
+    const corrected = await step(uid, 'unloading_arrived', { ...unloadingArrived, at: minutes(t0, 55), source: 'corrected' });
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.replay).toBe(false);
+    expect(corrected.body.timeline.unloading_arrived).toMatchObject({ at: minutes(t0, 55), source: 'corrected' });
+    expect((await s.db.kysely.selectFrom('reports').select('id').where('trip_uid', '=', uid).execute())).toHaveLength(1);
+  });
+
+  it('a trip offline for hours is neither late nor fast; a 5-minute cycle is fast, two trips a minute apart on the server but 45 minutes apart in their timelines are not', async () => {
+    const { association } = await assignment(p.driver2);
+    const token = p.driver2.token;
+    const early = new Date(Date.now() - 30 * 3_600_000).toISOString();
+    const a = await fullTrip(association, early, { token });
+    const b = await fullTrip(association, minutes(early, 45), { token });
+    expect(await flagCodes(a.report)).toEqual([]);
+    expect(await flagCodes(b.report)).toEqual([]);
+    expect((await view(a.report)).waits.cycle_min).toBe(45);
+    const c = await fullTrip(association, minutes(early, 50), { token });
+    const flags = (await view(c.report)).flags as { code: string; detail: string }[];
+    expect(flags.map((f) => f.code)).toEqual(['fast_cycle']);
+    expect(flags[0]?.detail).toBe('5 мин от прибытия на погрузку в предыдущем рейсе до прибытия в этом (минимум 15 мин)');
+  });
+
+  it('flags a stamp 2 km from its place, a long wait, and a finished trip without the acceptance the company asks for', async () => {
+    const put = await call(s, 'PUT', `/api/companies/${p.company}/trip-settings`, { token: p.admin.token, body: { acceptance_mode: 'per_trip', long_wait_minutes: 45, geofence_dwell_seconds: 60, no_data_minutes: 90 } });
+    expect(put.status).toBe(200);
+    try {
+      const { association } = await assignment();
+      const uid = randomUUID();
+      const t0 = new Date(Date.now() - 5 * 3_600_000).toISOString();
+      await step(uid, 'loading_arrived', { association_id: association, at: t0, position: { ...FAR, accuracy: 30 } });
+      await step(uid, 'loading_departed', { association_id: association, at: minutes(t0, 50), position: { ...QUARRY, accuracy: 10 } });
+      await step(uid, 'unloading_arrived', { association_id: association, at: minutes(t0, 80), position: { ...SITE, accuracy: 10 } });
+      const last = await step(uid, 'unloading_departed', { association_id: association, at: minutes(t0, 90), position: { ...SITE, accuracy: 10 } });
+      const flags = (await view(last.body.report_id)).flags as { code: string; detail: string }[];
+      expect(flags.map((f) => f.code)).toEqual(['far_from_place', 'no_acceptance', 'long_wait']);
+      expect(flags[0]?.detail).toBe('Прибытие на погрузку в 2 км от места (радиус 150 м, точность 30 м)');
+      expect(flags[2]?.detail).toBe('Простой на погрузке 50 мин (порог 45 мин)');
+
+      // The acceptance with the trip's last step (signed, with its PNG) clears no_acceptance.
+      const signed = randomUUID();
+      const t1 = minutes(t0, 120);
+      await step(signed, 'loading_arrived', { association_id: association, at: t1, position: { ...QUARRY, accuracy: 10 } });
+      const form = new FormData();
+      form.append('data', JSON.stringify({ association_id: association, at: minutes(t1, 60), acceptance: { kind: 'signed', receiver_name: 'Прораб Кузнецов', receiver_position: 'прораб', strokes: [[[1, 2, 0], [3, 4, 16]]] } }));
+      form.append('photo', new Blob([JPEG_8x6], { type: 'image/jpeg' }), 'ticket.jpg');
+      form.append('signature', new Blob([PNG_8x6], { type: 'image/png' }), 'signature.png');
+      const { payload, headers } = await encodeForm(form);
+      const res = await s.app.inject({ method: 'PUT', url: `/api/trips/${signed}/steps/unloading_departed`, payload, headers: { ...headers, authorization: `Bearer ${p.driver.token}` } });
+      expect(res.statusCode).toBe(201);
+      const trip = await view(res.json().report_id);
+      expect(trip.flags.map((f: { code: string }) => f.code)).not.toContain('no_acceptance');
+      expect(trip.acceptance).toMatchObject({ kind: 'signed', receiver_name: 'Прораб Кузнецов', receiver_position: 'прораб', scope: 'trip' });
+      expect(trip.photos).toHaveLength(1);
+      const image = await s.app.inject({ method: 'GET', url: trip.acceptance.signature_url, headers: { authorization: `Bearer ${p.manager.token}` } });
+      expect(image.statusCode).toBe(200);
+      expect(image.headers['content-type']).toBe('image/png');
+      const other = await s.app.inject({ method: 'GET', url: trip.acceptance.signature_url, headers: { authorization: `Bearer ${p.otherManager.token}` } });
+      expect(other.statusCode).toBe(404);
+    } finally {
+      await s.db.kysely.updateTable('companies').set({ trip_settings: null }).where('id', '=', p.company).execute();
+    }
+  });
+
+  it('a per-shift acceptance covers its listed trips, once per key', async () => {
+    await call(s, 'PUT', `/api/companies/${p.company}/trip-settings`, { token: p.admin.token, body: { acceptance_mode: 'per_shift', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90 } });
+    try {
+      const { association } = await assignment();
+      const t0 = new Date(Date.now() - 8 * 3_600_000).toISOString();
+      const a = await fullTrip(association, t0);
+      const b = await fullTrip(association, minutes(t0, 120));
+      expect(await flagCodes(a.report)).toContain('no_acceptance');
+      const body = { key: randomUUID(), trip_uids: [a.uid, b.uid], at: minutes(t0, 300), acceptance: { kind: 'refused', reason: 'Получатель уехал с объекта' } };
+      const first = await call(s, 'POST', '/api/trips/acceptance', { token: p.driver.token, body });
+      expect(first.status).toBe(201);
+      expect(first.body.report_ids).toEqual([a.report, b.report].sort((x, y) => x - y));
+      const again = await call(s, 'POST', '/api/trips/acceptance', { token: p.driver.token, body });
+      expect(again.status).toBe(200);
+      expect(again.body.replay).toBe(true);
+      expect(await s.db.kysely.selectFrom('trip_acceptances').select('id').where('key', '=', body.key).execute()).toHaveLength(1);
+      expect(await flagCodes(a.report)).not.toContain('no_acceptance');
+      expect((await view(b.report)).acceptance).toMatchObject({ kind: 'refused', refused_reason: 'Получатель уехал с объекта', scope: 'shift' });
+      // Another driver cannot sign for these trips.
+      const foreign = await call(s, 'POST', '/api/trips/acceptance', { token: p.driver2.token, body: { ...body, key: randomUUID() } });
+      expect(foreign.status).toBe(403);
+      expect(foreign.body.detail).toMatch(/другого водителя/);
+    } finally {
+      await s.db.kysely.updateTable('companies').set({ trip_settings: null }).where('id', '=', p.company).execute();
+    }
+  });
+
+  it('a report filed by the one form is a trip entered after the fact, its time from completion', async () => {
+    const { association } = await assignment();
+    const completed = new Date(Date.now() - 3_600_000).toISOString();
+    const form = new FormData();
+    form.append('association_id', String(association));
+    form.append('quantity', '20');
+    form.append('completed_at', completed);
+    const { payload, headers } = await encodeForm(form);
+    const res = await s.app.inject({ method: 'POST', url: '/api/reports/', payload, headers: { ...headers, authorization: `Bearer ${p.driver.token}`, 'idempotency-key': randomUUID() } });
+    expect(res.statusCode).toBe(201);
+    const trip = await view(res.json().id);
+    expect(trip.after_the_fact).toBe(true);
+    expect(trip.trip_uid).toBeNull();
+    expect(trip.timeline.unloading_departed).toMatchObject({ at: completed, source: 'form' });
+    expect(trip.timeline.loading_arrived).toBeNull();
+  });
+
+  it('refuses bad input with a Russian detail', async () => {
+    const { association } = await assignment();
+    const other = await assignment(p.driver2);
+    const at = new Date().toISOString();
+    const cases: [number, Awaited<ReturnType<typeof step>>][] = [
+      [400, await step('not-a-uuid', 'loading_arrived', { association_id: association, at })],
+      [400, await step(randomUUID(), 'lunch', { association_id: association, at })],
+      [400, await step(randomUUID(), 'loading_arrived', { association_id: association, at, loading_quantity: 20 })],
+      [400, await step(randomUUID(), 'loading_departed', { association_id: association, at, acceptance: { kind: 'refused', reason: 'не подписал' } })],
+      [400, await step(randomUUID(), 'loading_arrived', { association_id: association, at: 'вчера' })],
+      [403, await step(randomUUID(), 'loading_arrived', { association_id: other.association, at })],
+    ];
+    const uid = randomUUID();
+    await step(uid, 'loading_arrived', { association_id: association, at });
+    cases.push([409, await step(uid, 'loading_departed', { association_id: (await assignment()).association, at })]);
+    cases.push([404, await step(uid, 'loading_departed', { association_id: other.association, at }, p.driver2.token)]);
+    cases.push([403, await step(randomUUID(), 'loading_arrived', { association_id: association, at }, p.manager.token)]);
+    for (const [status, res] of cases) {
+      expect(res.status, JSON.stringify(res.body)).toBe(status);
+      expect(res.body.detail).toMatch(/[а-яё]/i);
+    }
+  });
+
+  it('keeps the trip settings on the company: staff and its drivers read them, admins change them', async () => {
+    const read = await call(s, 'GET', `/api/companies/${p.company}/trip-settings`, { token: p.driver.token });
+    expect(read.body).toEqual({ acceptance_mode: 'none', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90 });
+    expect((await call(s, 'GET', `/api/companies/${p.company}/trip-settings`, { token: p.otherDriver.token })).status).toBe(404);
+    const bad = await call(s, 'PUT', `/api/companies/${p.company}/trip-settings`, { token: p.admin.token, body: { acceptance_mode: 'always', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toMatch(/per_trip/);
+  });
+});
