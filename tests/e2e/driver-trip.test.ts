@@ -2,7 +2,8 @@
  * End to end (issue 32): the trip as it happens on a 360 px phone with its position emulated over CDP
  * (`Emulation.setGeolocationOverride`). The driver taps through a trip — the position read at each step, the
  * ticket's sheet, an undo within its window, a corrected time — then taps through a second trip with the server and the network
- * gone; a reload keeps it (IndexedDB, the service worker's shell). Layout at 360 and 1440 px: no horizontal scroll.
+ * gone; a reload keeps it (IndexedDB, the service worker's shell), and once they are back every step reaches the
+ * server exactly once (counted at the proxy). Layout at 360 and 1440 px: no horizontal scroll.
  * E2E_SCREENSHOTS=<dir> saves the card and the sheet.
  */
 import { describe, expect, it } from 'vitest';
@@ -21,7 +22,7 @@ const suite = useDriverSuite(1);
 const noHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 describe('the trip as it happens (360 px)', () => {
-  it('taps through a trip with the position and an undo, then a second one offline that survives a reload', async () => {
+  it('taps through a trip with the position and an undo, then a second one offline that survives a reload and is delivered once when the server is back', async () => {
     const { browser, url, proxy } = suite.app;
     const context = await newContext(browser, 'shared', 360);
     try {
@@ -96,6 +97,24 @@ describe('the trip as it happens (360 px)', () => {
       await waitForEngine(page);
       await trip.getByRole('heading', { name: /Рейс завершён · рейсов за задачу на телефоне: 2/ }).waitFor();
       expect(await trip.getByText('в очереди').count()).toBeGreaterThan(0);
+
+      // Back: every step reaches the server exactly once (the corrected one once more, as its correction).
+      proxy.setDown(false);
+      await context.setOffline(false);
+      const stepPuts = () => proxy.requests.filter((r) => r.method === 'PUT' && /\/api\/trips\/[0-9a-f-]+\/steps\//.test(r.path));
+      const delivered = () => {
+        const counts = new Map<string, number>();
+        for (const r of stepPuts()) if (r.status !== null && r.status < 300) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+        return counts;
+      };
+      await expect.poll(() => delivered().size, { timeout: 60_000, interval: 500 }).toBe(8);
+      await trip.getByText('в очереди').first().waitFor({ state: 'detached', timeout: 30_000 });
+      expect(stepPuts().every((r) => r.status === null || r.status < 400)).toBe(true);
+      const counts = [...delivered().entries()];
+      // Eight steps once each; only the corrected arrival may have gone twice (when its tap went before the correction).
+      const twice = counts.filter(([, n]) => n > 1);
+      expect(twice.length).toBeLessThanOrEqual(1);
+      for (const [path, n] of twice) expect([path.endsWith('/loading_arrived'), n]).toEqual([true, 2]);
 
       await page.setViewportSize({ width: 1440, height: 900 });
       expect(await noHorizontalScroll(page)).toBe(true);
