@@ -14,7 +14,8 @@ import { createIdbStore } from '../worker/idb-store.ts';
 import { createOutbox, type SendResult } from '../worker/outbox.ts';
 import { browserClock, type Locks } from '../worker/ports.ts';
 import type { EngineStore } from '../worker/store.ts';
-import { buildReportForm, IDEMPOTENCY_HEADER } from '../worker/report-form.ts';
+import { IDEMPOTENCY_HEADER } from '../worker/report-form.ts';
+import { answeredId, outboxRequest } from '../worker/trip-form.ts';
 import { SERVER_UNREACHABLE, serverUnreachable } from '../worker/unreachable.ts';
 import { ASSIGNED_PATH, readClaims } from './background-sync.ts';
 
@@ -108,11 +109,13 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
       const bearer = await currentToken();
       if (!bearer) return SIGNED_OUT;
       let response: Response;
+      // A report's POST /reports/, or a trip step's PUT /trips/{uid}/steps/{step} (worker/trip-form.ts).
+      const request = outboxRequest(record, photos);
       try {
-        response = await deps.fetch(`${deps.apiBase}/reports/`, {
-          method: 'POST',
+        response = await deps.fetch(`${deps.apiBase}/${request.path}`, {
+          method: request.method,
           headers: { authorization: `Bearer ${bearer}`, accept: 'application/json', [IDEMPOTENCY_HEADER]: record.idempotencyKey },
-          body: buildReportForm(record, photos),
+          body: request.form,
           signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
         });
       } catch (error) {
@@ -122,8 +125,7 @@ export async function runOutboxSync(overrides: Partial<OutboxSyncDeps> = {}): Pr
       if (response.ok) {
         // The server stored it (201, or 200 for a repeated key); an unreadable body changes nothing.
         const body: unknown = await response.json().catch(() => null);
-        const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
-        return { ok: true, data: { id: typeof id === 'number' ? id : 0 } };
+        return { ok: true, data: { id: answeredId(body) } };
       }
       const detail = await detailOf(response);
       // A busy or unreachable server (503 during a restart, a proxy's 502 page) did not refuse it: not an attempt.

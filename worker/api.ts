@@ -8,6 +8,9 @@ import type { Role } from '../contract/roles.ts';
 import type { RegistrationReviewer, User } from '../contract/entities.ts';
 import type { RegistrationPayload } from '../contract/payloads.ts';
 import type { AlertsSnapshot } from './alerts.ts';
+import type { Position, StampSource, TripStep } from '../contract/trips.ts';
+import type { NewTripStep } from './trip-steps.ts';
+export type { NewTripStep } from './trip-steps.ts';
 export type { AlertItem, AlertsSnapshot } from './alerts.ts';
 
 /** The auth state of docs/product.md §3, without the tokens (those never leave the worker). */
@@ -55,6 +58,21 @@ export interface OutboxItemView {
   progress: number | null;
   /** It did not go at once (outbox-view.ts `waited`): its delivery is told by the notice «Отчёт отправлен». */
   waited: boolean;
+  /** A trip step (issue 32) rather than a report. */
+  trip?: OutboxTripStepView;
+}
+
+/** A queued trip step as the tabs see it: the current trip's timeline is read from these. */
+export interface OutboxTripStepView {
+  uid: string;
+  step: TripStep;
+  /** The device's time of the step, ISO. */
+  at: string;
+  source: StampSource;
+  position: Position | null;
+  /** Until when (epoch ms) the step may be taken back (`undoTripStep`); null once that is over. */
+  holdUntil: number | null;
+  acceptance: 'signed' | 'refused' | null;
 }
 
 export interface OutboxSnapshot {
@@ -196,6 +214,15 @@ export interface OutboxApi {
   discard(id: number): Promise<void>;
   /** Puts an undelivered report back in the queue, its attempts counted from zero, and sends it. */
   resend(id: number): Promise<void>;
+  /**
+   * Queues a step of a trip (issue 32): photos compressed, the signature kept as drawn; `trip_uid` null starts a
+   * new trip with its first step. Answers the record's id and the trip's uid. Sent after UNDO_WINDOW_MS.
+   */
+  queueTripStep(step: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>>;
+  /** Takes a step back while its undo window lasts; after it, a failure saying why it stays. */
+  undoTripStep(tripUid: string, step: TripStep): Promise<Result<null>>;
+  /** Corrects a step's time (ISO): it goes again with source 'corrected'. */
+  correctTripStep(tripUid: string, step: TripStep, at: string): Promise<Result<null>>;
   /** Compresses one photo for a preview (same settings as the queue). */
   compressPreview(photo: Blob): Promise<Blob>;
   /** The first photo of a queued report (its thumbnail in the queue), or null. */

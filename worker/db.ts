@@ -7,6 +7,7 @@
  * The database is opened by a function the caller passes in, so tests use fake-indexeddb.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import type { TripStep, TripStepBody } from '../contract/trips.ts';
 
 export const DB_NAME = 'reis-engine';
 export const DB_VERSION = 1;
@@ -19,6 +20,19 @@ export interface CacheEntry {
   storedAt: number;
   /** When the request behind it began (entries stored before this field existed have none). */
   startedAt?: number;
+}
+
+/**
+ * A trip step queued in the outbox (worker/trip-steps.ts): `PUT /trips/{uid}/steps/{step}` with `body`. With
+ * `signature` true, the record's last photo is the receiver's signature PNG (sent as the `signature` part).
+ */
+export interface TripStepFacts {
+  uid: string;
+  step: TripStep;
+  body: TripStepBody;
+  signature: boolean;
+  /** The driver corrected the step's time (`body.source` 'corrected'): it goes again as JSON, without its files. */
+  correction?: boolean;
 }
 
 export interface OutboxRecord {
@@ -59,6 +73,10 @@ export interface OutboxRecord {
    * returns, so its delivery is told («Отчёт отправлен»). Absent on a record queued while sending was possible.
    */
   heldBack?: boolean;
+  /** A trip step rather than a report (issue 32); absent on reports. */
+  trip?: TripStepFacts;
+  /** A trip step's undo window: until then no engine sends it, and the driver may take it back. */
+  holdUntil?: number;
 }
 
 export interface PhotoRecord {

@@ -15,7 +15,9 @@ import type { OutboxFactory } from './outbox-types.ts';
 import { throttlePushes } from './outbox-view.ts';
 import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import type { Recovery } from './recovery.ts';
-import { buildReportForm, IDEMPOTENCY_HEADER } from './report-form.ts';
+import { IDEMPOTENCY_HEADER } from './report-form.ts';
+import { answeredId, outboxRequest } from './trip-form.ts';
+import { tripStepBodySchema } from '../contract/trips.ts';
 import type { Snapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
 
@@ -85,13 +87,13 @@ export function createOutboxApi(deps: OutboxApiDeps): EngineOutbox {
     isOnline: () => !deps.offline(),
     userId: () => state.get().user?.id ?? null,
     // A report that met a dead connection is a sign the server is down, as for any write.
-    sendReport: async (record, photos, onProgress) =>
-      deps.afterNetworkFailure(
-        await deps.http.sendForm<{ id: number }>('POST', 'reports/', buildReportForm(record, photos), {
-          headers: { [IDEMPOTENCY_HEADER]: record.idempotencyKey },
-          onProgress,
-        }),
-      ),
+    sendReport: async (record, photos, onProgress) => {
+      const { method, path, form } = outboxRequest(record, photos);
+      const result = deps.afterNetworkFailure(
+        await deps.http.sendForm<unknown>(method, path, form, { headers: { [IDEMPOTENCY_HEADER]: record.idempotencyKey }, onProgress }),
+      );
+      return result.ok ? { ok: true, data: { id: answeredId(result.data) } } : result;
+    },
     async assignedAssociationIds() {
       const result = await deps.cache.get('tasks/assigned/');
       return result.ok && !result.data.fromCache ? associationIdsOf(result.data.data) : null;
@@ -118,6 +120,17 @@ export function createOutboxApi(deps: OutboxApiDeps): EngineOutbox {
   return {
     api: {
       queueReport: (report) => outbox.queueReport(report),
+      queueTripStep: (step) => {
+        // Checked here, in the engine: the contract's schemas stay out of the service worker's bundle.
+        const parsed = tripStepBodySchema.safeParse(step.body);
+        if (!parsed.success) {
+          const message = `Отметка не сохранена: ${parsed.error.issues[0]?.message ?? 'неверные данные'}`;
+          return Promise.resolve({ ok: false, message, status: null, network: false });
+        }
+        return outbox.queueTripStep({ ...step, body: parsed.data });
+      },
+      undoTripStep: (uid, step) => outbox.undoTripStep(uid, step),
+      correctTripStep: (uid, step, at) => outbox.correctTripStep(uid, step, at),
       // «Отправить сейчас» always tries: in offline mode it first asks the server (docs/product.md §4: the profile fetch
       // that succeeds ends offline mode), then the queue goes.
       flushNow: async () => {

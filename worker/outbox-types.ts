@@ -7,6 +7,8 @@ import type { OutboxRecord } from './db.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import type { Clock, Locks, NetworkStatus } from './ports.ts';
 import type { OutboxStore } from './store.ts';
+import type { NewTripStep } from './trip-steps.ts';
+import type { TripStep } from '../contract/trips.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
 export const FLUSH_INTERVAL_MS = 60_000;
@@ -37,7 +39,8 @@ export interface OutboxDeps {
   /** The signed-in user: a flush sends only their reports. */
   userId(): number | null;
   /**
-   * Multipart POST /reports/ (buildReportForm) with the Idempotency-Key header; `onProgress` gets 0..1. A failure
+   * Sends the record (trip-form.ts outboxRequest: multipart POST /reports/, or PUT /trips/{uid}/steps/{step} for a
+   * trip step) with the Idempotency-Key header; `onProgress` gets 0..1. A failure
    * with `network` or `unreachable` set (a dead connection, a busy server) did not refuse the report.
    */
   sendReport(record: OutboxRecord, photos: Blob[], onProgress: (progress: number) => void): Promise<SendResult>;
@@ -66,6 +69,11 @@ export interface OutboxDeps {
 
 export interface Outbox {
   queueReport(report: NewReport): Promise<Result<number>>;
+  /** A trip step (worker/trip-steps.ts), held for its undo window, then sent in its trip's order. */
+  queueTripStep(step: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>>;
+  undoTripStep(uid: string, step: TripStep): Promise<Result<null>>;
+  /** A step's time corrected by the driver: sent again as source 'corrected' (without its files once delivered). */
+  correctTripStep(uid: string, step: TripStep, at: string): Promise<Result<null>>;
   /**
    * Sends what is due; resolves when this engine's flush (and any flush asked for meanwhile) is over.
    * `everything`: the driver asked («Отправить сейчас») — every unsent item goes, whatever its retry time.
@@ -96,6 +104,9 @@ export const NO_OUTBOX_MESSAGE = 'Очередь отчётов недоступ
 /** The engine without an outbox: nothing is queued, and the UI is told so in Russian. */
 export const noOutbox: OutboxFactory = () => ({
   queueReport: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  queueTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  undoTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  correctTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   flush: async () => undefined,
   triggerFlush: () => undefined,
   resolve: async () => [],

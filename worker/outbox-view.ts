@@ -3,8 +3,9 @@
  * oldest first, rebuilt purely from the records on every push; and how often those pushes go out.
  */
 import type { OutboxRecord } from './db.ts';
-import type { OutboxItemState, OutboxItemView, OutboxSnapshot } from './api.ts';
+import type { OutboxItemState, OutboxItemView, OutboxSnapshot, OutboxTripStepView } from './api.ts';
 import type { Clock } from './ports.ts';
+import { heldForUndo } from './trip-steps.ts';
 
 export interface OutboxViewState {
   userId: number | null;
@@ -23,7 +24,9 @@ export const WAITED_MS = 30_000;
  * «отправлен» only for one that went at once.
  */
 export function waited(record: OutboxRecord, now: number): boolean {
-  return record.heldBack === true || record.attempts > 0 || record.nextAttemptAt !== record.createdAt || now - record.createdAt > WAITED_MS;
+  // A trip step is due first at the end of its undo window: only a later time says it was put off.
+  const dueAt = record.holdUntil ?? record.createdAt;
+  return record.heldBack === true || record.attempts > 0 || record.nextAttemptAt !== dueAt || now - dueAt > WAITED_MS;
 }
 
 export const byAge = (a: OutboxRecord, b: OutboxRecord): number =>
@@ -38,7 +41,23 @@ export function itemState(record: OutboxRecord, { now, sending }: OutboxViewStat
   if (record.sent) return 'sent';
   if (record.givenUp) return 'undelivered';
   if (record.lastError !== null) return 'failed';
+  // A trip step in its undo window waits to be sent; it was not tried yet.
+  if (heldForUndo(record, now)) return 'waiting';
   return record.nextAttemptAt > now ? 'retry' : 'waiting';
+}
+
+/** What a tab shows of a trip step: the timeline reads it (which steps are stamped, when, where). */
+function tripView(record: OutboxRecord): OutboxTripStepView {
+  const trip = record.trip as NonNullable<OutboxRecord['trip']>;
+  return {
+    uid: trip.uid,
+    step: trip.step,
+    at: trip.body.at,
+    source: trip.body.source,
+    position: trip.body.position ?? null,
+    holdUntil: record.holdUntil ?? null,
+    acceptance: trip.body.acceptance?.kind ?? null,
+  };
 }
 
 export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxViewState): OutboxSnapshot {
@@ -58,6 +77,7 @@ export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxVi
       createdAt: r.createdAt,
       progress: sending.get(r.id as number) ?? null,
       waited: waited(r, state.now),
+      ...(r.trip ? { trip: tripView(r) } : {}),
     }),
   );
   const undelivered = mine.filter((r) => r.givenUp).length;

@@ -23,6 +23,8 @@ import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDe
 import { newOutboxRecord } from './outbox-store.ts';
 import { isStoreError, type OutboxWrite } from './store.ts';
 import { byAge, outboxSnapshot, waited } from './outbox-view.ts';
+import { checkTripStep, heldForUndo, newTripStepRecord, stepIndex, waitsForEarlierStep, type NewTripStep } from './trip-steps.ts';
+import type { TripStep } from '../contract/trips.ts';
 
 export { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs } from './outbox-types.ts';
 export type { Outbox, OutboxDeps, SendResult } from './outbox-types.ts';
@@ -46,6 +48,10 @@ export const NO_STORAGE_MESSAGE = 'Хранилище на устройстве 
 
 /** Told in every open tab when a report that had to wait (outbox-view.ts `waited`) reaches the server. */
 export const DELIVERED_NOTICE = 'Отчёт отправлен';
+/** Told when a trip's last step that had to wait reaches the server (its earlier steps are not told one by one). */
+export const TRIP_DELIVERED_NOTICE = 'Рейс отправлен';
+/** The undo came after the step's window: it may be on its way or delivered, so it stays. */
+export const UNDO_TOO_LATE = 'Отменить уже нельзя: отметка отправляется или отправлена. Исправьте время отметки или сообщите диспетчеру.';
 
 function giveUpMessage(record: OutboxRecord, reason: string): string {
   const when = new Date(record.completedAt).toLocaleString('ru-RU', { dateStyle: 'short', timeStyle: 'short' });
@@ -104,6 +110,89 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       if (isStoreError(error, 'quota')) return failure(NO_SPACE_MESSAGE);
       if (isStoreError(error, 'unavailable')) return failure(NO_STORAGE_MESSAGE);
       return failure('Не удалось сохранить отчёт на устройстве');
+    }
+  }
+
+  async function queueTripStep(input: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>> {
+    const userId = deps.userId();
+    if (userId === null) return failure('Войдите в систему, чтобы отметить рейс');
+    if (!compress) return failure('Отметку можно сохранить только в приложении');
+    try {
+      records = await store.all();
+      const checked = checkTripStep(input, records, userId);
+      if (!checked.ok) return failure(checked.message);
+      const blobs: Blob[] = [];
+      for (const photo of input.photos) blobs.push(await compress(photo));
+      // The signature stays a PNG as drawn: it is small, and its lines must stay sharp.
+      if (input.signature) blobs.push(input.signature);
+      const record = newTripStepRecord(checked.uid, input.step, input.body, input.signature !== null, userId, clock.now());
+      if (!deps.isOnline()) record.heldBack = true;
+      const id = await store.add(record, blobs);
+      await reload();
+      // Sent once its undo window is over (scheduleRetry sets the timer for it).
+      if (started) triggerFlush();
+      return { ok: true, data: { id, trip_uid: checked.uid } };
+    } catch (error) {
+      console.error('queueing a trip step failed', error);
+      if (isStoreError(error, 'quota')) return failure('Недостаточно места на устройстве: отметка не сохранена');
+      if (isStoreError(error, 'unavailable')) return failure('Хранилище на устройстве недоступно: отметка не сохранена');
+      return failure('Не удалось сохранить отметку на устройстве');
+    }
+  }
+
+  /**
+   * Takes a step back out of the queue while its undo window lasts (no engine sends it meanwhile, so it never
+   * reached the server); its photos and signature go with it. Only the trip's last step can be taken back.
+   */
+  async function undoTripStep(uid: string, step: TripStep): Promise<Result<null>> {
+    const userId = deps.userId();
+    if (userId === null) return failure('Войдите в систему');
+    try {
+      records = await store.all();
+      const found = records.find((r) => r.trip?.uid === uid && r.trip.step === step && r.userId === userId);
+      if (found?.id === undefined) return failure('Отметка не найдена');
+      if (records.some((r) => r.trip?.uid === uid && stepIndex(r.trip.step) > stepIndex(step))) return failure('Сначала отмените более позднюю отметку');
+      const id = found.id;
+      const outcome = await store.write(async (tx): Promise<string | null> => {
+        // Read again in the write: another engine may have sent it meanwhile (only after its window, see heldForUndo).
+        const stored = await tx.get(id);
+        if (!stored) return 'Отметка не найдена';
+        if (stored.sent || !heldForUndo(stored, clock.now())) return UNDO_TOO_LATE;
+        await tx.remove(id);
+        return null;
+      });
+      await reload();
+      return outcome === null ? { ok: true, data: null } : failure(outcome);
+    } catch (error) {
+      console.error('undoing a trip step failed', error);
+      return failure('Не удалось отменить отметку');
+    }
+  }
+
+  /**
+   * The driver's correction of a step's time (an automatic stamp, a late tap): the step's one record changes its
+   * time and source ('corrected') and goes again, sent or not (the server takes a repeated step only as a correction).
+   */
+  async function correctTripStep(uid: string, step: TripStep, at: string): Promise<Result<null>> {
+    const userId = deps.userId();
+    if (userId === null) return failure('Войдите в систему');
+    if (Number.isNaN(Date.parse(at))) return failure('Неверное время');
+    records = await store.all();
+    const found = records.find((r) => r.trip?.uid === uid && r.trip.step === step && r.userId === userId);
+    if (found?.id === undefined) return failure('Отметка не найдена');
+    if (sending.has(found.id)) return failure('Отметка сейчас отправляется: исправьте через минуту');
+    try {
+      const now = clock.now();
+      await update(found.id, (r) => {
+        if (!r.trip) return r;
+        const trip = { ...r.trip, body: { ...r.trip.body, at, source: 'corrected' as const }, correction: r.sent || r.trip.correction === true };
+        return { ...r, trip, completedAt: at, sent: false, sentAt: null, attempts: 0, lastError: null, givenUp: false, nextAttemptAt: Math.max(now, r.holdUntil ?? now) };
+      });
+      if (started) triggerFlush();
+      return { ok: true, data: null };
+    } catch (error) {
+      console.error('correcting a trip step failed', error);
+      return failure('Не удалось исправить отметку');
     }
   }
 
@@ -193,7 +282,9 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const now = clock.now();
     if (result.ok) {
       const written = update(id, (r) => ({ ...r, sent: true, sentAt: now, lastError: null })).then(() => {
-        if (waited(loaded.record, now)) deps.notify(DELIVERED_NOTICE);
+        if (!waited(loaded.record, now)) return;
+        if (!record.trip) deps.notify(DELIVERED_NOTICE);
+        else if (record.trip.step === 'unloading_departed') deps.notify(TRIP_DELIVERED_NOTICE);
       });
       return { outcome: 'sent', written };
     }
@@ -224,7 +315,11 @@ export function createOutbox(deps: OutboxDeps): Outbox {
    * later trips reach the dispatcher while one report is being argued over; the order within a batch holds.
    */
   function batchOf(userId: number, now: number, everything: boolean): OutboxRecord[] {
-    return records.filter((r) => r.userId === userId && !r.sent && !r.givenUp && (everything || r.nextAttemptAt <= now)).sort(byAge);
+    return records
+      .filter((r) => r.userId === userId && !r.sent && !r.givenUp && !heldForUndo(r, now) && (everything || r.nextAttemptAt <= now))
+      // A trip's step goes in the batch only along with every earlier step of its trip still unsent.
+      .filter((r, _index, due) => !waitsForEarlierStep(records, r, due))
+      .sort(byAge);
   }
 
   /**
@@ -247,8 +342,12 @@ export function createOutbox(deps: OutboxDeps): Outbox {
         batchOf(userId, clock.now(), everything),
         (r) => r.association_id,
         async (item) => {
+          // A trip's later step goes only once its earlier ones are delivered (they went before it, in this batch).
+          if (waitsForEarlierStep(records, item)) return 'go';
           const { outcome, written } = await sendOne(item.id as number);
           writes.push(written);
+          // Its mark first: the trip's next step reads it.
+          if (item.trip) await written;
           if (outcome === 'network') return 'stop';
           // The server answered: the network carries reports, more may go at once.
           if (outcome !== 'skipped') width = FLUSH_CONCURRENCY;
@@ -370,5 +469,5 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     };
   }
 
-  return { queueReport, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
+  return { queueReport, queueTripStep, undoTripStep, correctTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
 }

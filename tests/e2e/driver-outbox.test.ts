@@ -50,7 +50,7 @@ describe.each(CLUSTER ? (['shared'] as const) : (['shared', 'dedicated'] as cons
 
       const outbox = new OutboxView(page);
       await expect.poll(() => outbox.pending(), { timeout: 10_000 }).toBe(1);
-      await current.card(cargo).getByText('Отчёт в очереди отправки').waitFor();
+      await current.card(cargo).getByText('Отметки или отчёты в очереди отправки').waitFor();
 
       // The network is still down: the shell comes from the service worker, the report from IndexedDB.
       await page.reload();

@@ -18,8 +18,11 @@ import { Shell } from './pages/shell.ts';
 
 const shots = process.env.E2E_SCREENSHOTS;
 const PHONE = { width: 360, height: 780 };
-/** Six cards in about two screens of a 360×780 phone. */
-const SIX_CARDS_MAX = 1560;
+/**
+ * Six cards in about two and a half screens of a 360×780 phone: two screens (1560 px) before each card led with
+ * its trip's big button (issue 32: 64 px and its gap, about 80 px a card).
+ */
+const SIX_CARDS_MAX = 2060;
 const CARGOS = ['Телефон: щебень 5–20', 'Телефон: песок', 'Телефон: ПГС', 'Телефон: грунт', 'Телефон: отсев', 'Телефон: бетон'];
 
 let app: E2eApp;
@@ -102,12 +105,12 @@ describe('a driver on a phone', () => {
 
       // The first card's «Отчёт» is on the first screen, and nothing (the bar above all) covers it.
       await page.evaluate(() => window.scrollTo(0, 0));
-      const report = page.locator('main li.drv-card').first().getByRole('button', { name: 'Отчёт', exact: true });
+      const report = page.locator('main li.drv-card').first().getByRole('button', { name: 'Внести рейс задним числом', exact: true });
       const box = (await report.boundingBox())!;
       expect(box.y).toBeGreaterThanOrEqual(0);
       expect(box.y + box.height).toBeLessThanOrEqual(PHONE.height);
       expect(box.height).toBeGreaterThanOrEqual(44);
-      expect(await onTopAtCentre(page, 'main li.drv-card:first-child .drv-btn--primary', box)).toBe(true);
+      expect(await onTopAtCentre(page, 'main li.drv-card:first-child .drv-card__actions .drv-btn:last-child', box)).toBe(true);
       const barBox = (await bar.boundingBox())!;
       expect(box.y + box.height).toBeLessThanOrEqual(barBox.y);
       if (shots) await page.screenshot({ path: `${shots}/current-tasks-360.png` });

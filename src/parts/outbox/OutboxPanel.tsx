@@ -18,6 +18,7 @@ import { useConfirm } from '../../ui/ConfirmDialog.tsx';
 import { formatClock, formatDate, formatQuantity } from '../../ui/format.ts';
 import { useObjectUrl } from '../../ui/use-object-url.ts';
 import { outboxStateLabel } from './outbox-labels.ts';
+import { TRIP_STEP_DONE } from '../../../contract/trips.ts';
 import { DisputedReports } from '../report/DisputedReports.tsx';
 import { useDisputedReports } from '../report/disputed.ts';
 import { ReportFormHost } from '../report/ReportFormHost.tsx';
@@ -181,6 +182,12 @@ function ItemSummary({ item, task }: { item: OutboxItemView; task: Task | undefi
     <>
       {item.photoCount > 0 && <QueuedThumb id={item.id} />}
       <p className="drv-outbox-item__title">{task ? `${task.cargo}, ${formatDate(task.date)}` : `Отчёт № ${item.id}`}</p>
+      {/* A trip step (issue 32): which one, and the time it was stamped. */}
+      {item.trip ? (
+        <p className="drv-outbox-item__step">
+          Отметка рейса: {TRIP_STEP_DONE[item.trip.step]} в {formatClock(Date.parse(item.trip.at))}
+        </p>
+      ) : null}
       <p className="drv-muted">
         {item.quantity !== null ? `${formatQuantity(item.quantity)} ${task?.unit ?? 'т'} · ` : ''}
         создан в {formatClock(item.createdAt)} · фото: {item.photoCount}

@@ -181,6 +181,7 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
               {task.cargo}, {formatDate(task.date)}: {task.loading_place} → {task.unloading_place}
             </p>
           ) : null}
+          {editing ? null : <p className="drv-sheet__subtitle">Рейс вносится задним числом, одной формой: он будет отмечен так.</p>}
           {paidIn ? (
             <p className="drv-notice" role="note">
               {latePayNote(paidIn)}

@@ -17,6 +17,7 @@ import { TaskSummary } from '../../parts/driver/TaskSummary.tsx';
 import { ReportList } from '../../parts/report/AssociationReports.tsx';
 import { useOpenReportForm } from '../../parts/report/ReportFormHost.tsx';
 import { QuantityForm } from './QuantityForm.tsx';
+import { TripPanel } from '../../parts/driver/TripPanel.tsx';
 
 /** The toggles' arrow: a drawing, so it stays out of their names. */
 const CHEVRON = (
@@ -90,7 +91,9 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
         badge={<span className={`drv-badge drv-badge--${association.status}`}>{DRIVER_STATUS_LABELS[association.status]}</span>}
         progress={<LoadProgress label="Ваша доля" delivered={association.delivered} of={association.share} unit={task.unit} trips={association.trips} />}
       />
-      {queued > 0 ? <p className="drv-notice drv-notice--info">Отчёт в очереди отправки</p> : null}
+      {/* The trip as it happens leads the card: the next step's big button, then the timeline (issue 32). */}
+      <TripPanel task={task} association={association} />
+      {queued > 0 ? <p className="drv-notice drv-notice--info">Отметки или отчёты в очереди отправки</p> : null}
       {association.disputed > 0 ? (
         <p className="drv-notice drv-notice--danger" role="status">
           Диспетчер оспорил {association.disputed === 1 ? 'отчёт' : `отчёты (${association.disputed})`}: откройте «Мои отчёты», прочитайте причину и исправьте.
@@ -159,8 +162,8 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
             {finish.isPending ? 'Завершаем...' : 'Завершить задачу'}
           </button>
         ) : null}
-        <button type="button" className="drv-btn drv-btn--primary" onClick={() => openReportForm({ associationId: association.id, task })}>
-          Отчёт
+        <button type="button" className="drv-btn drv-btn--ghost" onClick={() => openReportForm({ associationId: association.id, task })}>
+          Внести рейс задним числом
         </button>
       </div>
     </li>

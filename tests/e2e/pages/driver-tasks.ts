@@ -1,6 +1,6 @@
 /**
  * The driver's task screens: /available-tasks ('Взять' after a confirmation) and /current-tasks (a card per
- * accepted task, 'Отчёт' opens the report form), and the report form itself. An action brings its tab to
+ * accepted task, 'Внести рейс задним числом' opens the report form), and the report form itself. An action brings its tab to
  * the front first, as the driver would: a background tab gets no animation frames, and Playwright's clicks
  * wait for those.
  */
@@ -58,7 +58,7 @@ export class CurrentTasksPage {
   async openReport(cargo: string): Promise<ReportForm> {
     await this.page.bringToFront();
     // Exact: the card's «Мои отчёты» toggle is a button too.
-    await this.card(cargo).getByRole('button', { name: 'Отчёт', exact: true }).click();
+    await this.card(cargo).getByRole('button', { name: 'Внести рейс задним числом', exact: true }).click();
     const form = new ReportForm(this.page);
     await form.dialog.waitFor();
     return form;

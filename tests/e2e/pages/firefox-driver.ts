@@ -51,9 +51,9 @@ export async function waitForTaskCard(page: Page, cargo: string | null): Promise
   await byXPath(page, taskCard(cargo)).wait();
 }
 
-/** 'Отчёт' on the card with this cargo; waits for the form. */
+/** 'Внести рейс задним числом' on the card with this cargo; waits for the form. */
 export async function openReport(page: Page, cargo: string): Promise<void> {
-  await byXPath(page, `${taskCard(cargo)}//button[normalize-space()='Отчёт']`).click();
+  await byXPath(page, `${taskCard(cargo)}//button[normalize-space()='Внести рейс задним числом']`).click();
   await byXPath(page, REPORT_DIALOG).wait();
 }
 

@@ -1,0 +1,78 @@
+/**
+ * The driver's current trip as the phone knows it (pure): read from the engine's outbox snapshot, where every
+ * tapped step stays (sent or not) until its task leaves the driver's list (worker/trip-steps.ts). So the card shows
+ * the next step offline, after a reload and after a dead battery, with nothing kept in the tab.
+ */
+import { DEFAULT_TRIP_SETTINGS, nextStep, TRIP_STEPS, type TripSettings, type TripStep } from '../../../contract/trips.ts';
+import type { OutboxItemState, OutboxItemView, OutboxTripStepView } from '../../engine/types.ts';
+
+export interface StampView extends OutboxTripStepView {
+  /** The outbox item's state: waiting, sending, sent, ... */
+  state: OutboxItemState;
+}
+
+export interface TripView {
+  uid: string;
+  stamps: Partial<Record<TripStep, StampView>>;
+  /** The last step stamped. */
+  last: TripStep;
+  /** All four steps are stamped. */
+  done: boolean;
+}
+
+export interface AssociationTrips {
+  /** The latest trip (finished or running), or null before the first tap. */
+  current: TripView | null;
+  /** The step the big button stamps, and the trip it belongs to (null: it starts a new trip). */
+  next: { step: TripStep; uid: string | null };
+  /** Trips of this task on the phone, finished ones. */
+  finished: number;
+}
+
+export function tripsOf(items: readonly OutboxItemView[], associationId: number): AssociationTrips {
+  const trips = new Map<string, TripView>();
+  for (const item of [...items].sort((a, b) => a.createdAt - b.createdAt || a.id - b.id)) {
+    const step = item.trip;
+    if (!step || item.association_id !== associationId) continue;
+    const trip = trips.get(step.uid) ?? { uid: step.uid, stamps: {}, last: step.step, done: false };
+    trip.stamps[step.step] = { ...step, state: item.state };
+    trips.set(step.uid, trip);
+  }
+  for (const trip of trips.values()) {
+    const stamped = TRIP_STEPS.filter((s) => trip.stamps[s]);
+    trip.last = stamped.at(-1) ?? 'loading_arrived';
+    trip.done = nextStep(trip.last) === null;
+  }
+  const all = [...trips.values()];
+  const current = all.at(-1) ?? null;
+  const following = current ? nextStep(current.last) : null;
+  return {
+    current,
+    next: current && following ? { step: following, uid: current.uid } : { step: 'loading_arrived', uid: null },
+    finished: all.filter((t) => t.done).length,
+  };
+}
+
+/** The latest stamp that can still be taken back, with its step; null when none. */
+export function undoable(trip: TripView | null, now: number): StampView | null {
+  const stamp = trip ? trip.stamps[trip.last] : undefined;
+  return stamp && stamp.holdUntil !== null && stamp.holdUntil > now && stamp.state !== 'sent' ? stamp : null;
+}
+
+/**
+ * The company's trip settings as the driver's task carries them (`trip_settings`, when the server sends it);
+ * the contract's defaults otherwise (no signature asked).
+ */
+export function tripSettingsOf(task: object): TripSettings {
+  const given = (task as { trip_settings?: Partial<TripSettings> | null }).trip_settings;
+  return { ...DEFAULT_TRIP_SETTINGS, ...(given ?? {}) };
+}
+
+/** The stamp's time moved to `hhmm` on the same day (the device's local time), ISO. */
+export function correctedTime(at: string, hhmm: string): string | null {
+  const match = /^(\d{2}):(\d{2})$/.exec(hhmm);
+  if (!match) return null;
+  const date = new Date(Date.parse(at));
+  date.setHours(Number(match[1]), Number(match[2]), 0, 0);
+  return date.toISOString();
+}

@@ -1,0 +1,128 @@
+/**
+ * End to end (issue 32): the trip as it happens on a 360 px phone with its position emulated over CDP
+ * (`Emulation.setGeolocationOverride`). The driver taps through a trip — the position read at each step, the
+ * ticket's sheet, an undo within its window, a corrected time — then taps through a second trip with the server and the network
+ * gone; a reload keeps it (IndexedDB, the service worker's shell), and once they are back every step reaches the
+ * server exactly once (counted at the proxy). Layout at 360 and 1440 px: no horizontal scroll.
+ * E2E_SCREENSHOTS=<dir> saves the card and the sheet.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newContext, trackErrors } from './harness/browser.ts';
+import { waitForServiceWorker } from './harness/engine.ts';
+import { useDriverSuite } from './pages/driver-suite.ts';
+import { signInAsDriver } from './pages/driver-session.ts';
+import { waitForEngine } from './pages/driver-outbox.ts';
+import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
+
+const CARGO = 'Щебень гранитный 5–20';
+const shots = process.env.E2E_SCREENSHOTS;
+const suite = useDriverSuite(1);
+
+const noHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+describe('the trip as it happens (360 px)', () => {
+  it('taps through a trip with the position and an undo, then a second one offline that survives a reload and is delivered once when the server is back', async () => {
+    const { browser, url, proxy } = suite.app;
+    const context = await newContext(browser, 'shared', 360);
+    try {
+      await context.grantPermissions(['geolocation'], { origin: url });
+      const page = await context.newPage();
+      const errors = trackErrors(page);
+      const cdp = await context.newCDPSession(page);
+      await cdp.send('Emulation.setGeolocationOverride', { latitude: 55.7512, longitude: 37.6184, accuracy: 12 });
+      await signInAsDriver(page, url);
+      await waitForServiceWorker(page);
+      await (await new AvailableTasksPage(page, url).goto()).accept(CARGO);
+      const current = await new CurrentTasksPage(page, url).goto();
+      const card = current.card(CARGO);
+      const trip = card.getByRole('region', { name: 'Рейс' });
+      const big = (name: string) => trip.getByRole('button', { name, exact: true });
+
+      // A mistaken tap, taken back within its window: nothing was queued for good.
+      await big('Прибыл на погрузку').click();
+      await trip.getByRole('button', { name: /^Отменить \(\d+ с\)$/ }).click();
+      await page.getByText('Отметка «Прибыл на погрузку» отменена').waitFor();
+      await big('Прибыл на погрузку').waitFor();
+
+      await big('Прибыл на погрузку').click();
+      await big('Загружен, выезжаю').waitFor();
+      // The position was read at the step: its accuracy is on the timeline.
+      await trip.getByText(/±12 м/).first().waitFor();
+      if (shots) await card.screenshot({ path: `${shots}/trip-card-360.png` });
+      expect(await noHorizontalScroll(page)).toBe(true);
+
+      await big('Загружен, выезжаю').click();
+      const sheet = page.getByRole('dialog', { name: 'Загружен, выезжаю' });
+      await sheet.getByLabel('Номер талона').fill('№ 15');
+      await sheet.getByLabel(/^Загружено по талону/).fill('20,5');
+      await sheet.locator('label', { hasText: 'Из галереи' }).locator('input[type=file]').setInputFiles(suite.photos);
+      await sheet.getByText('сжатие...').waitFor({ state: 'detached', timeout: 30_000 });
+      if (shots) await page.screenshot({ path: `${shots}/trip-sheet-360.png` });
+      expect(await noHorizontalScroll(page)).toBe(true);
+      await sheet.getByRole('button', { name: 'Отметить' }).click();
+      await sheet.waitFor({ state: 'detached' });
+      await big('Прибыл на выгрузку').click();
+      await big('Выгружен').click();
+      const last = page.getByRole('dialog', { name: 'Выгружен' });
+      await last.getByLabel(/^Выгружено/).fill('20');
+      await last.getByRole('button', { name: 'Отметить' }).click();
+      await last.waitFor({ state: 'detached' });
+      await trip.getByRole('heading', { name: /Рейс завершён/ }).waitFor();
+      expect(await trip.locator('.drv-trip__step--done').count()).toBe(4);
+      await big('Прибыл на погрузку').waitFor();
+
+      // A late tap corrected: the step goes again as 'corrected', and the timeline says so.
+      await trip.getByRole('button', { name: 'Исправить время: Прибыл на погрузку' }).click();
+      await trip.getByLabel('Время: Прибыл на погрузку').fill('06:05');
+      await trip.getByRole('button', { name: 'Сохранить' }).click();
+      await page.getByText('Время исправлено: Прибыл на погрузку в 06:05').waitFor();
+      await trip.locator('.drv-trip__step').first().getByText('06:05').waitFor();
+      await trip.getByText(/исправлено/).first().waitFor();
+
+      // The second trip with the server and the network gone.
+      proxy.setDown(true);
+      await context.setOffline(true);
+      for (const step of ['Прибыл на погрузку', 'Загружен, выезжаю', 'Прибыл на выгрузку', 'Выгружен']) {
+        await big(step).click();
+        const factSheet = page.getByRole('dialog', { name: step });
+        if (step === 'Загружен, выезжаю' || step === 'Выгружен') {
+          await factSheet.getByRole('button', { name: 'Отметить' }).click();
+          await factSheet.waitFor({ state: 'detached' });
+        }
+      }
+      await trip.getByRole('heading', { name: /Рейс завершён/ }).waitFor();
+      await page.reload();
+      await current.title.waitFor();
+      await waitForEngine(page);
+      await trip.getByRole('heading', { name: /Рейс завершён · рейсов за задачу на телефоне: 2/ }).waitFor();
+      expect(await trip.getByText('в очереди').count()).toBeGreaterThan(0);
+
+      // Back: every step reaches the server exactly once (the corrected one once more, as its correction).
+      proxy.setDown(false);
+      await context.setOffline(false);
+      const stepPuts = () => proxy.requests.filter((r) => r.method === 'PUT' && /\/api\/trips\/[0-9a-f-]+\/steps\//.test(r.path));
+      const delivered = () => {
+        const counts = new Map<string, number>();
+        for (const r of stepPuts()) if (r.status !== null && r.status < 300) counts.set(r.path, (counts.get(r.path) ?? 0) + 1);
+        return counts;
+      };
+      await expect.poll(() => delivered().size, { timeout: 60_000, interval: 500 }).toBe(8);
+      await trip.getByText('в очереди').first().waitFor({ state: 'detached', timeout: 30_000 });
+      expect(stepPuts().every((r) => r.status === null || r.status < 400)).toBe(true);
+      const counts = [...delivered().entries()];
+      // Eight steps once each; only the corrected arrival may have gone twice (when its tap went before the correction).
+      const twice = counts.filter(([, n]) => n > 1);
+      expect(twice.length).toBeLessThanOrEqual(1);
+      for (const [path, n] of twice) expect([path.endsWith('/loading_arrived'), n]).toEqual([true, 2]);
+
+      await page.setViewportSize({ width: 1440, height: 900 });
+      expect(await noHorizontalScroll(page)).toBe(true);
+      if (shots) await card.screenshot({ path: `${shots}/trip-card-1440.png` });
+      expect(errors).toEqual([]);
+    } finally {
+      proxy.setDown(false);
+      await context.close();
+    }
+  });
+});
