@@ -3,7 +3,7 @@
  * Both `server/` and `worker/` import these; nothing here touches a realm's globals.
  */
 import type { Role } from './roles.ts';
-import type { TripFacts } from './trips.ts';
+import type { TripFacts, TripSettings } from './trips.ts';
 import type { ReportFlag } from './report-checks.ts';
 import type { DriverPay } from './money.ts';
 import type { CounterpartyRef, PlaceRef, VehicleRef } from './registers.ts';
@@ -203,6 +203,8 @@ export interface Task {
   driver_pay?: DriverPay;
   /** A driver's view only: whom to call about it — the task's creator, else an admin of its company. */
   dispatcher?: { name: string; phone: string } | null;
+  /** A driver's assigned tasks only: the company's trip settings (contract/trips.ts), which the phone runs a trip by. */
+  trip_settings?: TripSettings;
   /** Staff views only: its approved loads' money — revenue at the task's price, the drivers' pay, the margin. */
   money?: TaskMoney;
   /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */

@@ -69,7 +69,8 @@ export const companyCalls = area(
     roles: ADMINS,
     body: tripSettingsSchema,
     answer: answer<TripSettings>(),
-    invalidates: ['reports', 'dispatch'],
+    /** The drivers' tasks carry the settings (the phone asks for a signature by them). */
+    invalidates: ['reports', 'dispatch', 'tasks'],
     audience: ['company:param.id'],
   }),
 );

@@ -1,4 +1,6 @@
 /** The task lists: available, assigned, a driver's completed, bulk by ids, and staff's completed list. */
+import { companyTripSettings } from '../trips/settings.ts';
+import type { TripSettings } from '../../contract/trips.ts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
@@ -59,7 +61,14 @@ const assignedIds = queryTemplate((db, driverId: number) =>
 export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>> {
   const rows = await assignedIds(db.kysely, user.id);
   const items = await loadTasks(db.kysely, rows.map((r) => r.id), user.id);
-  return toPage(items, items.length, 0);
+  // The phone runs each trip by its company's settings (a signature per trip or per shift, the geofence's dwell).
+  const settings = new Map<number, TripSettings>();
+  for (const companyId of new Set(items.map((t) => t.company_id))) settings.set(companyId, await companyTripSettings(db.kysely, companyId));
+  return toPage(
+    items.map((t) => ({ ...t, trip_settings: settings.get(t.company_id) as TripSettings })),
+    items.length,
+    0,
+  );
 }
 
 /** The driver's completed associations with their tasks, newest first. */

@@ -123,6 +123,10 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
     expect(put.status).toBe(200);
     try {
       const { association } = await assignment();
+      // The driver's phone reads the setting with his tasks, and asks for the receiver's signature by it.
+      const assigned = await call<{ items: { company_id: number; trip_settings?: { acceptance_mode: string } }[] }>(s, 'GET', '/api/tasks/assigned/', { token: p.driver.token });
+      expect(assigned.body.items.length).toBeGreaterThan(0);
+      expect(assigned.body.items.map((t) => t.trip_settings?.acceptance_mode)).toEqual(assigned.body.items.map(() => 'per_trip'));
       const uid = randomUUID();
       const t0 = new Date(Date.now() - 5 * 3_600_000).toISOString();
       await step(uid, 'loading_arrived', { association_id: association, at: t0, position: { ...FAR, accuracy: 30 } });
