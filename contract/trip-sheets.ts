@@ -62,6 +62,8 @@ export const odometerParams = z.object({
   id: wireId('ожидается номер путевого листа'),
   which: z.enum(ODOMETER_READINGS, { message: 'ожидается start (выезд) или end (возвращение)' }),
 });
+/** GET /trip-sheets/{id}.pdf: the `.pdf` ends the id (its type is not read from the path). */
+export const tripSheetIdParams = z.object({ id: wireId('ожидается номер путевого листа') });
 export type OdometerPayload = z.infer<typeof odometerSchema>;
 
 export const tripSheetListQuery = z.object({
