@@ -176,6 +176,8 @@ describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
   it('deletes only the year’s last empty sheet: numbers run without gaps, a filled sheet stays', async () => {
     const list = (await call<Page<TripSheet>>(s, 'GET', '/api/trip-sheets/?date=2026-11-27', { token: manager.token })).body.items;
     const [two, one] = list as [TripSheet, TripSheet];
+    // The list says which one DELETE takes: the year's last, still empty.
+    expect([two.can_delete, one.can_delete]).toEqual([true, false]);
     const filled = await call<{ detail: string }>(s, 'DELETE', `/api/trip-sheets/${one.id}`, { token: manager.token });
     expect(filled.status).toBe(409);
     expect(filled.body.detail).toBe('Путевой лист № 1 уже заполнен: удалить его нельзя');
@@ -183,5 +185,13 @@ describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
     expect((await call(s, 'DELETE', `/api/trip-sheets/${two.id}`, { token: manager.token })).status).toBe(204);
     const next = await call<TripSheet>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle2, driver_id: otherDriver.id, date: '2026-11-28' } });
     expect(next.body.number).toBe(2);
+    expect(next.body.can_delete).toBe(true);
+    // An empty sheet that is no longer the year's last cannot go either.
+    await call(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle, driver_id: driver.id, date: '2026-11-28' } });
+    const day = (await call<Page<TripSheet>>(s, 'GET', '/api/trip-sheets/?date=2026-11-28', { token: manager.token })).body.items;
+    expect(day.map((x) => [x.number, x.can_delete])).toEqual([
+      [3, true],
+      [2, false],
+    ]);
   });
 });
