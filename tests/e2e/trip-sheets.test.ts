@@ -82,6 +82,24 @@ describe('trip sheets', () => {
     expect(await row.textContent()).toContain('Пробег 412 км');
     if (shots) await page.screenshot({ path: `${shots}/trip-sheets-1440.png`, fullPage: true });
 
+    // The same vehicle's day again: the server's 409 in the dialog, the choices kept.
+    await page.getByRole('button', { name: 'Выписать путевой лист' }).click();
+    await create.getByLabel('Машина').selectOption({ label: `${PLATE} КАМАЗ 65115` });
+    await create.getByLabel('Водитель').selectOption({ label: 'Иван Петров' });
+    await create.getByRole('button', { name: 'Выписать' }).click();
+    await create.getByRole('alert').getByText(/^У этой машины на \d\d\.\d\d\.\d{4} уже есть путевой лист № \d+$/).waitFor();
+    expect(await create.getByLabel('Водитель').locator('option:checked').textContent()).toBe('Иван Петров');
+    await create.getByRole('button', { name: 'Отмена' }).click();
+    await create.waitFor({ state: 'detached' });
+
+    // Search: by the plate as typed in Latin look-alikes; a plate not there leaves the empty state.
+    await page.getByPlaceholder('Госномер или водитель').fill('m321');
+    await row.waitFor();
+    await page.getByPlaceholder('Госномер или водитель').fill('Х999');
+    await page.getByText(/^По этому поиску путевых листов на .* нет\.$/).waitFor();
+    await page.getByPlaceholder('Госномер или водитель').fill('');
+    await row.waitFor();
+
     // The PDF: the number, the plate, the driver, the medic, the mechanic, the readings, in Cyrillic.
     const sheet = await db.selectFrom('trip_sheets').select(['id', 'number']).where('date', '=', isoDate(new Date())).executeTakeFirstOrThrow();
     const downloading = page.waitForEvent('download', { timeout: 30_000 });
