@@ -14,6 +14,7 @@ import { signIn } from './pages/login-page.ts';
 
 const shots = process.env.E2E_SCREENSHOTS;
 const PLATE = 'М321КТ 77';
+const SPARE = 'Т654ОР 77';
 
 let app: E2eApp;
 beforeAll(async () => {
@@ -28,6 +29,7 @@ describe('trip sheets', () => {
     const db = app.server.db.kysely;
     const manager = await db.selectFrom('users').select('company_id').where('email', '=', DEMO.manager).executeTakeFirstOrThrow();
     await makeVehicle(app.server, manager.company_id as number, { plate: PLATE });
+    await makeVehicle(app.server, manager.company_id as number, { plate: SPARE });
     await db.updateTable('users').set({ license_number: '77 12 345678' }).where('email', '=', DEMO.driver).execute();
 
     const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
@@ -91,6 +93,19 @@ describe('trip sheets', () => {
     expect(await create.getByLabel('Водитель').locator('option:checked').textContent()).toBe('Иван Петров');
     await create.getByRole('button', { name: 'Отмена' }).click();
     await create.waitFor({ state: 'detached' });
+
+    // A sheet written out by mistake: empty and the year's last, deleted once confirmed; the first one is never offered.
+    await page.getByRole('button', { name: 'Выписать путевой лист' }).click();
+    await create.getByLabel('Машина').selectOption({ label: `${SPARE} КАМАЗ 65115` });
+    await create.getByLabel('Водитель').selectOption({ label: 'Иван Петров' });
+    await create.getByRole('button', { name: 'Выписать' }).click();
+    await create.waitFor({ state: 'detached' });
+    const spare = page.locator('tbody tr').filter({ hasText: SPARE });
+    await spare.getByRole('button', { name: /^Удалить путевой лист/ }).click();
+    const ask = page.getByRole('dialog', { name: /^Удалить путевой лист № \d+\?$/ });
+    await ask.getByRole('button', { name: 'Удалить' }).click();
+    await spare.waitFor({ state: 'detached' });
+    expect(await db.selectFrom('trip_sheets').select('id').execute()).toHaveLength(1);
 
     // Search: by the plate as typed in Latin look-alikes; a plate not there leaves the empty state.
     await page.getByPlaceholder('Госномер или водитель').fill('m321');
