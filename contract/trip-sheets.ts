@@ -62,6 +62,8 @@ export const odometerParams = z.object({
   id: wireId('ожидается номер путевого листа'),
   which: z.enum(ODOMETER_READINGS, { message: 'ожидается start (выезд) или end (возвращение)' }),
 });
+/** GET /trip-sheets/{id}.pdf: the `.pdf` ends the id (its type is not read from the path). */
+export const tripSheetIdParams = z.object({ id: wireId('ожидается номер путевого листа') });
 export type OdometerPayload = z.infer<typeof odometerSchema>;
 
 export const tripSheetListQuery = z.object({
@@ -97,6 +99,8 @@ export interface TripSheet {
   distance_km: number | null;
   /** What the sheet still lacks (Russian), in the order it is filled; empty: complete. */
   missing: string[];
+  /** Whether DELETE may take it: the year's last sheet, still empty (numbers run without gaps; a filled one is a record). */
+  can_delete: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -117,6 +121,11 @@ export function missingTripSheet(s: TripSheetFacts): string[] {
   if (!s.return_at) missing.push('время возвращения');
   if (!s.post_medical) missing.push('послерейсовый медосмотр');
   return missing;
+}
+
+/** Whether anything was recorded on the sheet (a check, a time or a reading): a filled sheet is a record. */
+export function tripSheetFilled(s: Pick<TripSheet, 'departure_at' | 'return_at' | 'odometer_start' | 'odometer_end' | 'pre_medical' | 'pre_technical' | 'post_medical'>): boolean {
+  return Boolean(s.pre_medical || s.pre_technical || s.post_medical || s.departure_at || s.return_at || s.odometer_start !== null || s.odometer_end !== null);
 }
 
 /**

@@ -5,7 +5,7 @@
 import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
 import type { Page } from '../entities.ts';
 import { DRIVER_ONLY, STAFF } from '../roles.ts';
-import { odometerParams, odometerSchema, tripSheetCreateSchema, tripSheetListQuery, tripSheetMineQuery, tripSheetUpdateSchema, type TripSheet } from '../trip-sheets.ts';
+import { odometerParams, tripSheetIdParams, odometerSchema, tripSheetCreateSchema, tripSheetListQuery, tripSheetMineQuery, tripSheetUpdateSchema, type TripSheet } from '../trip-sheets.ts';
 import { registerCreateQuery } from '../registers.ts';
 
 export const tripSheetCalls = area(
@@ -20,6 +20,8 @@ export const tripSheetCalls = area(
     audience: ['company:answer.company_id'],
   }),
   PUT('/trip-sheets/:id', { roles: STAFF, body: tripSheetUpdateSchema, answer: answer<TripSheet>(), invalidates: ['dispatch'], audience: ['company:answer.company_id'] }),
+  /** The sheet on A4 (server/pdf/trip-sheet.ts): staff of the sheet's company; another company's is 404. */
+  GET('/trip-sheets/:id.pdf', { roles: STAFF, params: tripSheetIdParams, answer: answer<Blob>() }),
   DELETE('/trip-sheets/:id', { roles: STAFF, status: 204, answer: answer<null>(), invalidates: ['dispatch'], audience: ['caller'] }),
   /** The signed-in driver's sheet of the day (today by default), or null. */
   GET('/trip-sheets/mine', { roles: DRIVER_ONLY, query: tripSheetMineQuery, answer: answer<TripSheet | null>() }),

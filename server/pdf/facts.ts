@@ -7,6 +7,7 @@
 import type { LegalForm } from '../../contract/requisites.ts';
 import type { BodyType, Ownership } from '../../contract/registers.ts';
 import type { Acceptance, Timeline, TripFacts } from '../../contract/trips.ts';
+import type { TripSheet } from '../../contract/trip-sheets.ts';
 
 /** A party with its requisites: the carrier (the company's own), a customer, shipper or consignee. */
 export interface PdfParty {
@@ -131,5 +132,15 @@ export interface WaybillFacts {
   price?: { amount_without_vat: number | null; vat_rate: string | null; vat: number | null; amount_with_vat: number | null; calculation?: string | null } | null;
   /** «внесён задним числом»: the times were typed after the trip. */
   after_the_fact?: boolean;
+  time_zone?: string;
+}
+
+/** The trip sheet of a vehicle's day (issue 33 §2, docs/trip-sheets.md): the sheet as the calls answer it. */
+export interface TripSheetPdfFacts {
+  /** The owner (the carrier): the company card. */
+  company: PdfParty;
+  sheet: TripSheet;
+  /** When the paper was made (ISO); now when absent. */
+  generated_at?: string;
   time_zone?: string;
 }

@@ -49,7 +49,8 @@ export async function renderWaybills(list: WaybillFacts[]): Promise<Buffer> {
   return pdf.end();
 }
 
-function partyRows(pdf: PdfDoc, party: PdfParty | null, whose: string): void {
+/** A party's two rows of boxes with the form's captions: name, ИНН, КПП, ОГРН(ИП); address and phone. */
+export function partyRows(pdf: PdfDoc, party: PdfParty | null, whose: string): void {
   pdf.boxes([
     { caption: `Наименование (ФИО) ${whose}`, value: partyName(party), share: 4, bold: true },
     { caption: 'ИНН', value: party?.inn, share: 1.4 },

@@ -7,6 +7,8 @@ import { assertStaffSeesCompany, localToday } from '../tasks/scope.ts';
 import { notFound } from '../errors.ts';
 import { createSheet, driverSheet, listSheets, NO_SHEET, recordOdometer, removeSheet, sheetCompany, updateSheet } from '../trip-sheets/sheets.ts';
 import { loadSheet } from '../trip-sheets/sheets.ts';
+import { contentDisposition } from '../exports/workbook.ts';
+import { renderTripSheet } from '../pdf/trip-sheet.ts';
 
 export const tripSheetRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
@@ -21,6 +23,16 @@ export const tripSheetRoutes: RouteModule = (app, ctx) => {
     'GET /trip-sheets/': async ({ user, query }) => listSheets(db, await listCompany(db, user, query.company_id), query),
     'POST /trip-sheets/': async ({ user, query, body }) => createSheet(db, await listCompany(db, user, query.company_id), body),
     'PUT /trip-sheets/:id': async ({ user, params: { id }, body }) => updateSheet(db, id, await staffSheet(user, id), body),
+    'GET /trip-sheets/:id.pdf': async ({ user, params: { id }, reply }) => {
+      const companyId = await staffSheet(user, id);
+      const [sheet, company] = await Promise.all([
+        loadSheet(db, id),
+        db.kysely.selectFrom('companies').select(['name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone']).where('id', '=', companyId).executeTakeFirstOrThrow(),
+      ]);
+      const pdf = await renderTripSheet({ company, sheet });
+      await reply.type('application/pdf').header('content-disposition', contentDisposition(`Путевой лист № ${sheet.number}.pdf`)).send(pdf);
+      return null as unknown as Blob;
+    },
     'DELETE /trip-sheets/:id': async ({ user, params: { id } }) => {
       await staffSheet(user, id);
       await removeSheet(db, id);

@@ -15,6 +15,7 @@ import { toPage } from '../tasks/load.ts';
 import type { Page } from '../../contract/entities.ts';
 import {
   missingTripSheet,
+  tripSheetFilled,
   tripSheetProblems,
   type CheckMark,
   type OdometerPayload,
@@ -43,6 +44,15 @@ async function wire(db: Db, rows: Row[]): Promise<TripSheet[]> {
     .select(['id', 'name', 'license_number', 'license_issued'])
     .where('id', 'in', [...new Set(rows.map((r) => r.driver_id))])
     .execute();
+  // The year's last number of each company: only that sheet, while empty, may be deleted.
+  const lasts = await db.kysely
+    .selectFrom('trip_sheets')
+    .select(['company_id', 'year', (eb) => eb.fn.max('number').as('n')])
+    .where('company_id', 'in', [...new Set(rows.map((r) => r.company_id))])
+    .where('year', 'in', [...new Set(rows.map((r) => r.year))])
+    .groupBy(['company_id', 'year'])
+    .execute();
+  const lastOf = new Map(lasts.map((l) => [`${l.company_id}/${l.year}`, Number(l.n)]));
   const vehicleOf = new Map(vehicles.map((v) => [v.id, v]));
   const driverOf = new Map(drivers.map((d) => [d.id, d]));
   return rows.map((r) => {
@@ -65,10 +75,12 @@ async function wire(db: Db, rows: Row[]): Promise<TripSheet[]> {
       odometer_end: r.odometer_end === null ? null : Number(r.odometer_end),
       distance_km: r.odometer_start !== null && r.odometer_end !== null ? Number(r.odometer_end) - Number(r.odometer_start) : null,
       missing: [],
+      can_delete: false,
       created_at: r.created_at,
       updated_at: r.updated_at,
     };
     sheet.missing = missingTripSheet(sheet);
+    sheet.can_delete = !tripSheetFilled(sheet) && lastOf.get(`${r.company_id}/${r.year}`) === r.number;
     return sheet;
   });
 }
@@ -222,8 +234,7 @@ export async function recordOdometer(db: Db, id: number, which: OdometerReading,
 /** Only the year's last sheet, still empty, may go: the numbers run without gaps and a filled sheet is a record. */
 export async function removeSheet(db: Db, id: number): Promise<void> {
   const sheet = await loadSheet(db, id);
-  const filled = sheet.pre_medical || sheet.pre_technical || sheet.post_medical || sheet.departure_at || sheet.return_at || sheet.odometer_start !== null || sheet.odometer_end !== null;
-  if (filled) throw conflict(`Путевой лист № ${sheet.number} уже заполнен: удалить его нельзя`);
+  if (tripSheetFilled(sheet)) throw conflict(`Путевой лист № ${sheet.number} уже заполнен: удалить его нельзя`);
   const last = await db.kysely.selectFrom('trip_sheets').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', sheet.company_id).where('year', '=', sheet.year).executeTakeFirst();
   if (Number(last?.n) !== sheet.number) throw conflict(`Путевой лист № ${sheet.number} не последний в году: номера идут без пропусков, удалить можно только последний`);
   await db.kysely.deleteFrom('trip_sheets').where('id', '=', id).execute();

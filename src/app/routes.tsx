@@ -40,6 +40,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/tasks/active': lazyNamed(() => import('../screens/tasks-active/TasksActiveScreen.tsx'), 'TasksActiveScreen'),
   '/drivers/manage': lazyNamed(() => import('../screens/drivers-manage/DriversManageScreen.tsx'), 'DriversManageScreen'),
   '/vehicles': lazyNamed(() => import('../screens/vehicles/VehiclesScreen.tsx'), 'VehiclesScreen'),
+  '/trip-sheets': lazyNamed(() => import('../screens/trip-sheets/TripSheetsScreen.tsx'), 'TripSheetsScreen'),
   '/counterparties': lazyNamed(() => import('../screens/counterparties/CounterpartiesScreen.tsx'), 'CounterpartiesScreen'),
   '/places': lazyNamed(() => import('../screens/places/PlacesScreen.tsx'), 'PlacesScreen'),
   '/reports': lazyNamed(() => import('../screens/reports/ReportsScreen.tsx'), 'ReportsScreen'),

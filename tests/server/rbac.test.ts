@@ -1404,6 +1404,14 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'admin',
   },
   {
+    call: 'GET /trip-sheets/{id}.pdf',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}.pdf` }),
+    bad: async () => ({ url: '/api/trip-sheets/first.pdf' }),
+    badBy: 'manager',
+  },
+  {
     call: 'DELETE /trip-sheets/{id}',
     method: 'DELETE',
     matrix: '401 403 ok 404 ok 404 ok',

@@ -3,6 +3,10 @@
  * per company per year without gaps, the staff's checks, the driver's odometer once per reading, the sheet's own
  * consistency refused in Russian, another company's sheet never seen.
  */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
@@ -19,6 +23,7 @@ describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
   let vehicle: number;
   let vehicle2: number;
   let foreignVehicle: number;
+  let companyId: number;
 
   serveSuite(databaseUrl, async (server) => {
     s = server;
@@ -32,6 +37,7 @@ describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
 
   beforeAll(async () => {
     const company = await makeCompany(s);
+    companyId = company;
     const other = await makeCompany(s);
     manager = await withAccessToken(s, await makeUser(s, 'manager', company));
     driver = await withAccessToken(s, await makeUser(s, 'driver', company));
@@ -128,9 +134,50 @@ describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
     expect((await call(s, 'PUT', `/api/trip-sheets/${id}`, { token: foreignManager.token, body: { odometer_end: 1 } })).status).toBe(404);
   });
 
+  /** The sheet's PDF as pdftotext reads it (poppler-utils), white space made single. */
+  async function pdfText(id: number, token: string): Promise<string> {
+    const res = await s.app.inject({ method: 'GET', url: `/api/trip-sheets/${id}.pdf`, headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const dir = mkdtempSync(join(tmpdir(), 'reis-sheet-'));
+    try {
+      writeFileSync(join(dir, 'sheet.pdf'), res.rawPayload);
+      return execFileSync('pdftotext', ['-enc', 'UTF-8', join(dir, 'sheet.pdf'), '-'], { encoding: 'utf8' }).replace(/\s+/g, ' ');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('GET /trip-sheets/{id}.pdf: the sheet on A4 in Cyrillic (number, owner, plate, driver, medic, mechanic, odometer); an empty one leaves its boxes empty; another company’s is 404', async () => {
+    await s.db.kysely.updateTable('companies').set({ full_name: 'ООО «Рейс-Тест»', inn: '7707083893', ogrn: '1027700132195' }).where('id', '=', companyId).execute();
+    const [two, one] = (await call<Page<TripSheet>>(s, 'GET', '/api/trip-sheets/?date=2026-11-27', { token: manager.token })).body.items as [TripSheet, TripSheet];
+    const res = await s.app.inject({ method: 'GET', url: `/api/trip-sheets/${one.id}.pdf`, headers: manager.auth });
+    expect(res.headers['content-disposition']).toContain(encodeURIComponent('Путевой лист № 1.pdf'));
+    const full = await pdfText(one.id, manager.token);
+    for (const fact of ['ПУТЕВОЙ ЛИСТ № 1', '1/2026', '27.11.2026', 'ООО «Рейс-Тест»', '7707083893', '1027700132195', 'А123ВС 77', 'КАМАЗ 65115', 'Самосвал', 'Собственность', 'Пётр Соколов', '77 12 345678', 'Сидорова А. В.', 'Кузнецов П. И.', '06:40', '06:50', '18:20', '120 000 км', '120 412 км', '07:05', '18:10', '412 км']) {
+      expect(full, fact).toContain(fact);
+    }
+    expect(full).not.toContain('Не заполнено');
+
+    const empty = await pdfText(two.id, manager.token);
+    expect(empty).toContain('ПУТЕВОЙ ЛИСТ № 2');
+    expect(empty).toContain('В456ОР 77');
+    expect(empty).toContain('Предрейсовый медицинский осмотр');
+    expect(empty).toContain('Не заполнено: номер водительского удостоверения (карточка водителя); предрейсовый медосмотр');
+    expect(empty).not.toMatch(/null|undefined|NaN/);
+
+    const foreign = await call<{ detail: string }>(s, 'GET', `/api/trip-sheets/${one.id}.pdf`, { token: foreignManager.token });
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.detail).toBe('Путевой лист не найден');
+    expect((await call(s, 'GET', '/api/trip-sheets/first.pdf', { token: manager.token })).status).toBe(400);
+    expect((await call(s, 'GET', `/api/trip-sheets/${one.id}.pdf`, { token: driver.token })).status).toBe(403);
+  });
+
   it('deletes only the year’s last empty sheet: numbers run without gaps, a filled sheet stays', async () => {
     const list = (await call<Page<TripSheet>>(s, 'GET', '/api/trip-sheets/?date=2026-11-27', { token: manager.token })).body.items;
     const [two, one] = list as [TripSheet, TripSheet];
+    // The list says which one DELETE takes: the year's last, still empty.
+    expect([two.can_delete, one.can_delete]).toEqual([true, false]);
     const filled = await call<{ detail: string }>(s, 'DELETE', `/api/trip-sheets/${one.id}`, { token: manager.token });
     expect(filled.status).toBe(409);
     expect(filled.body.detail).toBe('Путевой лист № 1 уже заполнен: удалить его нельзя');
@@ -138,5 +185,13 @@ describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
     expect((await call(s, 'DELETE', `/api/trip-sheets/${two.id}`, { token: manager.token })).status).toBe(204);
     const next = await call<TripSheet>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle2, driver_id: otherDriver.id, date: '2026-11-28' } });
     expect(next.body.number).toBe(2);
+    expect(next.body.can_delete).toBe(true);
+    // An empty sheet that is no longer the year's last cannot go either.
+    await call(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle, driver_id: driver.id, date: '2026-11-28' } });
+    const day = (await call<Page<TripSheet>>(s, 'GET', '/api/trip-sheets/?date=2026-11-28', { token: manager.token })).body.items;
+    expect(day.map((x) => [x.number, x.can_delete])).toEqual([
+      [3, true],
+      [2, false],
+    ]);
   });
 });

@@ -70,6 +70,7 @@ describe('sidebar table', () => {
       '/tasks/driverTaskOrder',
       '/drivers/manage',
       '/vehicles',
+      '/trip-sheets',
       '/counterparties',
       '/places',
       '/user-registration-requests',
