@@ -7,6 +7,7 @@
  * the report scored again. A step stored already is answered as stored (200, `replay`), unless it is the driver's
  * correction of its time (`source: 'corrected'`).
  */
+import { settleTask } from '../tasks/progress.ts';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { AppContext } from '../context.ts';
@@ -177,6 +178,7 @@ export async function putTripStep(
     const reportId = await db.transaction().execute(async (trx) => {
       const now = nowIso();
       const id = trip?.id ?? (await newTripReport(trx, user.id, tripUid, body, now));
+      if (!trip) await beginWork(trx, body.association_id);
       await trx
         .insertInto('trip_stamps')
         .values({ report_id: id, step, at: body.at, received_at: now, ...positionColumns(body.position), source: body.source })
@@ -198,6 +200,12 @@ export async function putTripStep(
     if (isUniqueViolation(error) && !retried) return putTripStep(ctx, user, tripUid, step, body, { photos: [], signature: null }, true);
     throw error;
   }
+}
+
+/** A trip's first step is the start of the driver's work on the task: an accepted part goes in progress («Начать рейс»). */
+async function beginWork(trx: Q, associationId: number): Promise<void> {
+  const started = await trx.updateTable('task_drivers').set({ status: 'in_progress' }).where('id', '=', associationId).where('status', '=', 'accepted').returning('task_id').executeTakeFirst();
+  if (started) await settleTask(trx, started.task_id);
 }
 
 async function newTripReport(trx: Q, driverId: number, tripUid: string, body: TripStepBody, now: string): Promise<number> {

@@ -106,9 +106,13 @@ describe('the dispatcher console, one chain', () => {
     await workbook.xlsx.load((await readFile(await download.path())) as unknown as ArrayBuffer);
     const sheet = workbook.worksheets[0]!;
     const fileRows: string[] = [];
+    // Columns found by their headers, so a column added to the export does not move what is compared.
+    const headers = (sheet.getRow(1).values as unknown[]).map((v) => String(v ?? ''));
+    const driverColumn = headers.indexOf('Водитель');
+    expect(driverColumn).toBeGreaterThan(0);
     sheet.eachRow((row, n) => {
       // Every row but the header and the totals row («Итого» under «Груз»).
-      if (n > 1 && row.getCell(3).value !== 'Итого') fileRows.push(`${String(row.getCell(1).value)}:${String(row.getCell(11).value ?? '')}`);
+      if (n > 1 && row.getCell(3).value !== 'Итого') fileRows.push(`${String(row.getCell(1).value)}:${String(row.getCell(driverColumn).value ?? '')}`);
     });
     const list = (await (await api('GET', `/tasks/completed/?status=all&search=${encodeURIComponent('Цепочка')}`)).json()) as TaskPage<Task>;
     const apiRows = list.items.flatMap((t) => (t.driver_associations.length ? t.driver_associations.map((a) => `${t.id}:${a.driver_name ?? ''}`) : [`${t.id}:`]));

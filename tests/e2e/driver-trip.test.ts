@@ -36,7 +36,7 @@ describe('the trip as it happens (360 px)', () => {
       await (await new AvailableTasksPage(page, url).goto()).accept(CARGO);
       const current = await new CurrentTasksPage(page, url).goto();
       const card = current.card(CARGO);
-      const trip = card.getByRole('region', { name: 'Рейс' });
+      const trip = card.getByRole('region', { name: /^Рейс по задаче №/ });
       const big = (name: string) => trip.getByRole('button', { name, exact: true });
 
       // A mistaken tap, taken back within its window: nothing was queued for good.

@@ -92,6 +92,7 @@ describe('registers in a task', () => {
     const taskCard = driverPage.locator('main li.drv-card').filter({ has: driverPage.getByRole('heading', { name: CARGO, exact: true }) });
     await taskCard.waitFor();
     const guide = placeGuide(taskCard, 'Погрузка');
+    await guide.open();
     await guide.guide.waitFor();
     expect(await guide.guide.textContent()).toContain('Московская обл., Раменский р-н, д. Гжель');
     expect(await guide.guide.textContent()).toContain(NOTE);

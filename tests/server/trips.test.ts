@@ -77,6 +77,17 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
     expect(association_).toEqual({ loading_quantity: 20, unloading_quantity: 19.8 });
   });
 
+  it('a trip’s first step starts the driver’s accepted part: it goes in progress, as «Начать рейс» does, even offline', async () => {
+    const task = await createTask(s, p.company, { date: dayFromToday(0) });
+    const association = await addDriver(s, task, p.driver.id, { status: 'accepted' });
+    const res = await step(randomUUID(), 'loading_arrived', { association_id: association, at: new Date().toISOString() });
+    expect(res.status).toBe(201);
+    const part = await s.db.kysely.selectFrom('task_drivers').select('status').where('id', '=', association).executeTakeFirstOrThrow();
+    expect(part.status).toBe('in_progress');
+    const row = await s.db.kysely.selectFrom('tasks').select('status').where('id', '=', task).executeTakeFirstOrThrow();
+    expect(row.status).toBe('in_progress');
+  });
+
   it('takes the steps out of order and each twice: one stamp per step, the repeat answered 200 replay, a correction moves the time', async () => {
     const { association } = await assignment();
     const uid = randomUUID();

@@ -21,7 +21,7 @@ export function PlaceGuide({ label, place }: { label: string; place: PlaceRef })
       </p>
       {place.driver_note && <p className="drv-guide__note">{place.driver_note}</p>}
       {links && (
-        <nav className="drv-guide__links" aria-label={`Как доехать: ${label.toLowerCase()}, ${place.name}`}>
+        <div className="drv-guide__links" role="group" aria-label={`Как доехать: ${label.toLowerCase()}, ${place.name}`}>
           <a href={links.yandexNavi}>Навигатор</a>
           <a href={links.yandexMaps} target="_blank" rel="noreferrer">
             Яндекс Карты
@@ -30,7 +30,7 @@ export function PlaceGuide({ label, place }: { label: string; place: PlaceRef })
             Google Maps
           </a>
           <a href={links.geo}>Другая карта</a>
-        </nav>
+        </div>
       )}
     </div>
   );

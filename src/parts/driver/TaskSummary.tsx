@@ -30,8 +30,11 @@ export function TaskSummary({
   progress?: ReactNode;
   /** 2 where the card sits straight under the screen's h1, 3 under a section's h2. */
   headingLevel?: 2 | 3;
-  /** The places' addresses, notes and navigation links (PlaceGuide); a finished task's summary leaves them out. */
-  guide?: boolean;
+  /**
+   * The places' addresses, notes and navigation links (PlaceGuide); a finished task's summary leaves them out.
+   * `folded`: behind one «Как доехать» disclosure, so a list of many cards stays short on a phone.
+   */
+  guide?: boolean | 'folded';
 }) {
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
   const partOfPlan = share !== undefined && share !== task.planned_quantity;
@@ -71,8 +74,13 @@ export function TaskSummary({
           {task.unloading_place}
         </a>
       </p>
-      {guide && hasGuide(task.loading) && <PlaceGuide label="Погрузка" place={task.loading} />}
-      {guide && hasGuide(task.unloading) && <PlaceGuide label="Выгрузка" place={task.unloading} />}
+      {guide === true && <Guides task={task} />}
+      {guide === 'folded' && (hasGuide(task.loading) || hasGuide(task.unloading)) && (
+        <details className="drv-guide-fold">
+          <summary>Как доехать</summary>
+          <Guides task={task} />
+        </details>
+      )}
       <div className="drv-summary__figures">
         {progress ? <div className="drv-summary__progress">{progress}</div> : null}
         <dl className="drv-facts drv-facts--inline">
@@ -130,4 +138,13 @@ function payNote(task: Task): string | null {
 function mapLink(name: string, place: PlaceRef | null | undefined): string {
   if (place && place.lat !== null && place.lon !== null) return navigationLinks({ lat: place.lat, lon: place.lon }).yandexMaps;
   return `https://yandex.ru/maps/?text=${encodeURIComponent(place?.address ?? name)}`;
+}
+
+function Guides({ task }: { task: Task }) {
+  return (
+    <>
+      {hasGuide(task.loading) && <PlaceGuide label="Погрузка" place={task.loading} />}
+      {hasGuide(task.unloading) && <PlaceGuide label="Выгрузка" place={task.unloading} />}
+    </>
+  );
 }

@@ -125,7 +125,7 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
   });
 
   return (
-    <section className="drv-trip" aria-label="Рейс">
+    <section className="drv-trip" aria-label={`Рейс по задаче №${task.id}`}>
       <button type="button" className="drv-btn drv-btn--primary drv-trip__next" disabled={busy !== null} onClick={tap}>
         {busy ? 'Отмечаем...' : TRIP_STEP_LABELS[step]}
       </button>

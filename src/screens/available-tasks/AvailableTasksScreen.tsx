@@ -120,7 +120,7 @@ export function AvailableTasksScreen({ title = 'Доступные задачи'
                 const busy = accept.isPending && accept.variables?.params.id === task.id;
                 return (
                   <li key={task.id} className="drv-card">
-                    <TaskSummary task={task} headingLevel={2} badge={<FreePlaces task={task} />} />
+                    <TaskSummary task={task} headingLevel={2} badge={<FreePlaces task={task} />} guide="folded" />
                     <div className="drv-card__actions">
                       <button
                         type="button"

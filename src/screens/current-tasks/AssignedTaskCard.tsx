@@ -90,6 +90,7 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
         share={association.share}
         badge={<span className={`drv-badge drv-badge--${association.status}`}>{DRIVER_STATUS_LABELS[association.status]}</span>}
         progress={<LoadProgress label="Ваша доля" delivered={association.delivered} of={association.share} unit={task.unit} trips={association.trips} />}
+        guide="folded"
       />
       {/* The trip as it happens leads the card: the next step's big button, then the timeline (issue 32). */}
       <TripPanel task={task} association={association} />

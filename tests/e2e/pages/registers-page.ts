@@ -44,12 +44,14 @@ export class CardDialog {
   }
 }
 
-/** A place's guide on the driver's task card: its address line, its note, its navigation links. */
+/** A place's guide on the driver's task card (folded behind «Как доехать»): its address line, its note, its navigation links. */
 export function placeGuide(card: Locator, label: 'Погрузка' | 'Выгрузка') {
   const guide = card.locator('.drv-guide').filter({ hasText: `${label}:` });
   return {
+    /** Opens the card's «Как доехать». */
+    open: () => card.locator('summary', { hasText: 'Как доехать' }).click(),
     guide,
-    links: guide.getByRole('navigation'),
+    links: guide.getByRole('group'),
     link: (name: string) => guide.getByRole('link', { name, exact: true }),
   };
 }
