@@ -41,6 +41,40 @@ const noHorizontalScroll = (page: Page) => page.evaluate(() => document.document
 const clock = (iso: string) => new Date(iso).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' });
 
 describe('the trip as staff see it', () => {
+  it('the trip settings card: Russian checks keep what was typed; a saved setting reaches the server', async () => {
+    const context = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });
+    try {
+      const page = await signIn(context, app.url, DEMO.admin, DEMO_PASSWORD);
+      const errors = trackErrors(page);
+      await page.goto(`${app.url}/companies/manage`);
+      const card = page.getByRole('region', { name: 'Рейс на телефоне водителя' });
+      const longWait = card.getByLabel('Долгий простой, мин');
+      await longWait.waitFor();
+      expect(await longWait.inputValue()).toBe('60');
+      await longWait.fill('2');
+      await card.getByLabel('Автоотметка прибытия, с').fill('30,5');
+      await card.getByRole('button', { name: 'Сохранить настройки рейса' }).click();
+      await card.getByText('Не меньше 5 мин').waitFor();
+      await card.getByText('Укажите целое число').waitFor();
+      expect(await longWait.inputValue()).toBe('2');
+      expect(await noHorizontalScroll(page)).toBe(true);
+      if (shots) await card.screenshot({ path: `${shots}/trip-settings-360.png` });
+
+      await longWait.fill('45');
+      await card.getByLabel('Автоотметка прибытия, с').fill('90');
+      await card.getByLabel('Подпись получателя').selectOption({ label: 'Одна подпись за смену' });
+      await card.getByRole('button', { name: 'Сохранить настройки рейса' }).click();
+      await page.getByText('Настройки рейса сохранены').waitFor();
+      const company = await app.server.db.kysely.selectFrom('companies').select(['id', 'trip_settings']).where('trip_settings', 'is not', null).executeTakeFirstOrThrow();
+      expect(JSON.parse(company.trip_settings ?? '{}')).toEqual({ acceptance_mode: 'per_shift', long_wait_minutes: 45, geofence_dwell_seconds: 90, no_data_minutes: 90 });
+      expect(errors).toEqual([]);
+      // Back to the defaults for the next test.
+      await app.server.db.kysely.updateTable('companies').set({ trip_settings: null }).where('id', '=', company.id).execute();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('the board follows the driver live; the report shows the timeline, waits, map links and the signature at 1440 and 360 px', async () => {
     const manager = (await login(app.server, DEMO.manager, DEMO_PASSWORD)).access_token;
     const driverToken = (await login(app.server, DEMO.driver, DEMO_PASSWORD)).access_token;
@@ -149,7 +183,7 @@ describe('the trip as staff see it', () => {
       expect(await state.textContent()).toBe('свободен');
       expect(await noHorizontalScroll(page)).toBe(true);
       // The columns scroll sideways inside the board on a phone: bring the driver's into view.
-      await state.scrollIntoViewIfNeeded();
+      await state.evaluate((el) => el.closest('section')?.scrollIntoView({ inline: 'start', block: 'nearest' }));
       if (shots) await page.screenshot({ path: `${shots}/trip-board-360.png` });
       expect(errors).toEqual([]);
     } finally {
