@@ -73,7 +73,8 @@ function Stamp({ name, stamp }: { name: string; stamp: TimelineStamp | null }) {
       </li>
     );
   }
-  const late = Date.parse(stamp.received_at) - Date.parse(stamp.at) > LATE_RECEIPT_MS;
+  // A typed stamp's receipt is the report's, shown in its facts.
+  const late = stamp.source !== 'form' && Date.parse(stamp.received_at) - Date.parse(stamp.at) > LATE_RECEIPT_MS;
   return (
     <li className="trip-timeline__step">
       <span className="trip-timeline__time">{formatDateTime(stamp.at)}</span>
@@ -92,7 +93,7 @@ function Stamp({ name, stamp }: { name: string; stamp: TimelineStamp | null }) {
             )}
           </>
         )}
-        {late && <span className="muted"> · получено сервером {formatDateTime(stamp.received_at)}</span>}
+        {late && <span className="muted"> · дошло до сервера {formatDateTime(stamp.received_at)}</span>}
       </span>
     </li>
   );
