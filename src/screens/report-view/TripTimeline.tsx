@@ -18,6 +18,8 @@ const LATE_RECEIPT_MS = 5 * 60_000;
 export function TripTimeline({ trip, companyId }: { trip: TripFacts; companyId: number }) {
   const settings = useGet('GET /companies/:id/trip-settings', { id: companyId });
   const longWait = settings.data?.data.long_wait_minutes ?? null;
+  // A report stored on this device before the server answered timelines (the engine's cache) has none to show.
+  if ((trip as Partial<TripFacts>).timeline === undefined) return null;
   const stamped = TRIP_STEPS.some((step) => trip.timeline[step] && trip.timeline[step].source !== 'form');
   return (
     <section className="card report-trip" aria-labelledby="report-trip-title">
