@@ -440,6 +440,6 @@ function tripFlags(trip: TripCheckFacts): ReportFlag[] {
 }
 
 /** «2 км» from 1 km up (one decimal), else «350 м». */
-function metresText(m: number): string {
+export function metresText(m: number): string {
   return m >= 1000 ? `${formatNumberRu(m / 1000, 1)} км` : `${formatNumberRu(m, 0)} м`;
 }

@@ -11,13 +11,15 @@ import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 import { Field } from '../../ui/Field.tsx';
 import { Form } from '../../ui/Form.tsx';
 
-const FIELDS: { key: keyof CheckThresholds; label: string; hint: string }[] = [
-  { key: 'capacity_tolerance_pct', label: 'Перегруз сверх грузоподъёмности, %', hint: 'Рейс больше грузоподъёмности машины на столько процентов — «Перегруз»' },
-  { key: 'mismatch_tolerance_pct', label: 'Расхождение погрузки и выгрузки, %', hint: 'Общие количества покупателя на погрузке и выгрузке расходятся больше — «Погрузка ≠ выгрузка»' },
-  { key: 'over_share_tolerance_pct', label: 'Сверх доли водителя, %', hint: 'Водитель довёз больше своей доли на столько процентов — «Сверх доли»' },
-  { key: 'min_cycle_minutes', label: 'Минимальный рейс, мин', hint: 'Между рейсами водителя меньше — «Слишком быстрый рейс»' },
-  { key: 'late_filing_hours', label: 'Отчёт с опозданием, ч', hint: 'Отчёт пришёл позже — отметка для сведения, не ошибка' },
-];
+// A Record, so a threshold the server's checks gain (contract/report-checks.ts) cannot be left off this card.
+const FIELD_TEXTS: Record<keyof CheckThresholds, { label: string; hint: string }> = {
+  capacity_tolerance_pct: { label: 'Перегруз сверх грузоподъёмности, %', hint: 'Рейс больше грузоподъёмности машины на столько процентов — «Перегруз»' },
+  mismatch_tolerance_pct: { label: 'Расхождение погрузки и выгрузки, %', hint: 'Общие количества покупателя на погрузке и выгрузке расходятся больше — «Погрузка ≠ выгрузка»' },
+  over_share_tolerance_pct: { label: 'Сверх доли водителя, %', hint: 'Водитель довёз больше своей доли на столько процентов — «Сверх доли»' },
+  min_cycle_minutes: { label: 'Минимальный рейс, мин', hint: 'От прибытия на погрузку до следующего прибытия водителя меньше — «Слишком быстрый рейс»' },
+  late_filing_hours: { label: 'Отчёт с опозданием, ч', hint: 'Рейс, внесённый задним числом, пришёл позже — отметка для сведения, не ошибка' },
+};
+const FIELDS = (Object.keys(FIELD_TEXTS) as (keyof CheckThresholds)[]).map((key) => ({ key, ...FIELD_TEXTS[key] }));
 
 type Texts = Record<keyof CheckThresholds, string>;
 

@@ -24,6 +24,7 @@ import { ROLE_LABELS } from '../../../contract/roles.ts';
 import { roleOf } from '../../parts/accounts/account-form.ts';
 import { RateLadder } from './RateLadder.tsx';
 import { CheckThresholdsCard } from './CheckThresholds.tsx';
+import { TripSettingsCard } from './TripSettings.tsx';
 import { PhotoRetentionCard } from './PhotoRetention.tsx';
 import { CompanyRequisites } from './CompanyRequisites.tsx';
 import '../../ui/console/console.css';
@@ -126,6 +127,7 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
               <CompanyRequisites companyId={selected.id} offline={server.offline} reason={server.reason} />
               <RateLadder companyId={selected.id} canEdit offline={server.offline} reason={server.reason} />
               <CheckThresholdsCard companyId={selected.id} canEdit offline={server.offline} reason={server.reason} />
+              <TripSettingsCard companyId={selected.id} canEdit offline={server.offline} reason={server.reason} />
               <PhotoRetentionCard companyId={selected.id} offline={server.offline} reason={server.reason} />
             </div>
           )}

@@ -1,6 +1,7 @@
 /**
  * /dispatch «Диспетчерская» (staff): a day's board (docs/dispatch.md). A column «Без водителя» and one per active
- * driver (vehicle, phone, the day's share and delivered, the last report), each driver's tasks in his saved order.
+ * driver (his trip state and since when — «на погрузке с 10:42», «в пути с грузом», «свободен», «нет данных N мин» —,
+ * vehicle, phone, the day's share and delivered, the last report), each driver's tasks in his saved order.
  * Drag a card onto a driver to assign, to another driver to reassign, within a column to reorder, back to «Без
  * водителя» to take off; every drag has a keyboard twin (focus a card: Alt+↑/↓ moves it in its column, Alt+←/→ to
  * the next column, and the focus stays on the moved card; Space selects it, and the bar above assigns the selection:
@@ -31,6 +32,8 @@ import { isoDate } from '../../ui/format.ts';
 import { applyMove, cardKey, columnsOf, driverKey, driverOf, parseCard, type ColumnKey, type Columns } from './columns.ts';
 import './dispatch.css';
 import { NamedOptions } from '../../ui/Options.tsx';
+import type { DriverTripState } from '../../../contract/trips.ts';
+import { boardStateText } from './trip-state.ts';
 import { CompanyPicker, NoCompany, useCompanyScope } from '../../ui/console/company-scope.tsx';
 
 const UNDO_MS = 6000;
@@ -283,6 +286,8 @@ function Column({ column, driver, taskIds, tasks, selected, onKey, onSelect }: C
         <strong>{title}</strong>
         {driver ? (
           <>
+            {/* Keyed by the state: a new state starts its own clock. */}
+            <TripStateBadge key={`${driver.trip_state.state}:${driver.trip_state.since ?? ''}`} trip={driver.trip_state} />
             <span className="muted">
               {driver.vehicle ? `${driver.vehicle.number}${driver.vehicle.capacity ? ` · ${formatQuantity(driver.vehicle.capacity, 'т')}` : ''}` : 'без машины'}
               {driver.phone ? (
@@ -311,6 +316,25 @@ function Column({ column, driver, taskIds, tasks, selected, onKey, onSelect }: C
       </SortableContext>
       {taskIds.length === 0 && driver && <p className="dispatch-empty">Перетащите сюда задачу</p>}
     </section>
+  );
+}
+
+/**
+ * The driver's trip state and since when; «нет данных N мин» counts on by the minute (the board itself refreshes
+ * on the change feed when a step arrives).
+ */
+function TripStateBadge({ trip }: { trip: DriverTripState }) {
+  const [now, setNow] = useState(() => Date.now());
+  const ticking = trip.state === 'no_data';
+  useEffect(() => {
+    if (!ticking) return;
+    const timer = setInterval(() => setNow(Date.now()), 30_000);
+    return () => clearInterval(timer);
+  }, [ticking]);
+  return (
+    <span className={`dispatch-trip dispatch-trip--${trip.state}`} data-trip-state={trip.state}>
+      {boardStateText(trip, now)}
+    </span>
   );
 }
 

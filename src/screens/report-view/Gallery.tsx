@@ -10,7 +10,7 @@ import { photoBlobQuery } from '../../engine/photo-blob.ts';
 import { formatBytes } from '../../ui/format.ts';
 
 /** An image from bytes in memory; the object URL lives as long as the element. */
-function BlobImage({ blob, alt, className, photoId }: { blob: Blob; alt: string; className?: string; photoId?: number }) {
+export function BlobImage({ blob, alt, className, photoId }: { blob: Blob; alt: string; className?: string; photoId?: number }) {
   const url = useMemo(() => URL.createObjectURL(blob), [blob]);
   useEffect(() => () => URL.revokeObjectURL(url), [url]);
   return <img src={url} alt={alt} className={className} data-photo-id={photoId} />;

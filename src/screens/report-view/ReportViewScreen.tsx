@@ -1,6 +1,7 @@
 /**
  * /reports/{id}: one report for staff — who reported what on which task, both times
- * (the device's and the server's), the photos as a gallery, and the other reports of the same assignment.
+ * (the device's and the server's), the trip's timeline with its waits and the receiver's acceptance
+ * (TripTimeline.tsx), the photos as a gallery, and the other reports of the same assignment.
  */
 import { REVIEW_LABELS } from '../../ui/statuses.ts';
 import '../../ui/status-badge.css';
@@ -20,6 +21,7 @@ import { Page } from '../../ui/Page.tsx';
 import { Loading, ErrorState } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Gallery } from './Gallery.tsx';
+import { TripTimeline } from './TripTimeline.tsx';
 import './report-view.css';
 
 export function ReportViewScreen({ title }: ScreenProps) {
@@ -42,6 +44,7 @@ export function ReportViewScreen({ title }: ScreenProps) {
     <Page title={pageTitle} wide aside={<CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
       <ReportDetails report={query.data.data} />
       <History entity="report" id={query.data.data.id} />
+      {/* SLOT «Документы» (issue 32): another helper's documents panel (the proof of delivery) goes here, last on the page, given query.data.data. */}
     </Page>
   );
 }
@@ -161,6 +164,7 @@ function ReportDetails({ report }: { report: ReportView }) {
           )}
         </dl>
       </section>
+      <TripTimeline trip={report} companyId={task.company_id} />
       <section className="card">
         <h2>Фото ({report.photos.length})</h2>
         <Gallery photos={report.photos} {...(report.closed ? {} : { onDelete: (photo: ReportPhoto) => void deletePhoto(photo) })} disabled={server.offline} />

@@ -1,0 +1,193 @@
+/**
+ * End to end (issue 32): the trip as staff see it. The demo driver's trip is stamped through the API as the phone's
+ * outbox sends it (`PUT /api/trips/{uid}/steps/{step}` with positions, the last step multipart with the receiver's
+ * signature PNG); the manager's /dispatch shows the driver's state change live, without a reload («на погрузке с …»
+ * → «в пути с грузом с …» → «свободен»); /reports/{id} at 1440 and 360 px shows the four stamps with how each was
+ * made, the distance and accuracy, a map link per position, the waits (the long one marked), the receiver and the
+ * signature; /reports finds the trip by its «Долгий простой» flag. No horizontal scroll at either width.
+ * E2E_SCREENSHOTS=<dir> saves the board and the report at both widths.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import type { ReportView } from '../../contract/entities.ts';
+import type { TripStep } from '../../contract/trips.ts';
+import { call, login } from '../fixtures/accounts.ts';
+import { encodeForm } from '../fixtures/forms.ts';
+import { PNG_8x6 } from '../fixtures/images.ts';
+import { makePlace } from '../fixtures/registers.ts';
+import { addDriver, dayFromToday } from '../fixtures/tasks.ts';
+import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
+import { newContext, trackErrors } from './harness/browser.ts';
+import { waitFor } from './harness/wait.ts';
+import { demoDriverId } from './pages/driver-records.ts';
+import { signIn } from './pages/login-page.ts';
+
+const shots = process.env.E2E_SCREENSHOTS;
+const QUARRY = { lat: 55.5, lon: 38.2 };
+const SITE = { lat: 55.6, lon: 38.3 };
+/** About 300 m north of the site: farther than its radius (150 m) and the accuracy. */
+const NEAR_SITE = { lat: 55.6027, lon: 38.3 };
+
+let app: E2eApp;
+beforeAll(async () => {
+  app = await startE2eApp();
+});
+afterAll(async () => {
+  await app?.close();
+});
+
+const noHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+const clock = (iso: string) => new Date(iso).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' });
+
+describe('the trip as staff see it', () => {
+  it('the trip settings card: Russian checks keep what was typed; a saved setting reaches the server', async () => {
+    const context = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });
+    try {
+      const page = await signIn(context, app.url, DEMO.admin, DEMO_PASSWORD);
+      const errors = trackErrors(page);
+      await page.goto(`${app.url}/companies/manage`);
+      const card = page.getByRole('region', { name: 'Рейс на телефоне водителя' });
+      const longWait = card.getByLabel('Долгий простой, мин');
+      await longWait.waitFor();
+      expect(await longWait.inputValue()).toBe('60');
+      await longWait.fill('2');
+      await card.getByLabel('Автоотметка прибытия, с').fill('30,5');
+      await card.getByRole('button', { name: 'Сохранить настройки рейса' }).click();
+      await card.getByText('Не меньше 5 мин').waitFor();
+      await card.getByText('Укажите целое число').waitFor();
+      expect(await longWait.inputValue()).toBe('2');
+      expect(await noHorizontalScroll(page)).toBe(true);
+      if (shots) await card.screenshot({ path: `${shots}/trip-settings-360.png` });
+
+      await longWait.fill('45');
+      await card.getByLabel('Автоотметка прибытия, с').fill('90');
+      await card.getByLabel('Подпись получателя').selectOption({ label: 'Одна подпись за смену' });
+      await card.getByRole('button', { name: 'Сохранить настройки рейса' }).click();
+      await page.getByText('Настройки рейса сохранены').waitFor();
+      const company = await app.server.db.kysely.selectFrom('companies').select(['id', 'trip_settings']).where('trip_settings', 'is not', null).executeTakeFirstOrThrow();
+      expect(JSON.parse(company.trip_settings ?? '{}')).toEqual({ acceptance_mode: 'per_shift', long_wait_minutes: 45, geofence_dwell_seconds: 90, no_data_minutes: 90 });
+      expect(errors).toEqual([]);
+      // Back to the defaults for the next test.
+      await app.server.db.kysely.updateTable('companies').set({ trip_settings: null }).where('id', '=', company.id).execute();
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('the board follows the driver live; the report shows the timeline, waits, map links and the signature at 1440 and 360 px', async () => {
+    const manager = (await login(app.server, DEMO.manager, DEMO_PASSWORD)).access_token;
+    const driverToken = (await login(app.server, DEMO.driver, DEMO_PASSWORD)).access_token;
+    const driverId = await demoDriverId(app.server);
+    const today = dayFromToday(0);
+    const created = await call<{ id: number; company_id: number }>(app.server, 'POST', '/api/tasks/', {
+      token: manager,
+      body: { date: today, cargo: 'Рейс для диспетчера: щебень', loading_place: 'Карьер Южный', unloading_place: 'Объект Северный', planned_quantity: 40, rate: 600 },
+    });
+    expect(created.status).toBe(201);
+    const { id: taskId, company_id: companyId } = created.body;
+    const loading = await makePlace(app.server, companyId, { name: 'Карьер Южный', ...QUARRY });
+    const unloading = await makePlace(app.server, companyId, { name: 'Объект Северный', ...SITE });
+    await app.server.db.kysely.updateTable('tasks').set({ loading_place_id: loading, unloading_place_id: unloading }).where('id', '=', taskId).execute();
+    const association = await addDriver(app.server, taskId, driverId, { status: 'in_progress' });
+
+    const uid = randomUUID();
+    const now = Date.now();
+    const at = (minutesAgo: number) => new Date(now - minutesAgo * 60_000).toISOString();
+    const times: Record<TripStep, string> = { loading_arrived: at(80), loading_departed: at(8), unloading_arrived: at(4), unloading_departed: at(1) };
+    const step = async (name: TripStep, body: Record<string, unknown>) => {
+      const res = await call<{ report_id: number }>(app.server, 'PUT', `/api/trips/${uid}/steps/${name}`, { token: driverToken, body: { association_id: association, at: times[name], ...body } });
+      expect([name, res.status]).toEqual([name, 201]);
+      return res.body.report_id;
+    };
+
+    // The manager's board before the trip.
+    const desk = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    try {
+      const page = await signIn(desk, app.url, DEMO.manager, DEMO_PASSWORD);
+      const errors = trackErrors(page);
+      await page.goto(`${app.url}/dispatch`);
+      const board = await call<{ drivers: { id: number; name: string }[] }>(app.server, 'GET', `/api/dispatch/board?date=${today}`, { token: manager });
+      const driverName = board.body.drivers.find((d) => d.id === driverId)!.name;
+      const state = page.getByRole('region', { name: `Колонка: ${driverName}` }).locator('[data-trip-state]');
+      await state.waitFor();
+
+      // Each step reaches the board through the change feed: no reload.
+      const reportId = await step('loading_arrived', { position: { ...QUARRY, accuracy: 12 } });
+      await waitFor(async () => (await state.textContent()) === `на погрузке с ${clock(times.loading_arrived)}`, { message: '«на погрузке с …» on the board' });
+      if (shots) await page.screenshot({ path: `${shots}/trip-board-1440.png` });
+      await step('loading_departed', { position: { ...QUARRY, accuracy: 20 }, ticket_number: '№ 4711', loading_quantity: 10 });
+      await waitFor(async () => (await state.textContent()) === `в пути с грузом с ${clock(times.loading_departed)}`, { message: '«в пути с грузом» on the board' });
+      await step('unloading_arrived', { position: { ...NEAR_SITE, accuracy: 10 } });
+      await waitFor(async () => (await state.textContent()) === `на выгрузке с ${clock(times.unloading_arrived)}`, { message: '«на выгрузке» on the board' });
+      const form = new FormData();
+      form.append('data', JSON.stringify({ association_id: association, at: times.unloading_departed, position: { ...SITE, accuracy: 8 }, unloading_quantity: 9.9, acceptance: { kind: 'signed', receiver_name: 'Прораб Кузнецов', receiver_position: 'прораб' } }));
+      form.append('signature', new Blob([PNG_8x6], { type: 'image/png' }), 'signature.png');
+      const { payload, headers } = await encodeForm(form);
+      const last = await app.server.app.inject({ method: 'PUT', url: `/api/trips/${uid}/steps/unloading_departed`, payload, headers: { ...headers, authorization: `Bearer ${driverToken}` } });
+      expect(last.statusCode).toBe(201);
+      await waitFor(async () => (await state.textContent()) === 'свободен', { message: '«свободен» on the board' });
+      expect(errors).toEqual([]);
+
+      const view = (await call<ReportView>(app.server, 'GET', `/api/reports/${reportId}`, { token: manager })).body;
+      expect(view.flags.map((f) => f.code)).toEqual(['far_from_place', 'long_wait']);
+
+      for (const width of [1440, 360]) {
+        await page.setViewportSize({ width, height: width < 600 ? 760 : 900 });
+        await page.goto(`${app.url}/reports/${reportId}`);
+        const trip = page.getByRole('region', { name: /^Рейс/ });
+        const stamps = trip.getByRole('list', { name: 'Отметки рейса' }).getByRole('listitem');
+        await waitFor(async () => (await stamps.count()) === 4, { message: 'four stamps' });
+        expect(await stamps.nth(0).textContent()).toContain('Прибыл на погрузку');
+        expect(await stamps.nth(0).textContent()).toContain(`${clock(times.loading_arrived)}`);
+        expect(await stamps.nth(0).textContent()).toContain('отметка водителя · в 0 м от места · точность ±12 м');
+        expect(await stamps.nth(2).textContent()).toContain('в 300 м от места · точность ±10 м');
+        // A map link per stamp, and one for where the receiver signed.
+        expect(await trip.getByRole('list', { name: 'Отметки рейса' }).getByRole('link', { name: /: на карте$/ }).count()).toBe(4);
+        expect(await trip.getByRole('link', { name: 'Место приёмки: на карте' }).getAttribute('href')).toBe('https://yandex.ru/maps/?pt=38.3,55.6&z=16&l=map');
+        expect(await trip.getByRole('link', { name: 'Прибыл на выгрузку: на карте' }).getAttribute('href')).toBe('https://yandex.ru/maps/?pt=38.3,55.6027&z=16&l=map');
+        await trip.getByText('1 ч 12 мин').waitFor();
+        await trip.getByText('· дольше порога 1 ч').waitFor();
+        expect(await trip.getByText('Простой на выгрузке').count()).toBe(1);
+        await trip.getByText('Прораб Кузнецов').waitFor();
+        const signature = trip.getByRole('img', { name: 'Подпись получателя' });
+        await waitFor(() => signature.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { message: 'the signature decoded' });
+        expect(await trip.getByText('внесён задним числом').count()).toBe(0);
+        expect(await noHorizontalScroll(page)).toBe(true);
+        if (shots) await page.screenshot({ path: `${shots}/trip-report-${width}.png`, fullPage: true });
+      }
+
+      // A trip filed in one form says so.
+      const oldReport = await app.server.db.kysely
+        .selectFrom('reports')
+        .innerJoin('task_drivers', 'task_drivers.id', 'reports.association_id')
+        .select('reports.id as id')
+        .where('reports.after_the_fact', '=', 1)
+        .where('task_drivers.driver_id', '=', driverId)
+        .orderBy('reports.id')
+        .executeTakeFirstOrThrow();
+      await page.goto(`${app.url}/reports/${oldReport.id}`);
+      await page.getByRole('region', { name: /^Рейс/ }).getByText('внесён задним числом', { exact: true }).waitFor();
+      expect(await noHorizontalScroll(page)).toBe(true);
+
+      // The review list: the new flags in the filter and on the trip's row.
+      await page.goto(`${app.url}/reports?flag=long_wait`);
+      await page.getByText(/талон № 4711/).first().waitFor();
+      await page.locator('.report-flag', { hasText: 'Долгий простой' }).first().waitFor();
+      const options = await page.getByLabel('Замечания').locator('option').allTextContents();
+      expect(options).toEqual(expect.arrayContaining(['Отметка далеко от места', 'Нет подписи получателя', 'Долгий простой']));
+      expect(await noHorizontalScroll(page)).toBe(true);
+
+      await page.goto(`${app.url}/dispatch`);
+      await state.waitFor();
+      expect(await state.textContent()).toBe('свободен');
+      expect(await noHorizontalScroll(page)).toBe(true);
+      // The columns scroll sideways inside the board on a phone: bring the driver's into view.
+      await state.evaluate((el) => el.closest('section')?.scrollIntoView({ inline: 'start', block: 'nearest' }));
+      if (shots) await page.screenshot({ path: `${shots}/trip-board-360.png` });
+      expect(errors).toEqual([]);
+    } finally {
+      await desk.close();
+    }
+  });
+});
