@@ -16,6 +16,8 @@ export interface Company {
 
 /** GET /companies/{id}, PUT /companies/{id}: the company with the carrier's requisites (contract/requisites.ts), each null until entered. */
 export interface CompanyCard extends Company {
+  /** The carrier's ЭДО participant id (migration 019). */
+  edo_id: string | null;
   full_name: string | null;
   inn: string | null;
   kpp: string | null;

@@ -181,6 +181,8 @@ export const companyRequisitesFields = {
   ogrn: requisiteNumber('ОГРН'),
   address: optionalText('Юридический адрес', 500),
   phone: optionalPhone,
+  /** The carrier's participant id at its ЭДО operator (goes into every ЭТрН file's name; docs/documents.md). */
+  edo_id: optionalText('Идентификатор ЭДО', 100),
 };
 
 /** The cross-field rule of the carrier's requisites, for a schema that spreads `companyRequisitesFields`. */

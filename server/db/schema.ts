@@ -54,6 +54,8 @@ export interface CompaniesTable {
   ogrn: string | null;
   address: string | null;
   phone: string | null;
+  /** The carrier's ЭДО participant id (migration 019). */
+  edo_id: string | null;
   /** Photo retention (migration 017, docs/scale.md): the rule's JSON, the day last run, what that run did. */
   photo_retention: string | null;
   photo_retention_ran_on: string | null;

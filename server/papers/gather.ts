@@ -19,7 +19,7 @@ type VehicleRow = Pick<Row<VehiclesTable>, 'id' | 'plate' | 'plate_key' | 'make'
 export interface TripBase {
   report: Pick<Row<ReportsTable>, 'id' | 'ticket_number' | 'quantity' | 'total_loading_quantity' | 'total_unloading_quantity' | 'completed_at' | 'created_at'> & { photo_keys: string[] };
   task: Pick<Row<TasksTable>, 'company_id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit'> & { id: number };
-  company: Pick<Row<CompaniesTable>, 'id' | 'name' | 'full_name' | 'inn' | 'kpp' | 'ogrn' | 'address' | 'phone'>;
+  company: Pick<Row<CompaniesTable>, 'id' | 'name' | 'full_name' | 'inn' | 'kpp' | 'ogrn' | 'address' | 'phone' | 'edo_id'>;
   customer: PartyRow | null;
   shipper: PartyRow | null;
   consignee: PartyRow | null;
@@ -67,7 +67,7 @@ export async function gatherTrip(db: Db, reportId: number, missing = 'Отчёт
   const partyIds = [row.customer_id, row.shipper_id, row.consignee_id].filter((id): id is number => id !== null);
   const placeIds = [row.loading_place_id, row.unloading_place_id].filter((id): id is number => id !== null);
   const [company, parties, places, driver, photos] = await Promise.all([
-    k.selectFrom('companies').select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone']).where('id', '=', row.company_id).executeTakeFirstOrThrow(),
+    k.selectFrom('companies').select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'edo_id']).where('id', '=', row.company_id).executeTakeFirstOrThrow(),
     partyIds.length ? k.selectFrom('counterparties').select([...PARTY_COLUMNS]).where('id', 'in', partyIds).execute() : Promise.resolve([]),
     placeIds.length ? k.selectFrom('places').select(['id', 'name', 'address', 'lat', 'lon']).where('id', 'in', placeIds).execute() : Promise.resolve([]),
     k.selectFrom('users').select(['id', 'name', 'phone', 'license_number', 'license_issued', 'vehicle_id']).where('id', '=', row.driver_id).executeTakeFirstOrThrow(),

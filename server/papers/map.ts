@@ -128,7 +128,7 @@ const tonnes = (value: number | null, unit: string): number | null => (value !==
  * qualified signature is applied at the operator). Facts the cards do not hold yet (a lease document, the driver's
  * ИНН, the licence's series, the ЭДО id of a party) stay null, and missingFacts names them.
  */
-export function etrnFacts(base: TripBase, trip: TripFacts, signer: { name: string; position: string }, carrierEdoId: string | null): EtrnFacts {
+export function etrnFacts(base: TripBase, trip: TripFacts, signer: { name: string; position: string }): EtrnFacts {
   const q = tripQuantities(base);
   const company = base.company;
   const carrierIp = company.inn?.length === 12;
@@ -155,7 +155,7 @@ export function etrnFacts(base: TripBase, trip: TripFacts, signer: { name: strin
       address: company.address,
       phone: company.phone,
       email: null,
-      edoId: carrierEdoId,
+      edoId: company.edo_id,
     },
     customer: base.customer && base.customer.id !== base.shipper?.id && base.customer.id !== base.consignee?.id ? partyFacts(base.customer) : null,
     customerContract: null,

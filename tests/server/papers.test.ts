@@ -4,13 +4,15 @@
  * with its card, and once the cards are filled, a Т1 draft the official schema accepts (xmllint).
  */
 import { spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
-import { makeCompany, makeUser } from '../fixtures/accounts.ts';
+import { call, makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
+import type { ReportDocuments } from '../../contract/calls/papers.ts';
 import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
 import { innCheckDigits, ogrnCheckDigit } from '../../contract/requisites.ts';
@@ -40,8 +42,11 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
   let s: TestServer;
   let company: number;
   let report: number;
+  let trip: number;
   let shipper: number;
   let driverId: number;
+  let manager: SignedInUser;
+  let stranger: SignedInUser;
 
   serveSuite(databaseUrl, async (server) => {
     s = server;
@@ -83,7 +88,33 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
     await s.db.kysely.updateTable('tasks').set({ shipper_id: shipper, consignee_id: consignee, customer_id: consignee, loading_place_id: loading, unloading_place_id: unloading }).where('id', '=', task).execute();
     const association = await addDriver(s, task, driver.id, { transport_rate: 400 });
     report = await addLoad(s, association, 19.6);
+    // A trip stamped step by step on the phone, the receiver refusing to sign.
+    const driverToken = (await withAccessToken(s, driver)).token;
+    const uid = randomUUID();
+    const put = (name: string, at: string, extra: Record<string, unknown> = {}) =>
+      call<{ report_id: number }>(s, 'PUT', `/api/trips/${uid}/steps/${name}`, { token: driverToken, body: { association_id: association, at, position: { lat: 56.1, lon: 37.6, accuracy: 12 }, ...extra } });
+    await put('loading_arrived', '2026-11-27T07:10:00+03:00');
+    await put('loading_departed', '2026-11-27T07:35:00+03:00', { loading_quantity: 19.6, ticket_number: 'Т-4471' });
+    await put('unloading_arrived', '2026-11-27T08:40:00+03:00');
+    const last = await put('unloading_departed', '2026-11-27T08:55:00+03:00', { unloading_quantity: 19.5, acceptance: { kind: 'refused', reason: 'Прораба нет на объекте' } });
+    expect(last.status).toBe(201);
+    trip = last.body.report_id;
+    manager = await withAccessToken(s, await makeUser(s, 'manager', company, { name: 'Волков Сергей Николаевич' }));
+    stranger = await withAccessToken(s, await makeUser(s, 'manager', await makeCompany(s)));
   });
+
+  const pdfText = (bytes: Buffer) => {
+    const dir = mkdtempSync(join(tmpdir(), 'reis-papers-pdf-'));
+    const path = join(dir, 'paper.pdf');
+    writeFileSync(path, bytes);
+    const run = spawnSync('pdftotext', ['-layout', path, '-'], { encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    return run.stdout;
+  };
+  const download = async (url: string, token: string) => {
+    const res = await s.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    return { status: res.statusCode, type: String(res.headers['content-type']), body: res.rawPayload, json: () => res.json() as { detail: string } };
+  };
 
   it('reads the cards once and names what the shipper’s Т1 still lacks, with the card that holds it', async () => {
     const base = await gatherTrip(s.db, report);
@@ -94,7 +125,7 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
       vehicle: { plate: 'А123ВС 77', plate_key: 'А123ВС77' },
       driver: { id: driverId, license_number: '7712 345678' },
     });
-    const facts = etrnFacts(base, TRIP, { name: 'Волков Сергей Николаевич', position: 'Диспетчер' }, null);
+    const facts = etrnFacts(base, TRIP, { name: 'Волков Сергей Николаевич', position: 'Диспетчер' });
     const missing = missingFacts('t1', facts);
     // The shipper's ЭДО id and the carrier's are the only gaps: each names the card to fill.
     expect(missing.map((m) => [m.field, m.card, m.id])).toEqual([
@@ -107,7 +138,12 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
 
   it('once the cards are filled, the Т1 draft made from the database is valid against the official schema', async () => {
     await s.db.kysely.updateTable('counterparties').set({ edo_id: '2BM-7707083893-770701001-202106051207026941416' }).where('id', '=', shipper).execute();
-    const facts = etrnFacts(await gatherTrip(s.db, report), TRIP, { name: 'Волков Сергей Николаевич', position: 'Диспетчер' }, '2BM-6623012345-662301001-202201010000000000001');
+    // The carrier's ЭДО id is one of its requisites, set by an admin on the company's card.
+    const admin = await withAccessToken(s, await makeUser(s, 'admin', company));
+    const set = await call<{ edo_id: string }>(s, 'PUT', `/api/companies/${company}`, { token: admin.token, body: { name: (await s.db.kysely.selectFrom('companies').select('name').where('id', '=', company).executeTakeFirstOrThrow()).name, edo_id: '2BM-6623012345-662301001-202201010000000000001' } });
+    expect(set.status).toBe(200);
+    expect(set.body.edo_id).toBe('2BM-6623012345-662301001-202201010000000000001');
+    const facts = etrnFacts(await gatherTrip(s.db, report), TRIP, { name: 'Волков Сергей Николаевич', position: 'Диспетчер' });
     expect(missingFacts('t1', facts)).toEqual([]);
     const file = buildT1Draft(facts);
     const dir = mkdtempSync(join(tmpdir(), 'reis-papers-'));
@@ -118,5 +154,36 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
     expect(run.status).toBe(0);
     // The Т2 waits for the shipper's signed Т1 and the waybill's УИД: said, not made half-filled.
     expect(missingFacts('t2', facts).map((m) => m.card)).toContain('documents');
+  });
+
+  it('the calls: the «Документы» panel says what each title lacks; the Т1 draft as windows-1251 XML; the papers as PDF in Cyrillic; another company’s trip is 404', async () => {
+    await s.db.kysely.updateTable('counterparties').set({ edo_id: null }).where('id', '=', shipper).execute();
+    const panel = await call<ReportDocuments>(s, 'GET', `/api/reports/${trip}/documents`, { token: manager.token });
+    expect(panel.status).toBe(200);
+    const t1 = panel.body.titles.find((t) => t.title === 't1');
+    expect(t1?.ready).toBe(false);
+    expect(t1?.missing.map((m) => [m.field, m.card, m.id])).toEqual([['shipper.edoId', 'counterparty', shipper]]);
+    expect(panel.body.titles.find((t) => t.title === 't2')?.ready).toBe(false);
+
+    const refused = await download(`/api/reports/${trip}/etrn/t1.xml`, manager.token);
+    expect(refused.status).toBe(409);
+    expect(refused.json().detail).toContain('Не хватает сведений для титула грузоотправителя (Т1)');
+    await s.db.kysely.updateTable('counterparties').set({ edo_id: '2BM-7707083893-770701001-202106051207026941416' }).where('id', '=', shipper).execute();
+    const xml = await download(`/api/reports/${trip}/etrn/t1.xml`, manager.token);
+    expect(xml.status).toBe(200);
+    expect(xml.type).toContain('windows-1251');
+    expect(xml.body.subarray(0, 60).toString('latin1')).toContain('encoding="windows-1251"');
+    expect((await download(`/api/reports/${trip}/etrn/t3.xml`, manager.token)).status).toBe(400);
+
+    const pod = await download(`/api/reports/${trip}/pod.pdf`, manager.token);
+    expect(pod.status).toBe(200);
+    expect(pod.type).toContain('application/pdf');
+    const podText = pdfText(pod.body);
+    for (const fact of ['Петров Иван Сергеевич', 'А123ВС 77', 'Т-4471', 'Щебень гранитный 5–20', 'Карьер Северный', 'отказался подписать', 'Прораба нет на объекте', '07:10', '08:55']) expect(podText).toContain(fact);
+    expect(podText).not.toContain('задним числом');
+    const waybill = pdfText((await download(`/api/reports/${trip}/waybill.pdf`, manager.token)).body);
+    for (const fact of ['ООО «Карьер Северный»', 'ООО «СтройДом»', 'ООО «ТК Рейс»', inn10('662301234'), 'А123ВС 77', 'Петров Иван Сергеевич']) expect(waybill).toContain(fact);
+
+    for (const path of ['documents', 'pod.pdf', 'waybill.pdf', 'etrn/t1.xml']) expect((await download(`/api/reports/${trip}/${path}`, stranger.token)).status).toBe(404);
   });
 });

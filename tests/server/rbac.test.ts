@@ -1215,6 +1215,35 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'admin',
   },
   {
+    call: 'GET /reports/{id}/documents',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/documents` }),
+    bad: async () => ({ url: '/api/reports/x1/documents' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /reports/{id}/pod.pdf',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/pod.pdf` }),
+  },
+  {
+    call: 'GET /reports/{id}/waybill.pdf',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/waybill.pdf` }),
+  },
+  {
+    // A form-filed trip has no loading times: the title is refused naming them (409), after the guard let staff in.
+    call: 'GET /reports/{id}/etrn/{file}',
+    method: 'GET',
+    matrix: '401 403 409 404 409 404 409',
+    make: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/etrn/t1.xml` }),
+    bad: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/etrn/t3.xml` }),
+    badBy: 'manager',
+  },
+  {
     call: 'GET /reports/{id}',
     method: 'GET',
     matrix: '401 ok ok 404 ok 404 ok',

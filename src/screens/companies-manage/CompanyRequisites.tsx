@@ -12,7 +12,7 @@ import { showToast } from '../../ui/toasts.ts';
 import { CardDialog, useCard } from '../../parts/registers/use-card.tsx';
 import { placeLabelled, type FieldErrors } from '../../parts/registers/register-form.ts';
 
-const FIELDS = ['full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone'] as const;
+const FIELDS = ['full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'edo_id'] as const;
 type RequisiteField = (typeof FIELDS)[number];
 type Values = Record<RequisiteField, string>;
 
@@ -24,6 +24,7 @@ const LABELS: Readonly<Record<string, RequisiteField>> = {
   ОГРНИП: 'ogrn',
   'Юридический адрес': 'address',
   Телефон: 'phone',
+  'Идентификатор ЭДО': 'edo_id',
 };
 
 const SHOWN: { key: RequisiteField; label: string }[] = [
@@ -33,6 +34,7 @@ const SHOWN: { key: RequisiteField; label: string }[] = [
   { key: 'ogrn', label: 'ОГРН / ОГРНИП' },
   { key: 'address', label: 'Юридический адрес' },
   { key: 'phone', label: 'Телефон' },
+  { key: 'edo_id', label: 'Идентификатор ЭДО' },
 ];
 
 async function check(values: Values): Promise<{ ok: true; body: Values } | { ok: false; errors: FieldErrors<RequisiteField> }> {
@@ -104,6 +106,9 @@ function RequisitesDialog({ card, onClose }: { card: CompanyCard; onClose: () =>
       <Field label="Телефон" type="tel" placeholder="+7 900 123-45-67" {...text('phone')} />
       <div className="register-wide">
         <Field label="Юридический адрес" {...text('address')} />
+      </div>
+      <div className="register-wide">
+        <Field label="Идентификатор ЭДО" placeholder="2BM-6623012345-662301001-202201010000000000001" hint="Выдаёт оператор ЭДО; нужен для электронных транспортных накладных" {...text('edo_id')} />
       </div>
     </CardDialog>
   );

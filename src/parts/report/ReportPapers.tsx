@@ -1,0 +1,111 @@
+/**
+ * The trip's «Документы» panel on /reports/{id} (issues 32, 33; docs/documents.md): the proof of delivery and the
+ * paper waybill as PDF, and the ЭТрН titles the carrier makes — each ready to download as XML, or with exactly
+ * what it lacks and a link to the card that holds it. Nothing is offered half-filled.
+ */
+import { useState } from 'react';
+import { Link } from 'wouter';
+import type { DocumentTitle, ReportDocuments } from '../../../contract/calls/papers.ts';
+import { useGet } from '../../engine/api.ts';
+import { downloadOnce } from '../../engine/once.ts';
+import { failureMessage } from '../../engine/send.ts';
+import { saveDownload } from '../../ui/download.ts';
+import { Loaded } from '../../ui/states.tsx';
+import { showToast } from '../../ui/toasts.ts';
+
+/** Where a missing fact is filled in. */
+function cardLink(m: DocumentTitle['missing'][number]): { href: string; label: string } | null {
+  switch (m.card) {
+    case 'counterparty':
+      return { href: '/counterparties', label: 'Контрагенты' };
+    case 'company':
+      return { href: '/companies-manage', label: 'Реквизиты компании' };
+    case 'place':
+      return { href: '/places', label: 'Места' };
+    case 'vehicle':
+      return { href: '/vehicles', label: 'Транспорт' };
+    case 'driver':
+      return { href: '/drivers-manage', label: 'Водители' };
+    default:
+      return null;
+  }
+}
+
+export function ReportPapers({ reportId }: { reportId: number }) {
+  const query = useGet('GET /reports/:id/documents', { id: reportId });
+  const [busy, setBusy] = useState<string | null>(null);
+
+  async function download(what: string, fetchFile: () => Promise<{ blob: Blob; filename: string } | null>) {
+    setBusy(what);
+    try {
+      const file = await fetchFile();
+      if (file) saveDownload(file.blob, file.filename);
+    } catch (error) {
+      showToast('error', failureMessage(error));
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  return (
+    <section className="card report-papers" aria-labelledby={`papers-${reportId}`}>
+      <h2 id={`papers-${reportId}`} className="staff-h2">
+        Документы
+      </h2>
+      <div className="row-actions">
+        <button type="button" className="button button-small" disabled={busy !== null} onClick={() => void download('pod', () => downloadOnce('GET /reports/:id/pod.pdf', { id: reportId }))}>
+          {busy === 'pod' ? 'Готовим…' : 'Подтверждение доставки (PDF)'}
+        </button>
+        <button type="button" className="button button-small" disabled={busy !== null} onClick={() => void download('waybill', () => downloadOnce('GET /reports/:id/waybill.pdf', { id: reportId }))}>
+          {busy === 'waybill' ? 'Готовим…' : 'Транспортная накладная (PDF)'}
+        </button>
+      </div>
+      <Loaded query={query} loading="Проверяем сведения для ЭТрН…">
+        {(docs: ReportDocuments) => (
+          <>
+            <p className="muted">Электронная транспортная накладная № {docs.waybill_number}: титулы, которые готовит перевозчик.</p>
+            <ul className="report-papers__titles">
+              {docs.titles.map((t) => (
+                <li key={t.title}>
+                  <div className="report-papers__head">
+                    <strong>{t.name}</strong> <span className="muted">({t.whose})</span>
+                    {t.ready ? (
+                      <button
+                        type="button"
+                        className="button button-small button-primary"
+                        disabled={busy !== null}
+                        onClick={() => void download(t.title, () => downloadOnce('GET /reports/:id/etrn/:file', { id: reportId, file: `${t.title}.xml` }))}
+                      >
+                        {busy === t.title ? 'Готовим…' : 'Скачать XML'}
+                      </button>
+                    ) : (
+                      <span className="status-badge status-cancelled">Не хватает сведений</span>
+                    )}
+                  </div>
+                  {!t.ready && (
+                    <ul className="report-papers__missing" aria-label={`Не хватает для ${t.name}`}>
+                      {t.missing.map((m) => {
+                        const link = cardLink(m);
+                        return (
+                          <li key={m.field}>
+                            {m.text}
+                            {link && (
+                              <>
+                                {' — '}
+                                <Link href={link.href}>{link.label}</Link>
+                              </>
+                            )}
+                          </li>
+                        );
+                      })}
+                    </ul>
+                  )}
+                </li>
+              ))}
+            </ul>
+          </>
+        )}
+      </Loaded>
+    </section>
+  );
+}
