@@ -7,6 +7,7 @@
  * signature; /reports finds the trip by its «Долгий простой» flag. No horizontal scroll at either width.
  * E2E_SCREENSHOTS=<dir> saves the board and the report at both widths.
  */
+import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -153,6 +154,17 @@ describe('the trip as staff see it', () => {
         const signature = trip.getByRole('img', { name: 'Подпись получателя' });
         await waitFor(() => signature.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth > 0), { message: 'the signature decoded' });
         expect(await trip.getByText('внесён задним числом').count()).toBe(0);
+        // The trip's papers: the titles with what they lack, and the proof of delivery downloaded as a PDF.
+        const papers = page.getByRole('region', { name: 'Документы' });
+        await papers.getByText('Т1 — сведения грузоотправителя (черновик)').waitFor();
+        expect(await papers.getByRole('list', { name: /^Не хватает для Т2/ }).count()).toBe(1);
+        if (width === 1440) {
+          const downloading = page.waitForEvent('download', { timeout: 30_000 });
+          await papers.getByRole('button', { name: 'Подтверждение доставки (PDF)' }).click();
+          const file = await downloading;
+          expect(file.suggestedFilename()).toBe(`Доставка, рейс ${reportId}.pdf`);
+          expect((await readFile(await file.path())).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+        }
         expect(await noHorizontalScroll(page)).toBe(true);
         if (shots) await page.screenshot({ path: `${shots}/trip-report-${width}.png`, fullPage: true });
       }

@@ -12,6 +12,7 @@ import { failureMessage } from '../../engine/send.ts';
 import { saveDownload } from '../../ui/download.ts';
 import { Loaded } from '../../ui/states.tsx';
 import { showToast } from '../../ui/toasts.ts';
+import './reports.css';
 
 /** Where a missing fact is filled in. */
 function cardLink(m: DocumentTitle['missing'][number]): { href: string; label: string } | null {

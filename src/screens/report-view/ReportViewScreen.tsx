@@ -22,6 +22,7 @@ import { Loading, ErrorState } from '../../ui/states.tsx';
 import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Gallery } from './Gallery.tsx';
 import { TripTimeline } from './TripTimeline.tsx';
+import { ReportPapers } from '../../parts/report/ReportPapers.tsx';
 import './report-view.css';
 
 export function ReportViewScreen({ title }: ScreenProps) {
@@ -44,7 +45,8 @@ export function ReportViewScreen({ title }: ScreenProps) {
     <Page title={pageTitle} wide aside={<CacheNote fromCache={query.data.fromCache} storedAt={query.data.storedAt} />}>
       <ReportDetails report={query.data.data} />
       <History entity="report" id={query.data.data.id} />
-      {/* SLOT «Документы» (issue 32): another helper's documents panel (the proof of delivery) goes here, last on the page, given query.data.data. */}
+      {/* The trip's papers: the proof of delivery, the paper waybill, the ЭТрН titles and what they lack. */}
+      <ReportPapers reportId={query.data.data.id} />
     </Page>
   );
 }
