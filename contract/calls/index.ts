@@ -26,6 +26,7 @@ import { retentionCalls } from './retention.ts';
 import { tripSheetCalls } from './trip-sheets.ts';
 import { priceCalls } from './prices.ts';
 import { tripCalls } from './trips.ts';
+import { statementCalls } from './statements.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -50,6 +51,7 @@ export const CALLS = {
   ...tripSheetCalls,
   ...priceCalls,
   ...tripCalls,
+  ...statementCalls,
 };
 
 export type Calls = typeof CALLS;

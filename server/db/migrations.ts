@@ -12,6 +12,7 @@ import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
 import { migration018 } from './migrations-trip-sheets.ts';
+import { migration021 } from './migrations-invoices.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 
@@ -383,6 +384,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '015_price_lists': migration015(dialect),
         '017_photo_retention': migration017(),
         '018_trip_sheets': migration018(dialect),
+        '021_invoices': migration021(dialect),
       };
     },
   };

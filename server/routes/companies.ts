@@ -25,7 +25,7 @@ export const companyRoutes: RouteModule = (app, ctx) => {
   async function companyCard(id: number): Promise<CompanyCard> {
     return db.kysely
       .selectFrom('companies')
-      .select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone'])
+      .select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'vat_rate'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
   }

@@ -26,6 +26,7 @@ import { retentionRoutes } from './retention.ts';
 import { tripSheetRoutes } from './trip-sheets.ts';
 import { priceRoutes } from './prices.ts';
 import { tripRoutes } from './trips.ts';
+import { statementRoutes } from './statements.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -54,4 +55,5 @@ export const routeModules: RouteModule[] = [
   tripSheetRoutes,
   priceRoutes,
   tripRoutes,
+  statementRoutes,
 ];
