@@ -1,7 +1,7 @@
 /**
  * A customer's «Реестр и счета» (issue 34 §2; docs/statements.md) at 360 and 1440 px: the period's statement with
  * its total, «Выставить акт и счёт», the act listed unpaid with its age, marked «Оплачен» with a date; nothing
- * wider than the window. E2E_SCREENSHOTS=<dir> keeps the pictures.
+ * wider than the window; the unpaid act listed under the register until it is paid. E2E_SCREENSHOTS=<dir> keeps the pictures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayFromToday } from '../fixtures/tasks.ts';
@@ -56,8 +56,19 @@ describe('statements', () => {
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       if (shots) await page.screenshot({ path: `${shots}/statement-invoice-${width}.png`, fullPage: true });
 
+      // The unpaid act is listed under the register, with its customer and age, until it is paid.
+      const invoiceId = await row.getAttribute('data-invoice');
+      const unpaid = page.locator(`.unpaid-invoice[data-invoice="${invoiceId}"]`);
+      await unpaid.waitFor();
+      expect((await unpaid.textContent())?.replace(/\s/g, ' ')).toContain(`${name}16 250 ₽0 дней без оплаты`);
+      await dialog.getByRole('button', { name: 'Закрыть' }).click();
+      await unpaid.scrollIntoViewIfNeeded();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+      if (shots) await page.screenshot({ path: `${shots}/unpaid-${width}.png` });
+      await page.getByRole('button', { name: `Реестр и счета заказчика: ${name}` }).click();
       await row.getByRole('button', { name: 'Оплачен' }).click();
       await row.getByText(/^Оплачен \d\d\.\d\d\.\d{4}$/).waitFor();
+      await unpaid.waitFor({ state: 'detached' });
       expect(errors).toEqual([]);
       await context.close();
     }

@@ -179,6 +179,20 @@ describe.each(backends)('the statement, the act and the invoice ($name)', ({ dat
     expect(read.seller).toMatchObject({ full_name: 'ООО «Перевозчик»', inn: '7736207543' });
   });
 
+  it('numbers acts issued at once without gaps or repeats', async () => {
+    const customers = await Promise.all(Array.from({ length: 6 }, () => makeCounterparty(s, p.company)));
+    for (const customer of customers) await makeTrip(s, { companyId: p.company, customerId: customer, driverId: p.driver.id, date: '2026-11-05', quantity: 1, rate: 100 });
+    const issued = await Promise.all(customers.map((customer) => send('POST', '/invoices/', p.manager, { counterparty_id: customer, from: '2026-11-01', to: '2026-11-30' })));
+    expect(issued.map((r) => r.statusCode)).toEqual(customers.map(() => 201));
+    expect(issued.map((r) => (r.json() as Invoice).number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
+    // The same customer twice at once: one act, the other refused; no number spent by the refusal.
+    const customer = await makeCounterparty(s, p.company);
+    await makeTrip(s, { companyId: p.company, customerId: customer, driverId: p.driver.id, date: '2026-11-05', quantity: 1, rate: 100 });
+    const twice = await Promise.all([1, 2].map(() => send('POST', '/invoices/', p.manager, { counterparty_id: customer, from: '2026-11-01', to: '2026-11-30' })));
+    expect(twice.map((r) => r.statusCode).sort()).toEqual([201, 409]);
+    expect((await ok<Invoice[]>('GET', '/invoices/', p.manager)).map((i) => i.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
   it('corrects an act by a new one referring to it; the first is «corrected» and cannot be paid', async () => {
     const { customer } = await seed();
     const first = await ok<Invoice>('POST', '/invoices/', p.manager, { counterparty_id: customer, from: '2026-11-01', to: '2026-11-30' });

@@ -3,7 +3,7 @@
  * consignees — search by name or ИНН, a role filter, the archive; a card to create and edit every field; delete,
  * which the server turns into archiving when tasks name the card (asked first; the toast says which happened);
  * a card's tasks one click away on «Управление задачами»; a customer's «Цены» (its price list, docs/prices.md) and
- * «Реестр и счета» (the statement of trips, the acts and invoices, docs/statements.md).
+ * «Реестр и счета» (the statement of trips, the acts and invoices, docs/statements.md); the unpaid acts under the list.
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -17,6 +17,7 @@ import { actionsColumn, RowCard } from '../../ui/console/RowParts.tsx';
 import { CounterpartyDialog } from '../../parts/registers/CounterpartyDialog.tsx';
 import { PriceListDialog } from '../../parts/registers/PriceListDialog.tsx';
 import { StatementDialog } from '../../parts/registers/StatementDialog.tsx';
+import { UnpaidInvoices } from '../../parts/registers/UnpaidInvoices.tsx';
 import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, restoreOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
 
 const DEFAULTS = { search: '', role: '', archived: '', page: '0', company: '' };
@@ -136,6 +137,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
         )
       }
     />
+      <UnpaidInvoices />
       {prices && <PriceListDialog customer={prices} onClose={() => setPrices(null)} />}
       {papers && <StatementDialog customer={papers} onClose={() => setPapers(null)} />}
     </>
