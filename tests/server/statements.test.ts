@@ -88,6 +88,43 @@ describe.each(backends)('the statement, the act and the invoice ($name)', ({ dat
     expect(st.unpriced).toBe(0);
   });
 
+  it('says the trip’s waiting time from its timeline and whether the receiver signed or refused', async () => {
+    const customer = await makeCounterparty(s, p.company);
+    const signed = await makeTrip(s, { companyId: p.company, customerId: customer, driverId: p.driver.id, date: '2026-11-05', quantity: 10 });
+    const refused = await makeTrip(s, { companyId: p.company, customerId: customer, driverId: p.driver.id, date: '2026-11-06', quantity: 10 });
+    const db = s.db.kysely;
+    const stamp = (report_id: number, step: 'loading_arrived' | 'loading_departed' | 'unloading_arrived' | 'unloading_departed', at: string) =>
+      db.insertInto('trip_stamps').values({ report_id, step, at, received_at: at, lat: null, lon: null, accuracy: null, source: 'tap' }).execute();
+    await stamp(signed.reportId, 'loading_arrived', '2026-11-05T07:00:00.000Z');
+    await stamp(signed.reportId, 'loading_departed', '2026-11-05T07:25:00.000Z');
+    await stamp(signed.reportId, 'unloading_arrived', '2026-11-05T08:30:00.000Z');
+    await stamp(signed.reportId, 'unloading_departed', '2026-11-05T09:10:00.000Z');
+    const accept = async (reportId: number, uid: string, kind: 'signed' | 'refused', receiver: string | null) => {
+      await db.updateTable('reports').set({ trip_uid: uid }).where('id', '=', reportId).execute();
+      const a = await db
+        .insertInto('trip_acceptances')
+        .values({ driver_id: p.driver.id, key: uid, scope: 'trip', kind, receiver_name: receiver, receiver_position: null, signature_key: null, strokes: null, refused_reason: kind === 'refused' ? 'Недовес' : null, at: '2026-11-05T09:05:00.000Z', lat: null, lon: null, accuracy: null, created_at: '2026-11-05T09:05:00.000Z' })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await db.insertInto('trip_acceptance_trips').values({ acceptance_id: a.id, trip_uid: uid }).execute();
+    };
+    await accept(signed.reportId, `trip-${signed.reportId}`, 'signed', 'Прорабов П. П.');
+    await accept(refused.reportId, `trip-${refused.reportId}`, 'refused', null);
+    const st = await ok<Statement>('GET', `/counterparties/${customer}/statement?from=2026-11-01&to=2026-11-30`, p.manager);
+    expect(st.trips.map((t) => [t.waiting_min, t.receiver, t.signed, t.refused])).toEqual([
+      [65, 'Прорабов П. П.', true, false],
+      [null, null, false, true],
+    ]);
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await send('GET', `/counterparties/${customer}/statement?from=2026-11-01&to=2026-11-30&format=xlsx`, p.manager)).rawPayload as unknown as ArrayBuffer);
+    const row = book.getWorksheet('Реестр рейсов')!.getRow(2);
+    expect([row.getCell(15).value, row.getCell(16).value, row.getCell(17).value]).toEqual(['Прорабов П. П.', 'подписал', 65]);
+    const text = pdfText((await send('GET', `/counterparties/${customer}/statement?from=2026-11-01&to=2026-11-30&format=pdf`, p.manager)).rawPayload);
+    expect(text).toContain('Прорабов П. П., подписал');
+    expect(text).toContain('1 ч 05 мин');
+    expect(text).toContain('отказался');
+  });
+
   it('refuses another company’s customer (404), a counterparty that is no customer (400), a driver (403), a period upside down (400)', async () => {
     const { customer } = await seed();
     expect((await send('GET', `/counterparties/${customer}/statement?from=2026-11-01&to=2026-11-30`, p.otherManager)).statusCode).toBe(404);
