@@ -24,6 +24,8 @@ export interface CompanyCard extends Company {
   ogrn: string | null;
   address: string | null;
   phone: string | null;
+  /** The VAT its acts and invoices bill at, percent (prices include it); null: «Без НДС» (docs/statements.md). */
+  vat_rate: number | null;
 }
 
 export interface Transport {

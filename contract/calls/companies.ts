@@ -11,16 +11,17 @@ import { checkCompanyRequisites, companyRequisitesFields } from '../requisites.t
 import { ADMINS, ALL_ROLES, STAFF, SUPER_ONLY } from '../roles.ts';
 import { checkThresholdsSchema, type CheckThresholds } from '../report-checks.ts';
 import { tripSettingsSchema, type TripSettings } from '../trips.ts';
+import { companyVatField } from '../statements.ts';
 
 /** A company's name and people show on pay (/payroll, the statistics): renaming it, deleting it or moving a user in. */
 const COMPANY_SHOWN = ['users', ...PAY] as const;
 
 /**
  * PUT /companies/{id}: the name, and the carrier's requisites (issue 31) — each absent stays as it is, empty text
- * clears it.
+ * clears it; `vat_rate` (issue 34 §2): the VAT its acts and invoices bill at, null «Без НДС».
  */
 export const companyUpdateSchema = z
-  .object({ ...companySchema.shape, ...companyRequisitesFields })
+  .object({ ...companySchema.shape, ...companyRequisitesFields, vat_rate: companyVatField })
   .strict()
   .superRefine(checkCompanyRequisites);
 

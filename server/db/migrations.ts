@@ -13,6 +13,7 @@ import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
 import { migration018 } from './migrations-trip-sheets.ts';
 import { migration019 } from './migrations-company-edo.ts';
+import { migration021 } from './migrations-invoices.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 
@@ -385,6 +386,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '017_photo_retention': migration017(),
         '018_trip_sheets': migration018(dialect),
         '019_company_edo': migration019(),
+        '021_invoices': migration021(dialect),
       };
     },
   };

@@ -14,6 +14,7 @@ import type {
 } from './schema-money.ts';
 import type { TripSheetsTable } from './schema-trip-sheets.ts';
 import type { PriceTables, TaskPriceColumns } from './schema-prices.ts';
+import type { CompanyVatColumn, InvoiceTables } from './schema-invoices.ts';
 import type { TripAcceptancesTable, TripAcceptanceTripsTable, TripStampsTable } from './schema-trips.ts';
 import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
 import type { TransferStatus } from '../../contract/transfers.ts';
@@ -363,8 +364,8 @@ export interface ClientErrorsTable {
   created_at: string;
 }
 
-export interface Database extends PriceTables {
-  companies: CompaniesTable;
+export interface Database extends PriceTables, InvoiceTables {
+  companies: CompaniesTable & CompanyVatColumn;
   audit_log: AuditLogTable;
   users: UsersTable;
   transports: TransportsTable;

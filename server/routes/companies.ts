@@ -25,7 +25,7 @@ export const companyRoutes: RouteModule = (app, ctx) => {
   async function companyCard(id: number): Promise<CompanyCard> {
     return db.kysely
       .selectFrom('companies')
-      .select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'edo_id'])
+      .select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'edo_id', 'vat_rate'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
   }

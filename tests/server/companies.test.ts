@@ -40,7 +40,7 @@ describe.each(backends)('companies ($name)', ({ databaseUrl }) => {
     const own = await call(server, 'PUT', `/api/companies/${w.companyA}`, { token: w.tokens.admin, body: { name: 'Своя компания' } });
     expect(own.status).toBe(200);
     // The answer carries the company's requisites too (none entered yet).
-    expect(own.body).toEqual({ id: w.companyA, name: 'Своя компания', full_name: null, inn: null, kpp: null, ogrn: null, address: null, phone: null, edo_id: null });
+    expect(own.body).toEqual({ id: w.companyA, name: 'Своя компания', full_name: null, inn: null, kpp: null, ogrn: null, address: null, phone: null, edo_id: null, vat_rate: null });
     const other = await call(server, 'PUT', `/api/companies/${w.companyB}`, { token: w.tokens.admin, body: { name: 'Чужая' } });
     expect(other.status).toBe(403);
     const bySuper = await call(server, 'PUT', `/api/companies/${w.companyB}/`, { token: w.tokens.super, body: { name: 'Переименована суперадмином' } });

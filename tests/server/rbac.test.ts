@@ -16,6 +16,7 @@ import { call, login, makeCompany, makeUser, makeWorld, PASSWORD, type World } f
 import { addDriver, createTask, dayFromToday, pendingTransfer } from '../fixtures/tasks.ts';
 import { encodeForm, reportForm } from '../fixtures/forms.ts';
 import { makeCounterparty, makePlace, makeVehicle, randomInn10, randomPlate } from '../fixtures/registers.ts';
+import { makeTrip } from '../fixtures/statements.ts';
 import { JPEG_8x6, PNG_8x6 } from '../fixtures/images.ts';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
@@ -1487,7 +1488,77 @@ export const EXTRA_ROWS: Row[] = [
     bad: async (c) => ({ url: `/api/price-lists/${await makePriceLine(c)}`, body: { unit: 'час', price: 1500, vat_mode: 'none', valid_from: '2030-02-01' } }),
     badBy: 'admin',
   },
+  // ── The statement, the act and the invoice (issue 34 §2; docs/statements.md): the customer names the company ──
+  {
+    call: 'GET /counterparties/{id}/statement',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/counterparties/${(await billedCustomer(c)).customer}/statement?from=2030-01-01&to=2030-01-31&format=json` }),
+    bad: async (c) => ({ url: `/api/counterparties/${(await billedCustomer(c)).customer}/statement?from=2030-01-31&to=2030-01-01` }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /invoices/',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok',
+    make: async (c) => {
+      await issuedInvoice(c);
+      return { url: '/api/invoices/' };
+    },
+    showsA: (body, c) => Array.isArray(body) && body.some((i: { company_id: number }) => i.company_id === c.w.companyA),
+    bad: async () => ({ url: '/api/invoices/?state=open' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /invoices/',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/invoices/', body: { counterparty_id: (await billedCustomer(c)).customer, from: '2030-01-01', to: '2030-01-31' } }),
+    bad: async (c) => ({ url: '/api/invoices/', body: { counterparty_id: (await billedCustomer(c)).customer, from: '2030-01-31', to: '2030-01-01' } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /invoices/{id}',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/invoices/${await issuedInvoice(c)}` }),
+  },
+  {
+    call: 'GET /invoices/{id}/act.pdf',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/invoices/${await issuedInvoice(c)}/act.pdf` }),
+  },
+  {
+    call: 'GET /invoices/{id}/invoice.pdf',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/invoices/${await issuedInvoice(c)}/invoice.pdf` }),
+  },
+  {
+    call: 'POST /invoices/{id}/paid',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/invoices/${await issuedInvoice(c)}/paid`, body: { date: dayFromToday(0) } }),
+    bad: async (c) => ({ url: `/api/invoices/${await issuedInvoice(c)}/paid`, body: { date: '31.01.2030' } }),
+    badBy: 'admin',
+  },
 ];
+
+/** A new customer of company A with one approved, priced trip on 2030-01-15. */
+async function billedCustomer(c: Ctx): Promise<{ customer: number }> {
+  const customer = await makeCounterparty(c.s, c.w.companyA);
+  await makeTrip(c.s, { companyId: c.w.companyA, customerId: customer, driverId: c.w.users.driver.id, date: '2030-01-15', quantity: 20 });
+  return { customer };
+}
+
+/** An act of company A issued for such a customer by A's admin; its id. */
+async function issuedInvoice(c: Ctx): Promise<number> {
+  const { customer } = await billedCustomer(c);
+  const res = await call<{ id: number }>(c.s, 'POST', '/api/invoices/', { token: c.w.tokens.admin, body: { counterparty_id: customer, from: '2030-01-01', to: '2030-01-31' } });
+  if (res.status !== 201) throw new Error(`invoice not issued: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body.id;
+}
 
 /** A line of a new customer's price list of company A, straight in the database. */
 async function makePriceLine(c: Ctx): Promise<number> {

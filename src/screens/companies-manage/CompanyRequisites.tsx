@@ -1,9 +1,11 @@
 /**
  * The carrier's own requisites on its company (issue 31; the waybill names the carrier by them): full name, ИНН,
  * КПП, ОГРН (ОГРНИП for an entrepreneur), legal address, phone — shown on the company's card and edited by an admin
- * in a dialog checked by the server's own rule (contract/requisites.ts); a refusal stands under its field.
+ * in a dialog checked by the server's own rule (contract/requisites.ts); a refusal stands under its field. Beside
+ * them the VAT the company's acts and invoices bill at (docs/statements.md): a rate, or «Без НДС».
  */
 import { useId, useState } from 'react';
+import { COMPANY_VAT_RATES } from '../../../contract/statements.ts';
 import type { CompanyCard } from '../../../contract/entities.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { Field } from '../../ui/Field.tsx';
@@ -11,6 +13,9 @@ import { QueryError } from '../../ui/states.tsx';
 import { showToast } from '../../ui/toasts.ts';
 import { CardDialog, useCard } from '../../parts/registers/use-card.tsx';
 import { placeLabelled, type FieldErrors } from '../../parts/registers/register-form.ts';
+import { Select } from '../../ui/Select.tsx';
+
+const vatText = (rate: number | null) => (rate === null ? 'Без НДС' : `${rate} % (в том числе в цене)`);
 
 const FIELDS = ['full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'edo_id'] as const;
 type RequisiteField = (typeof FIELDS)[number];
@@ -71,6 +76,10 @@ export function CompanyRequisites({ companyId, offline, reason }: { companyId: n
               <dd>{card ? (card[key] ?? <span className="muted">не указано</span>) : '…'}</dd>
             </div>
           ))}
+          <div>
+            <dt>НДС в актах и счетах</dt>
+            <dd>{card ? vatText(card.vat_rate) : '…'}</dd>
+          </div>
         </dl>
       )}
       {editing && card && <RequisitesDialog card={card} onClose={() => setEditing(false)} />}
@@ -81,13 +90,14 @@ export function CompanyRequisites({ companyId, offline, reason }: { companyId: n
 function RequisitesDialog({ card, onClose }: { card: CompanyCard; onClose: () => void }) {
   const update = useSend('PUT /companies/:id');
   const scopeId = useId();
+  const [vat, setVat] = useState(card.vat_rate === null ? '' : String(card.vat_rate));
   const form = useCard({
     initial: Object.fromEntries(FIELDS.map((f) => [f, card[f] ?? ''])) as Values,
     fields: FIELDS,
     labels: LABELS,
     check,
     // The call takes the name with the requisites; it is sent as it is.
-    save: (body: Values) => update.mutateAsync({ params: { id: card.id }, body: { name: card.name, ...body } }),
+    save: (body: Values) => update.mutateAsync({ params: { id: card.id }, body: { name: card.name, ...body, vat_rate: vat === '' ? null : Number(vat) } }),
     onSaved: () => {
       showToast('success', `Реквизиты компании «${card.name}» сохранены`);
       onClose();
@@ -110,6 +120,14 @@ function RequisitesDialog({ card, onClose }: { card: CompanyCard; onClose: () =>
       <div className="register-wide">
         <Field label="Идентификатор ЭДО" placeholder="2BM-6623012345-662301001-202201010000000000001" hint="Выдаёт оператор ЭДО; нужен для электронных транспортных накладных" {...text('edo_id')} />
       </div>
+      <Select label="НДС в актах и счетах" value={vat} onChange={(e) => setVat(e.target.value)}>
+        <option value="">Без НДС (УСН)</option>
+        {COMPANY_VAT_RATES.map((rate) => (
+          <option key={rate} value={String(rate)}>
+            {rate} % — в том числе в цене
+          </option>
+        ))}
+      </Select>
     </CardDialog>
   );
 }
