@@ -40,7 +40,9 @@ export type Area =
   | 'vehicles'
   | 'trip-sheets'
   | 'price-lists'
-  | 'trips';
+  | 'trips'
+  | 'customer-links'
+  | 'c';
 
 /**
  * Where pay shows: the statistics (`wages`) and the month's payroll (`payroll`). Every write that changes a load

@@ -27,6 +27,7 @@ import { tripSheetCalls } from './trip-sheets.ts';
 import { priceCalls } from './prices.ts';
 import { tripCalls } from './trips.ts';
 import { paperCalls } from './papers.ts';
+import { customerLinkCalls } from './customer-links.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -52,6 +53,7 @@ export const CALLS = {
   ...priceCalls,
   ...tripCalls,
   ...paperCalls,
+  ...customerLinkCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -27,6 +27,7 @@ import { tripSheetRoutes } from './trip-sheets.ts';
 import { priceRoutes } from './prices.ts';
 import { tripRoutes } from './trips.ts';
 import { paperRoutes } from './papers.ts';
+import { customerLinkRoutes } from './customer-links.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -56,4 +57,5 @@ export const routeModules: RouteModule[] = [
   priceRoutes,
   tripRoutes,
   paperRoutes,
+  customerLinkRoutes,
 ];
