@@ -2,7 +2,8 @@
  * /counterparties «Контрагенты» (staff; issue 31, docs/registers.md): the company's customers, shippers and
  * consignees — search by name or ИНН, a role filter, the archive; a card to create and edit every field; delete,
  * which the server turns into archiving when tasks name the card (asked first; the toast says which happened);
- * a card's tasks one click away on «Управление задачами»; a customer's «Цены» (its price list, docs/prices.md).
+ * a card's tasks one click away on «Управление задачами»; a customer's «Цены» (its price list, docs/prices.md) and
+ * «Ссылка для заказчика» (his page without an account, docs/customer-link.md).
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -15,6 +16,7 @@ import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { actionsColumn, RowCard } from '../../ui/console/RowParts.tsx';
 import { CounterpartyDialog } from '../../parts/registers/CounterpartyDialog.tsx';
 import { PriceListDialog } from '../../parts/registers/PriceListDialog.tsx';
+import { CustomerLinksDialog } from '../../parts/registers/CustomerLinksDialog.tsx';
 import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, restoreOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
 
 const DEFAULTS = { search: '', role: '', archived: '', page: '0', company: '' };
@@ -43,6 +45,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
   const { state, update } = list;
   const removeCall = useSend('DELETE /counterparties/:id');
   const [prices, setPrices] = useState<Counterparty | null>(null);
+  const [links, setLinks] = useState<Counterparty | null>(null);
   const restoreCall = useSend('POST /counterparties/:id/restore');
 
   const actions = (c: Counterparty) => (
@@ -54,9 +57,14 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       onRemove={() => void work.run(c.id, () => removeCall.mutateAsync({ params: { id: c.id } }), removeOptions(WORDS, c))}
       extra={
         c.roles.includes('customer') && (
-          <button type="button" className="button button-small button-quiet" aria-label={`Цены заказчика: ${c.name}`} onClick={() => setPrices(c)}>
-            Цены
-          </button>
+          <>
+            <button type="button" className="button button-small button-quiet" aria-label={`Цены заказчика: ${c.name}`} onClick={() => setPrices(c)}>
+              Цены
+            </button>
+            <button type="button" className="button button-small button-quiet" aria-label={`Ссылка для заказчика: ${c.name}`} onClick={() => setLinks(c)}>
+              Ссылка для заказчика
+            </button>
+          </>
         )
       }
       onRestore={() => void work.run(c.id, () => restoreCall.mutateAsync({ params: { id: c.id } }), restoreOptions(WORDS, c))}
@@ -129,6 +137,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       }
     />
       {prices && <PriceListDialog customer={prices} onClose={() => setPrices(null)} />}
+      {links && <CustomerLinksDialog customer={links} onClose={() => setLinks(null)} />}
     </>
   );
 }

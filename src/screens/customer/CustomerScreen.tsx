@@ -176,7 +176,7 @@ function DisputeForm({ token, reportId, onDone }: { token: string; reportId: num
         Что не так с рейсом
         <textarea value={reason} onChange={(e) => setReason(e.target.value)} rows={3} maxLength={1000} required minLength={5} />
       </label>
-      {error && <p role="alert" className="cust-error">{error}</p>}
+      {error && <p role="alert" className="form-error">{error}</p>}
       <div className="cust-actions">
         <button type="submit" className="button button-small button-primary" disabled={busy}>Отправить перевозчику</button>
         <button type="button" className="button button-small button-quiet" onClick={() => setOpened(false)}>Отмена</button>
