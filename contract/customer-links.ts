@@ -9,6 +9,9 @@ import { z } from 'zod';
 import { isoDate, text, wireId } from './fields.ts';
 import type { TripStep } from './trips.ts';
 
+/** How often the customer's page asks again (it has no session for the change feed). */
+export const CUSTOMER_PAGE_POLL_MS = 20_000;
+
 /** How long a link may live, in days. */
 export const LINK_DAYS_MAX = 365;
 

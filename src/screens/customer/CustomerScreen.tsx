@@ -6,15 +6,12 @@
  */
 import { useEffect, useState } from 'react';
 import { useParams } from 'wouter';
-import { PUBLIC_TRIP_STATE_LABELS, type PublicTrip, type PublicTrips } from '../../../contract/customer-links.ts';
+import { CUSTOMER_PAGE_POLL_MS, PUBLIC_TRIP_STATE_LABELS, type PublicTrip, type PublicTrips } from '../../../contract/customer-links.ts';
 import { TRIP_STEP_DONE, TRIP_STEPS } from '../../../contract/trips.ts';
 import { sendOnce, useGet } from '../../engine/api.ts';
 import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';
 import { Loading } from '../../ui/states.tsx';
 import './customer.css';
-
-/** How often the page asks again (the live trips). */
-export const POLL_MS = 20_000;
 
 const clock = (iso: string | null) => (iso ? new Date(iso).toLocaleTimeString('ru-RU', { hour: '2-digit', minute: '2-digit' }) : '');
 const REVIEW_LABELS: Record<PublicTrip['review'], string> = { pending: 'На проверке у перевозчика', approved: 'Проверен перевозчиком', disputed: 'Исправляется водителем' };
@@ -22,7 +19,7 @@ const REVIEW_LABELS: Record<PublicTrip['review'], string> = { pending: 'На п�
 export function CustomerScreen() {
   const { token = '' } = useParams<{ token: string }>();
   const [period, setPeriod] = useState<{ from?: string; to?: string }>({});
-  const page = useGet('GET /c/:token/trips', { token, ...period }, { refetchInterval: POLL_MS, retry: false });
+  const page = useGet('GET /c/:token/trips', { token, ...period }, { refetchInterval: CUSTOMER_PAGE_POLL_MS, retry: false });
 
   useEffect(() => {
     document.title = 'Рейсы заказчика — Рейс';
