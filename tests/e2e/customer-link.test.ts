@@ -126,4 +126,58 @@ describe("the customer's link", () => {
       await context.close();
     }
   });
+
+  it.each(CLUSTER ? [1440] : [360, 1440])('staff make a link on /counterparties, see its last use and revoke it, asked first: the page then says it no longer works (%i px)', async (width) => {
+    const manager = await app.server.db.kysely.selectFrom('users').select('company_id').where('email', '=', DEMO.manager).executeTakeFirstOrThrow();
+    const name = `ООО «Ссылка ${width}»`;
+    await makeCounterparty(app.server, manager.company_id as number, { name, roles: ['customer'] });
+    const staff = await newContext(app.browser, 'shared', width, { serviceWorkers: 'block' });
+    const customer = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });
+    try {
+      const desk = await signIn(staff, app.url, DEMO.manager, DEMO_PASSWORD);
+      const errors = trackErrors(desk);
+      await staff.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+      await desk.goto(`${app.url}/counterparties?search=${encodeURIComponent(name)}`);
+      await desk.getByRole('button', { name: `Ссылка для заказчика: ${name}` }).click();
+      const dialog = desk.getByRole('dialog', { name: `Ссылка для заказчика ${name}` });
+      await dialog.getByText('Ссылок пока нет.').waitFor();
+      await dialog.getByLabel('Действует, дней').fill('14');
+      await dialog.getByRole('button', { name: 'Создать ссылку' }).click();
+      const shown = dialog.getByRole('textbox', { name: 'Ссылка для заказчика' });
+      await shown.waitFor();
+      const url = await shown.inputValue();
+      expect(url).toMatch(new RegExp(`^${app.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/c/[A-Za-z0-9_-]{43}$`));
+      await dialog.getByRole('button', { name: 'Скопировать' }).click();
+      await waitFor(async () => (await desk.evaluate(() => navigator.clipboard.readText())) === url, { message: 'the link copied' });
+      await dialog.getByText('ещё не открывали').waitFor();
+      expect(await desk.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      if (process.env.E2E_SCREENSHOTS) await desk.screenshot({ path: `${process.env.E2E_SCREENSHOTS}/customer-link-dialog-${width}.png` });
+
+      // The customer opens it; the dialog, opened again, shows the last use.
+      const phone = await customer.newPage();
+      await phone.goto(url);
+      await phone.getByRole('heading', { name: new RegExp(`Ссылка ${width}`) }).waitFor();
+      await dialog.getByRole('button', { name: 'Закрыть' }).click();
+      await desk.getByRole('button', { name: `Ссылка для заказчика: ${name}` }).click();
+      await dialog.getByText(/Последнее открытие: \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} · Список рейсов/).waitFor();
+
+      // «Отозвать» asks first; «Отмена» keeps it, «Отозвать» revokes it.
+      await dialog.getByRole('button', { name: 'Отозвать' }).click();
+      const ask = desk.getByRole('dialog', { name: 'Отозвать ссылку?' });
+      await ask.getByRole('button', { name: 'Отмена' }).click();
+      expect(await dialog.getByText('действует').count()).toBeGreaterThan(0);
+      await dialog.getByRole('button', { name: 'Отозвать' }).click();
+      await ask.getByRole('button', { name: 'Отозвать' }).click();
+      await dialog.getByText(/· отозвана/).waitFor();
+      expect(errors).toEqual([]);
+
+      const gone = await phone.goto(url);
+      expect(gone?.status()).toBe(410);
+      await phone.getByRole('heading', { name: 'Ссылка больше не действует' }).waitFor();
+      expect(await phone.textContent('body')).not.toContain(name);
+    } finally {
+      await staff.close();
+      await customer.close();
+    }
+  });
 });

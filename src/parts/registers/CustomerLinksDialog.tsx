@@ -22,7 +22,8 @@ function lastUse(link: CustomerLink): string {
 }
 
 export function CustomerLinksDialog({ customer, onClose }: { customer: Counterparty; onClose: () => void }) {
-  const query = useGet('GET /customer-links/', { counterparty_id: customer.id });
+  // The last use changes without a write of ours: asked afresh each time the dialog opens.
+  const query = useGet('GET /customer-links/', { counterparty_id: customer.id }, { refetchOnMount: 'always' });
   const create = useSend('POST /customer-links/');
   const revoke = useSend('DELETE /customer-links/:id');
   const [days, setDays] = useState('30');
