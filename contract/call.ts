@@ -41,7 +41,9 @@ export type Area =
   | 'trip-sheets'
   | 'price-lists'
   | 'trips'
-  | 'invoices';
+  | 'invoices'
+  | 'customer-links'
+  | 'c';
 
 /**
  * Where pay shows: the statistics (`wages`) and the month's payroll (`payroll`). Every write that changes a load

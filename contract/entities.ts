@@ -8,6 +8,7 @@ import type { ReportFlag } from './report-checks.ts';
 import type { DriverPay } from './money.ts';
 import type { CounterpartyRef, PlaceRef, VehicleRef } from './registers.ts';
 import type { PriceSource } from './prices.ts';
+import type { CustomerDispute } from './customer-links.ts';
 
 export interface Company {
   id: number;
@@ -282,6 +283,8 @@ export interface ReportView extends Report, TripFacts {
    * what it would be paid now (`estimate`). `frozen`: its month is closed and these are the stored figures.
    */
   pay: { delivered: number; rate: number | null; source: 'transport_rate' | 'progressive' | null; month_volume: number; amount: number; estimate: boolean; frozen: boolean };
+  /** What the customer disputed through his link, with the dispatcher's answers (docs/customer-link.md), oldest first. */
+  customer_disputes: CustomerDispute[];
 }
 
 export interface ApiErrorBody {

@@ -28,6 +28,8 @@ export const FLAG_CODES = [
   'far_from_place',
   'no_acceptance',
   'long_wait',
+  /** Raised by the customer through his link (docs/customer-link.md), never by checkReport; gone once answered. */
+  'customer_dispute',
 ] as const;
 
 /**
@@ -62,6 +64,7 @@ export const FLAG_LABELS: Record<FlagCode, string> = {
   far_from_place: 'Отметка далеко от места',
   no_acceptance: 'Нет подписи получателя',
   long_wait: 'Долгий простой',
+  customer_dispute: 'Оспорено заказчиком',
 };
 
 export interface CheckThresholds {

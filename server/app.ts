@@ -22,6 +22,7 @@ import { pushAfterWrite } from './push/triggers.ts';
 import { installHistory } from './audit/history.ts';
 import { installJsonCompression } from './compress.ts';
 import { installSecurityHeaders } from './security-headers.ts';
+import { installCustomerPage } from './customer-links/page.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -152,6 +153,7 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
     });
     app.get('/', (_request, reply) => reply.header('cache-control', 'no-cache').sendFile('index.html'));
   }
+  installCustomerPage(app, ctx, hasDist);
   app.setNotFoundHandler((request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     // SPA fallback for page routes only: a missing /assets/x.js must stay a 404, never HTML.

@@ -28,6 +28,7 @@ import { priceCalls } from './prices.ts';
 import { tripCalls } from './trips.ts';
 import { paperCalls } from './papers.ts';
 import { statementCalls } from './statements.ts';
+import { customerLinkCalls } from './customer-links.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -54,6 +55,7 @@ export const CALLS = {
   ...tripCalls,
   ...paperCalls,
   ...statementCalls,
+  ...customerLinkCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -16,6 +16,7 @@ import { migration019 } from './migrations-company-edo.ts';
 import { migration021 } from './migrations-invoices.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
+import { migration020 } from './migrations-customer-links.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -386,6 +387,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '017_photo_retention': migration017(),
         '018_trip_sheets': migration018(dialect),
         '019_company_edo': migration019(),
+        '020_customer_links': migration020(dialect),
         '021_invoices': migration021(dialect),
       };
     },

@@ -13,6 +13,7 @@ import type {
   ProgressiveRatesTable,
 } from './schema-money.ts';
 import type { TripSheetsTable } from './schema-trip-sheets.ts';
+import type { CustomerDisputesTable, CustomerLinksTable, CustomerLinkViewsTable } from './schema-customer-links.ts';
 import type { PriceTables, TaskPriceColumns } from './schema-prices.ts';
 import type { CompanyVatColumn, InvoiceTables } from './schema-invoices.ts';
 import type { TripAcceptancesTable, TripAcceptanceTripsTable, TripStampsTable } from './schema-trips.ts';
@@ -400,6 +401,9 @@ export interface Database extends PriceTables, InvoiceTables {
   trip_stamps: TripStampsTable;
   trip_acceptances: TripAcceptancesTable;
   trip_acceptance_trips: TripAcceptanceTripsTable;
+  customer_links: CustomerLinksTable;
+  customer_link_views: CustomerLinkViewsTable;
+  customer_disputes: CustomerDisputesTable;
 }
 
 /** A user's own settings (migration 008): the alerts they want, JSON of contract/alerts.ts AlertSettings. */

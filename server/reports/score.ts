@@ -13,6 +13,7 @@ import { driverVehicles } from '../registers/driver-vehicles.ts';
 import type { TripCheckFacts } from '../../contract/report-checks.ts';
 import { acceptanceOf, distanceFrom, neighbourArrival, placeSide, placesOfReport, positionOf, stampsOf, timelineOf, waitsOf } from '../trips/facts.ts';
 import { companyTripSettings } from '../trips/settings.ts';
+import { disputeFlags } from '../customer-links/dispute-flag.ts';
 
 type Q = Kysely<Database>;
 
@@ -137,7 +138,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
     companyThresholds(db, r.company_id),
     r.after_the_fact ? Promise.resolve(null) : tripCheckFacts(db, r),
   ]);
-  const flags = checkReport(
+  const checked = checkReport(
     {
       quantity: r.quantity,
       trips: r.trips,
@@ -158,6 +159,8 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
     },
     thresholds,
   );
+  // The customer's unanswered dispute (docs/customer-link.md) is a flag no check computes: kept through every rescore.
+  const flags = [...checked, ...(await disputeFlags(db, r.id))];
   await db.updateTable('reports').set({ flags: JSON.stringify(flags) }).where('id', '=', r.id).execute();
   return flags;
 }

@@ -6,6 +6,7 @@ import { loadReport } from './load.ts';
 import { priceLoads, selectLoads } from '../wages/pay.ts';
 import { fromKop } from '../../contract/money.ts';
 import { tripFacts } from '../trips/facts.ts';
+import { disputesOf } from '../customer-links/disputes.ts';
 
 export async function loadReportView(db: Kysely<Database>, reportId: number): Promise<ReportView> {
   const report = await loadReport(db, reportId);
@@ -36,10 +37,11 @@ export async function loadReportView(db: Kysely<Database>, reportId: number): Pr
   // The load priced as if approved (an estimate until it is): the same rule as every money figure.
   const [load] = (await selectLoads(db, { associationIds: [report.association_id], review: report.review_status === 'approved' ? 'approved' : 'unapproved' })).filter((l) => l.report_id === report.id);
   const [priced] = load ? await priceLoads(db, [load]) : [];
-  const trip = await tripFacts(db, reportId);
+  const [trip, disputes] = await Promise.all([tripFacts(db, reportId), disputesOf(db, [reportId], null)]);
   return {
     ...report,
     ...trip,
+    customer_disputes: disputes.get(reportId) ?? [],
     pay: {
       delivered: priced?.quantity ?? load?.quantity ?? 0,
       rate: priced?.rate ?? null,

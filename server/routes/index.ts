@@ -28,6 +28,7 @@ import { priceRoutes } from './prices.ts';
 import { tripRoutes } from './trips.ts';
 import { paperRoutes } from './papers.ts';
 import { statementRoutes } from './statements.ts';
+import { customerLinkRoutes } from './customer-links.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -58,4 +59,5 @@ export const routeModules: RouteModule[] = [
   tripRoutes,
   paperRoutes,
   statementRoutes,
+  customerLinkRoutes,
 ];

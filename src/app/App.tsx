@@ -1,4 +1,4 @@
-/** The app: /table on its own, everything else inside the shell; the update prompt everywhere. */
+/** The app: /table and the customer's page /c/{token} on their own, everything else inside the shell; the update prompt everywhere. */
 import { Suspense } from 'react';
 import { Route, Switch } from 'wouter';
 import { Loading } from '../ui/states.tsx';
@@ -9,6 +9,7 @@ import { Shell } from './Shell.tsx';
 import { useStartup } from './use-startup.ts';
 
 const TableScreen = lazyNamed(() => import('../screens/table/TableScreen.tsx'), 'TableScreen');
+const CustomerScreen = lazyNamed(() => import('../screens/customer/CustomerScreen.tsx'), 'CustomerScreen');
 
 export function App() {
   useStartup();
@@ -19,6 +20,13 @@ export function App() {
           <Suspense fallback={<Loading />}>
             <QueryLayer>
               <TableScreen />
+            </QueryLayer>
+          </Suspense>
+        </Route>
+        <Route path="/c/:token">
+          <Suspense fallback={<Loading />}>
+            <QueryLayer>
+              <CustomerScreen />
             </QueryLayer>
           </Suspense>
         </Route>

@@ -8,7 +8,7 @@
  * or the status the caller must get. Rows with input also carry one bad-input case, sent by a caller the row
  * allows: it must answer 400 with a Russian `detail`.
  */
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
@@ -23,6 +23,7 @@ import ExcelJS from 'exceljs';
 import { DiskStorage } from '../../server/files/storage.ts';
 import { nowIso } from '../../server/db/connect.ts';
 import type { DriverStatus } from '../../contract/entities.ts';
+import { hashToken } from '../../server/customer-links/links.ts';
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 export const CALLERS = ['anon', 'driver', 'manager', 'managerB', 'admin', 'adminB', 'super'] as const;
@@ -1543,6 +1544,89 @@ export const EXTRA_ROWS: Row[] = [
     bad: async (c) => ({ url: `/api/invoices/${await issuedInvoice(c)}/paid`, body: { date: '31.01.2030' } }),
     badBy: 'admin',
   },
+  // ── The customer's link (issue 34 §3; docs/customer-link.md): staff of the customer's company; /c/… by its token ──
+  {
+    call: 'POST /customer-links/',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/customer-links/', body: { counterparty_id: await makeCounterparty(c.s, c.w.companyA), days: 7 } }),
+    bad: async (c) => ({ url: '/api/customer-links/', body: { counterparty_id: await makeCounterparty(c.s, c.w.companyA), days: 0 } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /customer-links/',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/customer-links/?counterparty_id=${(await linkedTripOfA(c)).customer}` }),
+    bad: async () => ({ url: '/api/customer-links/?counterparty_id=x' }),
+    badBy: 'admin',
+  },
+  {
+    call: 'DELETE /customer-links/{id}',
+    method: 'DELETE',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/customer-links/${(await linkedTripOfA(c)).link}` }),
+  },
+  {
+    call: 'POST /customer-links/disputes/{id}/answer',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/customer-links/disputes/${await disputeOfA(c)}/answer`, body: { answer: 'Весы показали верно' } }),
+    bad: async (c) => ({ url: `/api/customer-links/disputes/${await disputeOfA(c)}/answer`, body: { answer: '' } }),
+    badBy: 'manager',
+  },
+  {
+    // The link's token is the credential: anyone holding it sees that customer's trips, whoever they are.
+    call: 'GET /c/{token}/trips',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => ({ url: `/api/c/${(await linkedTripOfA(c)).token}/trips` }),
+    bad: async (c) => ({ url: `/api/c/${(await linkedTripOfA(c)).token}/trips?from=2026-02-30` }),
+    badBy: 'anon',
+  },
+  {
+    call: 'GET /c/{token}/trips/{report_id}',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => {
+      const t = await linkedTripOfA(c);
+      return { url: `/api/c/${t.token}/trips/${t.report}` };
+    },
+    bad: async (c) => ({ url: `/api/c/${(await linkedTripOfA(c)).token}/trips/01` }),
+    badBy: 'anon',
+  },
+  {
+    call: 'GET /c/{token}/photos/{id}',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => {
+      const t = await linkedTripOfA(c);
+      return { url: `/api/c/${t.token}/photos/${t.photo}` };
+    },
+  },
+  {
+    call: 'GET /c/{token}/signatures/{id}',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => {
+      const t = await linkedTripOfA(c);
+      return { url: `/api/c/${t.token}/signatures/${t.signature}` };
+    },
+  },
+  {
+    call: 'POST /c/{token}/trips/{report_id}/dispute',
+    method: 'POST',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => {
+      const t = await linkedTripOfA(c);
+      return { url: `/api/c/${t.token}/trips/${t.report}/dispute`, body: { reason: 'Привезли меньше, чем в талоне' } };
+    },
+    bad: async (c) => {
+      const t = await linkedTripOfA(c);
+      return { url: `/api/c/${t.token}/trips/${t.report}/dispute`, body: { reason: 'нет' } };
+    },
+    badBy: 'anon',
+  },
 ];
 
 /** A new customer of company A with one approved, priced trip on 2030-01-15. */
@@ -1558,6 +1642,39 @@ async function issuedInvoice(c: Ctx): Promise<number> {
   const res = await call<{ id: number }>(c.s, 'POST', '/api/invoices/', { token: c.w.tokens.admin, body: { counterparty_id: customer, from: '2030-01-01', to: '2030-01-31' } });
   if (res.status !== 201) throw new Error(`invoice not issued: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.id;
+}
+
+/**
+ * A report of company A (with a photo) on a task for a fresh customer, signed for by a receiver, and a live link
+ * of that customer: its token, ids.
+ */
+async function linkedTripOfA(c: Ctx) {
+  const { task, report, photo } = await reportOfA(c);
+  const customer = await makeCounterparty(c.s, c.w.companyA);
+  await c.s.db.kysely.updateTable('tasks').set({ customer_id: customer }).where('id', '=', task).execute();
+  const tripUid = randomUUID();
+  await c.s.db.kysely.updateTable('reports').set({ trip_uid: tripUid }).where('id', '=', report).execute();
+  const signature = await signatureOfA(c);
+  await c.s.db.kysely.insertInto('trip_acceptance_trips').values({ acceptance_id: signature, trip_uid: tripUid }).execute();
+  const token = randomBytes(32).toString('base64url');
+  const now = nowIso();
+  const row = await c.s.db.kysely
+    .insertInto('customer_links')
+    .values({ company_id: c.w.companyA, counterparty_id: customer, token_hash: hashToken(token), created_by: null, created_at: now, expires_at: new Date(Date.now() + 86_400_000).toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { customer, report, photo, signature, token, link: row.id };
+}
+
+/** An unanswered dispute of company A's customer. */
+async function disputeOfA(c: Ctx): Promise<number> {
+  const t = await linkedTripOfA(c);
+  const row = await c.s.db.kysely
+    .insertInto('customer_disputes')
+    .values({ link_id: t.link, report_id: t.report, reason: 'Не тот вес', address: '127.0.0.1', created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** A line of a new customer's price list of company A, straight in the database. */

@@ -53,7 +53,7 @@ function* nodes(schema: unknown, seen = new Set<unknown>()): Generator<Def> {
   }
 }
 
-const SAMPLES = ['2026-11-20', '2026-11', 'task', 'cargo', 'x'.repeat(20), '1', 'start', 't1.xml'];
+const SAMPLES = ['2026-11-20', '2026-11', 'task', 'cargo', 'x'.repeat(20), '1', 'start', 't1.xml', 'A'.repeat(43)];
 
 /** A valid value for a required field (a number: its lowest in range but at least 1), or undefined to leave it out. */
 function sample(field: ZodType): string | undefined {

@@ -4,6 +4,7 @@
  * which the server turns into archiving when tasks name the card (asked first; the toast says which happened);
  * a card's tasks one click away on «Управление задачами»; a customer's «Цены» (its price list, docs/prices.md) and
  * «Реестр и счета» (the statement of trips, the acts and invoices, docs/statements.md); the unpaid acts under the list.
+ * «Ссылка для заказчика» (his page without an account, docs/customer-link.md).
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -18,6 +19,7 @@ import { CounterpartyDialog } from '../../parts/registers/CounterpartyDialog.tsx
 import { PriceListDialog } from '../../parts/registers/PriceListDialog.tsx';
 import { StatementDialog } from '../../parts/registers/StatementDialog.tsx';
 import { UnpaidInvoices } from '../../parts/registers/UnpaidInvoices.tsx';
+import { CustomerLinksDialog } from '../../parts/registers/CustomerLinksDialog.tsx';
 import { ARCHIVE_OPTIONS, ArchivedBadge, CardActions, RegisterPage, removeOptions, restoreOptions, useRegisterList, type CardWords } from '../../parts/registers/RegisterPage.tsx';
 
 const DEFAULTS = { search: '', role: '', archived: '', page: '0', company: '' };
@@ -47,6 +49,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
   const removeCall = useSend('DELETE /counterparties/:id');
   const [prices, setPrices] = useState<Counterparty | null>(null);
   const [papers, setPapers] = useState<Counterparty | null>(null);
+  const [links, setLinks] = useState<Counterparty | null>(null);
   const restoreCall = useSend('POST /counterparties/:id/restore');
 
   const actions = (c: Counterparty) => (
@@ -64,6 +67,9 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
             </button>
             <button type="button" className="button button-small button-quiet" aria-label={`Реестр и счета заказчика: ${c.name}`} onClick={() => setPapers(c)}>
               Реестр и счета
+            </button>
+            <button type="button" className="button button-small button-quiet" aria-label={`Ссылка для заказчика: ${c.name}`} onClick={() => setLinks(c)}>
+              Ссылка для заказчика
             </button>
           </>
         )
@@ -140,6 +146,7 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       <UnpaidInvoices />
       {prices && <PriceListDialog customer={prices} onClose={() => setPrices(null)} />}
       {papers && <StatementDialog customer={papers} onClose={() => setPapers(null)} />}
+      {links && <CustomerLinksDialog customer={links} onClose={() => setLinks(null)} />}
     </>
   );
 }

@@ -23,6 +23,7 @@ import { StatusBadge } from '../../ui/StatusBadge.tsx';
 import { Gallery } from './Gallery.tsx';
 import { TripTimeline } from './TripTimeline.tsx';
 import { ReportPapers } from '../../parts/report/ReportPapers.tsx';
+import { CustomerDisputes } from './CustomerDisputes.tsx';
 import './report-view.css';
 
 export function ReportViewScreen({ title }: ScreenProps) {
@@ -167,6 +168,7 @@ function ReportDetails({ report }: { report: ReportView }) {
         </dl>
       </section>
       <TripTimeline trip={report} companyId={task.company_id} />
+      <CustomerDisputes disputes={report.customer_disputes} offline={server.offline} />
       <section className="card">
         <h2>Фото ({report.photos.length})</h2>
         <Gallery photos={report.photos} {...(report.closed ? {} : { onDelete: (photo: ReportPhoto) => void deletePhoto(photo) })} disabled={server.offline} />
