@@ -13,6 +13,8 @@ import type {
   ProgressiveRatesTable,
 } from './schema-money.ts';
 import type { TripSheetsTable } from './schema-trip-sheets.ts';
+import type { CounterpartiesTable, PlacesTable, VehiclesTable } from './schema-registers.ts';
+export type { CounterpartiesTable, PlacesTable, VehiclesTable } from './schema-registers.ts';
 import type { CustomerDisputesTable, CustomerLinksTable, CustomerLinkViewsTable } from './schema-customer-links.ts';
 import type { PriceTables, TaskPriceColumns } from './schema-prices.ts';
 import type { CompanyVatColumn, InvoiceTables } from './schema-invoices.ts';
@@ -21,8 +23,6 @@ import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from
 import type { TransferStatus } from '../../contract/transfers.ts';
 import type { ResponseStatus } from '../../contract/announcements.ts';
 import type { ExportStatus } from '../../contract/exports.ts';
-import type { LegalForm } from '../../contract/requisites.ts';
-import type { BodyType, Ownership } from '../../contract/registers.ts';
 
 type Id = Generated<number>;
 type Bool = number; // 0 | 1, portable across SQLite and PostgreSQL
@@ -155,64 +155,6 @@ export interface TasksTable extends TaskPriceColumns {
   consignee_id: number | null;
   loading_place_id: number | null;
   unloading_place_id: number | null;
-}
-
-/** A company's counterparty (migration 010; docs/registers.md). */
-export interface CounterpartiesTable {
-  id: Id;
-  company_id: number;
-  legal_form: LegalForm;
-  name: string;
-  full_name: string | null;
-  inn: string | null;
-  kpp: string | null;
-  ogrn: string | null;
-  /** JSON list of CounterpartyRole. */
-  roles: string;
-  address: string | null;
-  contact_name: string | null;
-  phone: string | null;
-  edo_id: string | null;
-  note: string | null;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A place of loading or unloading (migration 010). `name_key`: contract/registers.ts placeKey(name). */
-export interface PlacesTable {
-  id: Id;
-  company_id: number;
-  name: string;
-  name_key: string;
-  address: string | null;
-  lat: number | null;
-  lon: number | null;
-  radius_m: number;
-  counterparty_id: number | null;
-  driver_note: string | null;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** A vehicle of the company's fleet (migration 010). `plate_key`: the normalised plate (unique in the company). */
-export interface VehiclesTable {
-  id: Id;
-  company_id: number;
-  plate_key: string;
-  plate: string;
-  make: string | null;
-  model: string | null;
-  body_type: BodyType | null;
-  ownership: Ownership | null;
-  capacity_t: number | null;
-  volume_m3: number | null;
-  trailer_plate: string | null;
-  is_foreign: Bool;
-  is_active: Bool;
-  created_at: string;
-  updated_at: string;
 }
 
 export interface TaskDriversTable {
