@@ -56,7 +56,8 @@ async function signedUnloading(uid: string, association: number, at: string): Pr
 }
 
 describe("the customer's link", () => {
-  it.each(CLUSTER ? [360] : [360, 1440])('shows a trip on the road delivered and signed live, takes a dispute the dispatcher answers (%i px)', async (width) => {
+  // The customer opens his link on a phone: the live flow runs at 360 px (its 1440 px layout is the next test's).
+  it.each([360])('shows a trip on the road delivered and signed live, takes a dispute the dispatcher answers (%i px)', async (width) => {
     const manager = await app.server.db.kysely.selectFrom('users').select('company_id').where('email', '=', DEMO.manager).executeTakeFirstOrThrow();
     const customer = await makeCounterparty(app.server, manager.company_id as number, { name: `ООО «Стройзаказ ${width}»` });
     const association = await assignment(customer);
@@ -132,7 +133,8 @@ describe("the customer's link", () => {
     const name = `ООО «Ссылка ${width}»`;
     await makeCounterparty(app.server, manager.company_id as number, { name, roles: ['customer'] });
     const staff = await newContext(app.browser, 'shared', width, { serviceWorkers: 'block' });
-    const customer = await newContext(app.browser, 'shared', 360, { serviceWorkers: 'block' });
+    // The customer's page at this width too: the only place its desktop layout is opened.
+    const customer = await newContext(app.browser, 'shared', width, { serviceWorkers: 'block' });
     try {
       const desk = await signIn(staff, app.url, DEMO.manager, DEMO_PASSWORD);
       const errors = trackErrors(desk);

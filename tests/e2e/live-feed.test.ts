@@ -79,39 +79,43 @@ describe.each(['shared', 'dedicated'] as EngineMode[])('the change feed (%s engi
       await context.close();
     }
   });
-  it('100 renames in a row by another user: every one reaches the open screen, also with slow answers in flight', async () => {
-    const cargo = mode === 'shared' ? 'Щебень гранитный 20–40' : 'Песок карьерный';
-    const driverTask = await app.server.db.kysely.selectFrom('tasks').select('id').where('cargo', '=', cargo).executeTakeFirstOrThrow();
-    const context = await newContext(app.browser, mode, 1440, { serviceWorkers: 'block' });
-    try {
-      const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
-      // The list searched by the task's number: it stays in it whatever its name becomes.
-      await page.goto(`${app.url}/tasks/manage?search=${driverTask.id}`);
-      await page.locator('main').getByText(cargo, { exact: true }).first().waitFor();
-      await sleep(1_000);
-      const { access_token } = await login(app.server, DEMO.admin, DEMO_PASSWORD);
-      for (let i = 1; i <= 100; i++) {
-        const name = `Поток ${mode} ${i}`;
-        // Every fifth list request is held back: a refetch begun before a change answers after it.
-        if (i % 5 === 0) app.proxy.delayNext('GET', /^\/api\/tasks\/completed\//, 300);
-        const res = await fetch(`${app.url}/api/tasks/${driverTask.id}/`, {
-          method: 'PUT',
-          headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
-          body: JSON.stringify({ cargo: name }),
-        });
-        expect(res.status).toBe(200);
-        // Playwright's own wait: it checks on every frame, where a 100 ms poll would add ~50 ms to each of the 100.
-        await page
-          .locator('main')
-          .getByText(name, { exact: true })
-          .first()
-          .waitFor({ timeout: 10_000 })
-          .catch((error: Error) => {
-            throw new Error(`${mode}: rename ${i} not on screen: ${error.message}`);
+  // The refetch ordering under a burst is the engine's own code, the same in both modes: measured once, in the shared
+  // engine (the dedicated engine's hand-over of the stream is the test above).
+  if (mode === 'shared') {
+    it('100 renames in a row by another user: every one reaches the open screen, also with slow answers in flight', async () => {
+      const cargo = 'Щебень гранитный 20–40';
+      const driverTask = await app.server.db.kysely.selectFrom('tasks').select('id').where('cargo', '=', cargo).executeTakeFirstOrThrow();
+      const context = await newContext(app.browser, mode, 1440, { serviceWorkers: 'block' });
+      try {
+        const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+        // The list searched by the task's number: it stays in it whatever its name becomes.
+        await page.goto(`${app.url}/tasks/manage?search=${driverTask.id}`);
+        await page.locator('main').getByText(cargo, { exact: true }).first().waitFor();
+        await sleep(1_000);
+        const { access_token } = await login(app.server, DEMO.admin, DEMO_PASSWORD);
+        for (let i = 1; i <= 100; i++) {
+          const name = `Поток ${mode} ${i}`;
+          // Every fifth list request is held back: a refetch begun before a change answers after it.
+          if (i % 5 === 0) app.proxy.delayNext('GET', /^\/api\/tasks\/completed\//, 300);
+          const res = await fetch(`${app.url}/api/tasks/${driverTask.id}/`, {
+            method: 'PUT',
+            headers: { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ cargo: name }),
           });
+          expect(res.status).toBe(200);
+          // Playwright's own wait: it checks on every frame, where a 100 ms poll would add ~50 ms to each of the 100.
+          await page
+            .locator('main')
+            .getByText(name, { exact: true })
+            .first()
+            .waitFor({ timeout: 10_000 })
+            .catch((error: Error) => {
+              throw new Error(`${mode}: rename ${i} not on screen: ${error.message}`);
+            });
+        }
+      } finally {
+        await context.close();
       }
-    } finally {
-      await context.close();
-    }
-  });
+    });
+  }
 });

@@ -2,35 +2,21 @@
  * 011_late_payments on a database made before it: the system's late payments made so far (no author, a load) are
  * marked `late`; staff's adjustments, with or without a load, are not.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrationProvider } from '../../server/db/migrations.ts';
+import { databaseBefore, type OlderDatabase } from '../fixtures/migrations.ts';
 import { openDb } from '../../server/db/connect.ts';
 
 describe('011_late_payments', () => {
-  const dirs: string[] = [];
+  const made: OlderDatabase[] = [];
   afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const database of made.splice(0)) database.remove();
   });
 
   it('marks the late payments an older database holds, and only them', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'reis-migration-'));
-    dirs.push(dir);
-    const file = join(dir, 'reis.sqlite');
     // The database as the release before 011 left it.
-    const before: MigrationProvider = {
-      async getMigrations() {
-        const all = Object.entries(await migrationProvider('sqlite').getMigrations()).sort(([a], [b]) => a.localeCompare(b));
-        return Object.fromEntries(all.slice(0, all.findIndex(([name]) => name.endsWith('_late_payments'))));
-      },
-    };
-    const old = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
-    const migrated = await new Migrator({ db: old, provider: before }).migrateToLatest();
-    expect(migrated.error).toBeUndefined();
+    const database = await databaseBefore('_late_payments');
+    made.push(database);
+    const { file, old } = database;
     const row = (reportId: number | null, createdBy: number | null) => ({ company_id: 1, driver_id: 2, date: '2026-11-02', amount_kop: 100, reason: 'x', report_id: reportId, concerns_month: reportId === null ? null : '2026-10', created_by: createdBy, created_at: '2026-11-02T00:00:00Z' });
     await old.insertInto('payroll_adjustments').values([row(7, null), row(8, 3), row(null, 3)]).execute();
     await old.destroy();

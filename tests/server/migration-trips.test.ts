@@ -2,33 +2,20 @@
  * 014_trips on a database made before it: the reports filed so far are trips entered after the fact, with no trip id;
  * a trip id is unique; the companies keep the default trip settings.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type MigrationProvider } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { migrationProvider } from '../../server/db/migrations.ts';
+import { databaseBefore, type OlderDatabase } from '../fixtures/migrations.ts';
 import { openDb } from '../../server/db/connect.ts';
 
 describe('014_trips', () => {
-  const dirs: string[] = [];
+  const made: OlderDatabase[] = [];
   afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    for (const database of made.splice(0)) database.remove();
   });
 
   it('marks the reports an older database holds as entered after the fact, and keeps trip ids unique', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'reis-migration-'));
-    dirs.push(dir);
-    const file = join(dir, 'reis.sqlite');
-    const before: MigrationProvider = {
-      async getMigrations() {
-        const all = Object.entries(await migrationProvider('sqlite').getMigrations()).sort(([a], [b]) => a.localeCompare(b));
-        return Object.fromEntries(all.slice(0, all.findIndex(([name]) => name.endsWith('_trips'))));
-      },
-    };
-    const old = new Kysely<Record<string, Record<string, unknown>>>({ dialect: new SqliteDialect({ database: new SQLite(file) }) });
-    expect((await new Migrator({ db: old, provider: before }).migrateToLatest()).error).toBeUndefined();
+    const database = await databaseBefore('_trips');
+    made.push(database);
+    const { file, old } = database;
     const now = '2026-11-02T00:00:00Z';
     await old.insertInto('companies').values({ name: 'Перевозчик', created_at: now }).execute();
     await old.insertInto('users').values({ email: 'd@x.ru', password_hash: 'x', name: 'Водитель', role: 'driver', company_id: 1, created_at: now }).execute();
