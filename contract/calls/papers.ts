@@ -90,7 +90,7 @@ export const paperCalls = area(
    * `name`) or the XML itself as the body (`?uid=`). Checked against its title's schema, linked to its trip, compared
    * with our facts; 201 stored, 200 the same file again. Read by the handler, so no `body` is declared.
    */
-  POST('/etrn/incoming', { roles: STAFF, query: incomingQuery, status: 201, bodyLimit: INCOMING_MAX_BYTES + 64 * 1024, answer: answer<IncomingTitle>(), invalidates: ['reports'] }),
+  POST('/etrn/incoming', { roles: STAFF, query: incomingQuery, status: 201, bodyLimit: INCOMING_MAX_BYTES + 64 * 1024, answer: answer<IncomingTitle>(), invalidates: ['reports'], audience: ['caller'] }),
   /** A received title's XML as it came. */
   GET('/etrn/incoming/:id', { roles: STAFF, answer: answer<Blob>() }),
 );
