@@ -32,7 +32,8 @@ interface Run {
 /** xmllint with the file on its standard input (`-`), never touching the network. */
 function xmllint(args: string[], input: Buffer): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn('xmllint', ['--nonet', ...args, '-'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // A file of 2 MB is checked in well under a second; the limit only ends a validator that hangs.
+    const child = spawn('xmllint', ['--nonet', ...args, '-'], { stdio: ['pipe', 'pipe', 'pipe'], timeout: 30_000 });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
@@ -110,10 +111,32 @@ export const all = (node: XmlNode | null, name: string): XmlNode[] => (node ? no
 
 export type Checked = { ok: true; root: XmlNode } | { ok: false; problem: string };
 
-/** Whether the bytes are XML at all; the element tree when they are. */
+/** Other names of the two encodings a received file may have. */
+const ALIASES: Record<string, string> = { cp1251: 'windows-1251', utf8: 'utf-8' };
+
+/** The encoding a file declares (`encoding="…"`), lower-case, by its usual name; UTF-8 when it declares none. */
+export function declaredEncoding(bytes: Buffer): string {
+  const head = bytes.subarray(0, 200).toString('latin1').replace(/^\xEF\xBB\xBF/, '');
+  const name = (/^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1] ?? 'utf-8').toLowerCase();
+  return ALIASES[name] ?? name;
+}
+
+/** The encodings the format allows a received file: windows-1251 as it says, and UTF-8. */
+const ENCODINGS = new Set(['windows-1251', 'utf-8']);
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/**
+ * Whether the bytes are XML at all; the element tree when they are. Only windows-1251 or UTF-8 files starting with
+ * markup are read (no UTF-16, UTF-32 or EBCDIC), so the bytes of a DOCTYPE are plain ASCII wherever it is: a file with
+ * one is refused before xmllint reads it (its canonical form would expand entities, a local file's too).
+ */
 export async function parseXml(bytes: Buffer): Promise<Checked> {
-  // Both encodings the format allows keep ASCII as itself, so the markup can be looked at before decoding.
-  if (/<!DOCTYPE/i.test(bytes.subarray(0, 4096).toString('latin1'))) return { ok: false, problem: 'объявление DOCTYPE не допускается форматом' };
+  const body = bytes.subarray(0, 3).equals(UTF8_BOM) ? bytes.subarray(3) : bytes;
+  const start = body.findIndex((b) => b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d);
+  if (start < 0 || body[start] !== 0x3c) return { ok: false, problem: 'файл не начинается с разметки XML (ожидается кодировка windows-1251 или UTF-8)' };
+  const encoding = declaredEncoding(bytes);
+  if (!ENCODINGS.has(encoding)) return { ok: false, problem: `кодировка ${encoding} не допускается: ожидается windows-1251 или UTF-8` };
+  if (bytes.includes('<!DOCTYPE', 0, 'latin1')) return { ok: false, problem: 'объявление DOCTYPE не допускается форматом' };
   const run = await xmllint(['--c14n'], bytes);
   if (run.code !== 0 || run.stdout.trim() === '') return { ok: false, problem: firstProblem(run.stderr) || 'это не XML' };
   return { ok: true, root: readCanonical(run.stdout) };

@@ -75,13 +75,6 @@ export async function readIncomingBody(request: FastifyRequest, query: { uid?: s
   return { bytes: request.body, fileName: clean(query.name, 255, 'name'), uid: clean(query.uid, 1000, 'uid'), signature: null };
 }
 
-/** The encoding a file declares (`encoding="…"`), lower-case; UTF-8 when it declares none. */
-export function declaredEncoding(bytes: Buffer): string {
-  const head = bytes.subarray(0, 200).toString('latin1');
-  const m = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head);
-  return (m?.[1] ?? 'utf-8').toLowerCase();
-}
-
 /** The file's text in its own encoding (the stored XML). */
 export function decodeXml(bytes: Buffer, encoding: string): string {
   try {

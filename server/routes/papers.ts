@@ -25,10 +25,10 @@ import { badRequest, conflict, HttpError, notFound } from '../errors.ts';
 import { inScope } from '../auth/guard.ts';
 import { nowIso } from '../db/connect.ts';
 import { compareIncoming, IncomingRefused, readIncoming } from '../etrn/incoming.ts';
-import { ValidatorUnavailable } from '../etrn/read.ts';
+import { declaredEncoding, ValidatorUnavailable } from '../etrn/read.ts';
 import { encodeCp1251 } from '../etrn/xml.ts';
 import { chainFor, incomingRow, linkIncoming, receivedFor, storeIncoming } from '../papers/incoming.ts';
-import { declaredEncoding, decodeXml, readIncomingBody } from '../papers/incoming-body.ts';
+import { decodeXml, readIncomingBody } from '../papers/incoming-body.ts';
 
 const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
   t1: { name: 'Т1 — сведения грузоотправителя (черновик)', whose: 'подписывает грузоотправитель' },

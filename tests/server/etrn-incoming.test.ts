@@ -145,7 +145,10 @@ describe.each(backends)('received titles: POST /etrn/incoming ($name)', ({ datab
   it('a file that is not XML, not a Т1/Т3 or not valid against its schema: 400 naming the problem', async () => {
     const notXml = await postXml(Buffer.from('ТН № 5, масса 20 т', 'utf8'), manager.token);
     expect(notXml.status).toBe(400);
-    expect(notXml.body.detail).toMatch(/^Файл не является XML: строка 1: /);
+    expect(notXml.body.detail).toBe('Файл не является XML: файл не начинается с разметки XML (ожидается кодировка windows-1251 или UTF-8)');
+    const broken = await postXml(Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<Файл><Документ></Файл>', 'utf8'), manager.token);
+    expect(broken.status).toBe(400);
+    expect(broken.body.detail).toMatch(/^Файл не является XML: строка 2: parser error : Opening and ending tag mismatch/);
     const invalid = await postXml(altered((xml) => xml.replace(/ НомерТрН="[^"]*"/, '')).bytes, manager.token);
     expect(invalid.status).toBe(400);
     expect(invalid.body.detail).toMatch(/^Файл не соответствует схеме ФНС \(формат 5\.01\) для титула грузоотправителя \(Т1\): строка \d+: .*НомерТрН/);
@@ -156,6 +159,13 @@ describe.each(backends)('received titles: POST /etrn/incoming ($name)', ({ datab
     const doctype = await postXml(Buffer.from('<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>'), manager.token);
     expect(doctype.status).toBe(400);
     expect(doctype.body.detail).toContain('DOCTYPE');
+    // Far down the file, or in an encoding whose bytes would hide it: refused all the same, before any parsing.
+    const deep = await postXml(Buffer.from(`<?xml version="1.0"?><!--${' '.repeat(8000)}--><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>`), manager.token);
+    expect([deep.status, deep.body.detail]).toEqual([400, 'Файл не является XML: объявление DOCTYPE не допускается форматом']);
+    const utf16 = await postXml(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(t1.xml.replace('windows-1251', 'UTF-16'), 'utf16le')]), manager.token);
+    expect([utf16.status, utf16.body.detail]).toEqual([400, 'Файл не является XML: файл не начинается с разметки XML (ожидается кодировка windows-1251 или UTF-8)']);
+    const koi8 = await postXml(Buffer.from(t1.xml.replace('windows-1251', 'KOI8-R'), 'latin1'), manager.token);
+    expect([koi8.status, koi8.body.detail]).toEqual([400, 'Файл не является XML: кодировка koi8-r не допускается: ожидается windows-1251 или UTF-8']);
   });
 
   it('Т2 after a received Т1 (UTF-8, with its signature and УИД) cites its ИдИнфГО and validates; Т4 after a Т3 cites its ИдИнфГП', async () => {
