@@ -64,8 +64,9 @@ export function createHttpApi(deps: HttpApiDeps): HttpApi {
 
   async function sendForm<T>(method: 'POST' | 'PUT', path: string, fields: FormFields, files: Blob[], fileField = 'photos') {
     const compressed: Blob[] = [];
-    // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB.
-    for (const file of files) compressed.push(await deps.compress(file));
+    // One at a time, as the outbox does: a decoded 12 MP photo is ~48 MB. A document (the `file` field: a received
+    // title's XML) goes as it is.
+    for (const file of files) compressed.push(fileField === 'file' ? file : await deps.compress(file));
     return write(method, path, () => http.sendForm<T>(method, path, buildFieldsForm(fields, compressed, fileField)));
   }
 

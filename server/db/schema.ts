@@ -19,6 +19,7 @@ import type { CustomerDisputesTable, CustomerLinksTable, CustomerLinkViewsTable 
 import type { PriceTables, TaskPriceColumns } from './schema-prices.ts';
 import type { CompanyVatColumn, InvoiceTables } from './schema-invoices.ts';
 import type { TripAcceptancesTable, TripAcceptanceTripsTable, TripStampsTable } from './schema-trips.ts';
+import type { EtrnIncomingTable } from './schema-etrn-incoming.ts';
 import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
 import type { TransferStatus } from '../../contract/transfers.ts';
 import type { ResponseStatus } from '../../contract/announcements.ts';
@@ -346,6 +347,7 @@ export interface Database extends PriceTables, InvoiceTables {
   customer_links: CustomerLinksTable;
   customer_link_views: CustomerLinkViewsTable;
   customer_disputes: CustomerDisputesTable;
+  etrn_incoming: EtrnIncomingTable;
 }
 
 /** A user's own settings (migration 008): the alerts they want, JSON of contract/alerts.ts AlertSettings. */

@@ -126,9 +126,16 @@ const tonnes = (value: number | null, unit: string): number | null => (value !==
 /**
  * The ЭТрН's facts. `signer` is the staff member who prepares the titles (status 1, an employee of the carrier; the
  * qualified signature is applied at the operator). Facts the cards do not hold yet (a lease document, the driver's
- * ИНН, the licence's series, the ЭДО id of a party) stay null, and missingFacts names them.
+ * ИНН, the licence's series, the ЭДО id of a party) stay null, and missingFacts names them. `chain`: what the
+ * received titles give (server/papers/incoming.ts chainFor) — the shipper's Т1 and the consignee's Т3 the carrier's
+ * Т2 and Т4 cite, and the waybill's УИД.
  */
-export function etrnFacts(base: TripBase, trip: TripFacts, signer: { name: string; position: string }): EtrnFacts {
+export function etrnFacts(
+  base: TripBase,
+  trip: TripFacts,
+  signer: { name: string; position: string },
+  chain: Partial<Pick<EtrnFacts, 'uid' | 't1File' | 't3File'>> = {},
+): EtrnFacts {
   const q = tripQuantities(base);
   const company = base.company;
   const carrierIp = company.inn?.length === 12;
@@ -140,7 +147,7 @@ export function etrnFacts(base: TripBase, trip: TripFacts, signer: { name: strin
     tripId: base.report.id,
     number: waybillNumber(base),
     date: base.task.date,
-    uid: null,
+    uid: chain.uid ?? null,
     order: { number: String(base.task.id), date: base.task.date },
     shipper: partyFacts(base.shipper),
     consignee: partyFacts(base.consignee),
@@ -217,7 +224,7 @@ export function etrnFacts(base: TripBase, trip: TripFacts, signer: { name: strin
       : null,
     shipperSigner: contactSigner,
     carrierSigner,
-    t1File: null,
-    t3File: null,
+    t1File: chain.t1File ?? null,
+    t3File: chain.t3File ?? null,
   };
 }

@@ -1,7 +1,10 @@
 /**
  * The handlers of a trip's papers (contract/calls/papers.ts; docs/documents.md): the facts read once
- * (server/papers/gather.ts) with the trip's timeline as GET /reports/{id} answers it, mapped to each renderer.
+ * (server/papers/gather.ts) with the trip's timeline as GET /reports/{id} answers it, mapped to each renderer; the
+ * other parties' titles received (POST /etrn/incoming: multipart or the XML as the body, parsed in this module's
+ * scope), whose file ids the carrier's Т2 and Т4 cite.
  */
+import fastifyMultipart from '@fastify/multipart';
 import type { Readable } from 'node:stream';
 import type { RouteModule } from '../context.ts';
 import type { AuthUser } from '../auth/guard.ts';
@@ -18,7 +21,14 @@ import { BUILDERS } from '../etrn/titles.ts';
 import { missingFacts, TITLE_NAMES } from '../etrn/missing.ts';
 import { ETRN_TITLES, type EtrnTitle } from '../etrn/facts.ts';
 import { contentDisposition } from '../exports/workbook.ts';
-import { conflict } from '../errors.ts';
+import { badRequest, conflict, HttpError, notFound } from '../errors.ts';
+import { inScope } from '../auth/guard.ts';
+import { nowIso } from '../db/connect.ts';
+import { compareIncoming, IncomingRefused, readIncoming } from '../etrn/incoming.ts';
+import { declaredEncoding, ValidatorUnavailable } from '../etrn/read.ts';
+import { encodeCp1251 } from '../etrn/xml.ts';
+import { chainFor, incomingRow, linkIncoming, receivedFor, storeIncoming } from '../papers/incoming.ts';
+import { decodeXml, readIncomingBody } from '../papers/incoming-body.ts';
 
 const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
   t1: { name: 'Т1 — сведения грузоотправителя (черновик)', whose: 'подписывает грузоотправитель' },
@@ -32,14 +42,17 @@ async function bytesOf(stream: Readable): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export const paperRoutes: RouteModule = (app, ctx) => {
+/** The XML of a received title comes as the body itself in one of these types (read as bytes in this scope). */
+const XML_TYPES = ['application/xml', 'text/xml', 'application/octet-stream'];
+
+export const paperRoutes: RouteModule = async (app, ctx) => {
   const { db } = ctx;
 
-  /** The trip the caller may see, its base facts and its timeline. */
+  /** The trip the caller may see, its base facts, its timeline and what the received titles give the chain. */
   async function trip(user: AuthUser, id: number) {
     const report = await reportFor(db.kysely, user, id);
-    const [base, facts] = await Promise.all([gatherTrip(db, report.id), tripFacts(db.kysely, report.id)]);
-    return { base, facts };
+    const [base, facts, chain] = await Promise.all([gatherTrip(db, report.id), tripFacts(db.kysely, report.id), chainFor(db, report.id)]);
+    return { base, facts, chain };
   }
 
   /** The receiver's signature image of the trip, when there is one on file. */
@@ -69,44 +82,91 @@ export const paperRoutes: RouteModule = (app, ctx) => {
 
   const signer = (user: AuthUser) => ({ name: user.name, position: ROLE_LABELS[user.role] ?? 'Сотрудник' });
 
-  registerArea(app, ctx, paperCalls, {
-    'GET /reports/:id/documents': async ({ user, params }): Promise<ReportDocuments> => {
-      const { base, facts } = await trip(user, params.id);
-      const etrn = etrnFacts(base, facts, signer(user));
-      return {
-        report_id: base.report.id,
-        waybill_number: waybillNumber(base),
-        titles: ETRN_TITLES.map((title) => {
-          const missing = missingFacts(title, etrn);
-          return { title, ...WHOSE[title], ready: missing.length === 0, missing };
-        }),
-      };
-    },
+  await app.register(async (scope) => {
+    await scope.register(fastifyMultipart);
+    scope.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-    'GET /reports/:id/pod.pdf': async ({ user, params, reply }) => {
-      const { base, facts } = await trip(user, params.id);
-      const pdf = await renderPod(podFacts(base, facts, await photosOf(base), await signatureOf(facts.acceptance.signature_url), new Date().toISOString()));
-      await reply.type('application/pdf').header('content-disposition', contentDisposition(`Доставка, рейс ${base.report.id}.pdf`)).send(pdf);
-      return null as unknown as Blob;
-    },
+    registerArea(scope, ctx, paperCalls, {
+      'GET /reports/:id/documents': async ({ user, params }): Promise<ReportDocuments> => {
+        const { base, facts, chain } = await trip(user, params.id);
+        const etrn = etrnFacts(base, facts, signer(user), chain);
+        return {
+          report_id: base.report.id,
+          waybill_number: waybillNumber(base),
+          titles: ETRN_TITLES.map((title) => {
+            const missing = missingFacts(title, etrn);
+            return { title, ...WHOSE[title], ready: missing.length === 0, missing };
+          }),
+          received: await receivedFor(db, base.report.id, base.task.id),
+        };
+      },
 
-    'GET /reports/:id/waybill.pdf': async ({ user, params, reply }) => {
-      const { base, facts } = await trip(user, params.id);
-      const pdf = await renderWaybill(paperWaybillFacts(base, facts, await signatureOf(facts.acceptance.signature_url)));
-      await reply.type('application/pdf').header('content-disposition', contentDisposition(`ТН № ${waybillNumber(base)}.pdf`)).send(pdf);
-      return null as unknown as Blob;
-    },
+      'GET /reports/:id/pod.pdf': async ({ user, params, reply }) => {
+        const { base, facts } = await trip(user, params.id);
+        const pdf = await renderPod(podFacts(base, facts, await photosOf(base), await signatureOf(facts.acceptance.signature_url), new Date().toISOString()));
+        await reply.type('application/pdf').header('content-disposition', contentDisposition(`Доставка, рейс ${base.report.id}.pdf`)).send(pdf);
+        return null as unknown as Blob;
+      },
 
-    'GET /reports/:id/etrn/:file': async ({ user, params, reply }) => {
-      const { base, facts } = await trip(user, params.id);
-      const title = params.file.slice(0, 2) as EtrnTitle;
-      const etrn = etrnFacts(base, facts, signer(user));
-      const missing = missingFacts(title, etrn);
-      // Nothing is made half-filled: the answer names every missing fact.
-      if (missing.length > 0) throw conflict(`Не хватает сведений для ${TITLE_NAMES[title]}: ${missing.map((m) => m.text).join('; ')}`);
-      const file = BUILDERS[title](etrn);
-      await reply.type('application/xml; charset=windows-1251').header('content-disposition', contentDisposition(`${file.fileName}.xml`)).send(file.bytes);
-      return null as unknown as Blob;
-    },
+      'GET /reports/:id/waybill.pdf': async ({ user, params, reply }) => {
+        const { base, facts } = await trip(user, params.id);
+        const pdf = await renderWaybill(paperWaybillFacts(base, facts, await signatureOf(facts.acceptance.signature_url)));
+        await reply.type('application/pdf').header('content-disposition', contentDisposition(`ТН № ${waybillNumber(base)}.pdf`)).send(pdf);
+        return null as unknown as Blob;
+      },
+
+      'GET /reports/:id/etrn/:file': async ({ user, params, reply }) => {
+        const { base, facts, chain } = await trip(user, params.id);
+        const title = params.file.slice(0, 2) as EtrnTitle;
+        const etrn = etrnFacts(base, facts, signer(user), chain);
+        const missing = missingFacts(title, etrn);
+        // Nothing is made half-filled: the answer names every missing fact.
+        if (missing.length > 0) throw conflict(`Не хватает сведений для ${TITLE_NAMES[title]}: ${missing.map((m) => m.text).join('; ')}`);
+        const file = BUILDERS[title](etrn);
+        await reply.type('application/xml; charset=windows-1251').header('content-disposition', contentDisposition(`${file.fileName}.xml`)).send(file.bytes);
+        return null as unknown as Blob;
+      },
+
+      'POST /etrn/incoming': async ({ user, query, request, setStatus }) => {
+        const body = await readIncomingBody(request, query);
+        let incoming;
+        try {
+          incoming = await readIncoming(body.bytes);
+        } catch (error) {
+          if (error instanceof IncomingRefused) throw badRequest(error.message);
+          if (error instanceof ValidatorUnavailable) throw new HttpError(503, 'Проверка титулов по схеме недоступна: на сервере не установлен xmllint (пакет libxml2-utils)');
+          throw error;
+        }
+        const facts = { ...incoming, uid: incoming.uid ?? body.uid };
+        const link = await linkIncoming(db, user.role === 'super-admin' ? null : user.company_id, facts);
+        const [base, timeline] = await Promise.all([gatherTrip(db, link.reportId), tripFacts(db.kysely, link.reportId)]);
+        const encoding = declaredEncoding(body.bytes);
+        const stored = await storeIncoming(
+          db,
+          link,
+          {
+            facts,
+            fileName: body.fileName ?? `${facts.fileId}.xml`,
+            encoding,
+            xml: decodeXml(body.bytes, encoding),
+            uid: facts.uid,
+            signature: body.signature,
+            differences: compareIncoming(facts, etrnFacts(base, timeline, signer(user))),
+          },
+          user.id,
+          nowIso(),
+        );
+        if (!stored.created) setStatus(200);
+        return stored.title;
+      },
+
+      'GET /etrn/incoming/:id': async ({ user, params, reply }) => {
+        const row = await incomingRow(db, params.id);
+        if (!row || !inScope(user, row.company_id)) throw notFound('Полученный титул не найден');
+        const bytes = row.encoding === 'windows-1251' ? encodeCp1251(row.xml) : Buffer.from(row.xml, 'utf8');
+        await reply.type(`application/xml; charset=${row.encoding}`).header('content-disposition', contentDisposition(row.file_name)).send(bytes);
+        return null as unknown as Blob;
+      },
+    });
   });
 };

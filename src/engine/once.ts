@@ -63,6 +63,8 @@ export interface FormInput<K extends SendKey> {
   params: CallParams<K>;
   fields: FormFields;
   files: Blob[];
+  /** The files' form field: `photos` unless said; `file` (a document) is sent as it is, any other compressed as photos. */
+  fileField?: string;
 }
 
 /**
@@ -72,6 +74,6 @@ export interface FormInput<K extends SendKey> {
 export async function sendFormOnce<K extends SendKey>(key: K, input: FormInput<K>): Promise<CallAnswer<K>> {
   const call = callOf(key);
   if (call.method !== 'POST' && call.method !== 'PUT') throw new Error(`${key}: a form is posted or put`);
-  const result = await getEngine().sendForm(call.method, fillPath(call.path, input.params), input.fields, input.files);
+  const result = await getEngine().sendForm(call.method, fillPath(call.path, input.params), input.fields, input.files, input.fileField);
   return unwrap(result as Result<CallAnswer<K>>);
 }

@@ -4,11 +4,13 @@
  * signature PNG); the manager's /dispatch shows the driver's state change live, without a reload («на погрузке с …»
  * → «в пути с грузом с …» → «свободен»); /reports/{id} at 1440 and 360 px shows the four stamps with how each was
  * made, the distance and accuracy, a map link per position, the waits (the long one marked), the receiver and the
- * signature; /reports finds the trip by its «Долгий простой» flag. No horizontal scroll at either width.
+ * signature, and its «Документы» panel takes a shipper's Т1 and warns of its differences; /reports finds the trip by
+ * its «Долгий простой» flag. No horizontal scroll at either width.
  * E2E_SCREENSHOTS=<dir> saves the board and the report at both widths.
  */
 import { readFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { ReportView } from '../../contract/entities.ts';
@@ -164,7 +166,12 @@ describe('the trip as staff see it', () => {
           const file = await downloading;
           expect(file.suggestedFilename()).toBe(`Доставка, рейс ${reportId}.pdf`);
           expect((await readFile(await file.path())).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+          // A shipper's Т1 uploaded on the panel (the format's example, naming our waybill): linked, its differences
+          // shown as a warning before the carrier signs Т2 (seen at 360 px below, and in the screenshots).
+          const t1 = (await readFile(join(import.meta.dirname, '../fixtures/etrn-t1-shipper.xml'), 'utf8')).replace('НомерТрН="аренда2"', `НомерТрН="${taskId}-${reportId}"`);
+          await papers.locator('input[type="file"][accept^=".xml"]').setInputFiles({ name: 't1.xml', mimeType: 'application/xml', buffer: Buffer.from(t1, 'utf8') });
         }
+        await papers.getByRole('alert').filter({ hasText: 'Расхождения с данными рейса — проверьте до подписания Т2' }).waitFor();
         expect(await noHorizontalScroll(page)).toBe(true);
         if (shots) await page.screenshot({ path: `${shots}/trip-report-${width}.png`, fullPage: true });
       }

@@ -19,6 +19,7 @@ import { makeCounterparty, makePlace, makeVehicle, randomInn10, randomPlate } fr
 import { makeTrip } from '../fixtures/statements.ts';
 import { JPEG_8x6, PNG_8x6 } from '../fixtures/images.ts';
 import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import ExcelJS from 'exceljs';
 import { DiskStorage } from '../../server/files/storage.ts';
 import { nowIso } from '../../server/db/connect.ts';
@@ -90,6 +91,25 @@ async function reportOfA(c: Ctx) {
   if (res.statusCode !== 201) throw new Error(`report fixture: ${res.statusCode} ${res.body}`);
   const report = res.json() as { id: number; photos: { id: number }[] };
   return { task, association, report: report.id, photo: report.photos[0]?.id as number };
+}
+
+const EXAMPLE_T1 = readFileSync(join(import.meta.dirname, '../fixtures/etrn-t1-shipper.xml'));
+
+function incomingForm(bytes: Buffer): FormData {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'application/xml' }), 't1.xml');
+  return form;
+}
+
+/** A title received for a trip of company A (stored as POST /etrn/incoming stores one). */
+async function incomingOfA(c: Ctx): Promise<number> {
+  const { report } = await reportOfA(c);
+  const row = await c.s.db.kysely
+    .insertInto('etrn_incoming')
+    .values({ company_id: c.w.companyA, report_id: report, title: 't1', file_name: 't1.xml', file_id: `ON_TRNACLGROT_${uid()}`, file_date: '2026-11-27', file_time: '10:00:00', uid: null, signature: null, encoding: 'utf-8', xml: EXAMPLE_T1.toString('utf8'), linked_by: 'number', differences: '[]', received_by: null, created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** An empty trip sheet of company A's driver on a fresh vehicle, the year's newest (so it may be deleted). */
@@ -1243,6 +1263,23 @@ export const EXTRA_ROWS: Row[] = [
     matrix: '401 403 409 404 409 404 409',
     make: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/etrn/t1.xml` }),
     bad: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/etrn/t3.xml` }),
+    badBy: 'manager',
+  },
+  {
+    // The format's example Т1 names no trip of any company: staff are let in and told nothing links (409).
+    call: 'POST /etrn/incoming',
+    method: 'POST',
+    matrix: '401 403 409 409 409 409 409',
+    make: async () => ({ url: '/api/etrn/incoming', form: incomingForm(EXAMPLE_T1) }),
+    bad: async () => ({ url: '/api/etrn/incoming', form: incomingForm(Buffer.from('не XML')) }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /etrn/incoming/{id}',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/etrn/incoming/${await incomingOfA(c)}` }),
+    bad: async () => ({ url: '/api/etrn/incoming/x1' }),
     badBy: 'manager',
   },
   {

@@ -63,6 +63,13 @@ describe('sendForm', () => {
     expect(await fileTexts(server.log.at(-1)!.body as FormData, 'photo')).toEqual(['small:p']);
   });
 
+  it('sends a document (the `file` field: a title\'s XML) as it is, never through the photo compression', async () => {
+    const { api, server } = await makeEngine({ compress: fakeCompress });
+    server.on('POST etrn/incoming', () => ({ status: 201, data: { id: 1 } }));
+    await api.sendForm('POST', 'etrn/incoming', { name: 't1.xml' }, [new Blob(['<Файл/>'], { type: 'application/xml' })], 'file');
+    expect(await fileTexts(server.log.at(-1)!.body as FormData, 'file')).toEqual(['<Файл/>']);
+  });
+
   it('keeps the original photo when compression fails (a broken image is still sent)', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     const { api, server } = await makeEngine();

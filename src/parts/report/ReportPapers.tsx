@@ -1,7 +1,8 @@
 /**
  * The trip's «Документы» panel on /reports/{id} (issues 32, 33; docs/documents.md): the proof of delivery and the
  * paper waybill as PDF, and the ЭТрН titles the carrier makes — each ready to download as XML, or with exactly
- * what it lacks and a link to the card that holds it. Nothing is offered half-filled.
+ * what it lacks and a link to the card that holds it. Nothing is offered half-filled. Above them, the other parties'
+ * titles received, with their differences from our facts (ReportReceived).
  */
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -12,6 +13,7 @@ import { failureMessage } from '../../engine/send.ts';
 import { saveDownload } from '../../ui/download.ts';
 import { Loaded } from '../../ui/states.tsx';
 import { showToast } from '../../ui/toasts.ts';
+import { ReportReceived } from './ReportReceived.tsx';
 import './reports.css';
 
 /** Where a missing fact is filled in. */
@@ -65,6 +67,7 @@ export function ReportPapers({ reportId }: { reportId: number }) {
         {(docs: ReportDocuments) => (
           <>
             <p className="muted">Электронная транспортная накладная № {docs.waybill_number}: титулы, которые готовит перевозчик.</p>
+            <ReportReceived reportId={reportId} received={docs.received} />
             <ul className="report-papers__titles">
               {docs.titles.map((t) => (
                 <li key={t.title}>
