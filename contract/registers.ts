@@ -104,6 +104,15 @@ export interface PlaceRef {
   driver_note: string | null;
 }
 
+/**
+ * The map on a place's card (docs/registers.md «The map»): the tile URL template the server was given
+ * (`MAP_TILE_URL`, with `{z}`, `{x}`, `{y}`) and the attribution shown on the map; `tile_url` null: no map.
+ */
+export interface MapTiles {
+  tile_url: string | null;
+  attribution: string | null;
+}
+
 /** A fleet vehicle as a driver's card names it. */
 export interface VehicleRef {
   id: number;

@@ -62,6 +62,11 @@ export interface Config {
   onlyofficeUrl: string | undefined;
   /** Signs the OnlyOffice editor config when the OnlyOffice server expects JWTs. */
   onlyofficeJwtSecret: string | undefined;
+  /**
+   * The map on a place's card (docs/registers.md): a tile URL template with `{z}`, `{x}`, `{y}` (and optionally
+   * `{s}`, `{r}`) and the attribution shown on it; no URL: no map, the card works without it.
+   */
+  mapTiles: { url: string; attribution: string } | null;
 }
 
 function intFromEnv(value: string | undefined, fallback: number, name: string): number {
@@ -122,6 +127,25 @@ export function trustProxyFromEnv(value: string | undefined): false | string[] {
   return list;
 }
 
+/** The attribution OpenStreetMap's tiles (and most others, drawn from its data) require. */
+export const OSM_ATTRIBUTION = '© участники OpenStreetMap';
+
+/**
+ * MAP_TILE_URL: unset or '' — no map; otherwise an http(s) URL template, or a path on this server (a tile proxy
+ * behind the same origin), naming `{z}`, `{x}` and `{y}`. MAP_TILE_ATTRIBUTION: what the map credits
+ * (OpenStreetMap's contributors unless given). A wrong template stops the start-up, as TRUST_PROXY does.
+ */
+export function mapTilesFromEnv(url: string | undefined, attribution: string | undefined): Config['mapTiles'] {
+  const given = url?.trim() ?? '';
+  if (given === '') return null;
+  const missing = ['{z}', '{x}', '{y}'].filter((part) => !given.includes(part));
+  if (missing.length > 0) throw new Error(`MAP_TILE_URL must name ${missing.join(', ')}, e.g. https://tile.openstreetmap.org/{z}/{x}/{y}.png; got "${given}"`);
+  const absolute = /^https?:\/\/[^/\s]+\//.test(given);
+  if (!absolute && !/^\/[^/]/.test(given)) throw new Error(`MAP_TILE_URL must be an http(s) URL or a path on this server starting with /; got "${given}"`);
+  if (/[\s"'<>\\]/.test(given)) throw new Error(`MAP_TILE_URL must not contain spaces, quotes, angle brackets or backslashes; got "${given}"`);
+  return { url: given, attribution: attribution?.trim() || OSM_ATTRIBUTION };
+}
+
 const hasString = (key: string) => (value: unknown): value is Record<string, string> =>
   typeof value === 'object' && value !== null && typeof (value as Record<string, unknown>)[key] === 'string';
 
@@ -164,6 +188,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     exportRetentionDays: intFromEnv(env.EXPORT_RETENTION_DAYS, 7, 'EXPORT_RETENTION_DAYS'),
     onlyofficeUrl: env.ONLYOFFICE_URL || undefined,
     onlyofficeJwtSecret: env.ONLYOFFICE_JWT_SECRET || undefined,
+    mapTiles: mapTilesFromEnv(env.MAP_TILE_URL, env.MAP_TILE_ATTRIBUTION),
     ...overrides,
   };
 }

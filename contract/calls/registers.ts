@@ -15,6 +15,7 @@ import {
   vehicleListQuery,
   vehicleSchema,
   type Counterparty,
+  type MapTiles,
   type Place,
   type RegisterRemoval,
   type Vehicle,
@@ -48,6 +49,8 @@ export const counterpartyCalls = area(
 
 export const placeCalls = area(
   GET('/places/', { roles: STAFF, query: placeListQuery, answer: answer<Page<Place>>() }),
+  /** The server's map tiles for the card's map (MAP_TILE_URL); the same for every company. */
+  GET('/places/map-tiles', { roles: STAFF, answer: answer<MapTiles>() }),
   POST('/places/', { roles: STAFF, query: registerCreateQuery, body: placeSchema, status: 201, answer: answer<Place>(), audience: ['company-staff:answer.company_id'] }),
   /** A place's address, point and note show on its tasks, the drivers' too. */
   PUT('/places/:id', { roles: STAFF, body: placeSchema, answer: answer<Place>(), invalidates: shows, audience: ['company:answer.company_id'] }),

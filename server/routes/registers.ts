@@ -30,6 +30,10 @@ export const registerRoutes: RouteModule = (app, ctx) => {
 
   registerArea(app, ctx, placeCalls, {
     'GET /places/': async ({ user, query }) => listPlaces(db, await listCompany(db, user, query.company_id), query),
+    'GET /places/map-tiles': () => {
+      const tiles = ctx.config.mapTiles;
+      return { tile_url: tiles?.url ?? null, attribution: tiles?.attribution ?? null };
+    },
     'POST /places/': async ({ user, query, body }) => {
       const companyId = await listCompany(db, user, query.company_id);
       return loadPlace(db, await savePlace(db.kysely, companyId, null, body));

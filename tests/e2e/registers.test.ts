@@ -2,7 +2,8 @@
  * The registers in the task (issue 31): a counterparty's card refuses a wrong ИНН under the field and keeps what was
  * typed; a manager creates a task picking the customer by ИНН and a loading place created in place with a pasted
  * Yandex Maps link (the service shown as recognised); the driver on a 360 px phone sees the place's address, note
- * and navigator links. E2E_SCREENSHOTS=<dir> saves the new screens at 360 and 1440 px there.
+ * and navigator links; a place's card shows its point and radius on the small map (tiles served here) and a click
+ * there sets the card's coordinates. E2E_SCREENSHOTS=<dir> saves the new screens at 360 and 1440 px there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayFromToday } from '../fixtures/tasks.ts';
@@ -12,6 +13,7 @@ import { waitFor } from './harness/wait.ts';
 import { signIn } from './pages/login-page.ts';
 import { signInAsDriver } from './pages/driver-session.ts';
 import { CardDialog, placeGuide, RegisterPicker } from './pages/registers-page.ts';
+import { PNG_8x6 } from '../fixtures/images.ts';
 
 const shots = process.env.E2E_SCREENSHOTS;
 const INN = '7707083893';
@@ -19,14 +21,37 @@ const CARGO = 'Щебень: реестры e2e';
 const PLACE = 'Карьер Гранит e2e';
 const YANDEX_LINK = 'https://yandex.ru/maps/?ll=37.617300%2C55.755800&pt=37.6173,55.7558&z=16';
 const NOTE = 'Код ворот 1234, въезд с северной стороны';
+/** The map's tiles (MAP_TILE_URL): another origin on the loopback, nothing listens there; page.route serves them. */
+const TILES = 'http://127.0.0.1:9';
+
+/** Web Mercator at a zoom: a point to world pixels and back, as Leaflet's default CRS draws it. */
+function mercator(zoom: number) {
+  const size = 256 * 2 ** zoom;
+  return {
+    toPixels: (lat: number, lon: number) => ({
+      x: ((lon + 180) / 360) * size,
+      y: ((1 - Math.log(Math.tan((lat * Math.PI) / 180) + 1 / Math.cos((lat * Math.PI) / 180)) / Math.PI) / 2) * size,
+    }),
+    toPoint: (x: number, y: number) => ({ lat: (Math.atan(Math.sinh(Math.PI * (1 - (2 * y) / size))) * 180) / Math.PI, lon: (x / size) * 360 - 180 }),
+  };
+}
 
 let app: E2eApp;
 beforeAll(async () => {
-  app = await startE2eApp();
+  app = await startE2eApp({ mapTileUrl: `${TILES}/{z}/{x}/{y}.png` });
 });
 afterAll(async () => {
   await app?.close();
 });
+
+/** A place of the demo manager's company, straight into the database. */
+async function insertPlace(name: string, values: { lat?: number; lon?: number; radius_m: number; archived_at?: string }): Promise<number> {
+  const db = app.server.db.kysely;
+  const company = (await db.selectFrom('companies').select('id').where('name', '=', 'ООО «СеверТранс»').executeTakeFirstOrThrow()).id;
+  const now = new Date().toISOString();
+  const row = { company_id: company, name, name_key: name.toLowerCase(), created_at: now, updated_at: now, ...values };
+  return (await db.insertInto('places').values(row).returning('id').executeTakeFirstOrThrow()).id;
+}
 
 describe('registers in a task', () => {
   it('a manager makes a customer, then a task picking it by ИНН and a place created in place from a Yandex link; the driver sees how to get there', async () => {
@@ -107,14 +132,8 @@ describe('registers in a task', () => {
   });
 
   it('«Архив» lists an archived place and «Восстановить» brings it back into use', async () => {
-    const company = (await app.server.db.kysely.selectFrom('companies').select('id').where('name', '=', 'ООО «СеверТранс»').executeTakeFirstOrThrow()).id;
     const name = 'Склад архивный e2e';
-    const now = new Date().toISOString();
-    const { id } = await app.server.db.kysely
-      .insertInto('places')
-      .values({ company_id: company, name, name_key: name.toLowerCase(), radius_m: 150, archived_at: now, created_at: now, updated_at: now })
-      .returning('id')
-      .executeTakeFirstOrThrow();
+    const id = await insertPlace(name, { radius_m: 150, archived_at: new Date().toISOString() });
     const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
     const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
     const errors = trackErrors(page);
@@ -129,6 +148,64 @@ describe('registers in a task', () => {
     });
     await page.getByLabel('Показать').selectOption({ label: 'Действующие' });
     await page.getByText(name).first().waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
+  it('a place’s card shows its point and radius on the map; a click there moves the point into the card’s coordinates, saved with «Сохранить»', async () => {
+    const name = 'Склад на карте e2e';
+    const id = await insertPlace(name, { lat: 55.7558, lon: 37.6173, radius_m: 300 });
+    const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    const tiles: string[] = [];
+    await context.route(`${TILES}/**`, (route) => {
+      tiles.push(new URL(route.request().url()).pathname);
+      return route.fulfill({ status: 200, contentType: 'image/png', body: PNG_8x6 });
+    });
+    const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+    const errors = trackErrors(page);
+    await page.goto(`${app.url}/places?search=${encodeURIComponent(name)}`);
+    await page.getByRole('button', { name: `Изменить место: ${name}` }).click();
+    const card = new CardDialog(page, `Место «${name}»`);
+    const box = card.dialog.locator('.place-map-box');
+    await card.dialog.locator('.place-map--ready .leaflet-tile-loaded').first().waitFor();
+    // The view is around the point at zoom 16: the tiles asked for are the point's.
+    const zoom = 16;
+    const web = mercator(zoom);
+    const at = web.toPixels(55.7558, 37.6173);
+    expect(tiles).toContain(`/${zoom}/${Math.floor(at.x / 256)}/${Math.floor(at.y / 256)}.png`);
+
+    // The marker stands at the point (the map's centre) with the radius's circle around it.
+    const centreOf = async (locator: typeof box) => {
+      const r = (await locator.boundingBox())!;
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    };
+    const mapCentre = await centreOf(box);
+    const pin = card.dialog.locator('.place-map-pin');
+    const pinAt = await centreOf(pin);
+    expect(Math.abs(pinAt.x - mapCentre.x)).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(pinAt.y - mapCentre.y)).toBeLessThanOrEqual(1.5);
+    const circle = (await card.dialog.locator('.leaflet-overlay-pane path').boundingBox())!;
+    const metresPerPixel = (2 * Math.PI * 6378137 * Math.cos((55.7558 * Math.PI) / 180)) / (256 * 2 ** zoom);
+    expect(Math.abs(circle.width / 2 - 300 / metresPerPixel)).toBeLessThanOrEqual(3);
+    if (shots) await card.dialog.screenshot({ path: `${shots}/place-map-1440.png` });
+
+    // A click 120 px right of and 60 px above the point: the card's coordinates are that spot's, the marker follows.
+    await page.mouse.click(mapCentre.x + 120, mapCentre.y - 60);
+    const expected = web.toPoint(at.x + 120, at.y - 60);
+    await waitFor(async () => (await card.field('Координаты').inputValue()) !== '55.7558, 37.6173', { message: 'the click sets the coordinates' });
+    const [lat, lon] = (await card.field('Координаты').inputValue()).split(',').map(Number) as [number, number];
+    expect(Math.abs(lat - expected.lat)).toBeLessThan(5e-5);
+    expect(Math.abs(lon - expected.lon)).toBeLessThan(5e-5);
+    expect(await card.noteUnder('Координаты')).toContain('введённые координаты');
+    const moved = await centreOf(pin);
+    expect(Math.abs(moved.x - (mapCentre.x + 120))).toBeLessThanOrEqual(1.5);
+    expect(Math.abs(moved.y - (mapCentre.y - 60))).toBeLessThanOrEqual(1.5);
+    const stored = () => app.server.db.kysely.selectFrom('places').select(['lat', 'lon']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(await stored()).toEqual({ lat: 55.7558, lon: 37.6173 });
+
+    await card.submit('Сохранить');
+    await card.dialog.waitFor({ state: 'detached' });
+    expect(await stored()).toEqual({ lat, lon });
     expect(errors).toEqual([]);
     await context.close();
   });

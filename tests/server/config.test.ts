@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig, mapTilesFromEnv } from '../../server/config.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'reis-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -49,5 +50,21 @@ describe('TRUST_PROXY', () => {
     expect(() => trustProxyFromEnv('true')).toThrow(/not true/);
     expect(() => trustProxyFromEnv('1')).toThrow(/hop count/);
     expect(() => trustProxyFromEnv('proxy.local')).toThrow(/neither an address nor a CIDR/);
+  });
+});
+
+describe('MAP_TILE_URL', () => {
+  it('is no map when unset or empty; a template with {z}, {x}, {y} (an http(s) URL or a path here) with OpenStreetMap credited unless told', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }, { jwtSecret: 'x', vapid: { publicKey: 'p', privateKey: 'k', subject: 's' } }).mapTiles).toBeNull();
+    expect(mapTilesFromEnv('  ', 'ignored')).toBeNull();
+    expect(mapTilesFromEnv('https://{s}.tile.example.org/{z}/{x}/{y}.png', undefined)).toEqual({ url: 'https://{s}.tile.example.org/{z}/{x}/{y}.png', attribution: '© участники OpenStreetMap' });
+    expect(mapTilesFromEnv('/tiles/{z}/{x}/{y}.png', ' © Своя подложка ')).toEqual({ url: '/tiles/{z}/{x}/{y}.png', attribution: '© Своя подложка' });
+  });
+
+  it('stops the start-up on a template that cannot draw a map, naming what is wrong', () => {
+    expect(() => mapTilesFromEnv('https://tile.example.org/{z}/{x}.png', undefined)).toThrow(/must name \{y\}/);
+    expect(() => mapTilesFromEnv('ftp://tile.example.org/{z}/{x}/{y}.png', undefined)).toThrow(/http\(s\) URL or a path/);
+    expect(() => mapTilesFromEnv('//tile.example.org/{z}/{x}/{y}.png', undefined)).toThrow(/http\(s\) URL or a path/);
+    expect(() => mapTilesFromEnv('https://tile.example.org/{z}/{x}/{y}.png"onerror="x', undefined)).toThrow(/quotes/);
   });
 });

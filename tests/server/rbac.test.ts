@@ -1386,6 +1386,12 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'manager',
   },
   {
+    call: 'GET /places/map-tiles',
+    method: 'GET',
+    matrix: '401 403 ok ok ok ok ok',
+    make: async () => ({ url: '/api/places/map-tiles' }),
+  },
+  {
     call: 'POST /places/',
     method: 'POST',
     matrix: '401 403 ok 404 ok 404 ok',

@@ -14,6 +14,7 @@ import { makeCounterparty, makePlace, makeVehicle, randomInn10, randomPlate } fr
 import { encodeForm, reportForm } from '../fixtures/forms.ts';
 import { JPEG_8x6 } from '../fixtures/images.ts';
 import { zodDetail } from '../../server/errors.ts';
+import { mapTilesFromEnv } from '../../server/config.ts';
 import { counterpartySchema } from '../../contract/requisites.ts';
 
 const uid = () => randomUUID().slice(0, 6);
@@ -145,6 +146,21 @@ describe.each(backends)('registers ($name)', ({ databaseUrl }) => {
       expect(res.body).toMatchObject({ name, lat: 56.1, lon: 35.9, radius_m: 150, counterparty: null, driver_note: 'Ворота с 7:00', task_count: 0 });
       const found = await asManager('GET', `/api/places/?q=${encodeURIComponent('луговая')}`);
       expect(found.body.items.map((p: { id: number }) => p.id)).toContain(res.body.id);
+    });
+
+    it('tells staff the server’s map tiles (MAP_TILE_URL) or null without them; a driver is refused', async () => {
+      const before = s.config.mapTiles;
+      try {
+        s.config.mapTiles = null;
+        expect((await asManager('GET', '/api/places/map-tiles')).body).toEqual({ tile_url: null, attribution: null });
+        s.config.mapTiles = mapTilesFromEnv('https://tile.openstreetmap.org/{z}/{x}/{y}.png', undefined);
+        const set = await call(s, 'GET', '/api/places/map-tiles', { token: w.tokens.admin });
+        expect(set.status).toBe(200);
+        expect(set.body).toEqual({ tile_url: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png', attribution: '© участники OpenStreetMap' });
+        expect((await call(s, 'GET', '/api/places/map-tiles', { token: w.tokens.driver })).status).toBe(403);
+      } finally {
+        s.config.mapTiles = before;
+      }
     });
 
     it('refuses a bad place naming the field', async () => {

@@ -1,10 +1,11 @@
 /**
  * A place's card (issue 31): name, address, the point — a pasted map link or typed coordinates, read as typed with
- * the service it came from shown, or «Я здесь» (the device's position with its accuracy) —, the geofence radius,
+ * the service it came from shown, «Я здесь» (the device's position with its accuracy), or a click on the small map
+ * where the server has map tiles (`PlaceMap`; not in the `essential` card) —, the geofence radius,
  * the owner (a counterparty, picked), the note for drivers. `essential` (the task form's in-place create) leaves out
  * the owner and the radius. A refusal stands under its field and everything typed stays.
  */
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { PLACE_RADIUS_DEFAULT_M, PLACE_RADIUS_MAX_M, PLACE_RADIUS_MIN_M } from '../../../contract/geo.ts';
 import type { Place } from '../../../contract/registers.ts';
 import { useSend } from '../../engine/api.ts';
@@ -22,6 +23,9 @@ export interface PlaceDialogProps {
   onSaved: (saved: Place) => void;
   onClose: () => void;
 }
+
+// A chunk of its own (and Leaflet one more behind it): the task form's in-place card has no map and loads neither.
+const PlaceMap = lazy(() => import('./PlaceMap.tsx').then((module) => ({ default: module.PlaceMap })));
 
 type Locating = { state: 'idle' } | { state: 'busy' } | { state: 'done'; accuracy: number } | { state: 'failed'; reason: string };
 
@@ -48,6 +52,8 @@ export function PlaceDialog({ card, initial, essential = false, companyId, onSav
   });
   const { values, errors, set, text } = form;
   const point = readPoint(values.point);
+  const radius = Number(values.radius_m.trim());
+  const mapRadius = Number.isInteger(radius) && radius >= PLACE_RADIUS_MIN_M && radius <= PLACE_RADIUS_MAX_M ? radius : PLACE_RADIUS_DEFAULT_M;
 
   function locate(): void {
     setLocating({ state: 'busy' });
@@ -105,6 +111,18 @@ export function PlaceDialog({ card, initial, essential = false, companyId, onSav
               </a>
             )}
           </div>
+          {!essential && (
+            <Suspense fallback={null}>
+              <PlaceMap
+                point={point.state === 'ok' ? { lat: point.lat, lon: point.lon } : null}
+                radiusM={mapRadius}
+                onPick={({ lat, lon }) => {
+                  set({ point: `${lat.toFixed(6)}, ${lon.toFixed(6)}` });
+                  setLocating({ state: 'idle' });
+                }}
+              />
+            </Suspense>
+          )}
         </div>
         {!essential && (
           <>

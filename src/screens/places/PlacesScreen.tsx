@@ -1,7 +1,8 @@
 /**
  * /places «Места погрузки и выгрузки» (staff; issue 31, docs/registers.md): the company's places — search by name
- * or address, the archive; a card with the point (a pasted map link or typed coordinates, «Я здесь» on a phone),
- * the radius, the owner and the note for drivers; delete, archived instead when tasks use the place.
+ * or address, the archive; a card with the point (a pasted map link, typed coordinates, «Я здесь» on a phone, or a
+ * click on the small map where the server has tiles), the radius, the owner and the note for drivers; delete,
+ * archived instead when tasks use the place.
  */
 import { createColumnHelper } from '@tanstack/react-table';
 import type { Place } from '../../../contract/registers.ts';

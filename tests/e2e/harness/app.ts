@@ -9,6 +9,7 @@ import type { Browser } from 'playwright-core';
 import { startTestServer, type TestServer } from '../../fixtures/server.ts';
 import { startCluster } from '../../fixtures/cluster.ts';
 import { seedDemo } from '../../../server/db/seed.ts';
+import { mapTilesFromEnv } from '../../../server/config.ts';
 import { FaultProxy } from './proxy.ts';
 import { launchBrowser } from './browser.ts';
 
@@ -40,6 +41,8 @@ export const CLUSTER = process.env.E2E_CLUSTER === '1';
 
 export interface E2eOptions {
   accessTokenTtl?: number;
+  /** MAP_TILE_URL: the place card's map (tests serve its tiles with page.route). */
+  mapTileUrl?: string;
 }
 
 async function startE2eServer(options: E2eOptions = {}): Promise<E2eServer> {
@@ -50,7 +53,11 @@ async function startE2eServer(options: E2eOptions = {}): Promise<E2eServer> {
     server = await startCluster({ distDir, ...options });
   } else {
     server = await startTestServer({
-      config: { distDir, ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}) },
+      config: {
+        distDir,
+        ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
+        ...(options.mapTileUrl ? { mapTiles: mapTilesFromEnv(options.mapTileUrl, undefined) } : {}),
+      },
     });
     await seedDemo(server.db);
   }
