@@ -17,6 +17,7 @@ import { migration021 } from './migrations-invoices.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
+import { migration024 } from './migrations-wait-alerts.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -389,6 +390,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '019_company_edo': migration019(),
         '020_customer_links': migration020(dialect),
         '021_invoices': migration021(dialect),
+        '024_wait_alerts': migration024(),
       };
     },
   };
