@@ -16,8 +16,11 @@ export function minutesText(minutes: number | null): string {
 /** «1 ч 40 мин / 1 ч 30 мин»: the median and the mean cycle; «—» without one. */
 export const cycleText = (f: TripDayFigures): string => (f.cycles === 0 ? '—' : `${minutesText(f.cycle_median_min)} / ${minutesText(f.cycle_avg_min)}`);
 
-/** «1 ч (в среднем 20 мин)»: a wait's sum and its mean; «—» when no trip has that wait. */
-export const waitText = (total: number, avg: number | null): string => (avg === null ? '—' : `${minutesText(total)} (в среднем ${minutesText(avg)})`);
+/** «1 ч (в среднем 20 мин)»: a wait's sum and its mean (the sum alone when they are one); «—» when no trip has that wait. */
+export function waitText(total: number, avg: number | null): string {
+  if (avg === null) return '—';
+  return total === avg ? minutesText(total) : `${minutesText(total)} (в среднем ${minutesText(avg)})`;
+}
 
 /** One line for a driver's day or a task: «рейсов 4 · цикл 1 ч 40 мин / 1 ч 30 мин · погрузка 1 ч (в среднем 20 мин) · …». */
 export function tripDayLine(f: TripDayFigures): string {
@@ -29,7 +32,10 @@ export function tripDayLine(f: TripDayFigures): string {
 }
 
 /** What the screens say where a day has no trip stamped as it happened. */
-export const NO_TRIP_DAYS = 'Рейсов с отметками времени нет (рейсы, внесённые задним числом, не считаются)';
+export const NO_TRIP_DAYS = 'Рейсов с отметками времени нет';
+
+/** Why a day with reports may have none. */
+export const NO_TRIP_DAYS_WHY = 'Рейсы, внесённые задним числом, не считаются: у них нет отметок прибытия и отъезда.';
 
 /** A driver's day in the answer, and one of his tasks in it. */
 export function findDay(days: readonly DriverTripDay[], date: string, driverId: number | null): DriverTripDay | undefined {

@@ -6,7 +6,7 @@ import { useGet } from '../../engine/api.ts';
 import { formatDate } from '../../ui/format.ts';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { TRIP_DAYS_MAX } from '../../../contract/calls/trips.ts';
-import { cycleText, NO_TRIP_DAYS, waitText } from '../../parts/trips/trip-days.ts';
+import { cycleText, NO_TRIP_DAYS, NO_TRIP_DAYS_WHY, waitText } from '../../parts/trips/trip-days.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -25,7 +25,9 @@ export function TripDays({ companyId, start, end }: { companyId: number; start: 
         <Loaded query={query} loading="Считаем рейсы...">
           {({ days }) =>
             days.length === 0 ? (
-              <Empty>{NO_TRIP_DAYS}.</Empty>
+              <Empty>
+                {NO_TRIP_DAYS}. {NO_TRIP_DAYS_WHY}
+              </Empty>
             ) : (
               <div className="trip-days-wrap">
                 <table className="console-table trip-days-table">
