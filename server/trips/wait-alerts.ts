@@ -42,8 +42,13 @@ export interface WaitAlertJob {
   close(): Promise<void>;
 }
 
-/** The running waits: arrivals received since `since` with no later step of their trip and no alert yet. */
+/**
+ * The running waits: arrivals received since `since` with no later step of their trip and no alert yet. The device
+ * time's date bounds the read on the (step, at) index first (a device time carries its own offset, so its text is
+ * compared by date only, two days early), so a pass never scans years of stamps.
+ */
 async function runningWaits(db: Db, since: string) {
+  const fromDay = new Date(Date.parse(since) - 2 * 86_400_000).toISOString().slice(0, 10);
   return db.kysely
     .selectFrom('trip_stamps as s')
     .innerJoin('reports as r', 'r.id', 's.report_id')
@@ -53,6 +58,7 @@ async function runningWaits(db: Db, since: string) {
     .innerJoin('companies as c', 'c.id', 't.company_id')
     .select(['s.id', 's.step', 's.at', 's.received_at', 'u.name', 't.company_id', 't.date', 't.loading_place', 't.unloading_place', 'c.trip_settings'])
     .where('s.step', 'in', ['loading_arrived', 'unloading_arrived'])
+    .where('s.at', '>=', fromDay)
     .where('s.wait_alerted_at', 'is', null)
     .where('s.received_at', '>=', since)
     .where('td.status', '!=', 'cancelled')
