@@ -1,14 +1,15 @@
 /**
  * Alerts to the dispatcher (docs/alerts.md): what happened that staff should notice now — a new report, a disputed
- * report corrected, a driver taking or finishing a task, a transfer answered. The server derives them from
- * successful writes and sends them on the change feed (`event: alert`) to the company's staff; the engine shows
- * each in one tab (the focused or last-focused one) and counts it beside the menu entry it concerns.
+ * report corrected, a driver taking or finishing a task, a transfer answered, a driver's wait at a place passing the
+ * company's threshold. The server derives them from successful writes (the wait: from a timer,
+ * server/trips/wait-alerts.ts) and sends them on the change feed (`event: alert`) to the company's staff; the engine
+ * shows each in one tab (the focused or last-focused one) and counts it beside the menu entry it concerns.
  *
  * No zod here: the tab's first chunk, the engine and the service worker import this file, and the settings'
  * schema (contract/alert-settings.ts) would bring the whole of zod into each of them.
  */
 
-export const ALERT_KINDS = ['report', 'report_fixed', 'task_taken', 'task_finished', 'transfer_answered'] as const;
+export const ALERT_KINDS = ['report', 'report_fixed', 'task_taken', 'task_finished', 'transfer_answered', 'long_wait'] as const;
 export type AlertKind = (typeof ALERT_KINDS)[number];
 
 /** The settings screen's words for each kind. */
@@ -18,6 +19,7 @@ export const ALERT_LABELS: Record<AlertKind, string> = {
   task_taken: 'Водитель взял задачу',
   task_finished: 'Водитель завершил задачу',
   transfer_answered: 'Перевозчик ответил на передачу',
+  long_wait: 'Долгое ожидание на погрузке или выгрузке',
 };
 
 /** The menu entry whose counter an alert raises (and which, opened, clears it). */
@@ -27,6 +29,7 @@ export const ALERT_MENU: Record<AlertKind, string> = {
   task_taken: '/dispatch',
   task_finished: '/dispatch',
   transfer_answered: '/carrier-transfers',
+  long_wait: '/dispatch',
 };
 
 /** One alert as the feed carries it: its kind, the sentence shown, and the screen it opens. */

@@ -23,6 +23,7 @@ import { installHistory } from './audit/history.ts';
 import { installJsonCompression } from './compress.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { installCustomerPage } from './customer-links/page.ts';
+import { startWaitAlertJob, type WaitAlertJob } from './trips/wait-alerts.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -33,6 +34,8 @@ export interface RegisteredRoute {
 declare module 'fastify' {
   interface FastifyInstance {
     registeredRoutes: RegisteredRoute[];
+    /** The long-wait alerts' job (server/trips/wait-alerts.ts): tests run a pass at a time of their choice. */
+    waitAlerts: WaitAlertJob;
   }
 }
 
@@ -114,6 +117,9 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
   const changes = config.databaseUrl
     ? postgresBus(config.databaseUrl, () => app.log.warn('change feed: LISTEN connection lost; streams may miss changes'))
     : memoryBus();
+  const waitAlerts = startWaitAlertJob(db, changes, { timer: config.waitAlertJob !== false });
+  app.decorate('waitAlerts', waitAlerts);
+  app.addHook('onClose', async () => waitAlerts.close());
 
   // Security headers on every answer (nosniff, frame and referrer policy, cross-origin isolation of resources).
   // No page-wide Content-Security-Policy: the PWA's workers, blob: photo previews and the optional OnlyOffice

@@ -58,6 +58,11 @@ export interface Config {
    * test servers turn it off and run a pass themselves.
    */
   photoRetentionJob?: boolean;
+  /**
+   * Alert staff of running waits past the company's threshold, every minute (server/trips/wait-alerts.ts); not from
+   * the environment: test servers turn it off and run a pass themselves (`app.waitAlerts`).
+   */
+  waitAlertJob?: boolean;
   /** An OnlyOffice Docs server that /table opens exports in; unset: the built-in read-only grid. */
   onlyofficeUrl: string | undefined;
   /** Signs the OnlyOffice editor config when the OnlyOffice server expects JWTs. */

@@ -18,6 +18,7 @@ import { migration023 } from './migrations-etrn-incoming.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
+import { migration024 } from './migrations-wait-alerts.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -391,6 +392,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '020_customer_links': migration020(dialect),
         '021_invoices': migration021(dialect),
         '023_etrn_incoming': migration023(dialect),
+        '024_wait_alerts': migration024(),
       };
     },
   };

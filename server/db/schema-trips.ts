@@ -2,7 +2,7 @@
  * The trip's tables (migration 014; docs/trips.md): a report's timeline stamps and the receiver's acceptances. Part of
  * `Database` (schema.ts). Times are ISO-8601 text: `at` the device's, `received_at`/`created_at` the server's.
  */
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 import type { StampSource, TripStep } from '../../contract/trips.ts';
 
 type Id = Generated<number>;
@@ -18,6 +18,8 @@ export interface TripStampsTable {
   lon: number | null;
   accuracy: number | null;
   source: StampSource;
+  /** An arrival only: when its running wait passed the threshold and was alerted (server/trips/wait-alerts.ts; migration 024). */
+  wait_alerted_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The receiver's acceptance of one trip (`scope` 'trip', keyed by the trip's id) or of a shift's trips ('shift'). */

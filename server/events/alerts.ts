@@ -7,6 +7,7 @@
  */
 import type { Db } from '../db/connect.ts';
 import type { StaffAlert } from '../../contract/alerts.ts';
+import type { Change } from './bus.ts';
 import { field, num, type WriteFacts } from './audience.ts';
 
 export interface AddressedAlert {
@@ -14,6 +15,9 @@ export interface AddressedAlert {
   /** The company whose managers and admins (and every super-admin) hear it. */
   companyId: number;
 }
+
+/** An alert as the bus carries it: to its company's staff (and every super-admin), nothing to refetch. */
+export const alertChange = ({ alert, companyId }: AddressedAlert): Change => ({ path: '', alert, audience: { staffOf: [companyId], driversOf: [], users: [] } });
 
 const ruNumber = (n: number): string => String(Math.round(n * 1000) / 1000).replace('.', ',');
 

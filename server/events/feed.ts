@@ -20,7 +20,7 @@ import { eventCalls } from '../../contract/calls/events.ts';
 import { registerArea } from '../routes/define.ts';
 import { audienceOf, field, hears, mergeAudiences, num, tracked, type Audience, type WriteFacts } from './audience.ts';
 import type { Change, ChangeBus } from './bus.ts';
-import { alertsAfterWrite } from './alerts.ts';
+import { alertChange, alertsAfterWrite } from './alerts.ts';
 
 const KEPT = 1_000;
 
@@ -119,7 +119,7 @@ export function installChangeFeed(api: FastifyInstance, ctx: AppContext, bus: Ch
     if (account !== null) bus.publish({ path: '', audience: { staffOf: [], driversOf: [], users: [] }, endStreamsOf: account });
     try {
       for (const addressed of await alertsAfterWrite(ctx.db, { ...facts, status: reply.statusCode })) {
-        bus.publish({ path: '', alert: addressed.alert, audience: { staffOf: [addressed.companyId], driversOf: [], users: [] } });
+        bus.publish(alertChange(addressed));
       }
     } catch (error) {
       request.log.error({ err: error }, 'change feed: alert failed');

@@ -16,6 +16,8 @@ import { sendImage } from '../reports/photo-file.ts';
 import { registerArea } from './define.ts';
 import { putTripStep } from '../trips/steps.ts';
 import { postShiftAcceptance, signatureFor } from '../trips/acceptance.ts';
+import { tripDays } from '../trips/days.ts';
+import { staffCompany } from '../tasks/scope.ts';
 import type { AppContext } from '../context.ts';
 
 /** A step's JSON with the signature's strokes fits in this (a JSON body's limit is the server's 1 MB). */
@@ -70,6 +72,11 @@ export const tripRoutes: RouteModule = async (app, ctx) => {
           if (!created) setStatus(200);
           return answer;
         }),
+
+      'GET /tasks/trip-days/': async ({ user, query }) => {
+        const company = await staffCompany(ctx.db, user, query.company_id);
+        return { start_date: query.start_date, end_date: query.end_date, company_id: company.id, days: await tripDays(ctx.db.kysely, company.id, query.start_date, query.end_date) };
+      },
 
       'GET /trips/acceptance/:id/signature': async ({ user, params, reply }) => {
         const file = await signatureFor(ctx, user, params.id);

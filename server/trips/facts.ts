@@ -25,7 +25,7 @@ export interface PlacePoint {
 }
 
 /** A stamp as stored, without its row id. */
-export type StampRow = Omit<Selectable<TripStampsTable>, 'id'>;
+export type StampRow = Omit<Selectable<TripStampsTable>, 'id' | 'wait_alerted_at'>;
 
 export const positionOf = (row: { lat: number | null; lon: number | null; accuracy: number | null }): Position | null =>
   row.lat === null || row.lon === null ? null : { lat: row.lat, lon: row.lon, accuracy: row.accuracy ?? 0 };

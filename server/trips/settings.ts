@@ -6,9 +6,14 @@ import { DEFAULT_TRIP_SETTINGS, tripSettingsSchema, type TripSettings } from '..
 /** A damaged or partial stored value falls back to the defaults key by key. */
 export async function companyTripSettings(db: Kysely<Database>, companyId: number): Promise<TripSettings> {
   const row = await db.selectFrom('companies').select('trip_settings').where('id', '=', companyId).executeTakeFirst();
-  if (!row?.trip_settings) return { ...DEFAULT_TRIP_SETTINGS };
+  return parseTripSettings(row?.trip_settings ?? null);
+}
+
+/** The stored JSON (companies.trip_settings) over the defaults. */
+export function parseTripSettings(text: string | null): TripSettings {
+  if (!text) return { ...DEFAULT_TRIP_SETTINGS };
   try {
-    const stored = tripSettingsSchema.partial().safeParse(JSON.parse(row.trip_settings));
+    const stored = tripSettingsSchema.partial().safeParse(JSON.parse(text));
     return stored.success ? { ...DEFAULT_TRIP_SETTINGS, ...stored.data } : { ...DEFAULT_TRIP_SETTINGS };
   } catch {
     return { ...DEFAULT_TRIP_SETTINGS };

@@ -204,6 +204,13 @@ describe('the trip as staff see it', () => {
       // The columns scroll sideways inside the board on a phone: bring the driver's into view.
       await state.evaluate((el) => el.closest('section')?.scrollIntoView({ inline: 'start', block: 'nearest' }));
       if (shots) await page.screenshot({ path: `${shots}/trip-board-360.png` });
+
+      // «Активные задачи»: the driver's trips of the day with their waits (docs/trips.md «Рейсы по дням»).
+      await page.goto(`${app.url}/tasks/active`);
+      const trips = page.locator(`[aria-label="${driverName}: рейсы дня"]`);
+      await trips.waitFor();
+      expect(await trips.textContent()).toBe('рейсов 1 · погрузка 1 ч 12 мин · выгрузка 3 мин');
+      if (shots) await page.screenshot({ path: `${shots}/trip-days-active-360.png`, fullPage: true });
       expect(errors).toEqual([]);
     } finally {
       await desk.close();

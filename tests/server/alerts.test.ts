@@ -120,11 +120,11 @@ describe.each(backends)('alerts ($name)', ({ databaseUrl }) => {
 
   it('settings: every kind without sound until chosen; saved per user; malformed refused in Russian', async () => {
     const read = async (user: SignedInUser) => (await json(user, 'GET', '/users/me/alerts')).json();
-    expect(await read(p.manager)).toEqual({ kinds: ['report', 'report_fixed', 'task_taken', 'task_finished', 'transfer_answered'], sound: false, notify: false });
+    expect(await read(p.manager)).toEqual({ kinds: ['report', 'report_fixed', 'task_taken', 'task_finished', 'transfer_answered', 'long_wait'], sound: false, notify: false });
     const saved = await json(p.manager, 'PUT', '/users/me/alerts', { kinds: ['report', 'report'], sound: true, notify: true });
     expect(saved.status).toBe(200);
     expect(await read(p.manager)).toEqual({ kinds: ['report'], sound: true, notify: true });
-    expect((await read(p.admin)).kinds).toHaveLength(5);
+    expect((await read(p.admin)).kinds).toHaveLength(6);
     const bad = await json(p.manager, 'PUT', '/users/me/alerts', { kinds: ['погода'], sound: true, notify: false });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as { detail: string }).detail).toMatch(/неизвестный вид оповещения/);

@@ -586,6 +586,14 @@ export const ROWS: Row[] = [
     badBy: 'driver',
   },
   {
+    call: 'GET /tasks/trip-days/',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/tasks/trip-days/?start_date=${dayFromToday(0)}&end_date=${dayFromToday(0)}&company_id=${c.w.companyA}` }),
+    bad: async (c) => ({ url: `/api/tasks/trip-days/?start_date=${dayFromToday(1)}&end_date=${dayFromToday(0)}&company_id=${c.w.companyA}` }),
+    badBy: 'manager',
+  },
+  {
     call: 'GET /trips/acceptance/{id}/signature',
     method: 'GET',
     matrix: '401 ok ok 404 ok 404 ok',

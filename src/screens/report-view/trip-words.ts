@@ -4,6 +4,7 @@
  */
 import { metresText } from '../../../contract/report-checks.ts';
 import type { Position, StampSource, TimelineStamp, TripWaits } from '../../../contract/trips.ts';
+import { minutesText } from '../../parts/trips/trip-days.ts';
 
 /** How each stamp was made, as staff read it. */
 export const STAMP_SOURCE_WORDS: Record<StampSource, string> = {
@@ -26,14 +27,7 @@ export function stampPlaceText(stamp: Pick<TimelineStamp, 'position' | 'distance
   return `${where} · точность ±${metresText(stamp.position.accuracy)}`;
 }
 
-/** «45 мин», «1 ч 15 мин», «2 ч»; «—» when unknown. */
-export function minutesText(minutes: number | null): string {
-  if (minutes === null) return '—';
-  const m = Math.max(0, Math.round(minutes));
-  if (m < 60) return `${m} мин`;
-  const rest = m % 60;
-  return rest === 0 ? `${Math.floor(m / 60)} ч` : `${Math.floor(m / 60)} ч ${rest} мин`;
-}
+export { minutesText };
 
 export interface WaitLine {
   key: keyof TripWaits;

@@ -1,7 +1,8 @@
 /**
  * /statistics for staff: the company's figures for a period (this month by default): completed volume, tasks,
  * drivers' pay, revenue and margin (a loss explained load by load), earnings by driver as a bar chart and a table, and the work done for or handed to
- * other companies through transfers. The super-admin picks the company. Everything in the URL; xlsx of the
+ * other companies through transfers; the drivers' trips per day with their cycles and waits (TripDays.tsx). The
+ * super-admin picks the company. Everything in the URL; xlsx of the
  * breakdown by association.
  */
 import { Link } from 'wouter';
@@ -17,6 +18,7 @@ import { PERIOD_DEFAULTS, PeriodPicker, rangeOf, rangeParams } from '../../ui/co
 import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import { BarChart } from './BarChart.tsx';
+import { TripDays } from './TripDays.tsx';
 import '../../ui/console/console.css';
 import '../../ui/console/figures.css';
 import './staff-statistics.css';
@@ -26,7 +28,8 @@ export function StaffStatistics() {
   const [state, setState] = useUrlState({ ...PERIOD_DEFAULTS, company: '' });
   const scope = useCompanyScope(state.company);
   const { companyId } = scope;
-  const params = rangeParams(rangeOf(state));
+  const range = rangeOf(state);
+  const params = rangeParams(range);
   // No company yet: not asked (the id is then never read).
   const query = useGet(companyId === null ? null : 'GET /wages/company/:id', { id: companyId ?? 0, ...params });
   const server = useNeedsServer();
@@ -122,6 +125,7 @@ export function StaffStatistics() {
               </table>
             </section>
           )}
+          <TripDays companyId={companyId} start={range.start} end={range.end} />
           {w.for_other_companies.length > 0 && (
             <section className="card" aria-labelledby="for-others">
               <h2 id="for-others" className="staff-h2">

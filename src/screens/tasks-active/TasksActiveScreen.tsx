@@ -1,6 +1,7 @@
 /**
  * /tasks/active: the day's and the still running tasks grouped by driver — planned against
- * reported, the last report and a link to it. Refreshes every 60 s while the tab is visible, and at once when
+ * reported, the last report and a link to it; the driver's trips of the day with their cycle and waits, and each
+ * task's (GET /tasks/trip-days/, docs/trips.md «Рейсы по дням»). Refreshes every 60 s while the tab is visible, and at once when
  * any tab of this browser changes a task or a report.
  */
 import { Link } from 'wouter';
@@ -17,6 +18,8 @@ import { groupByDriver, progressOf, type DriverGroup } from './group.ts';
 import { LoadProgress } from '../../ui/LoadProgress.tsx';
 import './tasks-active.css';
 import { DateInput } from '../../ui/DateInput.tsx';
+import type { DriverTripDay } from '../../../contract/calls/trips.ts';
+import { findDay, NO_TRIP_DAYS, tripDayLine } from '../../parts/trips/trip-days.ts';
 
 const REFRESH_MS = 60_000;
 
@@ -27,6 +30,7 @@ export function TasksActiveScreen({ title }: ScreenProps) {
   const groups = groupByDriver(query.data?.data.items ?? []);
   const units = new Set((query.data?.data.items ?? []).map((t) => t.unit));
   const unit = units.size === 1 ? [...units][0] : '';
+  const tripDays = useTripDays(query.data?.data.items ?? [], state.date);
 
   let body;
   if (query.isPending) body = <Loading />;
@@ -41,7 +45,7 @@ export function TasksActiveScreen({ title }: ScreenProps) {
     body = (
       <div className="active-groups">
         {groups.map((group) => (
-          <DriverCard key={group.driverId ?? 'none'} group={group} unit={unit ?? ''} />
+          <DriverCard key={group.driverId ?? 'none'} group={group} unit={unit ?? ''} date={state.date} days={tripDays} />
         ))}
       </div>
     );
@@ -84,7 +88,23 @@ function Progress({ planned, reported, label }: { planned: number; reported: num
   );
 }
 
-function DriverCard({ group, unit }: { group: DriverGroup; unit: string }) {
+/**
+ * The trips of the day's tasks and of the still running ones (from the earliest task's date), when the tasks are of
+ * one company (a super-admin's list of several: none). Null until known.
+ */
+function useTripDays(tasks: readonly { date: string; company_id: number }[], date: string): DriverTripDay[] | null {
+  const companies = new Set(tasks.map((t) => t.company_id));
+  const earliest = tasks.reduce((min, t) => (t.date < min ? t.date : min), date);
+  // At most a year back (the call's bound); older running tasks show without figures.
+  const yearBack = isoDate(new Date(Date.parse(`${date}T00:00:00Z`) - 365 * 86_400_000));
+  const start = earliest < yearBack ? yearBack : earliest;
+  const company = companies.size === 1 ? [...companies][0]! : null;
+  const query = useGet(company === null ? null : 'GET /tasks/trip-days/', { start_date: start, end_date: date, company_id: company ?? undefined });
+  return query.data?.data.days ?? null;
+}
+
+function DriverCard({ group, unit, date, days }: { group: DriverGroup; unit: string; date: string; days: DriverTripDay[] | null }) {
+  const day = days && group.driverId !== null ? findDay(days, date, group.driverId) : undefined;
   return (
     <section className="card active-driver" aria-label={group.name}>
       <header className="active-driver-head">
@@ -95,6 +115,11 @@ function DriverCard({ group, unit }: { group: DriverGroup; unit: string }) {
         </span>
       </header>
       <Progress planned={group.planned} reported={group.reported} label={`${group.name}: выполнено`} />
+      {days && group.driverId !== null && (
+        <p className="active-trips muted" aria-label={`${group.name}: рейсы дня`}>
+          {day ? tripDayLine(day) : NO_TRIP_DAYS}
+        </p>
+      )}
       <ul className="active-lines">
         {group.lines.map(({ task, association, planned, reported }) => (
           <li key={`${task.id}:${association?.id ?? 0}`} className="active-line">
@@ -114,6 +139,7 @@ function DriverCard({ group, unit }: { group: DriverGroup; unit: string }) {
                 задача: {formatQuantity(task.progress.delivered)} из {formatQuantity(task.progress.plan, task.unit)}
                 {task.progress.drivers > 1 ? ` · завершили ${task.progress.drivers_finished} из ${task.progress.drivers}` : ''}
               </span>
+              {days && association && <TaskTrips days={days} date={task.date} driverId={association.driver_id} taskId={task.id} />}
             </div>
             <div className="active-line-status">
               {association ? <StatusBadge status={association.status} kind="driver" /> : <StatusBadge status={task.status} />}
@@ -131,4 +157,10 @@ function DriverCard({ group, unit }: { group: DriverGroup; unit: string }) {
       </ul>
     </section>
   );
+}
+
+/** The task's trips by this driver on the task's day, one short line; nothing without a stamped trip. */
+function TaskTrips({ days, date, driverId, taskId }: { days: DriverTripDay[]; date: string; driverId: number; taskId: number }) {
+  const figures = findDay(days, date, driverId)?.tasks.find((t) => t.task_id === taskId);
+  return figures ? <span className="active-task-trips">{tripDayLine(figures)}</span> : null;
 }
