@@ -43,6 +43,7 @@ export type Area =
   | 'trips'
   | 'invoices'
   | 'customer-links'
+  | 'documents'
   | 'c';
 
 /**

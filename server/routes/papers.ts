@@ -6,19 +6,16 @@ import type { Readable } from 'node:stream';
 import type { RouteModule } from '../context.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { paperCalls, type ReportDocuments } from '../../contract/calls/papers.ts';
-import { ROLE_LABELS } from '../../contract/roles.ts';
 import { registerArea } from './define.ts';
 import { reportFor } from '../reports/load.ts';
-import { tripFacts } from '../trips/facts.ts';
-import { gatherTrip, type TripBase } from '../papers/gather.ts';
+import type { TripBase } from '../papers/gather.ts';
+import { makeTitle, signerOf, tripOf } from '../papers/title.ts';
 import { etrnFacts, paperWaybillFacts, podFacts, waybillNumber } from '../papers/map.ts';
 import { renderPod } from '../pdf/pod.ts';
 import { renderWaybill } from '../pdf/waybill.ts';
-import { BUILDERS } from '../etrn/titles.ts';
-import { missingFacts, TITLE_NAMES } from '../etrn/missing.ts';
+import { missingFacts } from '../etrn/missing.ts';
 import { ETRN_TITLES, type EtrnTitle } from '../etrn/facts.ts';
 import { contentDisposition } from '../exports/workbook.ts';
-import { conflict } from '../errors.ts';
 
 const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
   t1: { name: 'Т1 — сведения грузоотправителя (черновик)', whose: 'подписывает грузоотправитель' },
@@ -38,8 +35,7 @@ export const paperRoutes: RouteModule = (app, ctx) => {
   /** The trip the caller may see, its base facts and its timeline. */
   async function trip(user: AuthUser, id: number) {
     const report = await reportFor(db.kysely, user, id);
-    const [base, facts] = await Promise.all([gatherTrip(db, report.id), tripFacts(db.kysely, report.id)]);
-    return { base, facts };
+    return tripOf(db, report.id);
   }
 
   /** The receiver's signature image of the trip, when there is one on file. */
@@ -67,12 +63,10 @@ export const paperRoutes: RouteModule = (app, ctx) => {
     return photos;
   }
 
-  const signer = (user: AuthUser) => ({ name: user.name, position: ROLE_LABELS[user.role] ?? 'Сотрудник' });
-
   registerArea(app, ctx, paperCalls, {
     'GET /reports/:id/documents': async ({ user, params }): Promise<ReportDocuments> => {
       const { base, facts } = await trip(user, params.id);
-      const etrn = etrnFacts(base, facts, signer(user));
+      const etrn = etrnFacts(base, facts, signerOf(user));
       return {
         report_id: base.report.id,
         waybill_number: waybillNumber(base),
@@ -98,13 +92,9 @@ export const paperRoutes: RouteModule = (app, ctx) => {
     },
 
     'GET /reports/:id/etrn/:file': async ({ user, params, reply }) => {
-      const { base, facts } = await trip(user, params.id);
-      const title = params.file.slice(0, 2) as EtrnTitle;
-      const etrn = etrnFacts(base, facts, signer(user));
-      const missing = missingFacts(title, etrn);
+      const report = await reportFor(db.kysely, user, params.id);
       // Nothing is made half-filled: the answer names every missing fact.
-      if (missing.length > 0) throw conflict(`Не хватает сведений для ${TITLE_NAMES[title]}: ${missing.map((m) => m.text).join('; ')}`);
-      const file = BUILDERS[title](etrn);
+      const { file } = await makeTitle(db, user, report.id, params.file.slice(0, 2) as EtrnTitle);
       await reply.type('application/xml; charset=windows-1251').header('content-disposition', contentDisposition(`${file.fileName}.xml`)).send(file.bytes);
       return null as unknown as Blob;
     },
