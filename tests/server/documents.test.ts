@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
-import { carrierCards, stampedTrip, type CarrierCards, type StampedTrip } from '../fixtures/papers.ts';
+import { carrierCards, SHIPPER_EDO, stampedTrip, type CarrierCards, type StampedTrip } from '../fixtures/papers.ts';
 import { openDb } from '../../server/db/connect.ts';
 import { buildApp } from '../../server/app.ts';
 import type { AnswersResult, DocumentItem, DocumentPage } from '../../contract/documents.ts';
@@ -34,7 +34,7 @@ describe.each(backends)('the exchange’s documents ($name)', ({ databaseUrl }) 
 
   beforeAll(async () => {
     const company = await makeCompany(s, `ТК «Рейс» ${Date.now()}`);
-    cards = await carrierCards(s, company, { shipperEdo: '2BM-7707083893-770701001-202106051207026941416', carrierEdo: true });
+    cards = await carrierCards(s, company, { shipperEdo: SHIPPER_EDO, carrierEdo: true });
     first = await stampedTrip(s, cards, DAY);
     second = await stampedTrip(s, cards, DAY, 'Сидоров Олег Петрович');
     otherDay = await stampedTrip(s, cards, '2026-11-26', 'Кузнецов Артём Ильич');
