@@ -50,7 +50,7 @@ export interface AnswerFile {
 }
 
 export interface OperatorAdapter {
-  /** `files` (default) or an API adapter's name, as the OPERATOR_ADAPTER setting names it. */
+  /** `files` (the only one built); an API adapter's name once one exists (and a setting to choose it). */
   readonly name: string;
   /** Hands the claimed files to the operator (or packs them for the user). */
   send(day: string, files: OutgoingFile[]): Promise<SendReceipt>;
