@@ -7,7 +7,7 @@
 import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from './dialect.ts';
 
-export function migration022(dialect: Dialect): Migration {
+export function migration026(dialect: Dialect): Migration {
   const id = (c: ColumnDefinitionBuilder) =>
     dialect === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
   return {

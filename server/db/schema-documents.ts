@@ -1,4 +1,4 @@
-/** The exchange's documents (migration 022; docs/documents.md «The exchange»): a trip's titles and their states. */
+/** The exchange's documents (migration 026; docs/documents.md «The exchange»): a trip's titles and their states. */
 import type { Generated } from 'kysely';
 import type { DocumentDirection, DocumentState, DocumentTitleCode } from '../../contract/documents.ts';
 
