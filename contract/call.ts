@@ -44,6 +44,7 @@ export type Area =
   | 'invoices'
   | 'customer-links'
   | 'etrn'
+  | 'documents'
   | 'c';
 
 /**

@@ -29,6 +29,7 @@ import { tripCalls } from './trips.ts';
 import { paperCalls } from './papers.ts';
 import { statementCalls } from './statements.ts';
 import { customerLinkCalls } from './customer-links.ts';
+import { documentCalls } from './documents.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -56,6 +57,7 @@ export const CALLS = {
   ...paperCalls,
   ...statementCalls,
   ...customerLinkCalls,
+  ...documentCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -18,6 +18,7 @@ export type { CounterpartiesTable, PlacesTable, VehiclesTable } from './schema-r
 import type { CustomerDisputesTable, CustomerLinksTable, CustomerLinkViewsTable } from './schema-customer-links.ts';
 import type { PriceTables, TaskPriceColumns } from './schema-prices.ts';
 import type { CompanyVatColumn, InvoiceTables } from './schema-invoices.ts';
+import type { DocumentTables } from './schema-documents.ts';
 import type { TripAcceptancesTable, TripAcceptanceTripsTable, TripStampsTable } from './schema-trips.ts';
 import type { EtrnIncomingTable } from './schema-etrn-incoming.ts';
 import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
@@ -308,7 +309,7 @@ export interface ClientErrorsTable {
   created_at: string;
 }
 
-export interface Database extends PriceTables, InvoiceTables {
+export interface Database extends PriceTables, InvoiceTables, DocumentTables {
   companies: CompaniesTable & CompanyVatColumn;
   audit_log: AuditLogTable;
   users: UsersTable;

@@ -29,6 +29,7 @@ import { tripRoutes } from './trips.ts';
 import { paperRoutes } from './papers.ts';
 import { statementRoutes } from './statements.ts';
 import { customerLinkRoutes } from './customer-links.ts';
+import { documentRoutes } from './documents.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -60,4 +61,5 @@ export const routeModules: RouteModule[] = [
   paperRoutes,
   statementRoutes,
   customerLinkRoutes,
+  documentRoutes,
 ];

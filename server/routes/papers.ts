@@ -9,25 +9,24 @@ import type { Readable } from 'node:stream';
 import type { RouteModule } from '../context.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { paperCalls, type ReportDocuments } from '../../contract/calls/papers.ts';
-import { ROLE_LABELS } from '../../contract/roles.ts';
 import { registerArea } from './define.ts';
 import { reportFor } from '../reports/load.ts';
 import { tripFacts } from '../trips/facts.ts';
 import { gatherTrip, type TripBase } from '../papers/gather.ts';
+import { makeTitle, signerOf, tripOf } from '../papers/title.ts';
 import { etrnFacts, paperWaybillFacts, podFacts, waybillNumber } from '../papers/map.ts';
 import { renderPod } from '../pdf/pod.ts';
 import { renderWaybill } from '../pdf/waybill.ts';
-import { BUILDERS } from '../etrn/titles.ts';
-import { missingFacts, TITLE_NAMES } from '../etrn/missing.ts';
+import { missingFacts } from '../etrn/missing.ts';
 import { ETRN_TITLES, type EtrnTitle } from '../etrn/facts.ts';
 import { contentDisposition } from '../exports/workbook.ts';
-import { badRequest, conflict, HttpError, notFound } from '../errors.ts';
+import { badRequest, HttpError, notFound } from '../errors.ts';
 import { inScope } from '../auth/guard.ts';
 import { nowIso } from '../db/connect.ts';
 import { compareIncoming, IncomingRefused, readIncoming } from '../etrn/incoming.ts';
 import { declaredEncoding, ValidatorUnavailable } from '../etrn/read.ts';
 import { encodeCp1251 } from '../etrn/xml.ts';
-import { chainFor, incomingRow, linkIncoming, receivedFor, storeIncoming } from '../papers/incoming.ts';
+import { incomingRow, linkIncoming, receivedFor, storeIncoming } from '../papers/incoming.ts';
 import { decodeXml, readIncomingBody } from '../papers/incoming-body.ts';
 
 const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
@@ -51,8 +50,7 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
   /** The trip the caller may see, its base facts, its timeline and what the received titles give the chain. */
   async function trip(user: AuthUser, id: number) {
     const report = await reportFor(db.kysely, user, id);
-    const [base, facts, chain] = await Promise.all([gatherTrip(db, report.id), tripFacts(db.kysely, report.id), chainFor(db, report.id)]);
-    return { base, facts, chain };
+    return tripOf(db, report.id);
   }
 
   /** The receiver's signature image of the trip, when there is one on file. */
@@ -80,8 +78,6 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
     return photos;
   }
 
-  const signer = (user: AuthUser) => ({ name: user.name, position: ROLE_LABELS[user.role] ?? 'Сотрудник' });
-
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart);
     scope.addContentTypeParser(XML_TYPES, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -89,7 +85,7 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
     registerArea(scope, ctx, paperCalls, {
       'GET /reports/:id/documents': async ({ user, params }): Promise<ReportDocuments> => {
         const { base, facts, chain } = await trip(user, params.id);
-        const etrn = etrnFacts(base, facts, signer(user), chain);
+        const etrn = etrnFacts(base, facts, signerOf(user), chain);
         return {
           report_id: base.report.id,
           waybill_number: waybillNumber(base),
@@ -116,13 +112,9 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
       },
 
       'GET /reports/:id/etrn/:file': async ({ user, params, reply }) => {
-        const { base, facts, chain } = await trip(user, params.id);
-        const title = params.file.slice(0, 2) as EtrnTitle;
-        const etrn = etrnFacts(base, facts, signer(user), chain);
-        const missing = missingFacts(title, etrn);
+        const report = await reportFor(db.kysely, user, params.id);
         // Nothing is made half-filled: the answer names every missing fact.
-        if (missing.length > 0) throw conflict(`Не хватает сведений для ${TITLE_NAMES[title]}: ${missing.map((m) => m.text).join('; ')}`);
-        const file = BUILDERS[title](etrn);
+        const { file } = await makeTitle(db, user, report.id, params.file.slice(0, 2) as EtrnTitle);
         await reply.type('application/xml; charset=windows-1251').header('content-disposition', contentDisposition(`${file.fileName}.xml`)).send(file.bytes);
         return null as unknown as Blob;
       },
@@ -151,7 +143,7 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
             xml: decodeXml(body.bytes, encoding),
             uid: facts.uid,
             signature: body.signature,
-            differences: compareIncoming(facts, etrnFacts(base, timeline, signer(user))),
+            differences: compareIncoming(facts, etrnFacts(base, timeline, signerOf(user))),
           },
           user.id,
           nowIso(),

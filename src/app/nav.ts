@@ -28,6 +28,7 @@ export const NAV = [
   { path: '/drivers/manage', label: 'Управление водителями', roles: STAFF, inSidebar: true },
   { path: '/vehicles', label: 'Транспорт компании', roles: STAFF, inSidebar: true },
   { path: '/trip-sheets', label: 'Путевые листы', roles: STAFF, inSidebar: true },
+  { path: '/documents', label: 'Документы', roles: STAFF, inSidebar: true },
   { path: '/counterparties', label: 'Контрагенты', roles: STAFF, inSidebar: true },
   { path: '/places', label: 'Места погрузки и выгрузки', roles: STAFF, inSidebar: true },
   { path: '/user-registration-requests', label: 'Заявки на регистрацию', roles: STAFF, inSidebar: true },

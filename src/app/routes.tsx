@@ -41,6 +41,7 @@ const screens: Record<NavPath, ComponentType<ScreenProps>> = {
   '/drivers/manage': lazyNamed(() => import('../screens/drivers-manage/DriversManageScreen.tsx'), 'DriversManageScreen'),
   '/vehicles': lazyNamed(() => import('../screens/vehicles/VehiclesScreen.tsx'), 'VehiclesScreen'),
   '/trip-sheets': lazyNamed(() => import('../screens/trip-sheets/TripSheetsScreen.tsx'), 'TripSheetsScreen'),
+  '/documents': lazyNamed(() => import('../screens/documents/DocumentsScreen.tsx'), 'DocumentsScreen'),
   '/counterparties': lazyNamed(() => import('../screens/counterparties/CounterpartiesScreen.tsx'), 'CounterpartiesScreen'),
   '/places': lazyNamed(() => import('../screens/places/PlacesScreen.tsx'), 'PlacesScreen'),
   '/reports': lazyNamed(() => import('../screens/reports/ReportsScreen.tsx'), 'ReportsScreen'),

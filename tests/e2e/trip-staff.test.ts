@@ -20,6 +20,7 @@ import { encodeForm } from '../fixtures/forms.ts';
 import { PNG_8x6 } from '../fixtures/images.ts';
 import { makePlace } from '../fixtures/registers.ts';
 import { addDriver, dayFromToday } from '../fixtures/tasks.ts';
+import { carrierCards, SHIPPER_EDO, stampedTrip } from '../fixtures/papers.ts';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
 import { newContext, trackErrors } from './harness/browser.ts';
 import { waitFor } from './harness/wait.ts';
@@ -214,6 +215,51 @@ describe('the trip as staff see it', () => {
       expect(errors).toEqual([]);
     } finally {
       await desk.close();
+    }
+  });
+
+  it('«Документы»: a trip’s Т1 filtered, marked ready, the day’s zip downloaded and the title marked sent', async () => {
+    const company = (await app.server.db.kysely.selectFrom('users').select('company_id').where('email', '=', DEMO.manager).executeTakeFirstOrThrow()).company_id as number;
+    const cards = await carrierCards(app.server, company, { shipperEdo: SHIPPER_EDO, carrierEdo: true, plate: ['М777ОР99', 'М777ОР 99'], placeSuffix: ' (ЭТрН)' });
+    const day = dayFromToday(-1);
+    const trip = await stampedTrip(app.server, cards, day, 'Документов Пётр Ильич');
+    const manager = (await login(app.server, DEMO.manager, DEMO_PASSWORD)).access_token;
+    const taken = await call<{ id: number }>(app.server, 'POST', '/api/documents/', { token: manager, body: { report_id: trip.trip, title: 't1' } });
+    expect(taken.status).toBe(201);
+    const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
+    try {
+      const page = await signIn(context, app.url, DEMO.manager, DEMO_PASSWORD);
+      const errors = trackErrors(page);
+      await page.getByRole('link', { name: 'Документы', exact: true }).click();
+      await page.getByRole('heading', { name: 'Документы' }).waitFor();
+      await page.getByLabel('Состояние').selectOption('draft');
+      await waitFor(() => new URL(page.url()).searchParams.get('state') === 'draft', { message: 'the state filter in the URL' });
+      const row = page.getByRole('row').filter({ hasText: `№ ${trip.task}-${trip.trip}` });
+      await row.getByText('Черновик').waitFor();
+      await row.getByRole('button', { name: 'Готов к подписи' }).click();
+      await page.getByText(`Т1 — грузоотправитель по ТН № ${trip.task}-${trip.trip}: готов к подписи`).waitFor();
+      await page.getByLabel('Состояние').selectOption('ready');
+      await row.getByText('Готов к подписи').waitFor();
+
+      await page.getByLabel('День рейсов для архива').fill(day.split('-').reverse().join('.'));
+      const downloading = page.waitForEvent('download', { timeout: 30_000 });
+      await page.getByRole('button', { name: 'Скачать ZIP за день' }).click();
+      const file = await downloading;
+      expect(file.suggestedFilename()).toBe(`ЭТрН ${day.split('-').reverse().join('.')}.zip`);
+      expect((await readFile(await file.path())).subarray(0, 2).toString('latin1')).toBe('PK');
+      await page.getByLabel('Состояние').selectOption('sent');
+      await row.getByText('Отправлен').waitFor();
+      const stored = await app.server.db.kysely.selectFrom('etrn_documents').select(['state', 'sent_at']).where('id', '=', taken.body.id).executeTakeFirstOrThrow();
+      expect(stored.state).toBe('sent');
+      expect(await noHorizontalScroll(page)).toBe(true);
+      if (shots) {
+        await page.screenshot({ path: `${shots}/documents-1440.png`, fullPage: true });
+        await page.setViewportSize({ width: 360, height: 780 });
+        await page.screenshot({ path: `${shots}/documents-360.png`, fullPage: true });
+      }
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
     }
   });
 });

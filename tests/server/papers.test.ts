@@ -4,7 +4,6 @@
  * with its card, and once the cards are filled, a Т1 draft the official schema accepts (xmllint).
  */
 import { spawnSync } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,17 +12,13 @@ import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
 import type { ReportDocuments } from '../../contract/calls/papers.ts';
-import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
-import { nowIso } from '../../server/db/connect.ts';
-import { innCheckDigits, ogrnCheckDigit } from '../../contract/requisites.ts';
+import { carrierCards, inn10, stampedTrip } from '../fixtures/papers.ts';
 import { gatherTrip } from '../../server/papers/gather.ts';
 import { etrnFacts, paperWaybillFacts } from '../../server/papers/map.ts';
 import { missingFacts } from '../../server/etrn/missing.ts';
 import { buildT1Draft } from '../../server/etrn/titles.ts';
 import type { TripFacts } from '../../contract/trips.ts';
 
-const inn10 = (lead: string) => lead + innCheckDigits(lead);
-const ogrn13 = (lead: string) => lead + ogrnCheckDigit(lead);
 const stamp = (at: string) => ({ at, received_at: at, position: null, source: 'tap' as const, distance_m: null });
 const TRIP: TripFacts = {
   trip_uid: null,
@@ -54,51 +49,13 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
 
   beforeAll(async () => {
     company = await makeCompany(s, `ТК «Рейс» ${Date.now()}`);
-    const now = nowIso();
-    const party = async (name: string, innLead: string, edo: string | null) =>
-      (
-        await s.db.kysely
-          .insertInto('counterparties')
-          .values({ company_id: company, legal_form: 'ul', name, full_name: name, inn: inn10(innLead), kpp: `${innLead.slice(0, 4)}01001`, ogrn: ogrn13('102770000000'), roles: '["shipper","consignee","customer"]', address: 'г. Москва, ул. Тверская, д. 1', phone: '+7 495 123-45-67', contact_name: 'Смирнов Павел Андреевич', edo_id: edo, created_at: now, updated_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow()
-      ).id;
-    shipper = await party('ООО «Карьер Северный»', '770708389', null);
-    const consignee = await party('ООО «СтройДом»', '502401234', '2BM-5024012349-502401001-202106051207026941416');
-    const place = async (name: string, lat: number) =>
-      (await s.db.kysely.insertInto('places').values({ company_id: company, name, name_key: name.toLowerCase(), address: `Московская обл., ${name}`, lat, lon: 37.6, radius_m: 150, created_at: now, updated_at: now }).returning('id').executeTakeFirstOrThrow()).id;
-    const loading = await place('Карьер Северный', 56.1);
-    const unloading = await place('ЖК Северный парк', 55.9);
-    const vehicle = (
-      await s.db.kysely
-        .insertInto('vehicles')
-        .values({ company_id: company, plate_key: 'А123ВС77', plate: 'А123ВС 77', make: 'КАМАЗ', model: '65115', body_type: 'dump_truck', ownership: 'own', capacity_t: 20, volume_m3: 12, is_foreign: 0, is_active: 1, created_at: now, updated_at: now })
-        .returning('id')
-        .executeTakeFirstOrThrow()
-    ).id;
-    const driver = await makeUser(s, 'driver', company, { name: 'Петров Иван Сергеевич' });
-    driverId = driver.id;
-    await s.db.kysely.updateTable('users').set({ license_number: '7712 345678', license_issued: '2020-05-14', vehicle_id: vehicle }).where('id', '=', driver.id).execute();
-    await s.db.kysely
-      .updateTable('companies')
-      .set({ full_name: 'ООО «ТК Рейс»', inn: inn10('662301234'), kpp: '662301001', ogrn: ogrn13('102660000000'), address: 'г. Екатеринбург, ул. Ленина, д. 5', phone: '+7 343 000-00-00' })
-      .where('id', '=', company)
-      .execute();
-    const task = await createTask(s, company, { date: '2026-11-27', cargo: 'Щебень гранитный 5–20' });
-    await s.db.kysely.updateTable('tasks').set({ shipper_id: shipper, consignee_id: consignee, customer_id: consignee, loading_place_id: loading, unloading_place_id: unloading }).where('id', '=', task).execute();
-    const association = await addDriver(s, task, driver.id, { transport_rate: 400 });
-    report = await addLoad(s, association, 19.6);
+    const cards = await carrierCards(s, company, { shipperEdo: null, carrierEdo: false });
+    shipper = cards.shipper;
     // A trip stamped step by step on the phone, the receiver refusing to sign.
-    const driverToken = (await withAccessToken(s, driver)).token;
-    const uid = randomUUID();
-    const put = (name: string, at: string, extra: Record<string, unknown> = {}) =>
-      call<{ report_id: number }>(s, 'PUT', `/api/trips/${uid}/steps/${name}`, { token: driverToken, body: { association_id: association, at, position: { lat: 56.1, lon: 37.6, accuracy: 12 }, ...extra } });
-    await put('loading_arrived', '2026-11-27T07:10:00+03:00');
-    await put('loading_departed', '2026-11-27T07:35:00+03:00', { loading_quantity: 19.6, ticket_number: 'Т-4471' });
-    await put('unloading_arrived', '2026-11-27T08:40:00+03:00');
-    const last = await put('unloading_departed', '2026-11-27T08:55:00+03:00', { unloading_quantity: 19.5, acceptance: { kind: 'refused', reason: 'Прораба нет на объекте' } });
-    expect(last.status).toBe(201);
-    trip = last.body.report_id;
+    const stamped = await stampedTrip(s, cards, '2026-11-27');
+    driverId = stamped.driver.id;
+    report = stamped.load;
+    trip = stamped.trip;
     manager = await withAccessToken(s, await makeUser(s, 'manager', company, { name: 'Волков Сергей Николаевич' }));
     stranger = await withAccessToken(s, await makeUser(s, 'manager', await makeCompany(s)));
   });

@@ -1595,6 +1595,70 @@ export const EXTRA_ROWS: Row[] = [
     bad: async (c) => ({ url: `/api/invoices/${await issuedInvoice(c)}/paid`, body: { date: '31.01.2030' } }),
     badBy: 'admin',
   },
+  // ── The exchange's documents (issue 33 §3; docs/documents.md): staff of the document's company ──
+  {
+    call: 'GET /documents/',
+    method: 'GET',
+    matrix: '401 403 ok ok* ok ok* ok',
+    make: async (c) => {
+      await documentOfA(c, 'draft');
+      return { url: '/api/documents/' };
+    },
+    showsA: (body, c) => (body as { items: { company_id: number }[] }).items.some((d) => d.company_id === c.w.companyA),
+    bad: async () => ({ url: '/api/documents/?state=closed' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /documents/',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/documents/', body: { report_id: (await reportOfA(c)).report, title: 't1' } }),
+    bad: async (c) => ({ url: '/api/documents/', body: { report_id: (await reportOfA(c)).report, title: 't3' } }),
+    badBy: 'manager',
+  },
+  {
+    // A form-filed trip lacks the title's facts: made ready it is refused naming them (409), after the guard let staff in.
+    call: 'POST /documents/{id}/ready',
+    method: 'POST',
+    matrix: '401 403 409 404 409 404 409',
+    make: async (c) => ({ url: `/api/documents/${await documentOfA(c, 'draft')}/ready` }),
+  },
+  {
+    call: 'POST /documents/{id}/annul',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/documents/${await documentOfA(c, 'draft')}/annul`, body: { reason: 'Рейс отменён' } }),
+    bad: async (c) => ({ url: `/api/documents/${await documentOfA(c, 'draft')}/annul`, body: { reason: 'я'.repeat(501) } }),
+    badBy: 'manager',
+  },
+  {
+    call: 'GET /documents/{id}/file.xml',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/documents/${await documentOfA(c, 'ready')}/file.xml` }),
+  },
+  {
+    call: 'GET /documents/export',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => {
+      await documentOfA(c, 'ready');
+      return { url: `/api/documents/export?date=${dayFromToday(0)}&company_id=${c.w.companyA}` };
+    },
+    bad: async () => ({ url: '/api/documents/export?date=2030-02-31' }),
+    badBy: 'manager',
+  },
+  {
+    call: 'POST /documents/answers',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({
+      url: '/api/documents/answers',
+      body: { company_id: c.w.companyA, files: [{ name: 'ответ.json', data: Buffer.from(JSON.stringify({ file: `ON_TRNACLGROT_${uid()}`, status: 'accepted', uid: uid() })).toString('base64') }] },
+    }),
+    bad: async () => ({ url: '/api/documents/answers', body: { files: [] } }),
+    badBy: 'manager',
+  },
   // ── The customer's link (issue 34 §3; docs/customer-link.md): staff of the customer's company; /c/… by its token ──
   {
     call: 'POST /customer-links/',
@@ -1723,6 +1787,19 @@ async function disputeOfA(c: Ctx): Promise<number> {
   const row = await c.s.db.kysely
     .insertInto('customer_disputes')
     .values({ link_id: t.link, report_id: t.report, reason: 'Не тот вес', address: '127.0.0.1', created_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** A Т1 of a fresh report of company A in the exchange, straight in the database: a draft, or ready with a file. */
+async function documentOfA(c: Ctx, state: 'draft' | 'ready'): Promise<number> {
+  const { report } = await reportOfA(c);
+  const now = nowIso();
+  const file = state === 'ready' ? { file_name: `ON_TRNACLGROT_${uid()}`, xml: '<?xml version="1.0" encoding="windows-1251"?><Файл/>', idempotency_key: randomUUID(), ready_at: now } : {};
+  const row = await c.s.db.kysely
+    .insertInto('etrn_documents')
+    .values({ company_id: c.w.companyA, report_id: report, title: 't1', direction: 'out', state, trip_date: dayFromToday(0), created_at: now, updated_at: now, ...file })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;

@@ -71,6 +71,7 @@ describe('sidebar table', () => {
       '/drivers/manage',
       '/vehicles',
       '/trip-sheets',
+      '/documents',
       '/counterparties',
       '/places',
       '/user-registration-requests',

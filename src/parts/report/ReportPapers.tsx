@@ -7,7 +7,7 @@
 import { useState } from 'react';
 import { Link } from 'wouter';
 import type { DocumentTitle, ReportDocuments } from '../../../contract/calls/papers.ts';
-import { useGet } from '../../engine/api.ts';
+import { useGet, useSend } from '../../engine/api.ts';
 import { downloadOnce } from '../../engine/once.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { saveDownload } from '../../ui/download.ts';
@@ -37,6 +37,20 @@ function cardLink(m: DocumentTitle['missing'][number]): { href: string; label: s
 export function ReportPapers({ reportId }: { reportId: number }) {
   const query = useGet('GET /reports/:id/documents', { id: reportId });
   const [busy, setBusy] = useState<string | null>(null);
+  const takeIn = useSend('POST /documents/');
+
+  /** The title taken into the exchange as a draft (the «Документы» screen carries it on); a 409 names the live one. */
+  async function toExchange(title: DocumentTitle['title']) {
+    setBusy(`take-${title}`);
+    try {
+      await takeIn.mutateAsync({ body: { report_id: reportId, title } });
+      showToast('success', 'Черновик добавлен в «Документы»');
+    } catch (error) {
+      showToast('error', failureMessage(error));
+    } finally {
+      setBusy(null);
+    }
+  }
 
   async function download(what: string, fetchFile: () => Promise<{ blob: Blob; filename: string } | null>) {
     setBusy(what);
@@ -85,6 +99,9 @@ export function ReportPapers({ reportId }: { reportId: number }) {
                     ) : (
                       <span className="status-badge status-cancelled">Не хватает сведений</span>
                     )}
+                    <button type="button" className="button button-small" disabled={busy !== null} onClick={() => void toExchange(t.title)}>
+                      {busy === `take-${t.title}` ? 'Добавляем…' : 'В «Документы»'}
+                    </button>
                   </div>
                   {!t.ready && (
                     <ul className="report-papers__missing" aria-label={`Не хватает для ${t.name}`}>

@@ -1,0 +1,39 @@
+/** The exchange's documents (migration 026; docs/documents.md «The exchange»): a trip's titles and their states. */
+import type { Generated } from 'kysely';
+import type { DocumentDirection, DocumentState, DocumentTitleCode } from '../../contract/documents.ts';
+
+/** One title of one trip, made here (`out`) or received (`in`, issue 33's incoming Т1/Т3), with its life. */
+export interface EtrnDocumentsTable {
+  id: Generated<number>;
+  company_id: number;
+  report_id: number;
+  title: DocumentTitleCode;
+  direction: DocumentDirection;
+  state: DocumentState;
+  /** The trip's day (the task's date), copied when taken in: the export's day and the list's date filter. */
+  trip_date: string;
+  /** The vehicle the trip's driver drove (his fleet card), copied when taken in and when marked ready. */
+  vehicle_id: number | null;
+  /** `ИдФайл` and the XML (Unicode text; sent as windows-1251), frozen when marked ready. */
+  file_name: string | null;
+  xml: string | null;
+  /** Per title made ready: the operator adapter sends under it, so one title is never sent twice. */
+  idempotency_key: string | null;
+  /** The export (or API send) that sent it. */
+  sent_batch: string | null;
+  uid: string | null;
+  qr: string | null;
+  reason: string | null;
+  fix: string | null;
+  created_by: number | null;
+  created_at: string;
+  updated_at: string;
+  ready_at: string | null;
+  sent_at: string | null;
+  answered_at: string | null;
+  annulled_at: string | null;
+}
+
+export interface DocumentTables {
+  etrn_documents: EtrnDocumentsTable;
+}

@@ -1,0 +1,44 @@
+/**
+ * The exchange's calls (contract/calls/documents.ts; docs/documents.md «The exchange»): the «Документы» list, a
+ * title's moves, its frozen file, and the operator adapter's two doors — a day's zip and the answers uploaded.
+ */
+import type { RouteModule } from '../context.ts';
+import { documentCalls } from '../../contract/calls/documents.ts';
+import { registerArea } from './define.ts';
+import { annul, createDocument, frozenFile, listDocuments, loadDocument, markReady } from '../documents/store.ts';
+import { applyAnswers, exportDay } from '../documents/exchange.ts';
+import { filesAdapter } from '../documents/files-adapter.ts';
+import { contentDisposition } from '../exports/workbook.ts';
+import { encodeCp1251 } from '../etrn/xml.ts';
+
+export const documentRoutes: RouteModule = (app, ctx) => {
+  const { db } = ctx;
+  // The files adapter is the only one built: an API adapter is chosen here by a setting once it exists.
+  const adapter = filesAdapter;
+
+  registerArea(app, ctx, documentCalls, {
+    'GET /documents/': ({ user, query }) => listDocuments(db, user, query),
+    'POST /documents/': ({ user, body }) => createDocument(db, user, body),
+    'GET /documents/export': async ({ user, query, reply }) => {
+      const day = await exportDay(db, user, adapter, query);
+      if (day.receipt.kind !== 'file') throw new Error('the files adapter answers a file');
+      await reply
+        .type('application/zip')
+        .header('content-disposition', contentDisposition(day.receipt.name))
+        .header('x-documents-sent', String(day.sent))
+        .header('x-documents-resent', String(day.resent))
+        .send(Buffer.from(day.receipt.bytes));
+      return null as unknown as Blob;
+    },
+    'POST /documents/answers': ({ user, body }) =>
+      applyAnswers(db, user, adapter, { company_id: body.company_id, files: body.files.map((f) => ({ name: f.name, bytes: Buffer.from(f.data, 'base64') })) }),
+    'POST /documents/:id/ready': ({ user, params }) => markReady(db, user, params.id),
+    'POST /documents/:id/annul': ({ user, params, body }) => annul(db, user, params.id, body.reason),
+    'GET /documents/:id/file.xml': async ({ user, params, reply }) => {
+      await loadDocument(db, user, params.id);
+      const file = await frozenFile(db, user, params.id);
+      await reply.type('application/xml; charset=windows-1251').header('content-disposition', contentDisposition(`${file.fileName}.xml`)).send(encodeCp1251(file.xml));
+      return null as unknown as Blob;
+    },
+  });
+};
