@@ -93,6 +93,9 @@ describe("the customer's link", () => {
       await waitFor(async () => (await roadCard.locator('.cust-state').textContent()) === 'Доставлен', { timeout: CUSTOMER_PAGE_POLL_MS + 15_000, message: 'the trip delivered on the page' });
       expect(await roadCard.textContent()).toContain('Принял: Прораб Кузнецов, подписано');
       await waitFor(() => roadCard.getByRole('img', { name: 'Подпись получателя' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { message: 'the signature image loads' });
+      // Its proof of delivery downloads from the card, through the link.
+      const pod = await roadCard.getByRole('link', { name: 'Доставка PDF' }).getAttribute('href');
+      expect((await page.request.get(`${app.url}${pod}`)).headers()['content-type']).toBe('application/pdf');
 
       // The customer disputes the earlier trip.
       const doneCard = live.getByRole('listitem', { name: `Рейс Д-${width}` });
