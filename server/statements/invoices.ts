@@ -183,6 +183,10 @@ export async function issueInvoice(db: Db, user: AuthUser, body: InvoiceCreate):
   for (let attempt = 0; ; attempt++) {
     try {
       const id = await db.kysely.transaction().execute(async (trx) => {
+        // The next number is read before the check below: an act committed after this read takes the same number,
+        // so ours collides on the unique index and is retried — and the retry's check sees that act's trips. Read
+        // after the check (PostgreSQL's read committed), an act committed in between would be missed by both.
+        const last = await trx.selectFrom('invoices').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', customer.company_id).where('year', '=', year).executeTakeFirst();
         // A trip billed meanwhile by another act (two clicks at once): refused, nothing numbered.
         const taken = await trx
           .selectFrom('invoice_trips as it')
@@ -197,7 +201,6 @@ export async function issueInvoice(db: Db, user: AuthUser, body: InvoiceCreate):
           const still = await trx.selectFrom('invoices').select('state').where('id', '=', corrected.id).executeTakeFirstOrThrow();
           if (still.state === 'corrected') throw conflict(`Акт № ${corrected.number} уже заменён исправленным`);
         }
-        const last = await trx.selectFrom('invoices').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', customer.company_id).where('year', '=', year).executeTakeFirst();
         const now = nowIso();
         const row = await trx
           .insertInto('invoices')
