@@ -126,6 +126,9 @@ export interface PublicTrip {
   /** Through the link: `/api/c/{token}/signatures/{id}`. */
   signature_url: string | null;
   photo_urls: string[];
+  /** The trip's papers through the link: the proof of delivery and the waybill (PDF). */
+  pod_url: string;
+  waybill_url: string;
   review: 'pending' | 'approved' | 'disputed';
   disputes: CustomerDispute[];
 }
@@ -157,3 +160,31 @@ export const publicTripsQuery = z.object({ from: isoDate.optional(), to: isoDate
 export const linkParamsSchema = z.object({ token: linkTokenSchema }).strict();
 export const linkTripParamsSchema = z.object({ token: linkTokenSchema, report_id: wireId('ожидается номер рейса') }).strict();
 export const linkFileParamsSchema = z.object({ token: linkTokenSchema, id: wireId('ожидается номер файла') }).strict();
+
+// ── Downloads through the link (docs/customer-link.md «Downloads») ──
+
+/** An act with its invoice issued to the link's customer, with its papers through the link. */
+export interface PublicInvoice {
+  id: number;
+  number: number;
+  year: number;
+  issued_on: string;
+  from: string;
+  to: string;
+  total: number;
+  /** issued (unpaid), paid, or corrected (replaced by a later act). */
+  state: 'issued' | 'paid' | 'corrected';
+  paid_on: string | null;
+  act_url: string;
+  invoice_url: string;
+}
+
+/** GET /c/{token}/statement?from&to&format: the statement of trips as a file (at most a year). */
+export const publicStatementQuery = z
+  .object({ from: isoDate, to: isoDate, format: z.enum(['xlsx', 'pdf'], { message: 'ожидается xlsx или pdf' }) })
+  .strict()
+  .refine((v) => v.from <= v.to, { message: 'Период: дата «по» раньше даты «с»', path: ['to'] });
+export type PublicStatementQuery = z.infer<typeof publicStatementQuery>;
+/** The longest period the link's statement covers, days. */
+export const PUBLIC_STATEMENT_MAX_DAYS = 366;
+export const linkInvoiceParamsSchema = z.object({ token: linkTokenSchema, id: wireId('ожидается номер акта') }).strict();

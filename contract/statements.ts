@@ -38,9 +38,42 @@ export interface StatementTrip {
   refused: boolean;
   /** Minutes at loading and at unloading (arrival → departure), from the trip's timeline; null without stamps. */
   waiting_min: number | null;
+  /** The waiting time billed from the customer's hourly line («час»), or null when no such line prices the trip. */
+  waiting: TripWaiting | null;
   review_status: string;
   /** The act this trip is billed on (not a superseded one), if any. */
   invoice: { id: number; number: number; year: number } | null;
+}
+
+/**
+ * A trip's waiting time billed from the hourly line in force for its date, cargo and route (docs/prices.md,
+ * docs/statements.md «Waiting time»): at loading and at unloading each, the minutes beyond the line's free period;
+ * billed by the minute, `amount` = price × minutes / 60 rounded to the kopeck (half up) per trip.
+ */
+export interface TripWaiting {
+  line_id: number;
+  /** The line's free period, minutes, at each place. */
+  free_minutes: number;
+  /** The line's price per hour. */
+  price: number;
+  /** Minutes billed: beyond the free period at loading plus beyond it at unloading (0: within the free period). */
+  billed_min: number;
+  /** billed_min / 60, to the thousandth (the act's quantity in «час»). */
+  hours: number;
+  amount: number;
+}
+
+/** The key of the waiting time's group in `by_cargo` and the name of its lines on the act. */
+export const WAITING_KEY = 'Простой, час';
+
+/** Billed waiting minutes in kopecks: price per hour × minutes / 60, rounded half up (exact in integers). */
+export function waitingKop(priceKop: number, minutes: number): number {
+  return Math.floor((priceKop * minutes * 2 + 60) / 120);
+}
+
+/** Minutes billed at one place: beyond the free period, none when the stamps are missing. */
+export function billedMinutes(waitMin: number | null, freeMinutes: number): number {
+  return waitMin === null ? 0 : Math.max(0, waitMin - freeMinutes);
 }
 
 export interface StatementGroup {
@@ -57,10 +90,14 @@ export interface Statement {
   to: string;
   /** Approved trips, by date then report. */
   trips: StatementTrip[];
-  /** Subtotals: per day (key YYYY-MM-DD) and per cargo (key «Щебень, т»). */
+  /**
+   * Subtotals: per day (key YYYY-MM-DD; carriage and waiting) and per cargo (key «Щебень, т»; the billed waiting
+   * apart as «Простой, час», its quantity in hours). Each list adds up to `total.amount`.
+   */
   by_day: StatementGroup[];
   by_cargo: StatementGroup[];
-  total: { trips: number; quantity: number; amount: number };
+  /** `carriage`: Σ trips' amounts; `waiting`: Σ billed waiting; `amount` = carriage + waiting (what the act bills). */
+  total: { trips: number; quantity: number; carriage: number; waiting: number; waiting_hours: number; amount: number };
   /** Approved trips whose task has no price: counted at 0, named so staff set a price before the act. */
   unpriced: number;
   /** Trips still under review (pending or disputed): listed apart, not in the totals. */
@@ -91,8 +128,17 @@ export const INVOICE_STATES = ['issued', 'paid', 'corrected'] as const;
 export type InvoiceState = (typeof INVOICE_STATES)[number];
 export const INVOICE_STATE_LABELS: Record<InvoiceState, string> = { issued: 'Не оплачен', paid: 'Оплачен', corrected: 'Заменён исправленным' };
 
-/** A line of the act and the invoice: the trips of one cargo, route, unit and price. */
+/** What a line of the act bills: the carriage of a cargo, or the waiting time (простой) beyond the free period. */
+export type InvoiceLineKind = 'carriage' | 'waiting';
+
+/**
+ * A line of the act and the invoice: the trips of one cargo, route, unit and price (`carriage`); or the billed
+ * waiting of one cargo, route, hourly price and free period (`waiting`, unit «час», quantity in hours).
+ */
 export interface InvoiceLine {
+  kind: InvoiceLineKind;
+  /** A waiting line's free period, minutes at each place; null for carriage. */
+  free_minutes: number | null;
   cargo: string;
   loading_place: string;
   unloading_place: string;

@@ -107,6 +107,8 @@ async function toTrips(db: Q, link: OpenLink, token: string, rows: readonly Row[
       refused_reason: a?.refused_reason ?? null,
       signature_url: a?.signature_key ? `${base}/signatures/${a.id}` : null,
       photo_urls: photos.filter((p) => p.report_id === r.id).map((p) => `${base}/photos/${p.id}`),
+      pod_url: `${base}/trips/${r.id}/pod.pdf`,
+      waybill_url: `${base}/trips/${r.id}/waybill.pdf`,
       review: r.review_status,
       disputes: disputes.get(r.id) ?? ([] as CustomerDispute[]),
     };

@@ -16,6 +16,7 @@ import { migration019 } from './migrations-company-edo.ts';
 import { migration021 } from './migrations-invoices.ts';
 import { migration023 } from './migrations-etrn-incoming.ts';
 import { migration026 } from './migrations-documents.ts';
+import { migration028 } from './migrations-waiting.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
@@ -395,6 +396,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '023_etrn_incoming': migration023(dialect),
         '024_wait_alerts': migration024(),
         '026_documents': migration026(dialect),
+        '028_invoice_waiting': migration028(),
       };
     },
   };

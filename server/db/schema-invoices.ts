@@ -1,6 +1,6 @@
 /** The act and the invoice (migration 021; docs/statements.md): issued papers, frozen with their lines and trips. */
 import type { Generated } from 'kysely';
-import type { InvoiceState } from '../../contract/statements.ts';
+import type { InvoiceLineKind, InvoiceState } from '../../contract/statements.ts';
 
 /** One act with its invoice, numbered per company per year without gaps. */
 export interface InvoicesTable {
@@ -40,6 +40,9 @@ export interface InvoiceLinesTable {
   quantity: number;
   price: number;
   amount_kop: number | string;
+  /** Migration 028: carriage, or the waiting time beyond `free_minutes` (unit «час»). */
+  kind: Generated<InvoiceLineKind>;
+  free_minutes: number | null;
 }
 
 /** The trips an act bills (one approved report each), with what it billed of each. */
@@ -48,6 +51,9 @@ export interface InvoiceTripsTable {
   report_id: number;
   quantity: number;
   amount_kop: number | string;
+  /** Migration 028: the waiting minutes billed beyond the free period, and their amount (0: none). */
+  waiting_min: Generated<number>;
+  waiting_kop: Generated<number | string>;
 }
 
 export interface InvoiceTables {

@@ -5,18 +5,16 @@
  * scope), whose file ids the carrier's Т2 and Т4 cite.
  */
 import fastifyMultipart from '@fastify/multipart';
-import type { Readable } from 'node:stream';
 import type { RouteModule } from '../context.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { paperCalls, type ReportDocuments } from '../../contract/calls/papers.ts';
 import { registerArea } from './define.ts';
 import { reportFor } from '../reports/load.ts';
+import { gatherTrip } from '../papers/gather.ts';
 import { tripFacts } from '../trips/facts.ts';
-import { gatherTrip, type TripBase } from '../papers/gather.ts';
+import { sendPdf, tripPapers } from '../papers/render.ts';
 import { makeTitle, signerOf, tripOf } from '../papers/title.ts';
-import { etrnFacts, paperWaybillFacts, podFacts, waybillNumber } from '../papers/map.ts';
-import { renderPod } from '../pdf/pod.ts';
-import { renderWaybill } from '../pdf/waybill.ts';
+import { etrnFacts, waybillNumber } from '../papers/map.ts';
 import { missingFacts } from '../etrn/missing.ts';
 import { ETRN_TITLES, type EtrnTitle } from '../etrn/facts.ts';
 import { contentDisposition } from '../exports/workbook.ts';
@@ -35,12 +33,6 @@ const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
   t4: { name: 'Т4 — выдача груза перевозчиком', whose: 'подписывает перевозчик' },
 };
 
-async function bytesOf(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array));
-  return Buffer.concat(chunks);
-}
-
 /** The XML of a received title comes as the body itself in one of these types (read as bytes in this scope). */
 const XML_TYPES = ['application/xml', 'text/xml', 'application/octet-stream'];
 
@@ -53,30 +45,7 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
     return tripOf(db, report.id);
   }
 
-  /** The receiver's signature image of the trip, when there is one on file. */
-  async function signatureOf(signatureUrl: string | null): Promise<Buffer | null> {
-    const id = Number(/\/acceptance\/(\d+)\/signature$/.exec(signatureUrl ?? '')?.[1]);
-    if (!Number.isInteger(id) || id <= 0) return null;
-    const row = await db.kysely.selectFrom('trip_acceptances').select('signature_key').where('id', '=', id).executeTakeFirst();
-    if (!row?.signature_key) return null;
-    try {
-      return await bytesOf(ctx.storage.read(row.signature_key));
-    } catch {
-      return null;
-    }
-  }
-
-  async function photosOf(base: TripBase) {
-    const photos = [];
-    for (const [i, key] of base.report.photo_keys.entries()) {
-      try {
-        photos.push({ data: await bytesOf(ctx.storage.read(key)), caption: `Фото ${i + 1}` });
-      } catch {
-        // A photo let go by the retention rule (or lost) leaves the paper without it, not the paper undone.
-      }
-    }
-    return photos;
-  }
+  const papers = tripPapers(ctx);
 
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart);
@@ -98,16 +67,14 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
       },
 
       'GET /reports/:id/pod.pdf': async ({ user, params, reply }) => {
-        const { base, facts } = await trip(user, params.id);
-        const pdf = await renderPod(podFacts(base, facts, await photosOf(base), await signatureOf(facts.acceptance.signature_url), new Date().toISOString()));
-        await reply.type('application/pdf').header('content-disposition', contentDisposition(`Доставка, рейс ${base.report.id}.pdf`)).send(pdf);
+        const paper = await papers.pod((await reportFor(db.kysely, user, params.id)).id);
+        await sendPdf(reply, paper.filename, paper.bytes);
         return null as unknown as Blob;
       },
 
       'GET /reports/:id/waybill.pdf': async ({ user, params, reply }) => {
-        const { base, facts } = await trip(user, params.id);
-        const pdf = await renderWaybill(paperWaybillFacts(base, facts, await signatureOf(facts.acceptance.signature_url)));
-        await reply.type('application/pdf').header('content-disposition', contentDisposition(`ТН № ${waybillNumber(base)}.pdf`)).send(pdf);
+        const paper = await papers.waybill((await reportFor(db.kysely, user, params.id)).id);
+        await sendPdf(reply, paper.filename, paper.bytes);
         return null as unknown as Blob;
       },
 

@@ -23,17 +23,31 @@ const dmy = (iso: string) => iso.split('-').reverse().join('.');
 /** Whole days from `from` to `to` (YYYY-MM-DD). */
 export const daysBetween = (from: string, to: string): number => Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
 
-/** The act's lines: the trips grouped by cargo, route, unit and price, in the order they first appear. */
-export function linesOf(trips: readonly BilledTrip[]): (InvoiceLine & { amount_kop: number })[] {
-  const by = new Map<string, InvoiceLine & { amount_kop: number }>();
-  for (const t of trips) {
-    const key = JSON.stringify([t.cargo, t.loading_place, t.unloading_place, t.unit, t.price]);
-    const line = by.get(key) ?? { cargo: t.cargo, loading_place: t.loading_place, unloading_place: t.unloading_place, unit: t.unit, trips: 0, quantity: 0, price: t.price ?? 0, amount: 0, amount_kop: 0 };
+type BilledLine = InvoiceLine & { amount_kop: number };
+
+/**
+ * The act's lines: the trips grouped by cargo, route, unit and price (carriage), in the order they first appear;
+ * then the billed waiting grouped by cargo, route, hourly price and free period (unit «час», hours).
+ */
+export function linesOf(trips: readonly BilledTrip[]): BilledLine[] {
+  const by = new Map<string, BilledLine>();
+  const add = (key: unknown[], fresh: () => BilledLine, quantity: number, kop: number) => {
+    const k = JSON.stringify(key);
+    const line = by.get(k) ?? fresh();
     line.trips += 1;
-    line.quantity = roundQuantity(line.quantity + t.quantity);
-    line.amount_kop += t.amount_kop;
+    line.quantity = roundQuantity(line.quantity + quantity);
+    line.amount_kop += kop;
     line.amount = fromKop(line.amount_kop);
-    by.set(key, line);
+    by.set(k, line);
+  };
+  const route = (t: BilledTrip) => ({ cargo: t.cargo, loading_place: t.loading_place, unloading_place: t.unloading_place, trips: 0, quantity: 0, amount: 0, amount_kop: 0 });
+  for (const t of trips) {
+    add(['carriage', t.cargo, t.loading_place, t.unloading_place, t.unit, t.price], () => ({ ...route(t), kind: 'carriage', free_minutes: null, unit: t.unit, price: t.price ?? 0 }), t.quantity, t.amount_kop);
+  }
+  for (const t of trips) {
+    const w = t.waiting;
+    if (!w || t.waiting_kop === 0) continue;
+    add(['waiting', t.cargo, t.loading_place, t.unloading_place, w.price, w.free_minutes], () => ({ ...route(t), kind: 'waiting', free_minutes: w.free_minutes, unit: 'час', price: w.price }), w.hours, t.waiting_kop);
   }
   return [...by.values()];
 }
@@ -78,9 +92,11 @@ async function toWire(db: Db, rows: readonly InvoiceRow[]): Promise<Invoice[]> {
       vat_rate: r.vat_rate,
       total: fromKop(Number(r.total_kop)),
       vat: fromKop(Number(r.vat_kop)),
-      trips: own.reduce((s, l) => s + l.trips, 0),
+      trips: own.filter((l) => l.kind === 'carriage').reduce((s, l) => s + l.trips, 0),
       age_days: r.state === 'issued' ? Math.max(0, daysBetween(r.issued_on, today)) : null,
       lines: own.map((l) => ({
+        kind: l.kind,
+        free_minutes: l.free_minutes,
         cargo: l.cargo,
         loading_place: l.loading_place,
         unloading_place: l.unloading_place,
@@ -101,6 +117,19 @@ export async function loadInvoice(db: Db, user: AuthUser, id: number): Promise<I
   const row = await selectInvoices(db).where('i.id', '=', id).executeTakeFirst();
   if (!row) throw notFound('Акт не найден');
   assertStaffSeesCompany(user, row.company_id, 'Акт не найден');
+  return (await toWire(db, [row]))[0] as Invoice;
+}
+
+/** The acts issued to one customer of a company, newest first (the customer's link: docs/customer-link.md). */
+export async function customerInvoices(db: Db, companyId: number, counterpartyId: number): Promise<Invoice[]> {
+  const rows = await selectInvoices(db).where('i.company_id', '=', companyId).where('i.counterparty_id', '=', counterpartyId).orderBy('i.issued_on', 'desc').orderBy('i.id', 'desc').execute();
+  return toWire(db, rows);
+}
+
+/** One act issued to this customer of this company; any other act — whatever its id — is 404. */
+export async function customerInvoice(db: Db, companyId: number, counterpartyId: number, id: number): Promise<Invoice> {
+  const row = await selectInvoices(db).where('i.id', '=', id).where('i.company_id', '=', companyId).where('i.counterparty_id', '=', counterpartyId).executeTakeFirst();
+  if (!row) throw notFound('Акт не найден');
   return (await toWire(db, [row]))[0] as Invoice;
 }
 
@@ -142,7 +171,7 @@ export async function issueInvoice(db: Db, user: AuthUser, body: InvoiceCreate):
     throw conflict(`У рейсов без цены акт не выставить: укажите цену в задачах ${tasks.join(', ')}`);
   }
   const lines = linesOf(trips);
-  const totalKop = trips.reduce((s, t) => s + t.amount_kop, 0);
+  const totalKop = trips.reduce((s, t) => s + t.amount_kop + t.waiting_kop, 0);
   const company = await db.kysely
     .selectFrom('companies')
     .select([...PARTY_COLUMNS, 'vat_rate'])
@@ -154,6 +183,10 @@ export async function issueInvoice(db: Db, user: AuthUser, body: InvoiceCreate):
   for (let attempt = 0; ; attempt++) {
     try {
       const id = await db.kysely.transaction().execute(async (trx) => {
+        // The next number is read before the check below: an act committed after this read takes the same number,
+        // so ours collides on the unique index and is retried — and the retry's check sees that act's trips. Read
+        // after the check (PostgreSQL's read committed), an act committed in between would be missed by both.
+        const last = await trx.selectFrom('invoices').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', customer.company_id).where('year', '=', year).executeTakeFirst();
         // A trip billed meanwhile by another act (two clicks at once): refused, nothing numbered.
         const taken = await trx
           .selectFrom('invoice_trips as it')
@@ -168,7 +201,6 @@ export async function issueInvoice(db: Db, user: AuthUser, body: InvoiceCreate):
           const still = await trx.selectFrom('invoices').select('state').where('id', '=', corrected.id).executeTakeFirstOrThrow();
           if (still.state === 'corrected') throw conflict(`Акт № ${corrected.number} уже заменён исправленным`);
         }
-        const last = await trx.selectFrom('invoices').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', customer.company_id).where('year', '=', year).executeTakeFirst();
         const now = nowIso();
         const row = await trx
           .insertInto('invoices')
@@ -208,13 +240,15 @@ export async function issueInvoice(db: Db, user: AuthUser, body: InvoiceCreate):
               quantity: l.quantity,
               price: l.price,
               amount_kop: l.amount_kop,
+              kind: l.kind,
+              free_minutes: l.free_minutes,
             })),
           )
           .execute();
         for (let i = 0; i < trips.length; i += 200) {
           await trx
             .insertInto('invoice_trips')
-            .values(trips.slice(i, i + 200).map((t) => ({ invoice_id: row.id, report_id: t.report_id, quantity: t.quantity, amount_kop: t.amount_kop })))
+            .values(trips.slice(i, i + 200).map((t) => ({ invoice_id: row.id, report_id: t.report_id, quantity: t.quantity, amount_kop: t.amount_kop, waiting_min: t.waiting?.billed_min ?? 0, waiting_kop: t.waiting_kop })))
             .execute();
         }
         if (corrected) await trx.updateTable('invoices').set({ state: 'corrected', updated_at: now }).where('id', '=', corrected.id).execute();

@@ -19,12 +19,12 @@ const TRIP_COLUMNS: Column[] = [
   { header: 'Машина', share: 1.1 },
   { header: 'Водитель', share: 1.5 },
   { header: 'Груз', share: 1.3 },
-  { header: 'Маршрут', share: 2.2 },
+  { header: 'Маршрут', share: 1.9 },
   { header: 'Погр.', share: 0.8, align: 'right' },
   { header: 'Выгр.', share: 0.8, align: 'right' },
   { header: 'Кол-во', share: 0.9, align: 'right' },
   { header: 'Получатель', share: 1.4 },
-  { header: 'Простой', share: 0.9 },
+  { header: 'Простой', share: 1.2 },
   { header: 'Сумма, руб.', share: 1.3, align: 'right' },
 ];
 
@@ -40,9 +40,15 @@ function tripRow(t: StatementTrip): string[] {
     num(t.unloaded),
     `${num(t.quantity)} ${t.unit}`,
     [t.receiver, t.signed ? 'подписал' : t.refused ? 'отказался' : 'нет подписи'].filter(Boolean).join(', '),
-    minutes(t.waiting_min) ?? '',
+    waitingText(t),
     t.price === null ? 'нет цены' : rub(t.amount).replace(' руб.', ''),
   ];
+}
+
+/** The trip's waiting, and what of it is billed: «1 ч 35 мин, к оплате 35 мин: 291,67». */
+function waitingText(t: StatementTrip): string {
+  const billed = t.waiting && t.waiting.billed_min > 0 ? `к оплате ${minutes(t.waiting.billed_min)}: ${rub(t.waiting.amount).replace(' руб.', '')}` : null;
+  return [minutes(t.waiting_min), billed].filter(Boolean).join(', ');
 }
 
 export async function renderStatementPdf(statement: Statement, seller: InvoiceParty): Promise<Buffer> {
@@ -67,7 +73,9 @@ export async function renderStatementPdf(statement: Statement, seller: InvoicePa
     statement.by_cargo.map((g) => [g.key, String(g.trips), num(g.quantity), rub(g.amount)]),
   );
   pdf.space(6);
-  pdf.text(`Итого: рейсов ${statement.total.trips}, количество ${num(statement.total.quantity)}, сумма ${rub(statement.total.amount)}`, { bold: true });
+  const { total } = statement;
+  if (total.waiting > 0) pdf.text(`Перевозка: ${rub(total.carriage)}; простой сверх нормы: ${num(total.waiting_hours)} ч, ${rub(total.waiting)}`);
+  pdf.text(`Итого: рейсов ${total.trips}, количество ${num(total.quantity)}, сумма ${rub(total.amount)}`, { bold: true });
   pdf.text(amountInWords(statement.total.amount));
   if (statement.unpriced > 0) pdf.text(`Рейсов без цены: ${statement.unpriced} (посчитаны по 0 руб.)`, { color: '#a00000' });
   if (statement.under_review.length > 0) {
@@ -96,7 +104,9 @@ function lines(pdf: PdfDoc, invoice: Invoice): void {
     ],
     invoice.lines.map((l, i) => [
       String(i + 1),
-      `Перевозка груза «${l.cargo}» по маршруту ${l.loading_place} → ${l.unloading_place} (рейсов: ${l.trips})`,
+      l.kind === 'waiting'
+        ? `Простой сверх нормы (${minutes(l.free_minutes) ?? '0 мин'} бесплатно на погрузке и на выгрузке), груз «${l.cargo}», маршрут ${l.loading_place} → ${l.unloading_place} (рейсов: ${l.trips})`
+        : `Перевозка груза «${l.cargo}» по маршруту ${l.loading_place} → ${l.unloading_place} (рейсов: ${l.trips})`,
       num(l.quantity),
       l.unit,
       rub(l.price).replace(' руб.', ''),

@@ -31,10 +31,14 @@ export const STATEMENT_COLUMNS = [
   { header: 'Подпись', key: 'signed', width: 11 },
   { header: 'Простой, мин', key: 'waiting', width: 11 },
   { header: '№ акта', key: 'invoice', width: 9 },
+  { header: 'Простой к оплате, ч', key: 'waiting_hours', width: 12 },
+  { header: 'Простой, ₽', key: 'waiting_amount', width: 12, numFmt: MONEY },
 ] as const satisfies readonly SheetColumn[];
 
 const QUANTITY_COL = 'L';
 const AMOUNT_COL = 'N';
+const WAITING_HOURS_COL = 'S';
+const WAITING_COL = 'T';
 
 const signature = (t: StatementTrip) => (t.signed ? 'подписал' : t.refused ? 'отказался' : 'нет');
 
@@ -58,6 +62,8 @@ function tripCells(t: StatementTrip): ExportCell[] {
     signature(t),
     t.waiting_min,
     t.invoice?.number ?? null,
+    t.waiting?.hours ?? null,
+    t.waiting?.amount ?? null,
   ];
 }
 
@@ -77,8 +83,15 @@ export async function writeStatementWorkbook(stream: Writable, statement: Statem
   totalsRow[5] = 'Итого';
   totalsRow[1] = statement.total.trips;
   totalsRow[11] = statement.trips.length ? sumCell(`SUM(${QUANTITY_COL}2:${QUANTITY_COL}${last})`, statement.total.quantity) : 0;
-  totalsRow[13] = statement.trips.length ? sumCell(`SUM(${AMOUNT_COL}2:${AMOUNT_COL}${last})`, statement.total.amount) : 0;
+  totalsRow[13] = statement.trips.length ? sumCell(`SUM(${AMOUNT_COL}2:${AMOUNT_COL}${last})`, statement.total.carriage) : 0;
+  totalsRow[18] = statement.trips.length ? sumCell(`SUM(${WAITING_HOURS_COL}2:${WAITING_HOURS_COL}${last})`, statement.total.waiting_hours) : 0;
+  totalsRow[19] = statement.trips.length ? sumCell(`SUM(${WAITING_COL}2:${WAITING_COL}${last})`, statement.total.waiting) : 0;
   await trips.addRow(totalsRow);
+  // What the act bills: the carriage and the waiting together.
+  const allRow: ExportCell[] = STATEMENT_COLUMNS.map(() => null);
+  allRow[5] = 'Всего с простоем';
+  allRow[13] = sumCell(`${AMOUNT_COL}${last + 1}+${WAITING_COL}${last + 1}`, statement.total.amount);
+  await trips.addRow(allRow);
   await trips.finish();
 
   const sums = book.sheet('Итоги', GROUP_COLUMNS);

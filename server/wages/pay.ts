@@ -34,10 +34,20 @@ export interface LoadRow {
   driver_name: string;
   date: string;
   cargo: string;
+  loading_place: string;
+  unloading_place: string;
+  loading_place_id: number | null;
+  unloading_place_id: number | null;
   unit: string;
   trips: number;
   ticket_number: string | null;
+  /** What it delivered (docs/loads.md), rounded. */
   quantity: number;
+  /** As reported: the report's own quantity, the loading and unloading totals (the statement shows them). */
+  reported: number | null;
+  total_loading_quantity: number | null;
+  total_unloading_quantity: number | null;
+  trip_uid: string | null;
   transport_rate: number | null;
   task_rate: number | null;
   review_status: string;
@@ -57,6 +67,8 @@ export interface StoredLine {
 export interface LoadFilter extends Period {
   driverId?: number;
   companyId?: number;
+  /** The task's customer (the statement of trips, server/statements/statement.ts). */
+  customerId?: number;
   createdBy?: number;
   associationIds?: readonly number[];
   taskIds?: readonly number[];
@@ -64,8 +76,8 @@ export interface LoadFilter extends Period {
   /** A page of the loads (in their order): at most `limit` after skipping `offset`. */
   limit?: number;
   offset?: number;
-  /** approved: the loads that are paid; unapproved: pending or disputed (not paid yet). */
-  review: 'approved' | 'unapproved';
+  /** approved: the loads that are paid; unapproved: pending or disputed (not paid yet); any: both. */
+  review: 'approved' | 'unapproved' | 'any';
 }
 
 /** Loads (reports) with their task and assignment, oldest first; each with its stored line if its month is closed. */
@@ -87,10 +99,18 @@ export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
       'u.name as driver_name',
       't.date',
       't.cargo',
+      't.loading_place',
+      't.unloading_place',
+      't.loading_place_id',
+      't.unloading_place_id',
       't.unit',
       'r.trips',
       'r.ticket_number',
       sql<number>`${sql.raw(DELIVERED_SQL)}`.as('quantity'),
+      'r.quantity as reported',
+      'r.total_loading_quantity',
+      'r.total_unloading_quantity',
+      'r.trip_uid',
       'td.transport_rate',
       't.rate as task_rate',
       'r.review_status',
@@ -105,6 +125,7 @@ export async function selectLoads(db: Q, f: LoadFilter): Promise<LoadRow[]> {
     .$if(f.review === 'unapproved', (qb) => qb.where('r.review_status', '<>', 'approved'))
     .$if(f.driverId !== undefined, (qb) => qb.where('td.driver_id', '=', f.driverId as number))
     .$if(f.companyId !== undefined, (qb) => qb.where('t.company_id', '=', f.companyId as number))
+    .$if(f.customerId !== undefined, (qb) => qb.where('t.customer_id', '=', f.customerId as number))
     .$if(f.createdBy !== undefined, (qb) => qb.where('t.created_by', '=', f.createdBy as number))
     .$if(f.taskIds !== undefined, (qb) => qb.where('t.id', 'in', f.taskIds?.length ? [...(f.taskIds as number[])] : [-1]))
     .$if(f.associationIds !== undefined, (qb) => qb.where('r.association_id', 'in', f.associationIds?.length ? [...(f.associationIds as number[])] : [-1]))

@@ -94,6 +94,9 @@ describe("the customer's link", () => {
       await waitFor(async () => (await roadCard.locator('.cust-state').textContent()) === 'Доставлен', { timeout: CUSTOMER_PAGE_POLL_MS + 15_000, message: 'the trip delivered on the page' });
       expect(await roadCard.textContent()).toContain('Принял: Прораб Кузнецов, подписано');
       await waitFor(() => roadCard.getByRole('img', { name: 'Подпись получателя' }).evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), { message: 'the signature image loads' });
+      // Its proof of delivery downloads from the card, through the link.
+      const pod = await roadCard.getByRole('link', { name: 'Доставка PDF' }).getAttribute('href');
+      expect((await page.request.get(`${app.url}${pod}`)).headers()['content-type']).toBe('application/pdf');
 
       // The customer disputes the earlier trip.
       const doneCard = live.getByRole('listitem', { name: `Рейс Д-${width}` });
@@ -161,7 +164,8 @@ describe("the customer's link", () => {
       await phone.getByRole('heading', { name: new RegExp(`Ссылка ${width}`) }).waitFor();
       await dialog.getByRole('button', { name: 'Закрыть' }).click();
       await desk.getByRole('button', { name: `Ссылка для заказчика: ${name}` }).click();
-      await dialog.getByText(/Последнее открытие: \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} · Список рейсов/).waitFor();
+      // The page asks for its trips and the acts issued to him: either is the last use.
+      await dialog.getByText(/Последнее открытие: \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} · (Список рейсов|Акты и счета)/).waitFor();
 
       // «Отозвать» asks first; «Отмена» keeps it, «Отозвать» revokes it.
       await dialog.getByRole('button', { name: 'Отозвать' }).click();

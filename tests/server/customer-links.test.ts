@@ -14,6 +14,8 @@ import { makeCounterparty } from '../fixtures/registers.ts';
 import { encodeForm } from '../fixtures/forms.ts';
 import { JPEG_8x6, PNG_8x6 } from '../fixtures/images.ts';
 import { hashToken, LINK_GUESSES } from '../../server/customer-links/links.ts';
+import type { Invoice } from '../../contract/statements.ts';
+import type { PublicInvoice } from '../../contract/customer-links.ts';
 
 const minutes = (base: string, n: number) => new Date(Date.parse(base) + n * 60_000).toISOString();
 
@@ -212,5 +214,85 @@ describe.each(backends)('the customer link ($name)', ({ databaseUrl }) => {
     expect(after.flags.map((f: { code: string }) => f.code)).not.toContain('customer_dispute');
     const seen = await call(s, 'GET', `/api/c/${link.token}/trips/${report}`);
     expect(seen.body.disputes).toMatchObject([{ reason: 'Привезли 15 т, а не 19,5 т', answer: 'Весы на выгрузке показали 19,5 т, талон на фото' }]);
+  });
+
+  it('downloads through the link only his papers: the statement, his acts and invoices, his trips’ proof of delivery and waybill; each download recorded; revoked 410', async () => {
+    const mine = await makeCounterparty(s, p.company);
+    const theirs = await makeCounterparty(s, p.company);
+    const own = await signedTrip(mine);
+    const other = await signedTrip(theirs, p.driver2);
+    const today = dayFromToday(0);
+    await s.db.kysely.updateTable('reports').set({ review_status: 'approved' }).where('id', 'in', [own.report, other.report]).execute();
+    await s.db.kysely.updateTable('tasks').set({ rate: 500 }).where('id', 'in', [own.task, other.task]).execute();
+    const issue = async (customer: number) => {
+      const res = await call(s, 'POST', '/api/invoices/', { token: p.manager.token, body: { counterparty_id: customer, from: today, to: today } });
+      expect(res.status).toBe(201);
+      return res.body as Invoice;
+    };
+    const myAct = await issue(mine);
+    const theirAct = await issue(theirs);
+    const link = await makeLink(mine);
+    const base = `/api/c/${link.token}`;
+    const get = (url: string) => s.app.inject({ method: 'GET', url });
+    const fileName = (res: { headers: Record<string, unknown> }) => decodeURIComponent(String(res.headers['content-disposition']));
+
+    // His acts only, with their papers through the link.
+    const list = await call(s, 'GET', `${base}/invoices`);
+    expect(list.status).toBe(200);
+    const invoices = list.body as PublicInvoice[];
+    expect(invoices.map((i) => i.id)).toEqual([myAct.id]);
+    expect(invoices[0]).toMatchObject({ number: myAct.number, total: 9750, state: 'issued', act_url: `${base}/invoices/${myAct.id}/act.pdf`, invoice_url: `${base}/invoices/${myAct.id}/invoice.pdf` });
+    for (const url of [invoices[0]!.act_url, invoices[0]!.invoice_url]) {
+      const res = await get(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+      expect(res.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(fileName(res)).toContain(`№ ${myAct.number}`);
+    }
+    // Another customer's act by its id: 404, never his paper.
+    for (const paper of ['act', 'invoice']) expect((await get(`${base}/invoices/${theirAct.id}/${paper}.pdf`)).statusCode).toBe(404);
+
+    // The statement of a period as xlsx and PDF; a bad format or a period too long is 400 in Russian.
+    const xlsx = await get(`${base}/statement?from=${today}&to=${today}&format=xlsx`);
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toContain('spreadsheetml');
+    const pdf = await get(`${base}/statement?from=${today}&to=${today}&format=pdf`);
+    expect(pdf.statusCode).toBe(200);
+    expect(fileName(pdf)).toContain('Реестр рейсов');
+    expect((await call(s, 'GET', `${base}/statement?from=${today}&to=${today}&format=json`)).status).toBe(400);
+    const long = await call(s, 'GET', `${base}/statement?from=2024-01-01&to=2026-01-01&format=pdf`);
+    expect(long.status).toBe(400);
+    expect(long.body.detail).toMatch(/Период/);
+
+    // His trip's papers; another customer's trip's: 404.
+    const page = (await call(s, 'GET', `${base}/trips`)).body;
+    expect(page.trips[0]).toMatchObject({ pod_url: `${base}/trips/${own.report}/pod.pdf`, waybill_url: `${base}/trips/${own.report}/waybill.pdf` });
+    for (const url of [page.trips[0].pod_url, page.trips[0].waybill_url]) {
+      const res = await get(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toBe('application/pdf');
+    }
+    for (const paper of ['pod', 'waybill']) expect((await get(`${base}/trips/${other.report}/${paper}.pdf`)).statusCode).toBe(404);
+
+    // Every download is a view of the link, with what was downloaded.
+    const pages = (await s.db.kysely.selectFrom('customer_link_views').select('page').where('link_id', '=', link.id).execute()).map((v) => v.page);
+    const dmy = today.split('-').reverse().join('.');
+    expect(pages).toEqual(
+      expect.arrayContaining([
+        'Акты и счета',
+        `Акт PDF, код ${myAct.id}`,
+        `Счёт PDF, код ${myAct.id}`,
+        `Реестр XLSX ${dmy}–${dmy}`,
+        `Реестр PDF ${dmy}–${dmy}`,
+        `Доставка PDF, рейс №${own.report}`,
+        `Накладная PDF, рейс №${own.report}`,
+      ]),
+    );
+
+    // Revoked: every download is 410.
+    expect((await call(s, 'DELETE', `/api/customer-links/${link.id}`, { token: p.manager.token })).status).toBe(200);
+    for (const url of [`${base}/invoices`, invoices[0]!.act_url, invoices[0]!.invoice_url, `${base}/statement?from=${today}&to=${today}&format=pdf`, page.trips[0].pod_url, page.trips[0].waybill_url]) {
+      expect((await get(url)).statusCode, url).toBe(410);
+    }
   });
 });

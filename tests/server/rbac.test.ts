@@ -1742,6 +1742,56 @@ export const EXTRA_ROWS: Row[] = [
     },
     badBy: 'anon',
   },
+  {
+    call: 'GET /c/{token}/statement',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => ({ url: `/api/c/${(await linkedInvoiceOfA(c)).token}/statement?from=2030-01-01&to=2030-01-31&format=pdf` }),
+    bad: async (c) => ({ url: `/api/c/${(await linkedInvoiceOfA(c)).token}/statement?from=2030-01-01&to=2030-01-31&format=doc` }),
+    badBy: 'anon',
+  },
+  {
+    call: 'GET /c/{token}/invoices',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => ({ url: `/api/c/${(await linkedInvoiceOfA(c)).token}/invoices` }),
+  },
+  {
+    call: 'GET /c/{token}/invoices/{id}/act.pdf',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => {
+      const t = await linkedInvoiceOfA(c);
+      return { url: `/api/c/${t.token}/invoices/${t.invoice}/act.pdf` };
+    },
+  },
+  {
+    call: 'GET /c/{token}/invoices/{id}/invoice.pdf',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => {
+      const t = await linkedInvoiceOfA(c);
+      return { url: `/api/c/${t.token}/invoices/${t.invoice}/invoice.pdf` };
+    },
+  },
+  {
+    call: 'GET /c/{token}/trips/{report_id}/pod.pdf',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => {
+      const t = await linkedTripOfA(c);
+      return { url: `/api/c/${t.token}/trips/${t.report}/pod.pdf` };
+    },
+  },
+  {
+    call: 'GET /c/{token}/trips/{report_id}/waybill.pdf',
+    method: 'GET',
+    matrix: 'ok ok ok ok ok ok ok',
+    make: async (c) => {
+      const t = await linkedTripOfA(c);
+      return { url: `/api/c/${t.token}/trips/${t.report}/waybill.pdf` };
+    },
+  },
 ];
 
 /** A new customer of company A with one approved, priced trip on 2030-01-15. */
@@ -1759,6 +1809,24 @@ async function issuedInvoice(c: Ctx): Promise<number> {
   return res.body.id;
 }
 
+/** A live link of a billed customer of company A (an act issued to him): its token and the act's id. */
+async function linkedInvoiceOfA(c: Ctx): Promise<{ token: string; invoice: number }> {
+  const invoice = await issuedInvoice(c);
+  const row = await c.s.db.kysely.selectFrom('invoices').select('counterparty_id').where('id', '=', invoice).executeTakeFirstOrThrow();
+  return { token: (await linkOfA(c, row.counterparty_id)).token, invoice };
+}
+
+/** A live link (a day) of company A's customer, straight in the database: its token and id. */
+async function linkOfA(c: Ctx, customer: number): Promise<{ token: string; id: number }> {
+  const token = randomBytes(32).toString('base64url');
+  const row = await c.s.db.kysely
+    .insertInto('customer_links')
+    .values({ company_id: c.w.companyA, counterparty_id: customer, token_hash: hashToken(token), created_by: null, created_at: nowIso(), expires_at: new Date(Date.now() + 86_400_000).toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { token, id: row.id };
+}
+
 /**
  * A report of company A (with a photo) on a task for a fresh customer, signed for by a receiver, and a live link
  * of that customer: its token, ids.
@@ -1771,14 +1839,8 @@ async function linkedTripOfA(c: Ctx) {
   await c.s.db.kysely.updateTable('reports').set({ trip_uid: tripUid }).where('id', '=', report).execute();
   const signature = await signatureOfA(c);
   await c.s.db.kysely.insertInto('trip_acceptance_trips').values({ acceptance_id: signature, trip_uid: tripUid }).execute();
-  const token = randomBytes(32).toString('base64url');
-  const now = nowIso();
-  const row = await c.s.db.kysely
-    .insertInto('customer_links')
-    .values({ company_id: c.w.companyA, counterparty_id: customer, token_hash: hashToken(token), created_by: null, created_at: now, expires_at: new Date(Date.now() + 86_400_000).toISOString() })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return { customer, report, photo, signature, token, link: row.id };
+  const link = await linkOfA(c, customer);
+  return { customer, report, photo, signature, token: link.token, link: link.id };
 }
 
 /** An unanswered dispute of company A's customer. */

@@ -4,7 +4,9 @@
  * SUM), the act's and the invoice's (the JSON and both PDFs read back), the statistics' revenue (its per-load
  * detail) and the completed-tasks export's «Выручка» agree to the kopeck, and the customers' totals add up to the
  * company's revenue. The one defined difference — a trip of a closed month that the close did not store — is shown
- * apart: the statement bills it, the statistics' revenue (which follows the payroll) does not.
+ * apart: the statement bills it, the statistics' revenue (which follows the payroll) does not. The first customer
+ * has an hourly line: his trips' waiting beyond its free period is on the statement, the act and the invoice, and
+ * apart from the statistics' revenue and the export's «Выручка» (they count carriage: statement.total.carriage).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,7 @@ import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { makeCounterparty } from '../fixtures/registers.ts';
-import { makeTrip } from '../fixtures/statements.ts';
+import { addHourlyLine, makeTrip, stampWaits } from '../fixtures/statements.ts';
 import { waitFor } from '../e2e/harness/wait.ts';
 import { confirmedOf, type CompanyWageLoads, type CompanyWages, type PayrollMonth } from '../../contract/money.ts';
 import type { ExportJob } from '../../contract/exports.ts';
@@ -65,12 +67,16 @@ describe.each(backends)('reconciliation of the customer’s money ($name)', ({ d
     for (const name of ['ООО «Альфа»', 'ООО «Бета»', 'ИП Гаммов']) {
       const id = await makeCounterparty(s, p.company, { name: `${name} ${p.company}` });
       customers.push({ id, name: `${name} ${p.company}` });
+      // The first customer pays for waiting beyond 45 minutes at each place.
+      const hourly = customers.length === 1;
+      if (hourly) await addHourlyLine(s, p.admin.auth, id, { price: 1234.57, free_minutes: 45, valid_from: PERIODS[0].from });
       for (const period of PERIODS) {
         for (let day = 1; day <= 28; day += 3) {
           const date = `${period.month}-${String(day).padStart(2, '0')}`;
           const rate = random.pick(prices);
           const cargo = random.pick(['Щебень 20–40', 'Песок', 'ПГС']);
           const first = await makeTrip(s, { companyId: p.company, customerId: id, driverId: random.pick([p.driver.id, p.driver2.id]), date, cargo, rate, quantity: Math.round(random.next() * 30_000) / 1000 + 1 });
+          if (hourly) await stampWaits(s, first.reportId, date, { loading: Math.round(random.next() * 120), unloading: Math.round(random.next() * 120) });
           // A second trip on the same task, unloaded short: delivered is the unloading total.
           const loaded = Math.round(random.next() * 25_000) / 1000 + 5;
           await makeTrip(s, { companyId: p.company, customerId: id, driverId: p.driver.id, date, cargo, rate, taskId: first.taskId, quantity: loaded, unloaded: Math.round((loaded - random.next()) * 1000) / 1000 });
@@ -143,8 +149,15 @@ describe.each(backends)('reconciliation of the customer’s money ($name)', ({ d
       const url = `/counterparties/${customer.id}/statement?from=${period.from}&to=${period.to}`;
       const statement = await ok<Statement>('GET', url, p.manager);
       expect(statement.trips.length).toBeGreaterThan(10);
+      // What the act bills: carriage (each trip's amount) and the waiting beyond the free period.
       const total = kop(statement.total.amount);
-      expect(statement.trips.reduce((acc, t) => acc + kop(t.amount), 0)).toBe(total);
+      const carriage = kop(statement.total.carriage);
+      const waiting = statement.trips.reduce((acc, t) => acc + kop(t.waiting?.amount ?? 0), 0);
+      expect(statement.trips.reduce((acc, t) => acc + kop(t.amount), 0)).toBe(carriage);
+      expect(kop(statement.total.waiting)).toBe(waiting);
+      expect(carriage + waiting).toBe(total);
+      if (customer === customers[0]) expect(waiting).toBeGreaterThan(0);
+      else expect(waiting).toBe(0);
       expect(statement.by_day.reduce((acc, g) => acc + kop(g.amount), 0)).toBe(total);
       expect(statement.by_cargo.reduce((acc, g) => acc + kop(g.amount), 0)).toBe(total);
 
@@ -152,7 +165,9 @@ describe.each(backends)('reconciliation of the customer’s money ($name)', ({ d
       await book.xlsx.load((await send('GET', `${url}&format=xlsx`, p.manager)).rawPayload as unknown as ArrayBuffer);
       const sheet = book.getWorksheet('Реестр рейсов')!;
       const amountCell = sheet.getRow(statement.trips.length + 2).getCell(14).value as { formula: string; result: number };
-      expect(kop(amountCell.result)).toBe(total);
+      expect(kop(amountCell.result)).toBe(carriage);
+      const allCell = sheet.getRow(statement.trips.length + 3).getCell(14).value as { formula: string; result: number };
+      expect(kop(allCell.result)).toBe(total);
 
       const invoice = await ok<Invoice>('POST', '/invoices/', p.manager, { counterparty_id: customer.id, from: period.from, to: period.to });
       expect(kop(invoice.total)).toBe(total);
@@ -163,9 +178,12 @@ describe.each(backends)('reconciliation of the customer’s money ($name)', ({ d
       expect(act).toContain(`Итого: ${rub(statement.total.amount)}`);
       expect(bill).toContain(`Итого: ${rub(statement.total.amount)}`);
 
-      expect(stats.get(customer.id) ?? 0).toBe(total);
-      expect(exported.get(customer.name) ?? 0).toBe(total);
-      sum += total;
+      expect(invoice.lines.filter((l) => l.kind === 'waiting').reduce((acc, l) => acc + kop(l.amount), 0)).toBe(waiting);
+
+      // The statistics and the export count carriage; the waiting is listed apart (docs/statements.md).
+      expect(stats.get(customer.id) ?? 0).toBe(carriage);
+      expect(exported.get(customer.name) ?? 0).toBe(carriage);
+      sum += carriage;
     }
     const company = await ok<CompanyWages>('GET', `/wages/company/${p.company}?start_date=${period.from}&end_date=${period.to}`, p.manager);
     expect(kop(company.revenue)).toBe(sum);

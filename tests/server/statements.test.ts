@@ -15,8 +15,8 @@ import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { makeCounterparty } from '../fixtures/registers.ts';
-import { makeTrip } from '../fixtures/statements.ts';
-import type { Invoice, Statement } from '../../contract/statements.ts';
+import { addHourlyLine, makeTrip, stampWaits } from '../fixtures/statements.ts';
+import { waitingKop, type Invoice, type Statement } from '../../contract/statements.ts';
 import { localToday } from '../../server/tasks/scope.ts';
 
 let dir: string;
@@ -83,7 +83,9 @@ describe.each(backends)('the statement, the act and the invoice ($name)', ({ dat
       { key: '2026-11-03', trips: 1, quantity: 8, amount: 5600 },
     ]);
     expect(st.by_cargo.map((g) => g.key)).toEqual(['Щебень гранитный 5–20, т', 'Песок, м³']);
-    expect(st.total).toEqual({ trips: 3, quantity: 39.845, amount: 20106.99 });
+    // No hourly line in the customer's list: no waiting is billed.
+    expect(st.total).toEqual({ trips: 3, quantity: 39.845, carriage: 20106.99, waiting: 0, waiting_hours: 0, amount: 20106.99 });
+    expect(st.trips.every((t) => t.waiting === null)).toBe(true);
     expect(st.under_review.map((t) => t.review_status)).toEqual(['pending', 'disputed']);
     expect(st.unpriced).toBe(0);
   });
@@ -188,8 +190,8 @@ describe.each(backends)('the statement, the act and the invoice ($name)', ({ dat
     const first = await ok<Invoice>('POST', '/invoices/', p.manager, { counterparty_id: customer, from: '2026-11-01', to: '2026-11-30' });
     expect(first).toMatchObject({ number: 1, year: Number(localToday().slice(0, 4)), state: 'issued', total: 20106.99, vat: 3351.17, vat_rate: 20, trips: 3, age_days: 0, corrects_id: null });
     expect(first.lines).toEqual([
-      { cargo: 'Щебень гранитный 5–20', loading_place: 'Карьер «Лесной»', unloading_place: 'ЖК «Северный парк»', unit: 'т', trips: 2, quantity: 31.845, price: 455.55, amount: 14506.99 },
-      { cargo: 'Песок', loading_place: 'Карьер «Лесной»', unloading_place: 'ЖК «Северный парк»', unit: 'м³', trips: 1, quantity: 8, price: 700, amount: 5600 },
+      { kind: 'carriage', free_minutes: null, cargo: 'Щебень гранитный 5–20', loading_place: 'Карьер «Лесной»', unloading_place: 'ЖК «Северный парк»', unit: 'т', trips: 2, quantity: 31.845, price: 455.55, amount: 14506.99 },
+      { kind: 'carriage', free_minutes: null, cargo: 'Песок', loading_place: 'Карьер «Лесной»', unloading_place: 'ЖК «Северный парк»', unit: 'м³', trips: 1, quantity: 8, price: 700, amount: 5600 },
     ]);
     // The statement now names the act on each trip.
     const st = await ok<Statement>('GET', `/counterparties/${customer}/statement?from=2026-11-01&to=2026-11-30`, p.manager);
@@ -321,5 +323,79 @@ describe.each(backends)('the statement, the act and the invoice ($name)', ({ dat
     expect(nextText).toContain('Без НДС');
     expect(nextText).toContain('Сто пятьдесят тысяч триста восемьдесят два рубля 00 копеек');
     expect(pdfText((await send('GET', `/invoices/${invoice.id}/invoice.pdf`, p.manager)).rawPayload)).toContain('В том числе НДС 20%');
+  });
+
+  it('bills the waiting beyond the hourly line’s free period at loading and at unloading, by the minute, rounded half up per trip — on the statement, the workbook, the act and the invoice', async () => {
+    const customer = await makeCounterparty(s, p.company, { name: 'ООО «Простой»' });
+    await addHourlyLine(s, p.manager.auth, customer, { price: 1000.01, free_minutes: 30, valid_from: '2026-11-01' });
+    const trip = (date: string, over: object = {}) => makeTrip(s, { companyId: p.company, customerId: customer, driverId: p.driver.id, date, quantity: 10, rate: 500, ...over });
+    // 50 min at loading (20 beyond the free 30) and 45 at unloading (15 beyond): 35 minutes billed.
+    const long = await trip('2026-11-05');
+    await stampWaits(s, long.reportId, '2026-11-05', { loading: 50, unloading: 45 });
+    // Within the free period at both places: nothing billed.
+    const short = await trip('2026-11-06');
+    await stampWaits(s, short.reportId, '2026-11-06', { loading: 30, unloading: 20 });
+    // Without stamps: nothing billed.
+    await trip('2026-11-07');
+    // Before the hourly line is in force: no line, nothing billed however long the wait.
+    const early = await trip('2026-10-31');
+    await stampWaits(s, early.reportId, '2026-10-31', { loading: 240, unloading: 240 });
+    // Another customer without an hourly line: nothing billed.
+    const plain = await makeCounterparty(s, p.company);
+    const unpriced = await makeTrip(s, { companyId: p.company, customerId: plain, driverId: p.driver.id, date: '2026-11-05', quantity: 10, rate: 500 });
+    await stampWaits(s, unpriced.reportId, '2026-11-05', { loading: 240, unloading: 240 });
+
+    const url = `/counterparties/${customer}/statement?from=2026-10-25&to=2026-11-30`;
+    const st = await ok<Statement>('GET', url, p.manager);
+    const byId = new Map(st.trips.map((t) => [t.report_id, t]));
+    // 35 min × 1000,01 ₽/ч = 583,3391… → 583,34 (half up; floor would say 583,33).
+    expect(byId.get(long.reportId)?.waiting).toMatchObject({ free_minutes: 30, price: 1000.01, billed_min: 35, hours: 0.583, amount: 583.34 });
+    expect(byId.get(long.reportId)?.waiting_min).toBe(95);
+    expect(byId.get(short.reportId)?.waiting).toMatchObject({ billed_min: 0, amount: 0 });
+    expect(byId.get(early.reportId)?.waiting).toBeNull();
+    expect(st.total).toEqual({ trips: 4, quantity: 40, carriage: 20000, waiting: 583.34, waiting_hours: 0.583, amount: 20583.34 });
+    expect(st.by_cargo.find((g) => g.key === 'Простой, час')).toEqual({ key: 'Простой, час', trips: 1, quantity: 0.583, amount: 583.34 });
+    expect(st.by_day.reduce((acc, g) => acc + Math.round(g.amount * 100), 0)).toBe(2_058_334);
+    expect(st.by_cargo.reduce((acc, g) => acc + Math.round(g.amount * 100), 0)).toBe(2_058_334);
+    const other = await ok<Statement>('GET', `/counterparties/${plain}/statement?from=2026-11-01&to=2026-11-30`, p.manager);
+    expect(other.trips[0]?.waiting).toBeNull();
+    expect(other.total).toMatchObject({ waiting: 0, amount: 5000 });
+
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load((await send('GET', `${url}&format=xlsx`, p.manager)).rawPayload as unknown as ArrayBuffer);
+    const sheet = book.getWorksheet('Реестр рейсов')!;
+    const header = sheet.getRow(1).values as unknown[];
+    const col = (name: string) => header.indexOf(name);
+    const longRow = [2, 3, 4, 5].map((n) => sheet.getRow(n)).find((r) => r.getCell(col('№ рейса')).value === long.reportId)!;
+    expect([longRow.getCell(col('Простой к оплате, ч')).value, longRow.getCell(col('Простой, ₽')).value]).toEqual([0.583, 583.34]);
+    expect(sheet.getRow(6).getCell(col('Простой, ₽')).value).toEqual({ formula: 'SUM(T2:T5)', result: 583.34 });
+    expect(sheet.getRow(7).getCell(col('Сумма, ₽')).value).toEqual({ formula: 'N6+T6', result: 20583.34 });
+    const statementPdf = pdfText((await send('GET', `${url}&format=pdf`, p.manager)).rawPayload);
+    expect(statementPdf).toContain(`простой сверх нормы: 0,583 ч, ${rub(583.34)}`);
+    expect(statementPdf).toContain(`сумма ${rub(20583.34)}`);
+
+    const invoice = await ok<Invoice>('POST', '/invoices/', p.manager, { counterparty_id: customer, from: '2026-10-25', to: '2026-11-30' });
+    expect(invoice).toMatchObject({ total: 20583.34, trips: 4 });
+    expect(invoice.lines.filter((l) => l.kind === 'waiting')).toEqual([
+      { kind: 'waiting', free_minutes: 30, cargo: 'Щебень гранитный 5–20', loading_place: 'Карьер «Лесной»', unloading_place: 'ЖК «Северный парк»', unit: 'час', trips: 1, quantity: 0.583, price: 1000.01, amount: 583.34 },
+    ]);
+    for (const paper of ['act', 'invoice']) {
+      const text = pdfText((await send('GET', `/invoices/${invoice.id}/${paper}.pdf`, p.manager)).rawPayload);
+      expect(text).toContain('Простой сверх нормы (30 мин бесплатно на погрузке и на выгрузке)');
+      expect(text).toContain(`Итого: ${rub(20583.34)}`);
+    }
+    // Frozen: a new price of the hour later does not move the act.
+    await addHourlyLine(s, p.manager.auth, customer, { price: 2000, free_minutes: 0, valid_from: '2026-11-02' });
+    expect((await ok<Invoice>('GET', `/invoices/${invoice.id}`, p.manager)).total).toBe(20583.34);
+    const frozen = await s.db.kysely.selectFrom('invoice_trips').select(['waiting_min', 'waiting_kop']).where('report_id', '=', long.reportId).executeTakeFirstOrThrow();
+    expect([frozen.waiting_min, Number(frozen.waiting_kop)]).toEqual([35, 58334]);
+  });
+
+  it('rounds the billed waiting half up to the kopeck, in whole numbers', () => {
+    expect(waitingKop(100_001, 35)).toBe(58_334); // 58 333,92
+    expect(waitingKop(1, 30)).toBe(1); // 0,5 up
+    expect(waitingKop(1, 29)).toBe(0);
+    expect(waitingKop(150_000, 0)).toBe(0);
+    expect(waitingKop(150_000, 61)).toBe(152_500);
   });
 });

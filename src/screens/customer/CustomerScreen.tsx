@@ -2,14 +2,16 @@
  * /c/{token}: the customer's page (issue 34 §3, docs/customer-link.md), outside the signed-in shell, no account.
  * Today's trips live (polled every 20 s: the page has no session for the change feed), the period's list with the
  * ticket, the vehicle, the quantities, the receiver's signature and the photos, the totals; a trip disputed with a
- * reason. Everything comes from `/api/c/{token}/…`, which answers only this customer's trips.
+ * reason; the statement of the period (xlsx, PDF), the acts and invoices issued to him and each trip's proof of
+ * delivery and waybill to download. Everything comes from `/api/c/{token}/…`, which answers only this customer's.
  */
 import { useEffect, useState } from 'react';
 import { useParams } from 'wouter';
 import { CUSTOMER_PAGE_POLL_MS, PUBLIC_TRIP_STATE_LABELS, type PublicTrip, type PublicTrips } from '../../../contract/customer-links.ts';
+import { INVOICE_STATE_LABELS } from '../../../contract/statements.ts';
 import { TRIP_STEP_DONE, TRIP_STEPS } from '../../../contract/trips.ts';
 import { sendOnce, useGet } from '../../engine/api.ts';
-import { formatDate, formatDateTime, formatQuantity } from '../../ui/format.ts';
+import { formatDate, formatDateTime, formatMoney, formatQuantity } from '../../ui/format.ts';
 import { Loading } from '../../ui/states.tsx';
 import './customer.css';
 
@@ -56,6 +58,8 @@ export function CustomerScreen() {
         <Totals data={data} />
         {data.trips.length === 0 ? <p className="cust-muted">За этот период рейсов нет.</p> : <TripList trips={data.trips} token={token} onChanged={() => void page.refetch()} />}
       </section>
+
+      <Documents token={token} from={data.from} to={data.to} />
     </main>
   );
 }
@@ -92,6 +96,44 @@ function Totals({ data }: { data: PublicTrips }) {
         <div key={u.unit}><dt>Погружено / выгружено</dt><dd>{formatQuantity(u.loaded, u.unit)} / {formatQuantity(u.unloaded, u.unit)}</dd></div>
       ))}
     </dl>
+  );
+}
+
+/** The statement of the shown period and the acts and invoices issued to the customer, to download. */
+function Documents({ token, from, to }: { token: string; from: string; to: string }) {
+  const invoices = useGet('GET /c/:token/invoices', { token }, { retry: false });
+  const statement = (format: 'xlsx' | 'pdf') => `/api/c/${token}/statement?from=${from}&to=${to}&format=${format}`;
+  return (
+    <section aria-labelledby="cust-docs">
+      <h2 id="cust-docs">Документы</h2>
+      <p>Реестр рейсов за {formatDate(from)} – {formatDate(to)}:</p>
+      <div className="cust-actions">
+        <a className="button button-small" href={statement('xlsx')} download>Реестр xlsx</a>
+        <a className="button button-small" href={statement('pdf')} download>Реестр PDF</a>
+      </div>
+      {invoices.isPending ? (
+        <p className="cust-muted">Загружаем акты...</p>
+      ) : invoices.isError ? (
+        <p role="alert">{invoices.error.message}</p>
+      ) : invoices.data.data.length === 0 ? (
+        <p className="cust-muted">Актов и счетов пока нет.</p>
+      ) : (
+        <ul className="cust-docs" aria-label="Акты и счета">
+          {invoices.data.data.map((i) => (
+            <li key={i.id} className="list-item">
+              <span>
+                Акт и счёт № {i.number} от {formatDate(i.issued_on)} за {formatDate(i.from)} – {formatDate(i.to)}: {formatMoney(i.total)} ·{' '}
+                {i.state === 'paid' && i.paid_on ? `Оплачен ${formatDate(i.paid_on)}` : INVOICE_STATE_LABELS[i.state]}
+              </span>
+              <span className="cust-actions">
+                <a className="button button-small" href={i.act_url} download>Акт PDF</a>
+                <a className="button button-small" href={i.invoice_url} download>Счёт PDF</a>
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
@@ -135,6 +177,10 @@ function TripCard({ trip: t, token, onChanged }: { trip: PublicTrip; token: stri
           {t.photo_urls.map((url, i) => <a key={url} href={url} target="_blank" rel="noreferrer"><img src={url} alt={`Фото ${i + 1}`} loading="lazy" /></a>)}
         </div>
       )}
+      <div className="cust-actions">
+        <a className="button button-small button-quiet" href={t.pod_url} download>Доставка PDF</a>
+        <a className="button button-small button-quiet" href={t.waybill_url} download>Накладная PDF</a>
+      </div>
       <p className="cust-muted">{REVIEW_LABELS[t.review]}</p>
       {t.disputes.map((d) => (
         <div key={d.id} className="cust-dispute">
