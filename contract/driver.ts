@@ -220,8 +220,56 @@ export const reportCreateSchema = z.object({
   loading_is_buyer: formFlag().optional().default(0),
   unloading_is_buyer: formFlag().optional().default(0),
   completed_at: formDateTime,
-});
+  /**
+   * A trip entered after the fact with its times typed (docs/trips.md): arrival and departure at loading and
+   * unloading, each optional, in that order, none in the future; stored as the trip's stamps (`source: 'form'`).
+   */
+  loading_arrived_at: formDateTime,
+  loading_departed_at: formDateTime,
+  unloading_arrived_at: formDateTime,
+  unloading_departed_at: formDateTime,
+}).superRefine((report, ctx) => typedTimesIssues(report).forEach((issue) => ctx.addIssue({ code: 'custom', ...issue })));
 export type ReportCreate = z.infer<typeof reportCreateSchema>;
+
+/** The typed times of a trip entered after the fact, in their order (then its completion, which follows them). */
+export const TYPED_TIME_FIELDS = ['loading_arrived_at', 'loading_departed_at', 'unloading_arrived_at', 'unloading_departed_at'] as const;
+export type TypedTimeField = (typeof TYPED_TIME_FIELDS)[number];
+
+/** Each typed time in Russian, for the refusals that name it. */
+export const TYPED_TIME_LABELS: Record<TypedTimeField | 'completed_at', string> = {
+  loading_arrived_at: 'Прибытие на погрузку',
+  loading_departed_at: 'Выезд с погрузки',
+  unloading_arrived_at: 'Прибытие на выгрузку',
+  unloading_departed_at: 'Выезд с выгрузки',
+  completed_at: 'Время завершения',
+};
+
+/** A typed time may run ahead of the server's clock by this much (a phone's clock drifts): contract/report-checks.ts CLOCK_SKEW_MINUTES. */
+const TYPED_SKEW_MS = 5 * 60_000;
+
+/**
+ * What is wrong with a form's typed times (none: []): one in the future, or one before an earlier step's (the
+ * completion, when given, is last). Each issue names its field (the server's detail «field: …»); `now` is the server's (or the phone's) clock.
+ */
+export function typedTimesIssues(
+  report: Partial<Record<TypedTimeField | 'completed_at', string | undefined>>,
+  now = Date.now(),
+): { path: [TypedTimeField | 'completed_at']; message: string }[] {
+  const issues: { path: [TypedTimeField | 'completed_at']; message: string }[] = [];
+  let previous: { field: TypedTimeField | 'completed_at'; at: number } | null = null;
+  const fields = [...TYPED_TIME_FIELDS, ...(TYPED_TIME_FIELDS.some((f) => report[f]) ? (['completed_at'] as const) : [])];
+  for (const field of fields) {
+    const value = report[field];
+    if (!value) continue;
+    const at = Date.parse(value);
+    if (field !== 'completed_at' && at > now + TYPED_SKEW_MS) issues.push({ path: [field], message: 'время ещё не наступило' });
+    else if (previous && at < previous.at) {
+      issues.push({ path: [field], message: `раньше, чем «${TYPED_TIME_LABELS[previous.field]}»` });
+    }
+    previous = { field, at };
+  }
+  return issues;
+}
 
 /** PUT /reports/{id} as JSON: every field optional, an absent one stays; numbers are numbers, null clears, flags 0 or 1. */
 export const reportUpdateSchema = z.object({

@@ -141,6 +141,14 @@ export interface ReportFacts {
   ticket_number: string | null;
   /** The trip's timeline (docs/trips.md); absent or null for a report entered after the fact in one form. */
   trip?: TripCheckFacts | null;
+  /** A trip entered after the fact with its loading arrival typed: its cycle is read from the loading arrivals. */
+  typed_cycle?: TypedCycleFacts | null;
+}
+
+/** The loading arrival typed in the after-the-fact form, and the same driver's previous one (any trip), ISO. */
+export interface TypedCycleFacts {
+  loading_arrived_at: string;
+  previous_loading_arrived_at: string | null;
 }
 
 /** Step names as a detail writes them («прибытие на погрузку»). */
@@ -351,13 +359,14 @@ export function checkReport(facts: ReportFacts, thresholds: CheckThresholds = DE
   const completed = parseTime(facts.completed_at);
   const trip = facts.trip ?? null;
 
-  // fast_cycle: a trip's loading arrivals; a form's completion times
-  const cycleEnd = trip ? parseTime(trip.loading_arrived_at) : completed;
-  const previous = parseTime(trip ? trip.previous_loading_arrived_at : facts.previous_completed_at);
+  // fast_cycle: the loading arrivals of a stamped trip or of a form with its times typed; else a form's completion times
+  const arrivals = trip ?? facts.typed_cycle ?? null;
+  const cycleEnd = arrivals ? parseTime(arrivals.loading_arrived_at) : completed;
+  const previous = parseTime(arrivals ? arrivals.previous_loading_arrived_at : facts.previous_completed_at);
   if (cycleEnd !== null && previous !== null) {
     const minutes = (cycleEnd - previous) / MINUTE;
     if (minutes >= 0 && minutes < t.min_cycle_minutes) {
-      const what = trip ? 'от прибытия на погрузку в предыдущем рейсе до прибытия в этом' : 'после предыдущего рейса';
+      const what = arrivals ? 'от прибытия на погрузку в предыдущем рейсе до прибытия в этом' : 'после предыдущего рейса';
       flags.push({
         code: 'fast_cycle',
         detail: `${formatNumberRu(minutes, 1, 'down')} мин ${what} (минимум ${formatNumberRu(t.min_cycle_minutes, 1)} мин)`,

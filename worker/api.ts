@@ -11,6 +11,8 @@ import type { AlertsSnapshot } from './alerts.ts';
 import type { Position, StampSource, TripStep } from '../contract/trips.ts';
 import type { NewTripStep } from './trip-steps.ts';
 export type { NewTripStep } from './trip-steps.ts';
+import type { NewShiftAcceptance } from './shift-acceptance.ts';
+export type { NewShiftAcceptance } from './shift-acceptance.ts';
 export type { AlertItem, AlertsSnapshot } from './alerts.ts';
 
 /** The auth state of docs/product.md §3, without the tokens (those never leave the worker). */
@@ -60,6 +62,8 @@ export interface OutboxItemView {
   waited: boolean;
   /** A trip step (issue 32) rather than a report. */
   trip?: OutboxTripStepView;
+  /** The receiver's one signature (or the refusal) for the listed trips of the shift, rather than a report. */
+  shiftAcceptance?: { key: string; trip_uids: string[]; kind: 'signed' | 'refused'; at: string };
 }
 
 /** A queued trip step as the tabs see it: the current trip's timeline is read from these. */
@@ -204,8 +208,13 @@ export interface NewReport {
   total_unloading_quantity: number | null;
   unloadingIsBuyer: 0 | 1;
   loadingIsBuyer: 0 | 1;
+  /** A trip entered after the fact: its typed times, ISO (contract/driver.ts; the last one is its completion). */
+  times?: TypedTimes;
   photos: Blob[];
 }
+
+/** The typed times of a trip entered after the fact (the form fields of POST /reports/). */
+export type TypedTimes = Partial<Record<'loading_arrived_at' | 'loading_departed_at' | 'unloading_arrived_at' | 'unloading_departed_at', string>>;
 
 export interface OutboxApi {
   /** Compresses the photos and queues the report; answers the queue record's id. */
@@ -221,6 +230,11 @@ export interface OutboxApi {
   queueTripStep(step: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>>;
   /** Takes a step back while its undo window lasts; after it, a failure saying why it stays. */
   undoTripStep(tripUid: string, step: TripStep): Promise<Result<null>>;
+  /**
+   * Queues the per-shift acceptance (issue 32): the receiver signed once (or refused) for the listed finished trips;
+   * sent as POST /trips/acceptance, exactly once by its key. Answers the record's id and that key.
+   */
+  queueShiftAcceptance(input: NewShiftAcceptance): Promise<Result<{ id: number; key: string }>>;
   /** Corrects a step's time (ISO): it goes again with source 'corrected'. */
   correctTripStep(tripUid: string, step: TripStep, at: string): Promise<Result<null>>;
   /** Compresses one photo for a preview (same settings as the queue). */

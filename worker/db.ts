@@ -7,7 +7,7 @@
  * The database is opened by a function the caller passes in, so tests use fake-indexeddb.
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
-import type { TripStep, TripStepBody } from '../contract/trips.ts';
+import type { ShiftAcceptanceBody, TripStep, TripStepBody } from '../contract/trips.ts';
 
 export const DB_NAME = 'reis-engine';
 export const DB_VERSION = 1;
@@ -33,6 +33,12 @@ export interface TripStepFacts {
   signature: boolean;
   /** The driver corrected the step's time (`body.source` 'corrected'): it goes again as JSON, without its files. */
   correction?: boolean;
+}
+
+/** A per-shift acceptance queued in the outbox (worker/shift-acceptance.ts): `POST /trips/acceptance` with `body`; with `signature` true its one photo is the receiver's signature PNG. */
+export interface ShiftAcceptanceFacts {
+  body: ShiftAcceptanceBody;
+  signature: boolean;
 }
 
 export interface OutboxRecord {
@@ -77,6 +83,10 @@ export interface OutboxRecord {
   trip?: TripStepFacts;
   /** A trip step's undo window: until then no engine sends it, and the driver may take it back. */
   holdUntil?: number;
+  /** A report entered after the fact with its trip's times typed (the form fields of POST /reports/). */
+  typedTimes?: Partial<Record<'loading_arrived_at' | 'loading_departed_at' | 'unloading_arrived_at' | 'unloading_departed_at', string>>;
+  /** The receiver's one signature for the shift's trips (issue 32) rather than a report; absent on reports. */
+  acceptance?: ShiftAcceptanceFacts;
 }
 
 export interface PhotoRecord {

@@ -17,7 +17,8 @@ import type { Channel, Clock, Locks, NetworkStatus } from './ports.ts';
 import type { Recovery } from './recovery.ts';
 import { IDEMPOTENCY_HEADER } from './report-form.ts';
 import { answeredId, outboxRequest } from './trip-form.ts';
-import { tripStepBodySchema } from '../contract/trips.ts';
+import { shiftAcceptanceSchema, tripStepBodySchema } from '../contract/trips.ts';
+import { newAcceptanceKey } from './shift-acceptance.ts';
 import type { Snapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
 
@@ -128,6 +129,15 @@ export function createOutboxApi(deps: OutboxApiDeps): EngineOutbox {
           return Promise.resolve({ ok: false, message, status: null, network: false });
         }
         return outbox.queueTripStep({ ...step, body: parsed.data });
+      },
+      queueShiftAcceptance: ({ signature, ...fields }) => {
+        // Its key is made once, here: the record keeps it, so every resend is the same acceptance to the server.
+        const parsed = shiftAcceptanceSchema.safeParse({ key: newAcceptanceKey(), ...fields });
+        if (!parsed.success) {
+          const message = `Подпись не сохранена: ${parsed.error.issues[0]?.message ?? 'неверные данные'}`;
+          return Promise.resolve({ ok: false, message, status: null, network: false });
+        }
+        return outbox.queueShiftAcceptance({ body: parsed.data, signature });
       },
       undoTripStep: (uid, step) => outbox.undoTripStep(uid, step),
       correctTripStep: (uid, step, at) => outbox.correctTripStep(uid, step, at),

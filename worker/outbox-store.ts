@@ -32,10 +32,12 @@ export function newOutboxRecord(report: NewReport, userId: number, now: number):
     resolved: false,
     // uuid rather than crypto.randomUUID: the latter exists only in secure contexts (not on a plain-http LAN).
     idempotencyKey: uuidv4(),
-    completedAt: new Date(now).toISOString(),
+    // Typed after the fact: the trip's last typed time is its completion (the server checks them in order).
+    completedAt: report.times?.unloading_departed_at ?? new Date(now).toISOString(),
     createdAt: now,
     lastError: null,
     userId,
+    ...(report.times ? { typedTimes: { ...report.times } } : {}),
   };
 }
 

@@ -9,6 +9,7 @@ import type { Clock, Locks, NetworkStatus } from './ports.ts';
 import type { OutboxStore } from './store.ts';
 import type { NewTripStep } from './trip-steps.ts';
 import type { TripStep } from '../contract/trips.ts';
+import type { QueuedShiftAcceptance } from './shift-acceptance.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
 export const FLUSH_INTERVAL_MS = 60_000;
@@ -71,6 +72,8 @@ export interface Outbox {
   queueReport(report: NewReport): Promise<Result<number>>;
   /** A trip step (worker/trip-steps.ts), held for its undo window, then sent in its trip's order. */
   queueTripStep(step: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>>;
+  /** The receiver's one signature for the shift's trips (worker/shift-acceptance.ts), its body checked and keyed by the engine. */
+  queueShiftAcceptance(input: QueuedShiftAcceptance): Promise<Result<{ id: number; key: string }>>;
   undoTripStep(uid: string, step: TripStep): Promise<Result<null>>;
   /** A step's time corrected by the driver: sent again as source 'corrected' (without its files once delivered). */
   correctTripStep(uid: string, step: TripStep, at: string): Promise<Result<null>>;
@@ -105,6 +108,7 @@ export const NO_OUTBOX_MESSAGE = 'Очередь отчётов недоступ
 export const noOutbox: OutboxFactory = () => ({
   queueReport: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   queueTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  queueShiftAcceptance: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   undoTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   correctTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   flush: async () => undefined,

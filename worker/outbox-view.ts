@@ -78,6 +78,9 @@ export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxVi
       progress: sending.get(r.id as number) ?? null,
       waited: waited(r, state.now),
       ...(r.trip ? { trip: tripView(r) } : {}),
+      ...(r.acceptance
+        ? { shiftAcceptance: { key: r.acceptance.body.key, trip_uids: r.acceptance.body.trip_uids, kind: r.acceptance.body.acceptance.kind, at: r.acceptance.body.at } }
+        : {}),
     }),
   );
   const undelivered = mine.filter((r) => r.givenUp).length;

@@ -25,6 +25,7 @@ import { isStoreError, type OutboxWrite } from './store.ts';
 import { byAge, outboxSnapshot, waited } from './outbox-view.ts';
 import { checkTripStep, heldForUndo, newTripStepRecord, stepIndex, waitsForEarlierStep, type NewTripStep } from './trip-steps.ts';
 import type { TripStep } from '../contract/trips.ts';
+import { checkShiftAcceptance, keptForShift, newShiftAcceptanceRecord, type QueuedShiftAcceptance } from './shift-acceptance.ts';
 
 export { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs } from './outbox-types.ts';
 export type { Outbox, OutboxDeps, SendResult } from './outbox-types.ts';
@@ -50,6 +51,8 @@ export const NO_STORAGE_MESSAGE = 'Хранилище на устройстве 
 export const DELIVERED_NOTICE = 'Отчёт отправлен';
 /** Told when a trip's last step that had to wait reaches the server (its earlier steps are not told one by one). */
 export const TRIP_DELIVERED_NOTICE = 'Рейс отправлен';
+/** Told when a shift acceptance that had to wait reaches the server. */
+export const ACCEPTANCE_DELIVERED_NOTICE = 'Подпись за смену отправлена';
 /** The undo came after the step's window: it may be on its way or delivered, so it stays. */
 export const UNDO_TOO_LATE = 'Отменить уже нельзя: отметка отправляется или отправлена. Исправьте время отметки или сообщите диспетчеру.';
 
@@ -137,6 +140,32 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       if (isStoreError(error, 'quota')) return failure('Недостаточно места на устройстве: отметка не сохранена');
       if (isStoreError(error, 'unavailable')) return failure('Хранилище на устройстве недоступно: отметка не сохранена');
       return failure('Не удалось сохранить отметку на устройстве');
+    }
+  }
+
+  /**
+   * The receiver's one signature (or the refusal) for the shift's finished trips (worker/shift-acceptance.ts): one
+   * record keyed by `body.key`, due at once (no undo: the receiver has signed), its signature stored as drawn.
+   */
+  async function queueShiftAcceptance(input: QueuedShiftAcceptance): Promise<Result<{ id: number; key: string }>> {
+    const userId = deps.userId();
+    if (userId === null) return failure('Войдите в систему, чтобы отправить подпись');
+    if (!compress) return failure('Подпись можно сохранить только в приложении');
+    try {
+      records = await store.all();
+      const refused = checkShiftAcceptance(input, records, userId);
+      if (refused) return failure(refused);
+      const record = newShiftAcceptanceRecord(input.body, input.signature !== null, userId, clock.now());
+      if (!deps.isOnline()) record.heldBack = true;
+      const id = await store.add(record, input.signature ? [input.signature] : []);
+      await reload();
+      if (started) triggerFlush();
+      return { ok: true, data: { id, key: input.body.key } };
+    } catch (error) {
+      console.error('queueing a shift acceptance failed', error);
+      if (isStoreError(error, 'quota')) return failure('Недостаточно места на устройстве: подпись не сохранена');
+      if (isStoreError(error, 'unavailable')) return failure('Хранилище на устройстве недоступно: подпись не сохранена');
+      return failure('Не удалось сохранить подпись на устройстве');
     }
   }
 
@@ -283,7 +312,8 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (result.ok) {
       const written = update(id, (r) => ({ ...r, sent: true, sentAt: now, lastError: null })).then(() => {
         if (!waited(loaded.record, now)) return;
-        if (!record.trip) deps.notify(DELIVERED_NOTICE);
+        if (record.acceptance) deps.notify(ACCEPTANCE_DELIVERED_NOTICE);
+        else if (!record.trip) deps.notify(DELIVERED_NOTICE);
         else if (record.trip.step === 'unloading_departed') deps.notify(TRIP_DELIVERED_NOTICE);
       });
       return { outcome: 'sent', written };
@@ -422,13 +452,15 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     const assigned = await deps.assignedAssociationIds();
     if (assigned === null) return [];
     const stillAssigned = new Set(assigned);
-    const gone = sent.filter((r) => !stillAssigned.has(r.association_id));
+    const now = clock.now();
+    // The day's finished trips and their shift acceptance stay for the end-of-day signature (shift-acceptance.ts).
+    const gone = sent.filter((r) => !stillAssigned.has(r.association_id) && !keptForShift(r, now));
     if (gone.length === 0) return [];
     const resolved = await store.write(async (tx) => {
       const done: OutboxRecord[] = [];
       for (const record of gone) {
         const stored = await tx.get(record.id as number);
-        if (!stored?.sent) continue;
+        if (!stored?.sent || keptForShift(stored, now)) continue;
         await tx.remove(record.id as number);
         done.push({ ...stored, resolved: true });
       }
@@ -469,5 +501,5 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     };
   }
 
-  return { queueReport, queueTripStep, undoTripStep, correctTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
+  return { queueReport, queueTripStep, queueShiftAcceptance, undoTripStep, correctTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
 }

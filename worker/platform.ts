@@ -126,6 +126,7 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     download: async (path, params) => (await ready).download(path, params),
     queueReport: async (report) => (await ready).queueReport(report),
     queueTripStep: async (step) => (await ready).queueTripStep(step),
+    queueShiftAcceptance: async (input) => (await ready).queueShiftAcceptance(input),
     undoTripStep: async (uid, step) => (await ready).undoTripStep(uid, step),
     correctTripStep: async (uid, step, at) => (await ready).correctTripStep(uid, step, at),
     flushNow: async () => (await ready).flushNow(),

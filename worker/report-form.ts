@@ -10,7 +10,7 @@ export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
 
 type FormRecord = Pick<
   OutboxRecord,
-  'association_id' | 'quantity' | 'total_loading_quantity' | 'total_unloading_quantity' | 'flags' | 'completedAt' | 'trips' | 'ticketNumber' | 'final'
+  'association_id' | 'quantity' | 'total_loading_quantity' | 'total_unloading_quantity' | 'flags' | 'completedAt' | 'trips' | 'ticketNumber' | 'final' | 'typedTimes'
 >;
 
 const EXTENSIONS: Record<string, string> = {
@@ -48,6 +48,8 @@ export function buildReportForm(record: FormRecord, photos: readonly Blob[]): Fo
   if (record.ticketNumber) form.append('ticket_number', record.ticketNumber);
   // A record queued before trips existed finished its task with its one report.
   form.append('final', record.final === false ? '0' : '1');
+  // A trip entered after the fact: its typed times (contract/driver.ts), each its stamp on the server.
+  for (const [field, at] of Object.entries(record.typedTimes ?? {})) if (at) form.append(field, at);
   photos.forEach((photo, index) => form.append('photos', photo, photoName(photo, index)));
   return form;
 }

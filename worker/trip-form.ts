@@ -2,7 +2,8 @@
  * The request that delivers one outbox record (the engine's and the service worker's sends): a report is the
  * multipart POST /reports/ (report-form.ts); a trip step is the multipart `PUT /trips/{uid}/steps/{step}`
  * (contract/trips.ts): a `data` part with the step's JSON, its photos as `photo` parts and the receiver's
- * signature as the one `signature` part. Both go with `Idempotency-Key: record.idempotencyKey`.
+ * signature as the one `signature` part; a per-shift acceptance is the multipart `POST /trips/acceptance` (`data` and
+ * the `signature` PNG). All go with `Idempotency-Key: record.idempotencyKey`.
  */
 import type { OutboxRecord } from './db.ts';
 import { buildReportForm, photoName } from './report-form.ts';
@@ -15,6 +16,13 @@ export interface OutboxRequest {
 }
 
 export function outboxRequest(record: OutboxRecord, blobs: readonly Blob[]): OutboxRequest {
+  if (record.acceptance) {
+    const form = new FormData();
+    form.append('data', JSON.stringify(record.acceptance.body));
+    const signature = record.acceptance.signature ? blobs[0] : undefined;
+    if (signature) form.append('signature', signature, 'signature.png');
+    return { method: 'POST', path: 'trips/acceptance', form };
+  }
   const trip = record.trip;
   if (!trip) return { method: 'POST', path: 'reports/', form: buildReportForm(record, blobs) };
   const form = new FormData();

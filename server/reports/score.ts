@@ -10,7 +10,7 @@ import { checkReport, checkThresholdsSchema, DEFAULT_CHECK_THRESHOLDS, type Chec
 import { bandNeighbours, bandSql, DUPLICATE_PHOTO_MAX_DISTANCE, hammingDistance, PHASH_BANDS } from './phash.ts';
 import { DELIVERED_SQL, shareOf } from '../tasks/progress.ts';
 import { driverVehicles } from '../registers/driver-vehicles.ts';
-import type { TripCheckFacts } from '../../contract/report-checks.ts';
+import type { TripCheckFacts, TypedCycleFacts } from '../../contract/report-checks.ts';
 import { acceptanceOf, distanceFrom, neighbourArrival, placeSide, placesOfReport, positionOf, stampsOf, timelineOf, waitsOf } from '../trips/facts.ts';
 import { companyTripSettings } from '../trips/settings.ts';
 import { disputeFlags } from '../customer-links/dispute-flag.ts';
@@ -102,7 +102,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
     .executeTakeFirst();
   if (!r) return [];
   const since = new Date(Date.parse(r.created_at) - DUPLICATE_WINDOW_DAYS * 86_400_000).toISOString();
-  const [vehicle, before, previous, live, ticket, photo, thresholds, trip] = await Promise.all([
+  const [vehicle, before, previous, live, ticket, photo, thresholds, trip, typed] = await Promise.all([
     // The fleet vehicle on the driver's card, else the current one of his own list (registers/driver-vehicles.ts).
     driverVehicles(db, [r.driver_id]).then((v) => v.get(r.driver_id)),
     db
@@ -137,6 +137,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
     duplicatePhoto(db, r.id, r.company_id, since),
     companyThresholds(db, r.company_id),
     r.after_the_fact ? Promise.resolve(null) : tripCheckFacts(db, r),
+    r.after_the_fact ? typedCycle(db, r) : Promise.resolve(null),
   ]);
   const checked = checkReport(
     {
@@ -156,6 +157,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
       duplicate_ticket_of: ticket ? { report_id: ticket.id } : null,
       ticket_number: r.ticket_number,
       trip,
+      typed_cycle: typed,
     },
     thresholds,
   );
@@ -163,6 +165,17 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
   const flags = [...checked, ...(await disputeFlags(db, r.id))];
   await db.updateTable('reports').set({ flags: JSON.stringify(flags) }).where('id', '=', r.id).execute();
   return flags;
+}
+
+/**
+ * A trip entered after the fact with its loading arrival typed (docs/trips.md): its cycle is read from the loading
+ * arrivals, as a stamped trip's; null when that time was not typed (the completion times are compared then).
+ */
+async function typedCycle(db: Q, r: { id: number; driver_id: number }): Promise<TypedCycleFacts | null> {
+  const own = await db.selectFrom('trip_stamps').select('at').where('report_id', '=', r.id).where('step', '=', 'loading_arrived').executeTakeFirst();
+  if (!own) return null;
+  const previous = await neighbourArrival(db, r.driver_id, r.id, own.at, 'previous');
+  return { loading_arrived_at: own.at, previous_loading_arrived_at: previous?.at ?? null };
 }
 
 /** What the checks read of a trip stamped as it happened (docs/trips.md): its stamps, waits, cycle and acceptance. */

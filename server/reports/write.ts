@@ -12,10 +12,12 @@ import { nowIso } from '../db/connect.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import { conflict, HttpError } from '../errors.ts';
 import type { Report } from '../../contract/entities.ts';
-import type { ReportCreate, ReportUpdate } from '../../contract/driver.ts';
+import type { TripStep } from '../../contract/trips.ts';
+import { TYPED_TIME_FIELDS, type ReportCreate, type ReportUpdate } from '../../contract/driver.ts';
 import { associationScope, assertSeesAssociation, loadReport } from './load.ts';
 import { settleTask } from '../tasks/progress.ts';
 import { scoreReport } from './score.ts';
+import { rescoreCycleNeighbours } from '../trips/cycle.ts';
 import { ticketKey } from './ticket.ts';
 import { removeFiles, storePhotos, type Photo, type StoredPhoto } from './photos.ts';
 import { assertLoadChangeable, dropLatePayment, settleLateLoad } from '../payroll/late.ts';
@@ -110,7 +112,7 @@ export async function createReport(
           loading_is_buyer: input.loading_is_buyer,
           unloading_is_buyer: input.unloading_is_buyer,
           idempotency_key: key,
-          completed_at: input.completed_at ?? now,
+          completed_at: input.completed_at ?? input.unloading_departed_at ?? now,
           created_at: now,
           updated_at: now,
           trips: input.trips,
@@ -121,10 +123,13 @@ export async function createReport(
         .returning('id')
         .executeTakeFirstOrThrow();
       await insertPhotos(trx, id, stored, now);
+      await insertTypedStamps(trx, id, input, now);
       await syncAssociation(trx, input.association_id, input.final === 1 ? 'finish' : null);
       return id;
     });
     await scoreReport(db, id);
+    // A typed loading arrival is a point of the driver's cycles: his next trip's cycle changed.
+    if (input.loading_arrived_at) await rescoreCycleNeighbours(db, id);
     return { report: await loadReport(db, id), created: true };
   } catch (error) {
     await removeFiles(ctx.storage, stored.map((s) => s.key));
@@ -134,6 +139,18 @@ export async function createReport(
     }
     throw error;
   }
+}
+
+/**
+ * A trip entered after the fact with its times typed (contract/driver.ts, already checked in order and not in the
+ * future): each typed time is its step's stamp, `source: 'form'`, without a position (docs/trips.md).
+ */
+async function insertTypedStamps(trx: Q, reportId: number, input: ReportCreate, now: string): Promise<void> {
+  const rows = TYPED_TIME_FIELDS.flatMap((field) => {
+    const at = input[field];
+    return at ? [{ report_id: reportId, step: field.slice(0, -3) as TripStep, at, received_at: now, lat: null, lon: null, accuracy: null, source: 'form' as const }] : [];
+  });
+  if (rows.length > 0) await trx.insertInto('trip_stamps').values(rows).execute();
 }
 
 export async function insertPhotos(trx: Q, reportId: number, stored: readonly StoredPhoto[], now: string): Promise<void> {

@@ -139,7 +139,9 @@ export async function tripFacts(db: Q, reportId: number): Promise<TripFacts> {
     .executeTakeFirstOrThrow();
   const [stamps, places] = await Promise.all([stampsOf(db, [reportId]), placesOfReport(db, reportId)]);
   const timeline = timelineOf(stamps.get(reportId) ?? [], places);
-  if (TRIP_STEPS.every((step) => timeline[step] === null) && report.completed_at) {
+  // Entered after the fact: its completion is its last step when that time was not typed (docs/trips.md).
+  const formed = report.after_the_fact === 1 || TRIP_STEPS.every((step) => timeline[step] === null);
+  if (formed && timeline.unloading_departed === null && report.completed_at) {
     timeline.unloading_departed = { at: report.completed_at, received_at: report.created_at, position: null, source: 'form', distance_m: null };
   }
   const arrived = timeline.loading_arrived?.at;

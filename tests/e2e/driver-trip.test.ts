@@ -3,7 +3,9 @@
  * (`Emulation.setGeolocationOverride`). The driver taps through a trip — the position read at each step, the
  * ticket's sheet, an undo within its window, a corrected time — then taps through a second trip with the server and the network
  * gone; a reload keeps it (IndexedDB, the service worker's shell), and once they are back every step reaches the
- * server exactly once (counted at the proxy). Layout at 360 and 1440 px: no horizontal scroll.
+ * server exactly once (counted at the proxy). The company asks for one signature a shift: at the day's end the
+ * receiver signs once on the touch screen for both trips, sent once as POST /trips/acceptance, and the trips read
+ * «подписано за смену». Layout at 360 and 1440 px: no horizontal scroll.
  * E2E_SCREENSHOTS=<dir> saves the card and the sheet.
  */
 import { describe, expect, it } from 'vitest';
@@ -26,6 +28,11 @@ describe('the trip as it happens (360 px)', () => {
     const { browser, url, proxy } = suite.app;
     const context = await newContext(browser, 'shared', 360);
     try {
+      // The company asks for one signature a shift: the trip's own «Выгружен» asks for none, the day's end does.
+      await suite.app.server.db.kysely
+        .updateTable('companies')
+        .set({ trip_settings: JSON.stringify({ acceptance_mode: 'per_shift', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90 }) })
+        .execute();
       await context.grantPermissions(['geolocation'], { origin: url });
       const page = await context.newPage();
       const errors = trackErrors(page);
@@ -116,12 +123,48 @@ describe('the trip as it happens (360 px)', () => {
       expect(twice.length).toBeLessThanOrEqual(1);
       for (const [path, n] of twice) expect([path.endsWith('/loading_arrived'), n]).toEqual([true, 2]);
 
+      // The day's end: the receiver signs once for both trips on the touch screen; it goes once, and they read signed.
+      const shift = page.getByRole('region', { name: 'Подпись получателя за смену' });
+      await shift.getByText('Рейсов без подписи за сегодня: 2', { exact: false }).waitFor();
+      expect(await shift.getByText('без подписи', { exact: true }).count()).toBe(2);
+      await shift.getByRole('button', { name: 'Подписать рейсы за смену (2)' }).click();
+      const signSheet = page.getByRole('dialog', { name: 'Подпись за смену' });
+      await signSheet.getByRole('button', { name: 'Сохранить подпись' }).click();
+      await signSheet.getByText('Укажите имя получателя').waitFor();
+      await signSheet.getByText('Получатель должен расписаться').waitFor();
+      await signSheet.getByLabel('Имя получателя').fill('Петров И. С.');
+      await signSheet.getByLabel('Должность').fill('мастер участка');
+      const pad = signSheet.getByRole('img', { name: /^Поле для подписи/ });
+      await pad.scrollIntoViewIfNeeded();
+      const box = await pad.boundingBox();
+      if (!box) throw new Error('no signature pad');
+      await page.mouse.move(box.x + 30, box.y + 60);
+      await page.mouse.down();
+      await page.mouse.move(box.x + 120, box.y + 110, { steps: 8 });
+      await page.mouse.move(box.x + 220, box.y + 50, { steps: 8 });
+      await page.mouse.up();
+      if (shots) await page.screenshot({ path: `${shots}/shift-acceptance-sheet-360.png` });
+      expect(await noHorizontalScroll(page)).toBe(true);
+      await signSheet.getByRole('button', { name: 'Сохранить подпись' }).click();
+      await signSheet.waitFor({ state: 'detached' });
+      await expect.poll(() => shift.getByText('подписано за смену', { exact: true }).count(), { timeout: 30_000, interval: 250 }).toBe(2);
+      await shift.getByText('Все рейсы за сегодня подписаны.').waitFor();
+      if (shots) await shift.screenshot({ path: `${shots}/shift-acceptance-360.png` });
+      const acceptancePosts = proxy.requests.filter((r) => r.method === 'POST' && r.path === '/api/trips/acceptance');
+      expect(acceptancePosts.map((r) => r.status)).toEqual([201]);
+      const stored = await suite.app.server.db.kysely.selectFrom('trip_acceptances').select(['id', 'scope', 'kind', 'receiver_name', 'signature_key']).execute();
+      expect(stored).toMatchObject([{ scope: 'shift', kind: 'signed', receiver_name: 'Петров И. С.' }]);
+      expect(stored[0]?.signature_key).toBeTruthy();
+      const listed = await suite.app.server.db.kysely.selectFrom('trip_acceptance_trips').select('trip_uid').where('acceptance_id', '=', stored[0]!.id).execute();
+      expect(listed).toHaveLength(2);
+
       await page.setViewportSize({ width: 1440, height: 900 });
       expect(await noHorizontalScroll(page)).toBe(true);
       if (shots) await card.screenshot({ path: `${shots}/trip-card-1440.png` });
       expect(errors).toEqual([]);
     } finally {
       proxy.setDown(false);
+      await suite.app.server.db.kysely.updateTable('companies').set({ trip_settings: null }).execute();
       await context.close();
     }
   });

@@ -218,6 +218,55 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
     expect(trip.timeline.loading_arrived).toBeNull();
   });
 
+  it('the after-the-fact form stores its typed times in order, refuses them out of order or ahead with a Russian detail naming the field, and fast_cycle reads them', async () => {
+    const { association } = await assignment();
+    const file = async (times: Record<string, string>) => {
+      const form = new FormData();
+      form.append('association_id', String(association));
+      form.append('quantity', '20');
+      for (const [name, value] of Object.entries(times)) form.append(name, value);
+      const { payload, headers } = await encodeForm(form);
+      return s.app.inject({ method: 'POST', url: '/api/reports/', payload, headers: { ...headers, authorization: `Bearer ${p.driver.token}`, 'idempotency-key': randomUUID() } });
+    };
+    // Ten days back: no other test's trip of this driver is near these times.
+    const t0 = new Date(Date.now() - 10 * 86_400_000).toISOString();
+    const first = await file({ loading_arrived_at: t0, loading_departed_at: minutes(t0, 25), unloading_arrived_at: minutes(t0, 55), unloading_departed_at: minutes(t0, 70) });
+    expect(first.statusCode, first.body).toBe(201);
+    const trip = await view(first.json().id);
+    expect(trip.after_the_fact).toBe(true);
+    expect(trip.completed_at).toBe(minutes(t0, 70));
+    expect(trip.timeline.loading_arrived).toMatchObject({ at: t0, source: 'form', position: null });
+    expect(trip.timeline.unloading_departed).toMatchObject({ at: minutes(t0, 70), source: 'form' });
+    expect(trip.waits).toMatchObject({ loading_min: 25, unloading_min: 15, travel_min: 30 });
+
+    // Filed a minute apart, but its typed loading arrival is 8 minutes after the first's: fast, on the typed times.
+    const fast = await file({ loading_arrived_at: minutes(t0, 8), unloading_departed_at: minutes(t0, 80) });
+    expect(fast.statusCode, fast.body).toBe(201);
+    const fastFlags = (await view(fast.json().id)).flags as { code: string; detail: string }[];
+    expect(fastFlags.find((f) => f.code === 'fast_cycle')?.detail).toMatch(/^8 мин от прибытия на погрузку/);
+    // Typed 3 hours later: not fast, though the completion times of the two forms are 10 minutes apart.
+    const slow = await file({ loading_arrived_at: minutes(t0, 180), completed_at: minutes(t0, 240) });
+    expect(slow.statusCode, slow.body).toBe(201);
+    expect(await flagCodes(slow.json().id)).not.toContain('fast_cycle');
+
+    const refused = [
+      await file({ loading_arrived_at: minutes(t0, 30), loading_departed_at: minutes(t0, 10) }),
+      await file({ loading_departed_at: minutes(t0, 30), unloading_departed_at: minutes(t0, 20) }),
+      await file({ unloading_arrived_at: new Date(Date.now() + 3_600_000).toISOString() }),
+      await file({ unloading_departed_at: minutes(t0, 60), completed_at: minutes(t0, 50) }),
+    ];
+    expect(refused.map((r) => r.statusCode)).toEqual([400, 400, 400, 400]);
+    expect(refused.map((r) => r.json().detail)).toEqual([
+      'loading_departed_at: раньше, чем «Прибытие на погрузку»',
+      'unloading_departed_at: раньше, чем «Выезд с погрузки»',
+      'unloading_arrived_at: время ещё не наступило',
+      'completed_at: раньше, чем «Выезд с выгрузки»',
+    ]);
+    // Nothing of the refused forms was stored.
+    const stored = await s.db.kysely.selectFrom('reports').select('id').where('association_id', '=', association).execute();
+    expect(stored).toHaveLength(3);
+  });
+
   it('refuses bad input with a Russian detail', async () => {
     const { association } = await assignment();
     const other = await assignment(p.driver2);

@@ -9,12 +9,36 @@ import {
   newPhotoBytes,
   photosError,
   resolvedErrors,
+  typedTimes,
   type ReportDraft,
 } from '../../src/parts/report/report-payload.ts';
+import { buildReportForm } from '../../worker/report-form.ts';
+import { newOutboxRecord } from '../../worker/outbox-store.ts';
 
 const photo = new Blob([new Uint8Array([0xff, 0xd8, 0xff])], { type: 'image/jpeg' });
 
 describe('driver report payload', () => {
+  it('a trip entered after the fact carries its typed times today, in order and not ahead, and the form sends them', () => {
+    const now = new Date(2026, 10, 28, 15, 0);
+    expect(typedTimes({ ...emptyDraft, loadingArrived: '08:10', unloadingDeparted: '09:40' }, now)).toEqual({
+      ok: true,
+      times: { loading_arrived_at: new Date(2026, 10, 28, 8, 10).toISOString(), unloading_departed_at: new Date(2026, 10, 28, 9, 40).toISOString() },
+    });
+    expect(typedTimes({ ...emptyDraft, loadingArrived: '10:10', unloadingDeparted: '09:40' }, now)).toEqual({
+      ok: false,
+      errors: { unloadingDeparted: 'Время раньше, чем «Прибытие на погрузку»' },
+    });
+    expect(typedTimes({ ...emptyDraft, unloadingDeparted: '16:30' }, now)).toEqual({ ok: false, errors: { unloadingDeparted: 'Это время ещё не наступило' } });
+    expect(typedTimes({ ...emptyDraft, loadingArrived: '25:00' }, now)).toEqual({ ok: false, errors: { loadingArrived: 'Укажите время в виде ЧЧ:ММ' } });
+
+    const built = buildReport(7, { ...emptyDraft, quantity: '20', loadingArrived: '00:00' }, []);
+    if (!built.ok) throw new Error('not built');
+    const record = newOutboxRecord(built.report, 3, Date.now());
+    const form = buildReportForm(record, []);
+    expect(form.get('loading_arrived_at')).toBe(built.report.times?.loading_arrived_at);
+    expect(form.get('unloading_departed_at')).toBeNull();
+  });
+
   it('sends the totals only when their buyer flag is on', () => {
     const result = buildReport(
       7,

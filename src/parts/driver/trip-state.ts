@@ -76,3 +76,31 @@ export function correctedTime(at: string, hhmm: string): string | null {
   date.setHours(Number(match[1]), Number(match[2]), 0, 0);
   return date.toISOString();
 }
+
+/** A finished trip of the day as the per-shift acceptance lists it. */
+export interface ShiftTrip {
+  uid: string;
+  association_id: number;
+  /** Its last step's time («Выгружен»), ISO. */
+  unloadedAt: string;
+  /** Signed for (or the refusal recorded) once for the shift: the acceptance's outbox state; null while not. */
+  accepted: OutboxItemState | null;
+}
+
+/**
+ * The day's finished trips the phone knows (their last step stamped on `day`'s local date) without an acceptance
+ * of their own, oldest first: those a per-shift acceptance already lists carry its state (worker/shift-acceptance.ts
+ * keeps them and it on the phone for the day, also after their task ended).
+ */
+export function shiftTrips(items: readonly OutboxItemView[], day: Date): ShiftTrip[] {
+  const sameDay = (iso: string) => new Date(Date.parse(iso)).toDateString() === day.toDateString();
+  const acceptedBy = new Map<string, OutboxItemState>();
+  for (const item of items) for (const uid of item.shiftAcceptance?.trip_uids ?? []) acceptedBy.set(uid, item.state);
+  return items
+    .filter((item) => item.trip?.step === 'unloading_departed' && item.trip.acceptance === null && sameDay(item.trip.at))
+    .map((item) => {
+      const trip = item.trip as OutboxTripStepView;
+      return { uid: trip.uid, association_id: item.association_id, unloadedAt: trip.at, accepted: acceptedBy.get(trip.uid) ?? null };
+    })
+    .sort((a, b) => Date.parse(a.unloadedAt) - Date.parse(b.unloadedAt));
+}

@@ -176,12 +176,18 @@ export function OutboxPanel({ onClose }: { onClose: () => void }) {
   );
 }
 
+/** A queued per-shift acceptance (issue 32): whose it is and for how many trips. */
+const shiftAcceptanceTitle = (a: NonNullable<OutboxItemView['shiftAcceptance']>): string =>
+  `${a.kind === 'signed' ? 'Подпись получателя за смену' : 'Отказ получателя от подписи'} · рейсов: ${a.trip_uids.length}`;
+
 /** What a queued report is: its thumbnail, task, quantity, when it was made, photos and attempts. */
 function ItemSummary({ item, task }: { item: OutboxItemView; task: Task | undefined }) {
   return (
     <>
       {item.photoCount > 0 && <QueuedThumb id={item.id} />}
-      <p className="drv-outbox-item__title">{task ? `${task.cargo}, ${formatDate(task.date)}` : `Отчёт № ${item.id}`}</p>
+      <p className="drv-outbox-item__title">
+        {item.shiftAcceptance ? shiftAcceptanceTitle(item.shiftAcceptance) : task ? `${task.cargo}, ${formatDate(task.date)}` : `Отчёт № ${item.id}`}
+      </p>
       {/* A trip step (issue 32): which one, and the time it was stamped. */}
       {item.trip ? (
         <p className="drv-outbox-item__step">

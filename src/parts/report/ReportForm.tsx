@@ -240,6 +240,16 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
           <p className="drv-field__hint" id="drv-trips-hint">
             Обычно один отчёт — один рейс с талоном. Несколько рейсов одним отчётом: укажите их число и общее количество.
           </p>
+          {editing ? null : (
+            <fieldset className="drv-fieldset">
+              <legend className="drv-field__label">Время рейса, если вносите его задним числом</legend>
+              <div className="drv-row">
+                <TypedTime label="Прибытие на погрузку" value={draft.loadingArrived ?? ''} error={shown.loadingArrived} onChange={(loadingArrived) => set({ loadingArrived })} />
+                <TypedTime label="Выезд с выгрузки" value={draft.unloadingDeparted ?? ''} error={shown.unloadingDeparted} onChange={(unloadingDeparted) => set({ unloadingDeparted })} />
+              </div>
+              <p className="drv-field__hint">Сегодняшнее время, необязательно. Рейс будет отмечен «внесён задним числом».</p>
+            </fieldset>
+          )}
 
           <p className="drv-field__hint" id="drv-buyer-hint">
             Общее количество — по весам покупателя: отметьте «покупатель», чтобы указать его. Без отметки поле не заполняется и в
@@ -317,5 +327,16 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
       </Form>
       {confirmDialog}
     </Modal>
+  );
+}
+
+/** One typed time of a trip entered after the fact ('ЧЧ:ММ', today). */
+function TypedTime({ label, value, error, onChange }: { label: string; value: string; error: string | undefined; onChange: (value: string) => void }) {
+  return (
+    <label className="drv-field">
+      <span className="drv-field__label">{label}</span>
+      <input type="time" className="drv-input" value={value} aria-invalid={Boolean(error)} onChange={(event) => onChange(event.target.value)} />
+      {error ? <span className="drv-field__error">{error}</span> : null}
+    </label>
   );
 }

@@ -2,6 +2,7 @@
 import { PHOTO_MAX_BYTES, REPORT_MAX_BYTES, REPORT_MAX_PHOTOS, REPORT_MAX_TRIPS, REPORT_PHOTO_TYPES } from '../../../contract/report-limits.ts';
 import type { FormFields, NewReport } from '../../engine/types.ts';
 import { parseQuantity, quantityText as text } from '../driver/quantity.ts';
+import { typedTimesIssues, type TypedTimeField } from '../../../contract/driver.ts';
 
 export interface ReportDraft {
   quantity: string;
@@ -14,9 +15,50 @@ export interface ReportDraft {
   ticketNumber: string;
   /** «Последний рейс — завершить задачу». */
   final: boolean;
+  /** A trip entered after the fact: its typed times today, 'ЧЧ:ММ' (empty: not typed). New reports only. */
+  loadingArrived?: string;
+  unloadingDeparted?: string;
 }
 
-export type ReportDraftErrors = Partial<Record<'quantity' | 'totalLoading' | 'totalUnloading' | 'trips' | 'ticketNumber' | 'form', string>>;
+export type ReportDraftErrors = Partial<
+  Record<'quantity' | 'totalLoading' | 'totalUnloading' | 'trips' | 'ticketNumber' | 'loadingArrived' | 'unloadingDeparted' | 'form', string>
+>;
+
+/** The draft's typed-time fields and the form fields they fill (contract/driver.ts). */
+const TYPED: [keyof ReportDraft & ('loadingArrived' | 'unloadingDeparted'), TypedTimeField][] = [
+  ['loadingArrived', 'loading_arrived_at'],
+  ['unloadingDeparted', 'unloading_departed_at'],
+];
+
+/** 'ЧЧ:ММ' today (the phone's local time) as ISO, or null when it is not a time. */
+function todayAt(hhmm: string, now: Date): string | null {
+  const match = /^(\d{1,2}):(\d{2})$/.exec(hhmm.trim());
+  if (!match || Number(match[1]) > 23 || Number(match[2]) > 59) return null;
+  const date = new Date(now);
+  date.setHours(Number(match[1]), Number(match[2]), 0, 0);
+  return date.toISOString();
+}
+
+/**
+ * The typed times of a trip entered after the fact (contract/driver.ts `typedTimesIssues`: in order, not ahead of
+ * now), or the errors under their fields.
+ */
+export function typedTimes(draft: ReportDraft, now = new Date()): { ok: true; times: Partial<Record<TypedTimeField, string>> } | { ok: false; errors: ReportDraftErrors } {
+  const times: Partial<Record<TypedTimeField, string>> = {};
+  const errors: ReportDraftErrors = {};
+  for (const [key, field] of TYPED) {
+    const typed = draft[key]?.trim() ?? '';
+    if (typed === '') continue;
+    const at = todayAt(typed, now);
+    if (at === null) errors[key] = 'Укажите время в виде ЧЧ:ММ';
+    else times[field] = at;
+  }
+  for (const issue of typedTimesIssues(times, now.getTime())) {
+    const key = TYPED.find(([, field]) => field === issue.path[0])?.[0];
+    if (key) errors[key] ??= issue.message === 'время ещё не наступило' ? 'Это время ещё не наступило' : `Время ${issue.message}`;
+  }
+  return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, times };
+}
 
 export type ReportBuild = { ok: true; report: NewReport } | { ok: false; errors: ReportDraftErrors };
 
@@ -89,6 +131,8 @@ export function resolvedErrors(errors: ReportDraftErrors, draft: ReportDraft, ph
   for (const key of ['quantity', 'totalLoading', 'totalUnloading', 'trips', 'ticketNumber'] as const) {
     if (errors[key] && fieldErrors[key]) next[key] = fieldErrors[key];
   }
+  const typed = typedTimes(draft);
+  for (const [key] of TYPED) if (errors[key] && !typed.ok && typed.errors[key]) next[key] = typed.errors[key];
   if (errors.form) {
     const nothing = errors.form === NOTHING_TO_REPORT.form;
     const stillNothing = draft.quantity.trim() === '' && photoCount === 0;
@@ -99,7 +143,8 @@ export function resolvedErrors(errors: ReportDraftErrors, draft: ReportDraft, ph
 
 export function buildReport(associationId: number, draft: ReportDraft, photos: Blob[]): ReportBuild {
   const parsed = draftValues(draft);
-  if (!parsed.ok) return parsed;
+  const typed = typedTimes(draft);
+  if (!parsed.ok || !typed.ok) return { ok: false, errors: { ...(parsed.ok ? {} : parsed.errors), ...(typed.ok ? {} : typed.errors) } };
   const { values } = parsed;
   if (values.quantity === null && photos.length === 0) return { ok: false, errors: NOTHING_TO_REPORT };
   return {
@@ -114,6 +159,7 @@ export function buildReport(associationId: number, draft: ReportDraft, photos: B
       trips: values.trips,
       ticketNumber: values.ticket_number,
       final: draft.final,
+      ...(Object.keys(typed.times).length > 0 ? { times: typed.times } : {}),
       photos,
     },
   };

@@ -17,6 +17,9 @@ import { useDisputedReports } from '../../parts/report/disputed.ts';
 import { refreshAfterReport } from '../../parts/report/ReportForm.tsx';
 import { ReportFormHost } from '../../parts/report/ReportFormHost.tsx';
 import { AssignedTaskCard } from './AssignedTaskCard.tsx';
+import { ShiftAcceptancePanel } from '../../parts/driver/ShiftAcceptance.tsx';
+import { shiftTrips, tripSettingsOf } from '../../parts/driver/trip-state.ts';
+import type { Task } from '../../../contract/entities.ts';
 import { DailyHoursForm } from './DailyHoursForm.tsx';
 import '../../parts/driver/driver.css';
 import './current-tasks.css';
@@ -81,9 +84,25 @@ function CurrentTasks({ title }: { title: string }) {
         </Loaded>
       )}
 
+      {settled ? <ShiftAcceptanceCard tasks={query.data?.data.items ?? []} /> : null}
       {settled ? <DailyHoursForm online={online} /> : null}
     </section>
   );
+}
+
+/**
+ * The per-shift acceptance (issue 32): shown when the company asks for one signature a shift — said by the
+ * company's trip settings (cached, so offline too) or by a task's — and the phone knows finished trips of today.
+ */
+function ShiftAcceptanceCard({ tasks }: { tasks: readonly Task[] }) {
+  const snapshot = useEngineSnapshot();
+  const companyId = snapshot.auth.user?.company_id ?? null;
+  const settings = useGet(companyId ? 'GET /companies/:id/trip-settings' : null, { id: companyId ?? 0 });
+  const perShift = settings.data?.data.acceptance_mode === 'per_shift' || tasks.some((t) => tripSettingsOf(t).acceptance_mode === 'per_shift');
+  const trips = shiftTrips(snapshot.outbox.items, new Date());
+  if (!perShift || trips.length === 0) return null;
+  const byAssociation = (associationId: number) => tasks.find((t) => t.driver_associations.some((a) => a.id === associationId));
+  return <ShiftAcceptancePanel trips={trips} associationTask={byAssociation} />;
 }
 
 /**
