@@ -7,7 +7,7 @@ import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
-import { migration010, migration013 } from './migrations-scale.ts';
+import { migration010, migration013, migration029 } from './migrations-scale.ts';
 import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
@@ -389,6 +389,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '019_company_edo': migration019(),
         '020_customer_links': migration020(dialect),
         '021_invoices': migration021(dialect),
+        '029_unapproved_reports': migration029(),
       };
     },
   };

@@ -31,12 +31,28 @@ async function pendingLoads(db: Q, companyId: number, month: string): Promise<Lo
   const { start, end } = monthRange(month);
   const own = await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'unapproved' });
   if ((await isClosed(db, companyId, month)) || month !== (await currentOpenMonth(db, companyId))) return own;
-  const earlier = await selectLoads(db, { companyId, end_date: dayBefore(start), review: 'unapproved' });
+  const ids = await unapprovedBefore(db, companyId, start).execute();
+  const earlier = ids.length ? await selectLoads(db, { companyId, reportIds: ids.map((r) => r.id), review: 'unapproved' }) : [];
   const closed = await closedMonths(db, earlier.map((l) => ({ company_id: companyId, month: monthOf(l.date) })));
   return [...earlier.filter((l) => closed.has(`${companyId}:${monthOf(l.date)}`)), ...own];
 }
 
-const dayBefore = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+/**
+ * The company's reports not approved dated before `start`: read from the unapproved reports' partial index (the
+ * literal condition is its own, migration 029) outward to their parts and tasks, so the cost is the few waiting,
+ * not the years of history before the month.
+ */
+export const unapprovedBefore = (db: Q, companyId: number, start: string) =>
+  db
+    .selectFrom('reports as r')
+    .crossJoin('task_drivers as td')
+    .crossJoin('tasks as t')
+    .select('r.id')
+    .whereRef('td.id', '=', 'r.association_id')
+    .whereRef('t.id', '=', 'td.task_id')
+    .where(sql<boolean>`r.review_status <> 'approved'`)
+    .where('t.company_id', '=', companyId)
+    .where('t.date', '<', start);
 
 /** The month's approved loads, priced (as stored when closed), with everything a line shows: a driver's loads, the sheet. */
 export async function monthLoads(db: Q, companyId: number, month: string, driverId?: number): Promise<PricedLoad[]> {

@@ -15,7 +15,8 @@ import { nowIso } from '../../server/db/connect.ts';
 import { latePaid, priceLive } from '../../server/wages/pay.ts';
 import { openMonthPriced, openMonthSums } from '../../server/wages/open-month.ts';
 import { DELIVERED_SQL, roundQuantity } from '../../server/tasks/progress.ts';
-import { sql } from 'kysely';
+import { CompiledQuery, sql } from 'kysely';
+import { unapprovedBefore } from '../../server/payroll/payroll.ts';
 
 const MONTH = '2026-10';
 const day = (d: number) => `${MONTH}-${String(d).padStart(2, '0')}`;
@@ -105,4 +106,34 @@ describe.each(backends)('an open month priced in SQL ($name)', ({ databaseUrl })
       { numRuns: databaseUrl ? 15 : 40 },
     );
   }, 120_000);
+});
+
+describe.each(backends)('the late loads still waiting ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  serveSuite(databaseUrl, (server) => {
+    s = server;
+  });
+
+  it('are the company\'s reports not approved before the month, read from their own index, not from the years of tasks', async () => {
+    const company = await makeCompany(s);
+    const other = await makeCompany(s);
+    const driver = (await makeUser(s, 'driver', company)).id;
+    const stranger = (await makeUser(s, 'driver', other)).id;
+    const load = async (companyId: number, driverId: number, date: string, review: 'approved' | 'pending' | 'disputed') =>
+      addLoad(s, await addDriver(s, await createTask(s, companyId, { date }), driverId), 10, { review });
+    const pending = await load(company, driver, '2026-09-30', 'pending');
+    const disputed = await load(company, driver, '2025-01-15', 'disputed');
+    await load(company, driver, '2026-09-29', 'approved');
+    await load(company, driver, '2026-10-01', 'pending');
+    await load(other, stranger, '2026-09-01', 'pending');
+
+    const query = unapprovedBefore(s.db.kysely, company, '2026-10-01');
+    expect((await query.execute()).map((r) => r.id).sort((a, b) => a - b)).toEqual([pending, disputed].sort((a, b) => a - b));
+    if (s.db.dialect === 'sqlite') {
+      const { sql: text, parameters } = query.compile();
+      const { rows } = await s.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
+      // The outer loop scans the partial index of the reports waiting; tasks and parts are reached by their keys.
+      expect(rows.map((r) => r.detail)).toEqual(['SCAN r USING INDEX reports_unapproved_idx', 'SEARCH td USING INTEGER PRIMARY KEY (rowid=?)', 'SEARCH t USING INTEGER PRIMARY KEY (rowid=?)']);
+    }
+  });
 });
