@@ -82,6 +82,23 @@ async function monthSlices(db: Db, companyId: number, period: Period): Promise<{
   return slices;
 }
 
+/** A month's slice cut at the 10th and the 20th: every figure summed over it is a sum over its days. */
+function thirds(slice: { month: string; start: string; end: string }): { month: string; start: string; end: string }[] {
+  const cuts = [`${slice.month}-10`, `${slice.month}-20`];
+  const parts = [];
+  let start = slice.start;
+  for (const cut of cuts) {
+    if (cut >= start && cut < slice.end) {
+      parts.push({ month: slice.month, start, end: cut });
+      start = nextDay(cut);
+    }
+  }
+  parts.push({ month: slice.month, start, end: slice.end });
+  return parts;
+}
+
+const nextDay = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+
 /** The company's approved loads of a closed month's slice, from its stored lines (the joins selectLoads makes). */
 function closedLines(db: Db, companyId: number, slice: { month: string; start: string; end: string }) {
   return db.kysely
@@ -242,7 +259,8 @@ export async function companyStatistics(db: Db, companyId: number, period: Perio
   );
   const acc: Acc = { loads: 0, tasks: 0, quantity: 0, payKop: 0, revenueKop: 0, lossCount: 0, lossItems: [], drivers: new Map() };
   for (const slice of slices) {
-    if (closed.has(slice.month)) await addClosed(db, companyId, slice, acc, transferOf);
+    // A closed month in thirds: each aggregate a third of its lines, one turn of the event loop each (issue 35).
+    if (closed.has(slice.month)) for (const part of thirds(slice)) await addClosed(db, companyId, part, acc, transferOf);
     else await addOpen(db, companyId, slice, acc, transferOf);
     await yieldTurn();
   }
