@@ -13,7 +13,7 @@ import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollConfirmed, type PayrollItems, type PayrollMonth, type RateSource, type WageItem } from '../../contract/money.ts';
-import { openMonthPriced, openMonthSums } from '../wages/open-month.ts';
+import { monthThirds, openMonthPriced, openMonthSums } from '../wages/open-month.ts';
 import { closedMonths, priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { listAdjustments } from './adjustments.ts';
@@ -240,31 +240,37 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
     });
     if (changes.length > 0) throw conflict(`Данные месяца изменились: ${changes.join(', ')}. Проверьте цифры и закройте месяц снова`);
     const now = nowIso();
-    // In load order (date, report): the order the sheet pages the stored lines in.
-    await trx
-      .insertInto('payroll_lines')
-      .columns(['company_id', 'month', 'report_id', 'driver_id', 'association_id', 'task_id', 'date', 'quantity', 'rate', 'rate_source', 'month_volume', 'amount_kop', 'task_rate'])
-      .expression(
-        priced.query
-          .select([
-            't.company_id',
-            sql<string>`cast(${month} as text)`.as('month'),
-            'r.id',
-            'td.driver_id',
-            'td.id as association_id',
-            't.id as task_id',
-            't.date',
-            priced.quantity.as('quantity'),
-            priced.rate.as('rate'),
-            priced.source.as('rate_source'),
-            priced.volume.as('month_volume'),
-            priced.amountKop.as('amount_kop'),
-            't.rate as task_rate',
-          ])
-          .orderBy('t.date')
-          .orderBy('r.id'),
-      )
-      .execute();
+    // In load order (date, report): the order the sheet pages the stored lines in. A third of the month per
+    // statement, a turn of the event loop between (reads go on beside the transaction; issue 35).
+    for (const part of monthThirds({ month, start, end })) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await trx
+        .insertInto('payroll_lines')
+        .columns(['company_id', 'month', 'report_id', 'driver_id', 'association_id', 'task_id', 'date', 'quantity', 'rate', 'rate_source', 'month_volume', 'amount_kop', 'task_rate'])
+        .expression(
+          priced.query
+            .select([
+              't.company_id',
+              sql<string>`cast(${month} as text)`.as('month'),
+              'r.id',
+              'td.driver_id',
+              'td.id as association_id',
+              't.id as task_id',
+              't.date',
+              priced.quantity.as('quantity'),
+              priced.rate.as('rate'),
+              priced.source.as('rate_source'),
+              priced.volume.as('month_volume'),
+              priced.amountKop.as('amount_kop'),
+              't.rate as task_rate',
+            ])
+            .where('t.date', '>=', part.start)
+            .where('t.date', '<=', part.end)
+            .orderBy('t.date')
+            .orderBy('r.id'),
+        )
+        .execute();
+    }
     const drivers = sums.map((d) => ({ company_id: company.id, month, driver_id: d.driver_id, loads: d.loads, trips: d.trips, quantity: d.quantity, amount_kop: d.amount_kop }));
     for (let i = 0; i < drivers.length; i += 500) await trx.insertInto('payroll_drivers').values(drivers.slice(i, i + 500)).execute();
     const totals = {

@@ -130,3 +130,20 @@ export async function openMonthSums(db: Q, dialect: Dialect, companyId: number, 
     .execute();
   return rows.map((r) => ({ driver_id: r.driver_id, driver_name: r.driver_name, loads: Number(r.loads), trips: Number(r.trips), quantity: roundQuantity(Number(r.quantity ?? 0)), amount_kop: Number(r.amount_kop ?? 0) }));
 }
+
+/** A month's slice cut at the 10th and the 20th: every figure summed over it is a sum over its days. */
+export function monthThirds(slice: { month: string; start: string; end: string }): { month: string; start: string; end: string }[] {
+  const cuts = [`${slice.month}-10`, `${slice.month}-20`];
+  const parts = [];
+  let start = slice.start;
+  for (const cut of cuts) {
+    if (cut >= start && cut < slice.end) {
+      parts.push({ month: slice.month, start, end: cut });
+      start = nextDay(cut);
+    }
+  }
+  parts.push({ month: slice.month, start, end: slice.end });
+  return parts;
+}
+
+const nextDay = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

@@ -1,10 +1,11 @@
 /**
  * A company's figures for a period (the staff statistics, WAGES.md) at any length of history: aggregates, never
- * every load in memory. The period is walked month by month, one slice per turn of the event loop:
+ * every load in memory. The period is walked month by month (a closed month in thirds), one slice per turn of the
+ * event loop:
  * - a closed month is read from what its close stored: Σ payroll_lines.amount_kop in SQL (the per-load kopecks as
  *   frozen), its revenue Σ of each load's quantity × task price rounded to the kopeck per load, in SQL as JS does;
- * - an open month (the current one and the few not yet closed) is priced load by load by the one rule (pay.ts),
- *   because a scale's rate depends on the driver's month volume and pay is rounded per load.
+ * - an open month (the current one and the few not yet closed) is priced by the one rule in SQL (open-month.ts:
+ *   the drivers' month volumes and bands first, then each load priced and rounded per load in the query).
  * Per-load detail is paged (`companyLoads`). The figures equal those of /payroll and the driver's statistics to the
  * kopeck (tests/server/money-properties.test.ts, payroll.test.ts).
  */
@@ -13,7 +14,7 @@ import type { Db } from '../db/connect.ts';
 import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages, type PendingLoads } from '../../contract/money.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { amountKop, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
-import { openMonthPriced } from './open-month.ts';
+import { monthThirds, openMonthPriced } from './open-month.ts';
 
 /** toKop(x) for x ≥ 0 in SQL on the same doubles as JS (contract/money.ts): ⌊x·100 + 1e-9 + 0.5⌋. */
 function kopSql(db: Db, rubles: RawBuilder<unknown>): RawBuilder<number> {
@@ -81,23 +82,6 @@ async function monthSlices(db: Db, companyId: number, period: Period): Promise<{
   }
   return slices;
 }
-
-/** A month's slice cut at the 10th and the 20th: every figure summed over it is a sum over its days. */
-function thirds(slice: { month: string; start: string; end: string }): { month: string; start: string; end: string }[] {
-  const cuts = [`${slice.month}-10`, `${slice.month}-20`];
-  const parts = [];
-  let start = slice.start;
-  for (const cut of cuts) {
-    if (cut >= start && cut < slice.end) {
-      parts.push({ month: slice.month, start, end: cut });
-      start = nextDay(cut);
-    }
-  }
-  parts.push({ month: slice.month, start, end: slice.end });
-  return parts;
-}
-
-const nextDay = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
 
 /** The company's approved loads of a closed month's slice, from its stored lines (the joins selectLoads makes). */
 function closedLines(db: Db, companyId: number, slice: { month: string; start: string; end: string }) {
@@ -260,7 +244,7 @@ export async function companyStatistics(db: Db, companyId: number, period: Perio
   const acc: Acc = { loads: 0, tasks: 0, quantity: 0, payKop: 0, revenueKop: 0, lossCount: 0, lossItems: [], drivers: new Map() };
   for (const slice of slices) {
     // A closed month in thirds: each aggregate a third of its lines, one turn of the event loop each (issue 35).
-    if (closed.has(slice.month)) for (const part of thirds(slice)) await addClosed(db, companyId, part, acc, transferOf);
+    if (closed.has(slice.month)) for (const part of monthThirds(slice)) await addClosed(db, companyId, part, acc, transferOf);
     else await addOpen(db, companyId, slice, acc, transferOf);
     await yieldTurn();
   }
