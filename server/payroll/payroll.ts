@@ -32,7 +32,8 @@ async function pendingLoads(db: Q, companyId: number, month: string): Promise<Lo
   const own = await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'unapproved' });
   if ((await isClosed(db, companyId, month)) || month !== (await currentOpenMonth(db, companyId))) return own;
   const ids = await unapprovedBefore(db, companyId, start).execute();
-  const earlier = ids.length ? await selectLoads(db, { companyId, reportIds: ids.map((r) => r.id), review: 'unapproved' }) : [];
+  // By their ids only (already the company's): with the company's filter too, SQLite would walk its every task.
+  const earlier = ids.length ? await selectLoads(db, { reportIds: ids.map((r) => r.id), review: 'unapproved' }) : [];
   const closed = await closedMonths(db, earlier.map((l) => ({ company_id: companyId, month: monthOf(l.date) })));
   return [...earlier.filter((l) => closed.has(`${companyId}:${monthOf(l.date)}`)), ...own];
 }
