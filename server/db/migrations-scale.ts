@@ -78,3 +78,16 @@ export function migration013(dialect: Dialect): Migration {
     },
   };
 }
+
+/**
+ * The reports not approved (pending or disputed), a partial index: the current open month's /payroll and its close
+ * list the late loads still waiting in closed months (payroll/late.ts) by scanning these few, not the company's
+ * whole history of parts (payroll/payroll.ts `unapprovedBefore`).
+ */
+export function migration029(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('reports_unapproved_idx').on('reports').column('association_id').where(sql<boolean>`review_status <> 'approved'`).execute();
+    },
+  };
+}

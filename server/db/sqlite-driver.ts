@@ -72,6 +72,7 @@ export class BusyAwareSqliteDialect implements Dialect {
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function run(stmt: SQLite.Statement, parameters: readonly unknown[]): QueryResult<unknown> {
   if (stmt.reader) return { rows: stmt.all(parameters) };
@@ -191,6 +192,10 @@ class BusyAwareSqliteDriver implements Driver {
         throw error;
       }
     }
+    // A turn of the event loop before every statement outside a transaction: better-sqlite3 runs it synchronously,
+    // so a call made of many statements (a year's statistics, a sheet's pages) would otherwise hold the loop from
+    // its first to its last while every other request waits (issue 35: no call delays another by more than 100 ms).
+    await nextTurn();
     const deadline = this.deadline();
     const readStmt = await this.retryBusy(() => this.#prepareReader(sql), deadline);
     // Row-returning and read-only (SELECT, WITH … SELECT, a reading PRAGMA other than a connection setting).

@@ -192,6 +192,9 @@ export interface ExportWriter {
   finish(): Promise<void>;
 }
 
+/** Rows a streamed sheet writes in one turn of the event loop. */
+export const ROWS_PER_TURN = 250;
+
 function drained(stream: Writable): Promise<void> {
   return stream.writableNeedDrain ? new Promise((resolve) => stream.once('drain', () => resolve())) : Promise.resolve();
 }
@@ -228,10 +231,13 @@ export function createWorkbookWriter(stream: Writable): WorkbookWriter {
       for (const c of columns) if (c.numFmt) sheet.getColumn(c.key).numFmt = c.numFmt;
       if (options.autoFilter) sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
       sheet.getRow(1).commit();
+      let rows = 0;
       return {
         async addRow(cells) {
           sheet.addRow([...cells]).commit();
           await drained(stream);
+          // A turn of the event loop every few hundred rows: a month's 40 000 lines are not one long turn (issue 35).
+          if (++rows % ROWS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
         },
         async finish() {
           sheet.commit();

@@ -13,8 +13,9 @@ import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollConfirmed, type PayrollItems, type PayrollMonth, type RateSource, type WageItem } from '../../contract/money.ts';
-import { closedMonths, latePaid, priceLive, priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
-import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
+import { monthThirds, openMonthPriced, openMonthSums } from '../wages/open-month.ts';
+import { closedMonths, priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
+import { roundQuantity } from '../tasks/progress.ts';
 import { listAdjustments } from './adjustments.ts';
 import { dropOpenLatePayments } from './late.ts';
 import { assertMonthOpen, closedText, currentOpenMonth, isClosed } from './months.ts';
@@ -30,12 +31,29 @@ async function pendingLoads(db: Q, companyId: number, month: string): Promise<Lo
   const { start, end } = monthRange(month);
   const own = await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'unapproved' });
   if ((await isClosed(db, companyId, month)) || month !== (await currentOpenMonth(db, companyId))) return own;
-  const earlier = await selectLoads(db, { companyId, end_date: dayBefore(start), review: 'unapproved' });
+  const ids = await unapprovedBefore(db, companyId, start).execute();
+  // By their ids only (already the company's): with the company's filter too, SQLite would walk its every task.
+  const earlier = ids.length ? await selectLoads(db, { reportIds: ids.map((r) => r.id), review: 'unapproved' }) : [];
   const closed = await closedMonths(db, earlier.map((l) => ({ company_id: companyId, month: monthOf(l.date) })));
   return [...earlier.filter((l) => closed.has(`${companyId}:${monthOf(l.date)}`)), ...own];
 }
 
-const dayBefore = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+/**
+ * The company's reports not approved dated before `start`: read from the unapproved reports' partial index (the
+ * literal condition is its own, migration 029) outward to their parts and tasks, so the cost is the few waiting,
+ * not the years of history before the month.
+ */
+export const unapprovedBefore = (db: Q, companyId: number, start: string) =>
+  db
+    .selectFrom('reports as r')
+    .crossJoin('task_drivers as td')
+    .crossJoin('tasks as t')
+    .select('r.id')
+    .whereRef('td.id', '=', 'r.association_id')
+    .whereRef('t.id', '=', 'td.task_id')
+    .where(sql<boolean>`r.review_status <> 'approved'`)
+    .where('t.company_id', '=', companyId)
+    .where('t.date', '<', start);
 
 /** The month's approved loads, priced (as stored when closed), with everything a line shows: a driver's loads, the sheet. */
 export async function monthLoads(db: Q, companyId: number, month: string, driverId?: number): Promise<PricedLoad[]> {
@@ -43,34 +61,6 @@ export async function monthLoads(db: Q, companyId: number, month: string, driver
   return priceLoads(db, await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'approved', ...(driverId === undefined ? {} : { driverId }) }));
 }
 
-/**
- * An open month's approved loads, lean (only what the rule, the sums and a stored line read: no names, no cargo),
- * priced live — in load order (date, report), the order the lines are stored in. Served by the tasks' company-date
- * index; the month bounds it.
- */
-async function openMonthLoads(db: Q, companyId: number, month: string) {
-  const { start, end } = monthRange(month);
-  const rows = await db
-    .selectFrom('tasks as t')
-    .innerJoin('task_drivers as td', 'td.task_id', 't.id')
-    .innerJoin('reports as r', 'r.association_id', 'td.id')
-    .select(['r.id as report_id', 'td.id as association_id', 't.id as task_id', 't.company_id', 'td.driver_id', 't.date', 'r.trips', 'td.transport_rate', 't.rate as task_rate', sql<number>`${sql.raw(DELIVERED_SQL)}`.as('quantity')])
-    .where('t.company_id', '=', companyId)
-    .where('t.date', '>=', start)
-    .where('t.date', '<=', end)
-    .where('r.review_status', '=', 'approved')
-    .orderBy('t.date')
-    .orderBy('r.id')
-    .execute();
-  // A load already paid as a late load in a month closed since is paid there, not here (WAGES.md «Paid once»).
-  const paidLate = await latePaid(db, rows);
-  return priceLive(
-    db,
-    rows.filter((r) => !paidLate.has(r.report_id)).map((r) => ({ ...r, quantity: roundQuantity(Number(r.quantity ?? 0)), trips: Number(r.trips) })),
-  );
-}
-
-type LeanLoad = Awaited<ReturnType<typeof openMonthLoads>>[number];
 
 /** The names of these drivers. */
 async function driverNames(db: Q, ids: readonly number[]): Promise<Map<number, string>> {
@@ -79,7 +69,7 @@ async function driverNames(db: Q, ids: readonly number[]): Promise<Map<number, s
 }
 
 /** Per driver of an open month: its loads summed. */
-async function sumsOf(db: Q, loads: readonly (LeanLoad | PricedLoad)[]): Promise<DriverSum[]> {
+async function sumsOf(db: Q, loads: readonly PricedLoad[]): Promise<DriverSum[]> {
   const names = await driverNames(db, [...new Set(loads.map((l) => l.driver_id))]);
   const by = new Map<number, DriverSum>();
   for (const l of loads) {
@@ -115,7 +105,7 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
   const row = await q.selectFrom('payroll_months as m').leftJoin('users as u', 'u.id', 'm.closed_by').select(['m.status', 'm.closed_at', 'u.name as closed_by_name']).where('m.company_id', '=', company.id).where('m.month', '=', month).executeTakeFirst();
   const closed = row?.status === 'closed';
   const [sums, adjustments, later, pendingRows, history, ahead] = await Promise.all([
-    closed ? storedSums(q, company.id, month) : loads ? sumsOf(q, loads) : openMonthLoads(q, company.id, month).then((l) => sumsOf(q, l)),
+    closed ? storedSums(q, company.id, month) : loads ? sumsOf(q, loads) : openMonthSums(q, db.dialect, company.id, month),
     listAdjustments(q, { companyId: company.id, start_date: start, end_date: end }),
     listAdjustments(q, { companyId: company.id, concernsMonth: month }),
     pendingLoads(q, company.id, month),
@@ -235,45 +225,62 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
   if (month > monthOf(localToday())) throw badRequest(`month: ${closedText(month).replace(/ закрыт$/, '')} ещё не наступил`);
   await db.kysely.transaction().execute(async (trx) => {
     if (await isClosed(trx, company.id, month)) throw conflict(`${closedText(month)} уже`);
-    const loads = await openMonthLoads(trx, company.id, month);
+    // Priced in SQL (wages/open-month.ts): the lines are stored by one INSERT … SELECT, never read into JavaScript.
+    const priced = await openMonthPriced(trx, db.dialect, company.id, month);
     const { start, end } = monthRange(month);
     const adjustments = await listAdjustments(trx, { companyId: company.id, start_date: start, end_date: end });
     const pending = await pendingLoads(trx, company.id, month);
-    const sums = await sumsOf(trx, loads);
+    const sums = await openMonthSums(trx, db.dialect, company.id, month, priced);
+    const loadsCount = sums.reduce((n, d) => n + d.loads, 0);
+    const loadsKop = sumKop(sums, (d) => d.amount_kop);
     const changes = changedFigures(confirmed, {
-      total_amount: fromKop(sumKop(loads, (l) => l.amount_kop) + sumKop(adjustments, (a) => toKop(a.amount))),
+      total_amount: fromKop(loadsKop + sumKop(adjustments, (a) => toKop(a.amount))),
       drivers: sumDrivers(sums, adjustments).length,
-      loads: loads.length,
+      loads: loadsCount,
       pending_loads: pending.length,
     });
     if (changes.length > 0) throw conflict(`Данные месяца изменились: ${changes.join(', ')}. Проверьте цифры и закройте месяц снова`);
     const now = nowIso();
-    const lines = loads.map((l) => ({
-      company_id: company.id,
-      month,
-      report_id: l.report_id,
-      driver_id: l.driver_id,
-      association_id: l.association_id,
-      task_id: l.task_id,
-      date: l.date,
-      quantity: l.quantity,
-      rate: l.rate,
-      rate_source: l.rate_source,
-      month_volume: l.month_volume,
-      amount_kop: l.amount_kop,
-      task_rate: l.task_rate,
-    }));
-    // Multi-row inserts in chunks: a month of ten thousand loads stays under every database's parameter limit.
-    for (let i = 0; i < lines.length; i += 500) await trx.insertInto('payroll_lines').values(lines.slice(i, i + 500)).execute();
+    // In load order (date, report): the order the sheet pages the stored lines in. A third of the month per
+    // statement, a turn of the event loop between (reads go on beside the transaction; issue 35).
+    for (const part of monthThirds({ month, start, end })) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      await trx
+        .insertInto('payroll_lines')
+        .columns(['company_id', 'month', 'report_id', 'driver_id', 'association_id', 'task_id', 'date', 'quantity', 'rate', 'rate_source', 'month_volume', 'amount_kop', 'task_rate'])
+        .expression(
+          priced.query
+            .select([
+              't.company_id',
+              sql<string>`cast(${month} as text)`.as('month'),
+              'r.id',
+              'td.driver_id',
+              'td.id as association_id',
+              't.id as task_id',
+              't.date',
+              priced.quantity.as('quantity'),
+              priced.rate.as('rate'),
+              priced.source.as('rate_source'),
+              priced.volume.as('month_volume'),
+              priced.amountKop.as('amount_kop'),
+              't.rate as task_rate',
+            ])
+            .where('t.date', '>=', part.start)
+            .where('t.date', '<=', part.end)
+            .orderBy('t.date')
+            .orderBy('r.id'),
+        )
+        .execute();
+    }
     const drivers = sums.map((d) => ({ company_id: company.id, month, driver_id: d.driver_id, loads: d.loads, trips: d.trips, quantity: d.quantity, amount_kop: d.amount_kop }));
     for (let i = 0; i < drivers.length; i += 500) await trx.insertInto('payroll_drivers').values(drivers.slice(i, i + 500)).execute();
     const totals = {
       status: 'closed' as const,
       closed_at: now,
       closed_by: user.id,
-      loads: loads.length,
-      quantity: sumQuantity(loads, (l) => l.quantity),
-      amount_kop: sumKop(loads, (l) => l.amount_kop),
+      loads: loadsCount,
+      quantity: sumQuantity(sums, (d) => d.quantity),
+      amount_kop: loadsKop,
       adjustments_kop: sumKop(adjustments, (a) => toKop(a.amount)),
     };
     const updated = await trx.updateTable('payroll_months').set(totals).where('company_id', '=', company.id).where('month', '=', month).executeTakeFirst();

@@ -189,7 +189,7 @@ const bandsOf = queryTemplate((db, companyIds: readonly number[]) =>
   db.selectFrom('progressive_rates').select(['id', 'company_id', 'valid_from', 'min_quantity', 'max_quantity', 'rate']).where('company_id', 'in', companyIds),
 );
 
-async function scaleBands(db: Q, companyIds: readonly number[]): Promise<Map<number, ScaleBand[]>> {
+export async function scaleBands(db: Q, companyIds: readonly number[]): Promise<Map<number, ScaleBand[]>> {
   const rows = companyIds.length ? await bandsOf(db, [...companyIds]) : [];
   const by = new Map<number, ScaleBand[]>();
   for (const r of rows) by.set(r.company_id, [...(by.get(r.company_id) ?? []), r]);

@@ -1,10 +1,11 @@
 /**
  * A company's figures for a period (the staff statistics, WAGES.md) at any length of history: aggregates, never
- * every load in memory. The period is walked month by month, one slice per turn of the event loop:
+ * every load in memory. The period is walked month by month (a closed month in thirds), one slice per turn of the
+ * event loop:
  * - a closed month is read from what its close stored: Σ payroll_lines.amount_kop in SQL (the per-load kopecks as
  *   frozen), its revenue Σ of each load's quantity × task price rounded to the kopeck per load, in SQL as JS does;
- * - an open month (the current one and the few not yet closed) is priced load by load by the one rule (pay.ts),
- *   because a scale's rate depends on the driver's month volume and pay is rounded per load.
+ * - an open month (the current one and the few not yet closed) is priced by the one rule in SQL (open-month.ts:
+ *   the drivers' month volumes and bands first, then each load priced and rounded per load in the query).
  * Per-load detail is paged (`companyLoads`). The figures equal those of /payroll and the driver's statistics to the
  * kopeck (tests/server/money-properties.test.ts, payroll.test.ts).
  */
@@ -13,6 +14,7 @@ import type { Db } from '../db/connect.ts';
 import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages, type PendingLoads } from '../../contract/money.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { amountKop, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
+import { monthThirds, openMonthPriced } from './open-month.ts';
 
 /** toKop(x) for x ≥ 0 in SQL on the same doubles as JS (contract/money.ts): ⌊x·100 + 1e-9 + 0.5⌋. */
 function kopSql(db: Db, rubles: RawBuilder<unknown>): RawBuilder<number> {
@@ -45,6 +47,24 @@ const driverSum = (acc: Acc, id: number): DriverSum => {
   acc.drivers.set(id, d);
   return d;
 };
+
+/** Per-driver sums of a slice (SQL aggregates) into the period's figures; the slice's count of losses. */
+function addDriverRows(acc: Acc, rows: readonly { driver_id: number; loads: number; trips: number; quantity: number; pay_kop: number; revenue_kop: number; losses: number }[]): number {
+  let losses = 0;
+  for (const r of rows) {
+    const d = driverSum(acc, r.driver_id);
+    d.loads += Number(r.loads);
+    d.trips += Number(r.trips);
+    d.quantity += Number(r.quantity);
+    d.payKop += Number(r.pay_kop);
+    acc.loads += Number(r.loads);
+    acc.quantity += Number(r.quantity);
+    acc.payKop += Number(r.pay_kop);
+    acc.revenueKop += Number(r.revenue_kop);
+    losses += Number(r.losses);
+  }
+  return losses;
+}
 
 /** The months a period touches, each clipped to it; «all time» is the company's first to last task date. */
 async function monthSlices(db: Db, companyId: number, period: Period): Promise<{ month: string; start: string; end: string }[]> {
@@ -92,19 +112,7 @@ async function addClosed(db: Db, companyId: number, slice: { month: string; star
     ])
     .groupBy('td.driver_id')
     .execute();
-  let losses = 0;
-  for (const r of rows) {
-    const d = driverSum(acc, r.driver_id);
-    d.loads += Number(r.loads);
-    d.trips += Number(r.trips);
-    d.quantity += Number(r.quantity);
-    d.payKop += Number(r.pay_kop);
-    acc.loads += Number(r.loads);
-    acc.quantity += Number(r.quantity);
-    acc.payKop += Number(r.pay_kop);
-    acc.revenueKop += Number(r.revenue_kop);
-    losses += Number(r.losses);
-  }
+  const losses = addDriverRows(acc, rows);
   if (rows.length === 0) return;
   const tasks = await closedLines(db, companyId, slice).select(sql<number>`count(distinct t.id)`.as('n')).executeTakeFirst();
   acc.tasks += Number(tasks?.n ?? 0);
@@ -123,28 +131,33 @@ async function addClosed(db: Db, companyId: number, slice: { month: string; star
   }
 }
 
-async function addOpen(db: Db, companyId: number, slice: { start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
-  const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, start_date: slice.start, end_date: slice.end, review: 'approved' }));
-  await yieldTurn();
-  const tasks = new Set<number>();
-  for (const l of loads) {
-    const d = driverSum(acc, l.driver_id);
-    d.loads += 1;
-    d.trips += l.trips;
-    d.quantity += l.quantity;
-    d.payKop += l.amount_kop;
-    acc.loads += 1;
-    acc.quantity += l.quantity;
-    acc.payKop += l.amount_kop;
-    const revenueKop = amountKop(l.quantity, l.task_rate);
-    acc.revenueKop += revenueKop;
-    tasks.add(l.task_id);
-    if (revenueKop - l.amount_kop < 0) {
-      acc.lossCount += 1;
-      if (acc.lossItems.length < LOSS_ITEMS) acc.lossItems.push(companyItem(l, transferOf));
-    }
+/** An open month's slice: its loads priced in SQL (open-month.ts), summed per driver there; only the first losses read as loads. */
+async function addOpen(db: Db, companyId: number, slice: { month: string; start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
+  const p = await openMonthPriced(db.kysely, db.dialect, companyId, slice.month, slice);
+  const loss = sql<boolean>`${p.revenueKop} < ${p.amountKop}`;
+  const rows = await p.query
+    .select([
+      'td.driver_id',
+      sql<number>`count(*)`.as('loads'),
+      sql<number>`sum(r.trips)`.as('trips'),
+      sql<number>`sum(${p.quantity})`.as('quantity'),
+      sql<number>`sum(${p.amountKop})`.as('pay_kop'),
+      sql<number>`sum(${p.revenueKop})`.as('revenue_kop'),
+      sql<number>`sum(case when ${loss} then 1 else 0 end)`.as('losses'),
+    ])
+    .groupBy('td.driver_id')
+    .execute();
+  const losses = addDriverRows(acc, rows);
+  if (rows.length === 0) return;
+  const tasks = await p.query.select(sql<number>`count(distinct t.id)`.as('n')).executeTakeFirst();
+  acc.tasks += Number(tasks?.n ?? 0);
+  acc.lossCount += losses;
+  const wanted = LOSS_ITEMS - acc.lossItems.length;
+  if (losses > 0 && wanted > 0) {
+    const ids = await p.query.select('r.id').where(loss).orderBy('t.date').orderBy('r.id').limit(wanted).execute();
+    const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, reportIds: ids.map((i) => i.id), review: 'approved' }));
+    acc.lossItems.push(...loads.map((l) => companyItem(l, transferOf)));
   }
-  acc.tasks += tasks.size;
 }
 
 /** A priced load as the company's item: its revenue at the task's price, its margin, the transfer it did. */
@@ -230,7 +243,8 @@ export async function companyStatistics(db: Db, companyId: number, period: Perio
   );
   const acc: Acc = { loads: 0, tasks: 0, quantity: 0, payKop: 0, revenueKop: 0, lossCount: 0, lossItems: [], drivers: new Map() };
   for (const slice of slices) {
-    if (closed.has(slice.month)) await addClosed(db, companyId, slice, acc, transferOf);
+    // A closed month in thirds: each aggregate a third of its lines, one turn of the event loop each (issue 35).
+    if (closed.has(slice.month)) for (const part of monthThirds(slice)) await addClosed(db, companyId, part, acc, transferOf);
     else await addOpen(db, companyId, slice, acc, transferOf);
     await yieldTurn();
   }

@@ -77,6 +77,17 @@ describe('a database locked by another writer (sqlite)', () => {
     expect((await write).status).toBe(201);
   });
 
+  it('lets the event loop turn before each statement: a call of many statements never holds it from first to last', async () => {
+    // better-sqlite3 answers synchronously; without a turn before each statement, a call's statements would run
+    // back to back in one turn (a year's statistics, a sheet's pages) and every other request would wait.
+    const order: string[] = [];
+    setImmediate(() => order.push('another request'));
+    await server.db.kysely.selectFrom('users').select('id').limit(1).execute();
+    order.push('read');
+    await server.db.kysely.selectFrom('users').select('id').limit(1).execute();
+    expect(order).toEqual(['another request', 'read']);
+  });
+
   it('answers a write 503 with Retry-After and a Russian detail past the wait budget, and writes nothing', async () => {
     const held = lock();
     const cargo = 'Щебень, не записан';

@@ -10,6 +10,8 @@ import type { Page, Task } from '../../contract/entities.ts';
 import type { ExportJob, TableLink, TableRows } from '../../contract/exports.ts';
 import { claim, claimNext, failInterrupted, INTERRUPTED, runJob, STALE_MS, sweepExpired } from '../../server/exports/jobs.ts';
 import { signTableToken } from '../../server/exports/table.ts';
+import { createWorkbookWriter, ROWS_PER_TURN } from '../../server/exports/workbook.ts';
+import { PassThrough } from 'node:stream';
 import { DiskStorage } from '../../server/files/storage.ts';
 import { waitFor } from '../e2e/harness/wait.ts';
 import { makeCounterparty, makePlace } from '../fixtures/registers.ts';
@@ -240,5 +242,25 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     const job = (await call('GET', `/tasks/completed/export/${row.id}`, p.manager)).json() as ExportJob;
     expect(job).toMatchObject({ status: 'failed', error: INTERRUPTED });
     expect(existsSync(exportsDir) ? readdirSync(exportsDir) : []).toEqual(before);
+  });
+});
+
+describe('a streamed sheet', () => {
+  it('lets the event loop turn every few hundred rows: a month of lines is not one long turn', async () => {
+    const out = new PassThrough();
+    out.resume();
+    const book = createWorkbookWriter(out);
+    const sheet = book.sheet('Рейсы', [{ header: '№', key: 'n', width: 5 }]);
+    let written = 0;
+    let writtenWhenAnotherRan = -1;
+    setImmediate(() => (writtenWhenAnotherRan = written));
+    for (let i = 0; i < 4 * ROWS_PER_TURN; i++) {
+      await sheet.addRow([i]);
+      written += 1;
+    }
+    await sheet.finish();
+    await book.finish();
+    expect(writtenWhenAnotherRan).toBeGreaterThan(0);
+    expect(writtenWhenAnotherRan).toBeLessThanOrEqual(ROWS_PER_TURN);
   });
 });

@@ -1,0 +1,149 @@
+/**
+ * An open month's approved loads priced by the one rule (pay.ts) in SQL, never brought into JavaScript one by one
+ * (issue 35: a month of a 200-truck carrier is ~40 000 loads; reading them as rows cost most of a second and held
+ * the event loop). The rule needs two figures per driver that SQL cannot see — the month's approved volume and
+ * the scale's band it reaches in each version of the scale in force that month — so they are computed here (one
+ * aggregate and the company's bands) and handed to the query as a small table of rates (driver × version period).
+ * Everything per load is SQL on the same doubles JavaScript uses, rounded exactly as `Math.round` does, so the
+ * sums are kopeck-identical to pricing load by load (`priceLive`; tests/server/open-month-sql.test.ts compares them).
+ */
+import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import type { Dialect } from '../db/migrations.ts';
+import { ladderRate } from '../../contract/ladder.ts';
+import { monthRange } from '../../contract/money.ts';
+import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
+import { scaleBands, versionAt } from './pay.ts';
+
+type Q = Kysely<Database>;
+
+/**
+ * JavaScript's `Math.round(y)` for y ≥ 0, exactly: ⌊y + ½⌋ in doubles. The sum is exact for y ≥ ½ below 2⁵² (½ is
+ * a multiple of y's ulp; where it crosses a power of two the floor is that power either way); below ½ it may round
+ * up to 1 (y = 0,49999999999999994), hence 0 there.
+ */
+function roundSql(dialect: Dialect, y: RawBuilder<number>): RawBuilder<number> {
+  return dialect === 'postgres' ? sql<number>`(case when (${y}) < 0.5 then 0 else floor((${y}) + 0.5) end)` : sql<number>`(case when (${y}) < 0.5 then 0 else cast((${y}) + 0.5 as integer) end)`;
+}
+
+/** `toKop(quantity × rate)` (contract/money.ts: Math.round(x·100 + 1e-9)); 0 without a rate. 1e-9 is bound, not parsed by the database. */
+export function amountKopSql(dialect: Dialect, quantity: RawBuilder<number>, rate: RawBuilder<number | null>): RawBuilder<number> {
+  const kop = roundSql(dialect, sql<number>`((${quantity}) * (${rate})) * 100 + ${1e-9}`);
+  return sql<number>`(case when (${rate}) is null then 0 else ${dialect === 'postgres' ? sql`cast(${kop} as bigint)` : kop} end)`;
+}
+
+/** `roundQuantity(delivered)` (tasks/progress.ts: Math.round(v·1000) / 1000) of a load `r`. */
+export const quantitySql = (dialect: Dialect): RawBuilder<number> => sql<number>`(${roundSql(dialect, sql<number>`(${sql.raw(DELIVERED_SQL)}) * 1000`)} / ${dialect === 'postgres' ? sql`1000.0::double precision` : sql`1000.0`})`;
+
+/** A driver's rate from the scale over part of the month (one version of the scale in force), with the month's volume. */
+interface RateRow {
+  driver_id: number;
+  from: string;
+  to: string;
+  rate: number | null;
+  volume: number;
+}
+
+/**
+ * Per driver with approved loads in the company's month, and per period of the month with one scale version in
+ * force: the scale's rate at the driver's month volume (pay.ts `resolveRate` without an assignment's own rate).
+ */
+async function scaleRates(db: Q, companyId: number, month: string): Promise<RateRow[]> {
+  const { start, end } = monthRange(month);
+  const [bands, volumes] = await Promise.all([
+    scaleBands(db, [companyId]).then((by) => by.get(companyId) ?? []),
+    db
+      .selectFrom('reports as r')
+      .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+      .innerJoin('tasks as t', 't.id', 'td.task_id')
+      .select(['td.driver_id', sql<number>`sum(${sql.raw(DELIVERED_SQL)})`.as('volume')])
+      .where('r.review_status', '=', 'approved')
+      .where('t.company_id', '=', companyId)
+      .where('t.date', '>=', start)
+      .where('t.date', '<=', end)
+      .groupBy('td.driver_id')
+      .execute(),
+  ]);
+  // The month cut where a version of the scale starts: within a period the version, so the rate, is one.
+  const starts = [start, ...new Set(bands.map((b) => b.valid_from).filter((d) => d > start && d <= end))].sort();
+  const periods = starts.map((from, i) => ({ from, to: i + 1 < starts.length ? dayBefore(starts[i + 1] as string) : end, version: versionAt(bands, from) }));
+  const rows: RateRow[] = [];
+  for (const v of volumes) {
+    const volume = roundQuantity(Number(v.volume ?? 0));
+    for (const p of periods) rows.push({ driver_id: v.driver_id, from: p.from, to: p.to, rate: ladderRate(p.version, volume), volume });
+  }
+  return rows;
+}
+
+const dayBefore = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
+
+/** The rates as a derived table `rt` (column1 driver, 2 from, 3 to, 4 rate, 5 volume: both databases name VALUES' columns so). */
+function ratesTable(rows: readonly RateRow[]) {
+  const values = (rows.length ? rows : [{ driver_id: -1, from: '', to: '', rate: null, volume: 0 }]).map(
+    (r) => sql`(cast(${r.driver_id} as integer), cast(${r.from} as text), cast(${r.to} as text), cast(${r.rate} as double precision), cast(${r.volume} as double precision))`,
+  );
+  return sql<{ column1: number; column2: string; column3: string; column4: number | null; column5: number }>`(values ${sql.join(values)})`.as('rt');
+}
+
+/**
+ * The company's approved loads dated `from`–`to` within one open month, each priced: a query over tasks `t`,
+ * parts `td`, reports `r` and the rates `rt`, and the SQL of each load's figures. A load already paid as a late
+ * load (payroll/late.ts) is left out, as `priceLive`'s callers leave it out.
+ */
+export async function openMonthPriced(db: Q, dialect: Dialect, companyId: number, month: string, range?: { start: string; end: string }) {
+  const { start, end } = range ?? monthRange(month);
+  const rates = await scaleRates(db, companyId, month);
+  const query = db
+    .selectFrom('tasks as t')
+    .innerJoin('task_drivers as td', 'td.task_id', 't.id')
+    .innerJoin('reports as r', 'r.association_id', 'td.id')
+    .leftJoin(ratesTable(rates), (j) => j.on(sql<SqlBool>`rt.column1 = td.driver_id and t.date >= rt.column2 and t.date <= rt.column3`))
+    .where('t.company_id', '=', companyId)
+    .where('t.date', '>=', start)
+    .where('t.date', '<=', end)
+    .where('r.review_status', '=', 'approved')
+    .where(
+      sql<SqlBool>`r.id not in (select a.report_id from payroll_adjustments a where a.late = 1 and a.company_id = ${companyId} and a.concerns_month = ${month} and a.report_id is not null)`,
+    );
+  const quantity = quantitySql(dialect);
+  const rate = sql<number | null>`coalesce(td.transport_rate, rt.column4)`;
+  return {
+    query,
+    quantity,
+    rate,
+    source: sql<string | null>`(case when td.transport_rate is not null then 'transport_rate' when rt.column4 is not null then 'progressive' else null end)`,
+    volume: sql<number>`coalesce(rt.column5, 0)`,
+    amountKop: amountKopSql(dialect, quantity, rate),
+    revenueKop: amountKopSql(dialect, quantity, sql<number | null>`t.rate`),
+  };
+}
+
+export type OpenMonthPriced = Awaited<ReturnType<typeof openMonthPriced>>;
+
+/** Per driver of an open month (or of `p`, its loads already priced): loads, trips, delivered and pay, summed in SQL. */
+export async function openMonthSums(db: Q, dialect: Dialect, companyId: number, month: string, priced?: OpenMonthPriced) {
+  const p = priced ?? (await openMonthPriced(db, dialect, companyId, month));
+  const rows = await p.query
+    .innerJoin('users as u', 'u.id', 'td.driver_id')
+    .select(['td.driver_id', 'u.name as driver_name', sql<number>`count(*)`.as('loads'), sql<number>`sum(r.trips)`.as('trips'), sql<number>`sum(${p.quantity})`.as('quantity'), sql<number>`sum(${p.amountKop})`.as('amount_kop')])
+    .groupBy(['td.driver_id', 'u.name'])
+    .execute();
+  return rows.map((r) => ({ driver_id: r.driver_id, driver_name: r.driver_name, loads: Number(r.loads), trips: Number(r.trips), quantity: roundQuantity(Number(r.quantity ?? 0)), amount_kop: Number(r.amount_kop ?? 0) }));
+}
+
+/** A month's slice cut at the 10th and the 20th: every figure summed over it is a sum over its days. */
+export function monthThirds(slice: { month: string; start: string; end: string }): { month: string; start: string; end: string }[] {
+  const cuts = [`${slice.month}-10`, `${slice.month}-20`];
+  const parts = [];
+  let start = slice.start;
+  for (const cut of cuts) {
+    if (cut >= start && cut < slice.end) {
+      parts.push({ month: slice.month, start, end: cut });
+      start = nextDay(cut);
+    }
+  }
+  parts.push({ month: slice.month, start, end: slice.end });
+  return parts;
+}
+
+const nextDay = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);

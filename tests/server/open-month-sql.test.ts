@@ -1,0 +1,139 @@
+/**
+ * An open month priced in SQL (server/wages/open-month.ts, issue 35) against the one rule applied load by load in
+ * JavaScript (`priceLive`, wages/pay.ts), over random months (fast-check): scale versions starting mid-month,
+ * fractional rates, drivers with and without their own rate, quantities to the gram with unloading totals, loads
+ * already paid as late loads, pending loads. Per driver the loads, trips, delivered and the pay must be equal to
+ * the kopeck — and per load too, as `POST /payroll/close` stores each load's line from the same SQL.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { backends, type TestServer } from '../fixtures/server.ts';
+import { serveSuite } from '../fixtures/suite.ts';
+import { makeCompany, makeUser } from '../fixtures/accounts.ts';
+import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
+import { nowIso } from '../../server/db/connect.ts';
+import { latePaid, priceLive } from '../../server/wages/pay.ts';
+import { openMonthPriced, openMonthSums } from '../../server/wages/open-month.ts';
+import { DELIVERED_SQL, roundQuantity } from '../../server/tasks/progress.ts';
+import { CompiledQuery, sql } from 'kysely';
+import { unapprovedBefore } from '../../server/payroll/payroll.ts';
+
+const MONTH = '2026-10';
+const day = (d: number) => `${MONTH}-${String(d).padStart(2, '0')}`;
+
+const ladder = fc
+  .tuple(fc.uniqueArray(fc.integer({ min: 1, max: 60 }), { maxLength: 3 }), fc.array(fc.integer({ min: 10_000, max: 90_000 }), { minLength: 4, maxLength: 4 }))
+  .map(([cuts, rates]) => {
+    const bounds = [0, ...[...cuts].sort((a, b) => a - b)];
+    // Rates to the kopeck (650,37 ₽): quantity × rate then lands on half-kopecks and worse.
+    return bounds.map((min, i) => ({ min, max: bounds[i + 1] ?? null, rate: (rates[i] as number) / 100 }));
+  });
+
+const scenario = fc.record({
+  versions: fc.uniqueArray(fc.integer({ min: 1, max: 31 }), { minLength: 1, maxLength: 3 }).chain((days) => fc.tuple(...days.map((d, i) => ladder.map((bands) => ({ from: i === 0 ? '2000-01-01' : day(d), bands }))))),
+  loads: fc.array(
+    fc.record({
+      driver: fc.integer({ min: 0, max: 2 }),
+      day: fc.integer({ min: 1, max: 31 }),
+      // To the tenth of a gram: the rounding to the gram is exercised, halves included.
+      quantity: fc.integer({ min: 1, max: 400_000 }).map((n) => n / 10_000),
+      unloading: fc.option(fc.integer({ min: 1, max: 40_000 }).map((n) => n / 1000), { nil: null }),
+      ownRate: fc.option(fc.integer({ min: 0, max: 90_000 }).map((n) => n / 100), { nil: null }),
+      review: fc.constantFrom('approved', 'approved', 'approved', 'pending'),
+      paidLate: fc.boolean(),
+    }),
+    { minLength: 1, maxLength: 14 },
+  ),
+});
+
+describe.each(backends)('an open month priced in SQL ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  serveSuite(databaseUrl, (server) => {
+    s = server;
+  });
+
+  it('equals the rule applied load by load, per driver and per load, to the kopeck', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async (sc) => {
+        const company = await makeCompany(s);
+        const drivers: number[] = [];
+        for (let i = 0; i < 3; i++) drivers.push((await makeUser(s, 'driver', company, { name: `Водитель ${i}` })).id);
+        for (const v of sc.versions) {
+          for (const b of v.bands) {
+            await s.db.kysely.insertInto('progressive_rates').values({ company_id: company, min_quantity: b.min, max_quantity: b.max, rate: b.rate, valid_from: v.from, created_at: nowIso() }).execute();
+          }
+        }
+        for (const l of sc.loads) {
+          const driver = drivers[l.driver] as number;
+          const association = await addDriver(s, await createTask(s, company, { date: day(l.day), rate: 650.37 }), driver, { transport_rate: l.ownRate });
+          const report = await addLoad(s, association, l.quantity, { review: l.review as 'approved' | 'pending', unloading: l.unloading });
+          if (l.paidLate && l.review === 'approved') {
+            await s.db.kysely
+              .insertInto('payroll_adjustments')
+              .values({ company_id: company, driver_id: driver, date: '2026-11-02', amount_kop: 100, reason: 'поздний рейс', report_id: report, concerns_month: MONTH, late: 1, created_by: null, created_at: nowIso() })
+              .execute();
+          }
+        }
+
+        // The reference: the month's approved loads read as rows and priced one by one by the JS rule.
+        const rows = await s.db.kysely
+          .selectFrom('tasks as t')
+          .innerJoin('task_drivers as td', 'td.task_id', 't.id')
+          .innerJoin('reports as r', 'r.association_id', 'td.id')
+          .select(['r.id as report_id', 't.company_id', 'td.driver_id', 't.date', 'r.trips', 'td.transport_rate', sql<number>`${sql.raw(DELIVERED_SQL)}`.as('quantity')])
+          .where('t.company_id', '=', company)
+          .where('r.review_status', '=', 'approved')
+          .execute();
+        const late = await latePaid(s.db.kysely, rows);
+        const priced = await priceLive(
+          s.db.kysely,
+          rows.filter((r) => !late.has(r.report_id)).map((r) => ({ ...r, quantity: roundQuantity(Number(r.quantity)), trips: Number(r.trips) })),
+        );
+        const expected = new Map<number, { loads: number; trips: number; quantity: number; amount_kop: number }>();
+        for (const l of priced) {
+          const d = expected.get(l.driver_id) ?? { loads: 0, trips: 0, quantity: 0, amount_kop: 0 };
+          expected.set(l.driver_id, { loads: d.loads + 1, trips: d.trips + l.trips, quantity: roundQuantity(d.quantity + l.quantity), amount_kop: d.amount_kop + l.amount_kop });
+        }
+
+        const sums = await openMonthSums(s.db.kysely, s.db.dialect, company, MONTH);
+        expect(new Map(sums.map(({ driver_id, loads, trips, quantity, amount_kop }) => [driver_id, { loads, trips, quantity, amount_kop }]))).toEqual(expected);
+
+        const p = await openMonthPriced(s.db.kysely, s.db.dialect, company, MONTH);
+        const lines = await p.query.select(['r.id as report_id', p.quantity.as('quantity'), p.rate.as('rate'), p.source.as('rate_source'), p.volume.as('month_volume'), p.amountKop.as('amount_kop')]).execute();
+        const byId = new Map(lines.map((l) => [l.report_id, { quantity: Number(l.quantity), rate: l.rate === null ? null : Number(l.rate), rate_source: l.rate_source, month_volume: Number(l.month_volume), amount_kop: Number(l.amount_kop) }]));
+        expect(byId).toEqual(new Map(priced.map((l) => [l.report_id, { quantity: l.quantity, rate: l.rate, rate_source: l.rate_source, month_volume: l.month_volume, amount_kop: l.amount_kop }])));
+      }),
+      { numRuns: databaseUrl ? 15 : 40 },
+    );
+  }, 120_000);
+});
+
+describe.each(backends)('the late loads still waiting ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  serveSuite(databaseUrl, (server) => {
+    s = server;
+  });
+
+  it('are the company\'s reports not approved before the month, read from their own index, not from the years of tasks', async () => {
+    const company = await makeCompany(s);
+    const other = await makeCompany(s);
+    const driver = (await makeUser(s, 'driver', company)).id;
+    const stranger = (await makeUser(s, 'driver', other)).id;
+    const load = async (companyId: number, driverId: number, date: string, review: 'approved' | 'pending' | 'disputed') =>
+      addLoad(s, await addDriver(s, await createTask(s, companyId, { date }), driverId), 10, { review });
+    const pending = await load(company, driver, '2026-09-30', 'pending');
+    const disputed = await load(company, driver, '2025-01-15', 'disputed');
+    await load(company, driver, '2026-09-29', 'approved');
+    await load(company, driver, '2026-10-01', 'pending');
+    await load(other, stranger, '2026-09-01', 'pending');
+
+    const query = unapprovedBefore(s.db.kysely, company, '2026-10-01');
+    expect((await query.execute()).map((r) => r.id).sort((a, b) => a - b)).toEqual([pending, disputed].sort((a, b) => a - b));
+    if (s.db.dialect === 'sqlite') {
+      const { sql: text, parameters } = query.compile();
+      const { rows } = await s.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
+      // The outer loop scans the partial index of the reports waiting; tasks and parts are reached by their keys.
+      expect(rows.map((r) => r.detail)).toEqual(['SCAN r USING INDEX reports_unapproved_idx', 'SEARCH td USING INTEGER PRIMARY KEY (rowid=?)', 'SEARCH t USING INTEGER PRIMARY KEY (rowid=?)']);
+    }
+  });
+});
