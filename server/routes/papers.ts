@@ -3,9 +3,10 @@
  * (server/papers/gather.ts) with the trip's timeline as GET /reports/{id} answers it, mapped to each renderer.
  */
 import type { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
 import type { RouteModule } from '../context.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import { paperCalls, type ReportDocuments } from '../../contract/calls/papers.ts';
+import { paperCalls, WAYBILL_BATCH_MAX, type ReportDocuments } from '../../contract/calls/papers.ts';
 import { ROLE_LABELS } from '../../contract/roles.ts';
 import { registerArea } from './define.ts';
 import { reportFor } from '../reports/load.ts';
@@ -13,12 +14,14 @@ import { tripFacts } from '../trips/facts.ts';
 import { gatherTrip, type TripBase } from '../papers/gather.ts';
 import { etrnFacts, paperWaybillFacts, podFacts, waybillNumber } from '../papers/map.ts';
 import { renderPod } from '../pdf/pod.ts';
-import { renderWaybill } from '../pdf/waybill.ts';
+import { renderWaybill, renderWaybills } from '../pdf/waybill.ts';
 import { BUILDERS } from '../etrn/titles.ts';
 import { missingFacts, TITLE_NAMES } from '../etrn/missing.ts';
 import { ETRN_TITLES, type EtrnTitle } from '../etrn/facts.ts';
 import { contentDisposition } from '../exports/workbook.ts';
-import { conflict } from '../errors.ts';
+import { conflict, notFound } from '../errors.ts';
+import { assertStaffSeesCompany } from '../tasks/scope.ts';
+import { listCompany } from '../registers/common.ts';
 
 const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
   t1: { name: 'Т1 — сведения грузоотправителя (черновик)', whose: 'подписывает грузоотправитель' },
@@ -67,6 +70,19 @@ export const paperRoutes: RouteModule = (app, ctx) => {
     return photos;
   }
 
+  /** Many trips' waybills in one PDF, in the order given; `none` when there is no trip, 409 past the batch's cap. */
+  async function batch(reply: FastifyReply, ids: number[], none: string, fileName: string) {
+    if (ids.length === 0) throw notFound(none);
+    if (ids.length > WAYBILL_BATCH_MAX) throw conflict(`Рейсов слишком много для одного файла (${ids.length}, не больше ${WAYBILL_BATCH_MAX}): скачайте накладные по задачам`);
+    const list = [];
+    for (const id of ids) {
+      const [base, facts] = await Promise.all([gatherTrip(db, id), tripFacts(db.kysely, id)]);
+      list.push(paperWaybillFacts(base, facts, await signatureOf(facts.acceptance.signature_url)));
+    }
+    await reply.type('application/pdf').header('content-disposition', contentDisposition(fileName)).send(await renderWaybills(list));
+    return null as unknown as Blob;
+  }
+
   const signer = (user: AuthUser) => ({ name: user.name, position: ROLE_LABELS[user.role] ?? 'Сотрудник' });
 
   registerArea(app, ctx, paperCalls, {
@@ -95,6 +111,36 @@ export const paperRoutes: RouteModule = (app, ctx) => {
       const pdf = await renderWaybill(paperWaybillFacts(base, facts, await signatureOf(facts.acceptance.signature_url)));
       await reply.type('application/pdf').header('content-disposition', contentDisposition(`ТН № ${waybillNumber(base)}.pdf`)).send(pdf);
       return null as unknown as Blob;
+    },
+
+    'GET /tasks/:id/waybills.pdf': async ({ user, params, reply }) => {
+      const task = await db.kysely.selectFrom('tasks').select(['id', 'company_id']).where('id', '=', params.id).executeTakeFirst();
+      if (!task) throw notFound('Задача не найдена');
+      assertStaffSeesCompany(user, task.company_id, 'Задача не найдена');
+      const trips = await db.kysely
+        .selectFrom('reports as r')
+        .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+        .select('r.id')
+        .where('td.task_id', '=', task.id)
+        .orderBy('r.id')
+        .execute();
+      return batch(reply, trips.map((t) => t.id), 'У задачи ещё нет рейсов: накладных нет', `ТН по задаче № ${task.id}.pdf`);
+    },
+
+    'GET /reports/waybills.pdf': async ({ user, query, reply }) => {
+      const companyId = await listCompany(db, user, query.company_id);
+      const trips = await db.kysely
+        .selectFrom('reports as r')
+        .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+        .innerJoin('tasks as t', 't.id', 'td.task_id')
+        .select('r.id')
+        .where('t.company_id', '=', companyId)
+        .where('t.date', '=', query.date)
+        .orderBy('t.id')
+        .orderBy('r.id')
+        .execute();
+      const day = query.date.split('-').reverse().join('.');
+      return batch(reply, trips.map((t) => t.id), `За ${day} рейсов нет: накладных нет`, `ТН за ${day}.pdf`);
     },
 
     'GET /reports/:id/etrn/:file': async ({ user, params, reply }) => {
