@@ -1487,6 +1487,16 @@ export const EXTRA_ROWS: Row[] = [
     bad: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/start`, body: { value: 10.5, at: '2026-11-27T07:00:00+03:00' } }),
     badBy: 'driver',
   },
+  {
+    // A reading recorded without a photo: the guard let the caller in, then «Фото одометра нет» (404); the driver of
+    // company A is the sheet's driver; another company's staff never learn the sheet exists.
+    call: 'GET /trip-sheets/{id}/odometer/{which}/photo',
+    method: 'GET',
+    matrix: '401 404 404 404 404 404 404',
+    make: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/start/photo` }),
+    bad: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/middle/photo` }),
+    badBy: 'manager',
+  },
   // ── The customer's price list (issue 34; docs/prices.md): the customer names the company ──
   {
     call: 'GET /price-lists/',
