@@ -18,6 +18,7 @@ import type { Recovery } from './recovery.ts';
 import { IDEMPOTENCY_HEADER } from './report-form.ts';
 import { answeredId, outboxRequest } from './trip-form.ts';
 import { tripStepBodySchema } from '../contract/trips.ts';
+import { odometerSchema } from '../contract/trip-sheets.ts';
 import type { Snapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
 
@@ -130,6 +131,12 @@ export function createOutboxApi(deps: OutboxApiDeps): EngineOutbox {
         return outbox.queueTripStep({ ...step, body: parsed.data });
       },
       undoTripStep: (uid, step) => outbox.undoTripStep(uid, step),
+      queueOdometer: (reading) => {
+        // The contract's bounds, checked here (the service worker's bundle stays without zod).
+        const parsed = odometerSchema.safeParse({ value: reading.value, at: reading.at });
+        if (!parsed.success) return Promise.resolve({ ok: false, message: `Показание не сохранено: ${parsed.error.issues[0]?.message ?? 'неверные данные'}`, status: null, network: false });
+        return outbox.queueOdometer(reading);
+      },
       correctTripStep: (uid, step, at) => outbox.correctTripStep(uid, step, at),
       // «Отправить сейчас» always tries: in offline mode it first asks the server (docs/product.md §4: the profile fetch
       // that succeeds ends offline mode), then the queue goes.

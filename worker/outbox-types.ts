@@ -4,6 +4,7 @@
  * (`Outbox`); `noOutbox` stands in for it where nothing may be queued.
  */
 import type { OutboxRecord } from './db.ts';
+import type { NewOdometerReading } from './odometer.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import type { Clock, Locks, NetworkStatus } from './ports.ts';
 import type { OutboxStore } from './store.ts';
@@ -72,6 +73,8 @@ export interface Outbox {
   /** A trip step (worker/trip-steps.ts), held for its undo window, then sent in its trip's order. */
   queueTripStep(step: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>>;
   undoTripStep(uid: string, step: TripStep): Promise<Result<null>>;
+  /** An odometer reading of the driver's trip sheet (worker/odometer.ts), once per (sheet, start|end). */
+  queueOdometer(reading: NewOdometerReading): Promise<Result<{ id: number }>>;
   /** A step's time corrected by the driver: sent again as source 'corrected' (without its files once delivered). */
   correctTripStep(uid: string, step: TripStep, at: string): Promise<Result<null>>;
   /**
@@ -106,6 +109,7 @@ export const noOutbox: OutboxFactory = () => ({
   queueReport: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   queueTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   undoTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  queueOdometer: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   correctTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   flush: async () => undefined,
   triggerFlush: () => undefined,

@@ -78,6 +78,7 @@ export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxVi
       progress: sending.get(r.id as number) ?? null,
       waited: waited(r, state.now),
       ...(r.trip ? { trip: tripView(r) } : {}),
+      ...(r.odometer ? { odometer: { sheet_id: r.odometer.sheetId, which: r.odometer.which, value: r.odometer.value, at: r.odometer.at } } : {}),
     }),
   );
   const undelivered = mine.filter((r) => r.givenUp).length;

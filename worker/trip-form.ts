@@ -15,6 +15,14 @@ export interface OutboxRequest {
 }
 
 export function outboxRequest(record: OutboxRecord, blobs: readonly Blob[]): OutboxRequest {
+  const odometer = record.odometer;
+  if (odometer) {
+    const form = new FormData();
+    form.append('data', JSON.stringify({ value: odometer.value, at: odometer.at }));
+    const photo = blobs[0];
+    if (photo) form.append('photo', photo, photoName(photo, 0));
+    return { method: 'PUT', path: `trip-sheets/${odometer.sheetId}/odometer/${odometer.which}`, form };
+  }
   const trip = record.trip;
   if (!trip) return { method: 'POST', path: 'reports/', form: buildReportForm(record, blobs) };
   const form = new FormData();
