@@ -90,7 +90,7 @@ function ReadingForm({ sheetId, which, start }: { sheetId: number; which: Which;
   }
 
   return (
-    <Form className="drv-hours__form" onSubmit={submit}>
+    <Form className="drv-odometer__form" onSubmit={submit}>
       <label className="drv-field">
         <span className="drv-field__label">Одометр, км ({WORDS[which].title.toLowerCase()})</span>
         <input className="drv-input" inputMode="numeric" autoComplete="off" value={typed} aria-invalid={Boolean(error)} onChange={(event) => setTyped(event.target.value)} />
