@@ -2,7 +2,8 @@
  * /trip-sheets «Путевые листы» (issue 33 §2): a manager at 1440 px writes out a sheet for a vehicle and a driver,
  * records the checks and the departure in its dialog and sees «Не хватает» shrink, has the server's refusal shown
  * with what was typed kept, and downloads the PDF (read back with pdftotext); at 360 px the sheets are cards with
- * nothing wider than the phone. E2E_SCREENSHOTS=<dir> saves the screens at both widths there.
+ * nothing wider than the phone; the driver at 360 px records the odometer with a camera photo through the outbox.
+ * E2E_SCREENSHOTS=<dir> saves the screens there.
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
