@@ -5,7 +5,7 @@
  */
 import type { Kysely, Migration } from 'kysely';
 
-export function migration027(): Migration {
+export function migration030(): Migration {
   return {
     async up(db: Kysely<unknown>) {
       await db.schema.alterTable('trip_sheets').addColumn('odometer_start_photo', 'text').execute();

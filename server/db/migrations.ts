@@ -14,7 +14,7 @@ import { migration017 } from './migrations-retention.ts';
 import { migration018 } from './migrations-trip-sheets.ts';
 import { migration019 } from './migrations-company-edo.ts';
 import { migration021 } from './migrations-invoices.ts';
-import { migration027 } from './migrations-odometer-photos.ts';
+import { migration030 } from './migrations-odometer-photos.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
@@ -390,7 +390,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '019_company_edo': migration019(),
         '020_customer_links': migration020(dialect),
         '021_invoices': migration021(dialect),
-        '027_odometer_photos': migration027(),
+        '030_odometer_photos': migration030(),
       };
     },
   };
