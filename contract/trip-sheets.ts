@@ -95,6 +95,9 @@ export interface TripSheet {
   return_at: string | null;
   odometer_start: number | null;
   odometer_end: number | null;
+  /** Whether the driver's reading came with the dashboard's photo (GET /trip-sheets/{id}/odometer/{which}/photo). */
+  odometer_start_photo: boolean;
+  odometer_end_photo: boolean;
   /** Kilometres run, once both readings are in. */
   distance_km: number | null;
   /** What the sheet still lacks (Russian), in the order it is filled; empty: complete. */

@@ -239,6 +239,11 @@ export interface TripSettings {
   geofence_dwell_seconds: number;
   /** «нет данных N мин» on the board after this many minutes without a step in a running trip. */
   no_data_minutes: number;
+  /**
+   * «Без путевого листа смену не начать» (issue 33 §2, docs/trip-sheets.md): a new trip of the day is refused (409)
+   * while neither the driver nor his fleet vehicle has a trip sheet for that day; the board says «нет путевого листа».
+   */
+  require_trip_sheet: boolean;
 }
 
 export const DEFAULT_TRIP_SETTINGS: TripSettings = Object.freeze({
@@ -246,6 +251,7 @@ export const DEFAULT_TRIP_SETTINGS: TripSettings = Object.freeze({
   long_wait_minutes: 60,
   geofence_dwell_seconds: 60,
   no_data_minutes: 90,
+  require_trip_sheet: false,
 });
 
 export const tripSettingsSchema = z
@@ -254,8 +260,14 @@ export const tripSettingsSchema = z
     long_wait_minutes: z.number({ message: 'ожидается число' }).int('ожидается целое число').min(5, 'не меньше 5 мин').max(1440, 'не больше 1440 мин'),
     geofence_dwell_seconds: z.number({ message: 'ожидается число' }).int('ожидается целое число').min(10, 'не меньше 10 с').max(1800, 'не больше 1800 с'),
     no_data_minutes: z.number({ message: 'ожидается число' }).int('ожидается целое число').min(10, 'не меньше 10 мин').max(1440, 'не больше 1440 мин'),
+    /** Absent on a PUT: stays as stored (a client that does not know it does not switch it off). */
+    require_trip_sheet: z.boolean({ message: 'ожидается true или false' }).optional(),
   })
   .strict();
+
+/** The trip's refusal when the company requires a trip sheet and the day has none for the driver (or his vehicle). */
+export const noTripSheetMessage = (day: string): string =>
+  `Нет путевого листа на ${day.split('-').reverse().join('.')}: без него смену не начать. Попросите диспетчера выписать путевой лист на вашу машину`;
 
 /**
  * POST /trips/acceptance: the per-shift acceptance — the receiver signs once for the listed trips of the day

@@ -5,6 +5,7 @@
  * so the status, the server's detail and the network flag survive the trip.
  */
 import type { Role } from '../contract/roles.ts';
+import type { NewOdometerReading } from './odometer.ts';
 import type { RegistrationReviewer, User } from '../contract/entities.ts';
 import type { RegistrationPayload } from '../contract/payloads.ts';
 import type { AlertsSnapshot } from './alerts.ts';
@@ -64,6 +65,8 @@ export interface OutboxItemView {
   trip?: OutboxTripStepView;
   /** The receiver's one signature (or the refusal) for the listed trips of the shift, rather than a report. */
   shiftAcceptance?: { key: string; trip_uids: string[]; kind: 'signed' | 'refused'; at: string };
+  /** An odometer reading of a trip sheet (issue 33 §2) rather than a report. */
+  odometer?: { sheet_id: number; which: 'start' | 'end'; value: number; at: string };
 }
 
 /** A queued trip step as the tabs see it: the current trip's timeline is read from these. */
@@ -228,6 +231,11 @@ export interface OutboxApi {
    * new trip with its first step. Answers the record's id and the trip's uid. Sent after UNDO_WINDOW_MS.
    */
   queueTripStep(step: NewTripStep): Promise<Result<{ id: number; trip_uid: string }>>;
+  /**
+   * Queues the driver's odometer reading of his trip sheet (issue 33 §2): the dashboard's photo compressed; once per
+   * (sheet, start|end) on the device — a second is refused in Russian. Sent at once when it can be.
+   */
+  queueOdometer(reading: NewOdometerReading): Promise<Result<{ id: number }>>;
   /** Takes a step back while its undo window lasts; after it, a failure saying why it stays. */
   undoTripStep(tripUid: string, step: TripStep): Promise<Result<null>>;
   /**

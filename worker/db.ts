@@ -41,6 +41,17 @@ export interface ShiftAcceptanceFacts {
   signature: boolean;
 }
 
+/**
+ * A driver's odometer reading on his trip sheet (issue 33 §2, worker/odometer.ts): `PUT /trip-sheets/{sheetId}/odometer/{which}`
+ * with `{value, at}`; the record's one photo, when there is one, is the dashboard's. Its association_id is 0.
+ */
+export interface OdometerFacts {
+  sheetId: number;
+  which: 'start' | 'end';
+  value: number;
+  at: string;
+}
+
 export interface OutboxRecord {
   id?: number;
   association_id: number;
@@ -81,6 +92,8 @@ export interface OutboxRecord {
   heldBack?: boolean;
   /** A trip step rather than a report (issue 32); absent on reports. */
   trip?: TripStepFacts;
+  /** An odometer reading (issue 33 §2) rather than a report; absent on reports and trip steps. */
+  odometer?: OdometerFacts;
   /** A trip step's undo window: until then no engine sends it, and the driver may take it back. */
   holdUntil?: number;
   /** A report entered after the fact with its trip's times typed (the form fields of POST /reports/). */

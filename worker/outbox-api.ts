@@ -19,6 +19,7 @@ import { IDEMPOTENCY_HEADER } from './report-form.ts';
 import { answeredId, outboxRequest } from './trip-form.ts';
 import { shiftAcceptanceSchema, tripStepBodySchema } from '../contract/trips.ts';
 import { newAcceptanceKey } from './shift-acceptance.ts';
+import { odometerSchema } from '../contract/trip-sheets.ts';
 import type { Snapshots } from './snapshots.ts';
 import type { EngineStore } from './store.ts';
 
@@ -140,6 +141,12 @@ export function createOutboxApi(deps: OutboxApiDeps): EngineOutbox {
         return outbox.queueShiftAcceptance({ body: parsed.data, signature });
       },
       undoTripStep: (uid, step) => outbox.undoTripStep(uid, step),
+      queueOdometer: (reading) => {
+        // The contract's bounds, checked here (the service worker's bundle stays without zod).
+        const parsed = odometerSchema.safeParse({ value: reading.value, at: reading.at });
+        if (!parsed.success) return Promise.resolve({ ok: false, message: `Показание не сохранено: ${parsed.error.issues[0]?.message ?? 'неверные данные'}`, status: null, network: false });
+        return outbox.queueOdometer(reading);
+      },
       correctTripStep: (uid, step, at) => outbox.correctTripStep(uid, step, at),
       // «Отправить сейчас» always tries: in offline mode it first asks the server (docs/product.md §4: the profile fetch
       // that succeeds ends offline mode), then the queue goes.

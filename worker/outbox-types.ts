@@ -4,6 +4,7 @@
  * (`Outbox`); `noOutbox` stands in for it where nothing may be queued.
  */
 import type { OutboxRecord } from './db.ts';
+import type { NewOdometerReading } from './odometer.ts';
 import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import type { Clock, Locks, NetworkStatus } from './ports.ts';
 import type { OutboxStore } from './store.ts';
@@ -75,6 +76,8 @@ export interface Outbox {
   /** The receiver's one signature for the shift's trips (worker/shift-acceptance.ts), its body checked and keyed by the engine. */
   queueShiftAcceptance(input: QueuedShiftAcceptance): Promise<Result<{ id: number; key: string }>>;
   undoTripStep(uid: string, step: TripStep): Promise<Result<null>>;
+  /** An odometer reading of the driver's trip sheet (worker/odometer.ts), once per (sheet, start|end). */
+  queueOdometer(reading: NewOdometerReading): Promise<Result<{ id: number }>>;
   /** A step's time corrected by the driver: sent again as source 'corrected' (without its files once delivered). */
   correctTripStep(uid: string, step: TripStep, at: string): Promise<Result<null>>;
   /**
@@ -110,6 +113,7 @@ export const noOutbox: OutboxFactory = () => ({
   queueTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   queueShiftAcceptance: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   undoTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  queueOdometer: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   correctTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   flush: async () => undefined,
   triggerFlush: () => undefined,

@@ -81,6 +81,7 @@ export function outboxSnapshot(records: readonly OutboxRecord[], state: OutboxVi
       ...(r.acceptance
         ? { shiftAcceptance: { key: r.acceptance.body.key, trip_uids: r.acceptance.body.trip_uids, kind: r.acceptance.body.acceptance.kind, at: r.acceptance.body.at } }
         : {}),
+      ...(r.odometer ? { odometer: { sheet_id: r.odometer.sheetId, which: r.odometer.which, value: r.odometer.value, at: r.odometer.at } } : {}),
     }),
   );
   const undelivered = mine.filter((r) => r.givenUp).length;

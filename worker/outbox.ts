@@ -23,6 +23,7 @@ import { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDe
 import { newOutboxRecord } from './outbox-store.ts';
 import { isStoreError, type OutboxWrite } from './store.ts';
 import { byAge, outboxSnapshot, waited } from './outbox-view.ts';
+import { newOdometerRecord, ODOMETER_KEEP_MS, odometerRefusal, type NewOdometerReading } from './odometer.ts';
 import { checkTripStep, heldForUndo, newTripStepRecord, stepIndex, waitsForEarlierStep, type NewTripStep } from './trip-steps.ts';
 import type { TripStep } from '../contract/trips.ts';
 import { checkShiftAcceptance, keptForShift, newShiftAcceptanceRecord, type QueuedShiftAcceptance } from './shift-acceptance.ts';
@@ -140,6 +141,29 @@ export function createOutbox(deps: OutboxDeps): Outbox {
       if (isStoreError(error, 'quota')) return failure('Недостаточно места на устройстве: отметка не сохранена');
       if (isStoreError(error, 'unavailable')) return failure('Хранилище на устройстве недоступно: отметка не сохранена');
       return failure('Не удалось сохранить отметку на устройстве');
+    }
+  }
+
+  async function queueOdometer(input: NewOdometerReading): Promise<Result<{ id: number }>> {
+    const userId = deps.userId();
+    if (userId === null) return failure('Войдите в систему, чтобы записать показание');
+    if (!compress) return failure('Показание можно сохранить только в приложении');
+    try {
+      records = await store.all();
+      const refused = odometerRefusal(input, records, userId);
+      if (refused) return failure(refused);
+      const blobs = input.photo ? [await compress(input.photo)] : [];
+      const record = newOdometerRecord(input, userId, clock.now());
+      if (!deps.isOnline()) record.heldBack = true;
+      const id = await store.add(record, blobs);
+      await reload();
+      if (started) triggerFlush();
+      return { ok: true, data: { id } };
+    } catch (error) {
+      console.error('queueing an odometer reading failed', error);
+      if (isStoreError(error, 'quota')) return failure('Недостаточно места на устройстве: показание не сохранено');
+      if (isStoreError(error, 'unavailable')) return failure('Хранилище на устройстве недоступно: показание не сохранено');
+      return failure('Не удалось сохранить показание на устройстве');
     }
   }
 
@@ -453,8 +477,9 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (assigned === null) return [];
     const stillAssigned = new Set(assigned);
     const now = clock.now();
-    // The day's finished trips and their shift acceptance stay for the end-of-day signature (shift-acceptance.ts).
-    const gone = sent.filter((r) => !stillAssigned.has(r.association_id) && !keptForShift(r, now));
+    // The day's finished trips and their shift acceptance stay for the end-of-day signature (shift-acceptance.ts); a
+    // reading belongs to no task: it stays its sheet's day and a half, the screen reads it meanwhile.
+    const gone = sent.filter((r) => (r.odometer ? now - r.createdAt > ODOMETER_KEEP_MS : !stillAssigned.has(r.association_id) && !keptForShift(r, now)));
     if (gone.length === 0) return [];
     const resolved = await store.write(async (tx) => {
       const done: OutboxRecord[] = [];
@@ -501,5 +526,5 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     };
   }
 
-  return { queueReport, queueTripStep, queueShiftAcceptance, undoTripStep, correctTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
+  return { queueReport, queueTripStep, queueShiftAcceptance, queueOdometer, undoTripStep, correctTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
 }

@@ -128,6 +128,7 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     queueTripStep: async (step) => (await ready).queueTripStep(step),
     queueShiftAcceptance: async (input) => (await ready).queueShiftAcceptance(input),
     undoTripStep: async (uid, step) => (await ready).undoTripStep(uid, step),
+    queueOdometer: async (reading) => (await ready).queueOdometer(reading),
     correctTripStep: async (uid, step, at) => (await ready).correctTripStep(uid, step, at),
     flushNow: async () => (await ready).flushNow(),
     discard: async (id) => (await ready).discard(id),

@@ -23,6 +23,14 @@ export function outboxRequest(record: OutboxRecord, blobs: readonly Blob[]): Out
     if (signature) form.append('signature', signature, 'signature.png');
     return { method: 'POST', path: 'trips/acceptance', form };
   }
+  const odometer = record.odometer;
+  if (odometer) {
+    const form = new FormData();
+    form.append('data', JSON.stringify({ value: odometer.value, at: odometer.at }));
+    const photo = blobs[0];
+    if (photo) form.append('photo', photo, photoName(photo, 0));
+    return { method: 'PUT', path: `trip-sheets/${odometer.sheetId}/odometer/${odometer.which}`, form };
+  }
   const trip = record.trip;
   if (!trip) return { method: 'POST', path: 'reports/', form: buildReportForm(record, blobs) };
   const form = new FormData();

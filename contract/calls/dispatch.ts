@@ -25,6 +25,11 @@ export interface BoardDriver {
   last_report_at: string | null;
   /** Loading, loaded, unloading, free or «нет данных» and since when, from his latest trip's steps (docs/trips.md). */
   trip_state: DriverTripState;
+  /**
+   * True when the company requires a trip sheet (its trip settings), the driver works this day (has tasks on the
+   * board) and neither he nor his fleet vehicle has a sheet for it: the board says «нет путевого листа».
+   */
+  no_trip_sheet: boolean;
 }
 
 export interface Board {

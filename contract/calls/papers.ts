@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { answer, area, GET, POST } from '../call.ts';
-import { wireId } from '../fields.ts';
+import { isoDate, wireId } from '../fields.ts';
 import { STAFF } from '../roles.ts';
 
 export const ETRN_FILES = ['t1.xml', 't2.xml', 't4.xml'] as const;
@@ -79,6 +79,14 @@ export const incomingQuery = z.object({
 
 /** The largest title file accepted (a Т1 with many cargo lines is some tens of kB). */
 export const INCOMING_MAX_BYTES = 2 * 1024 * 1024;
+/** GET /reports/waybills.pdf: the company's trips of a task date, every waybill in one PDF. */
+export const waybillsDayQuery = z.object({
+  date: isoDate,
+  company_id: wireId('ожидается номер компании').optional(),
+});
+
+/** How many trips one batch PDF takes at most: a bigger day is asked for task by task. */
+export const WAYBILL_BATCH_MAX = 300;
 
 export const paperCalls = area(
   GET('/reports/:id/documents', { roles: STAFF, answer: answer<ReportDocuments>() }),
@@ -93,4 +101,8 @@ export const paperCalls = area(
   POST('/etrn/incoming', { roles: STAFF, query: incomingQuery, status: 201, bodyLimit: INCOMING_MAX_BYTES + 64 * 1024, answer: answer<IncomingTitle>(), invalidates: ['reports'], audience: ['caller'] }),
   /** A received title's XML as it came. */
   GET('/etrn/incoming/:id', { roles: STAFF, answer: answer<Blob>() }),
+  /** Every trip's paper waybill of a task, in one PDF (each waybill counts its own sheets); 404 with no trip yet. */
+  GET('/tasks/:id/waybills.pdf', { roles: STAFF, params: z.object({ id: wireId('ожидается номер задачи') }), answer: answer<Blob>() }),
+  /** Every trip of the company's tasks of a date, in one PDF (task by task, trip by trip). */
+  GET('/reports/waybills.pdf', { roles: STAFF, query: waybillsDayQuery, answer: answer<Blob>() }),
 );

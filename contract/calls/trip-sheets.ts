@@ -4,8 +4,8 @@
  */
 import { answer, area, DELETE, GET, POST, PUT } from '../call.ts';
 import type { Page } from '../entities.ts';
-import { DRIVER_ONLY, STAFF } from '../roles.ts';
-import { odometerParams, tripSheetIdParams, odometerSchema, tripSheetCreateSchema, tripSheetListQuery, tripSheetMineQuery, tripSheetUpdateSchema, type TripSheet } from '../trip-sheets.ts';
+import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
+import { odometerParams, tripSheetIdParams, tripSheetCreateSchema, tripSheetListQuery, tripSheetMineQuery, tripSheetUpdateSchema, type TripSheet } from '../trip-sheets.ts';
 import { registerCreateQuery } from '../registers.ts';
 
 export const tripSheetCalls = area(
@@ -25,12 +25,17 @@ export const tripSheetCalls = area(
   DELETE('/trip-sheets/:id', { roles: STAFF, status: 204, answer: answer<null>(), invalidates: ['dispatch'], audience: ['caller'] }),
   /** The signed-in driver's sheet of the day (today by default), or null. */
   GET('/trip-sheets/mine', { roles: DRIVER_ONLY, query: tripSheetMineQuery, answer: answer<TripSheet | null>() }),
+  /**
+   * The driver's reading through the outbox: JSON `{value, at}` (odometerSchema), or multipart with that JSON in a
+   * `data` part and the dashboard's photo as one `photo` part — read by the handler as it streams, so no `body` here.
+   */
   PUT('/trip-sheets/:id/odometer/:which', {
     roles: DRIVER_ONLY,
     params: odometerParams,
-    body: odometerSchema,
     answer: answer<TripSheet>(),
     invalidates: ['dispatch'],
     audience: ['company-staff:answer.company_id', 'caller'],
   }),
+  /** The dashboard's photo of a reading: staff of the sheet's company and the sheet's driver; none is 404. */
+  GET('/trip-sheets/:id/odometer/:which/photo', { roles: ALL_ROLES, params: odometerParams, answer: answer<unknown>() }),
 );

@@ -17,6 +17,7 @@ import { migration021 } from './migrations-invoices.ts';
 import { migration023 } from './migrations-etrn-incoming.ts';
 import { migration026 } from './migrations-documents.ts';
 import { migration028 } from './migrations-waiting.ts';
+import { migration030 } from './migrations-odometer-photos.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
@@ -398,6 +399,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '026_documents': migration026(dialect),
         '028_invoice_waiting': migration028(),
         '029_unapproved_reports': migration029(),
+        '030_odometer_photos': migration030(),
       };
     },
   };

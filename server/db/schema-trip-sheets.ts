@@ -21,6 +21,9 @@ export interface TripSheetsTable {
   return_at: string | null;
   odometer_start: number | null;
   odometer_end: number | null;
+  /** The dashboard's photo of each reading (migration 030): a FileStorage key, null without one. */
+  odometer_start_photo: string | null;
+  odometer_end_photo: string | null;
   created_at: string;
   updated_at: string;
 }

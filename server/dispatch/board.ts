@@ -16,6 +16,7 @@ import { HttpError } from '../errors.ts';
 import { driverVehicles, type DriverVehicle } from '../registers/driver-vehicles.ts';
 import { driverTripStates, FREE } from '../trips/state.ts';
 import { companyTripSettings } from '../trips/settings.ts';
+import { driversWithSheet } from '../trip-sheets/required.ts';
 
 export async function loadBoard(db: Db, companyId: number, date: string): Promise<Board> {
   const q = db.kysely;
@@ -35,6 +36,7 @@ export async function loadBoard(db: Db, companyId: number, date: string): Promis
   const vehicles = await driverVehicles(q, drivers.map((d) => d.id));
   const settings = await companyTripSettings(q, companyId);
   const tripStates = await driverTripStates(q, drivers.map((d) => d.id), settings.no_data_minutes);
+  const withSheet = settings.require_trip_sheet ? await driversWithSheet(q, drivers.map((d) => d.id), date) : null;
   const associations = taskIds.length
     ? await q
         .selectFrom('task_drivers as td')
@@ -65,6 +67,7 @@ export async function loadBoard(db: Db, companyId: number, date: string): Promis
         delivered: roundQuantity(parts.reduce((s, a) => s + a.delivered, 0)),
         last_report_at: last,
         trip_state: tripStates.get(d.id) ?? FREE,
+        no_trip_sheet: withSheet !== null && mine.length > 0 && !withSheet.has(d.id),
       };
     }),
     unassigned: tasks.filter((t) => !driven.has(t.id) && t.status !== 'completed').map((t) => t.id),

@@ -11,7 +11,7 @@ import type { TripBase } from './gather.ts';
 import { tripOf } from './title.ts';
 import { paperWaybillFacts, podFacts, waybillNumber } from './map.ts';
 import { renderPod } from '../pdf/pod.ts';
-import { renderWaybill } from '../pdf/waybill.ts';
+import { renderWaybill, renderWaybills } from '../pdf/waybill.ts';
 
 export async function bytesOf(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -73,6 +73,15 @@ export function tripPapers(ctx: Pick<AppContext, 'db' | 'storage'>) {
       const { base, facts } = await trip(reportId);
       const bytes = await renderWaybill(paperWaybillFacts(base, facts, await signatureOf(facts.acceptance.signature_url)));
       return { filename: `ТН № ${waybillNumber(base)}.pdf`, bytes };
+    },
+    /** Many trips' paper waybills in one PDF, in the order given (each waybill counts its own sheets). */
+    async waybills(reportIds: readonly number[]): Promise<Buffer> {
+      const list = [];
+      for (const id of reportIds) {
+        const { base, facts } = await trip(id);
+        list.push(paperWaybillFacts(base, facts, await signatureOf(facts.acceptance.signature_url)));
+      }
+      return renderWaybills(list);
     },
   };
 }

@@ -5,9 +5,10 @@
  * scope), whose file ids the carrier's Т2 and Т4 cite.
  */
 import fastifyMultipart from '@fastify/multipart';
+import type { FastifyReply } from 'fastify';
 import type { RouteModule } from '../context.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import { paperCalls, type ReportDocuments } from '../../contract/calls/papers.ts';
+import { paperCalls, WAYBILL_BATCH_MAX, type ReportDocuments } from '../../contract/calls/papers.ts';
 import { registerArea } from './define.ts';
 import { reportFor } from '../reports/load.ts';
 import { gatherTrip } from '../papers/gather.ts';
@@ -18,7 +19,9 @@ import { etrnFacts, waybillNumber } from '../papers/map.ts';
 import { missingFacts } from '../etrn/missing.ts';
 import { ETRN_TITLES, type EtrnTitle } from '../etrn/facts.ts';
 import { contentDisposition } from '../exports/workbook.ts';
-import { badRequest, HttpError, notFound } from '../errors.ts';
+import { badRequest, conflict, HttpError, notFound } from '../errors.ts';
+import { assertStaffSeesCompany } from '../tasks/scope.ts';
+import { listCompany } from '../registers/common.ts';
 import { inScope } from '../auth/guard.ts';
 import { nowIso } from '../db/connect.ts';
 import { compareIncoming, IncomingRefused, readIncoming } from '../etrn/incoming.ts';
@@ -46,6 +49,14 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
   }
 
   const papers = tripPapers(ctx);
+
+  /** Many trips' waybills in one PDF, in the order given; `none` when there is no trip, 409 past the batch's cap. */
+  async function batch(reply: FastifyReply, ids: number[], none: string, fileName: string) {
+    if (ids.length === 0) throw notFound(none);
+    if (ids.length > WAYBILL_BATCH_MAX) throw conflict(`Рейсов слишком много для одного файла (${ids.length}, не больше ${WAYBILL_BATCH_MAX}): скачайте накладные по задачам`);
+    await sendPdf(reply, fileName, await papers.waybills(ids));
+    return null as unknown as Blob;
+  }
 
   await app.register(async (scope) => {
     await scope.register(fastifyMultipart);
@@ -84,6 +95,36 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
         const { file } = await makeTitle(db, user, report.id, params.file.slice(0, 2) as EtrnTitle);
         await reply.type('application/xml; charset=windows-1251').header('content-disposition', contentDisposition(`${file.fileName}.xml`)).send(file.bytes);
         return null as unknown as Blob;
+      },
+
+      'GET /tasks/:id/waybills.pdf': async ({ user, params, reply }) => {
+        const task = await db.kysely.selectFrom('tasks').select(['id', 'company_id']).where('id', '=', params.id).executeTakeFirst();
+        if (!task) throw notFound('Задача не найдена');
+        assertStaffSeesCompany(user, task.company_id, 'Задача не найдена');
+        const trips = await db.kysely
+          .selectFrom('reports as r')
+          .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+          .select('r.id')
+          .where('td.task_id', '=', task.id)
+          .orderBy('r.id')
+          .execute();
+        return batch(reply, trips.map((t) => t.id), 'У задачи ещё нет рейсов: накладных нет', `ТН по задаче № ${task.id}.pdf`);
+      },
+
+      'GET /reports/waybills.pdf': async ({ user, query, reply }) => {
+        const companyId = await listCompany(db, user, query.company_id);
+        const trips = await db.kysely
+          .selectFrom('reports as r')
+          .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+          .innerJoin('tasks as t', 't.id', 'td.task_id')
+          .select('r.id')
+          .where('t.company_id', '=', companyId)
+          .where('t.date', '=', query.date)
+          .orderBy('t.id')
+          .orderBy('r.id')
+          .execute();
+        const day = query.date.split('-').reverse().join('.');
+        return batch(reply, trips.map((t) => t.id), `За ${day} рейсов нет: накладных нет`, `ТН за ${day}.pdf`);
       },
 
       'POST /etrn/incoming': async ({ user, query, request, setStatus }) => {

@@ -27,7 +27,7 @@ const DATA_MAX_BYTES = 1024 * 1024;
 function dataPart(fields: Record<string, string>): unknown {
   const extra = Object.keys(fields).find((name) => name !== 'data');
   if (extra) throw badRequest(`${extra}: неизвестное поле формы, данные шага — в поле data (JSON)`);
-  if (fields.data === undefined) throw badRequest('data: обязательное поле формы с данными шага (JSON)');
+  if (fields.data === undefined) throw badRequest('data: обязательное поле формы с данными (JSON)');
   try {
     return JSON.parse(fields.data) as unknown;
   } catch {
@@ -36,17 +36,19 @@ function dataPart(fields: Record<string, string>): unknown {
 }
 
 /** The body as JSON or as a multipart form with its files; `work` runs before the form's leftover files go. */
-async function withBody<S extends ZodType, T>(
+export async function withBody<S extends ZodType, T>(
   ctx: AppContext,
   request: FastifyRequest,
   schema: S,
-  photosAllowed: boolean,
+  photosAllowed: boolean | 'one',
   work: (body: z.output<S>, files: { photos: Photo[]; signature: Photo | null }) => Promise<T>,
 ): Promise<T> {
   if (!request.isMultipart()) return work(parse(schema, request.body), { photos: [], signature: null });
   const form = await readReportForm(request, () => ctx.storage.uploadPath(), undefined, { signature: true, fieldSize: DATA_MAX_BYTES });
   try {
     if (!photosAllowed && form.photos.length > 0) throw badRequest('photo: к приёмке прилагается только подпись (signature)');
+    if (photosAllowed === 'one' && form.photos.length > 1) throw badRequest('photo: к показанию одометра прилагается одно фото');
+    if (photosAllowed === 'one' && form.signature) throw badRequest('signature: к показанию одометра подпись не прилагается');
     return await work(parse(schema, dataPart(form.fields)), form);
   } finally {
     // Stored files were moved into storage; a refused or replayed upload's files go.

@@ -73,6 +73,8 @@ async function wire(db: Db, rows: Row[]): Promise<TripSheet[]> {
       return_at: r.return_at,
       odometer_start: r.odometer_start === null ? null : Number(r.odometer_start),
       odometer_end: r.odometer_end === null ? null : Number(r.odometer_end),
+      odometer_start_photo: r.odometer_start_photo !== null,
+      odometer_end_photo: r.odometer_end_photo !== null,
       distance_km: r.odometer_start !== null && r.odometer_end !== null ? Number(r.odometer_end) - Number(r.odometer_start) : null,
       missing: [],
       can_delete: false,
@@ -206,11 +208,17 @@ export async function updateSheet(db: Db, id: number, companyId: number, body: T
  * The driver's reading: the start one is also the departure time, the end one the return time. The same value again
  * answers the stored sheet (an outbox replay); another value over a stored one is refused (staff correct it).
  */
-export async function recordOdometer(db: Db, id: number, which: OdometerReading, body: OdometerPayload): Promise<TripSheet> {
+export async function recordOdometer(db: Db, id: number, which: OdometerReading, body: OdometerPayload, photoKey: string | null = null): Promise<{ sheet: TripSheet; photoKept: boolean }> {
   const before = await loadSheet(db, id);
   const stored = which === 'start' ? before.odometer_start : before.odometer_end;
+  const photoColumn = which === 'start' ? 'odometer_start_photo' : 'odometer_end_photo';
   if (stored !== null) {
-    if (stored === body.value) return before;
+    if (stored === body.value) {
+      // A replay: its photo is kept only when the stored reading has none (staff typed it before the phone's arrived).
+      if (!photoKey || before[photoColumn]) return { sheet: before, photoKept: false };
+      await db.kysely.updateTable('trip_sheets').set({ [photoColumn]: photoKey, updated_at: nowIso() }).where('id', '=', id).where(photoColumn, 'is', null).execute();
+      return { sheet: await loadSheet(db, id), photoKept: true };
+    }
     throw conflict(`Показание ${which === 'start' ? 'при выезде' : 'при возвращении'} уже записано: ${stored} км. Исправить его может диспетчер`);
   }
   if (which === 'end' && before.odometer_start === null) throw conflict('Сначала запишите показание одометра при выезде');
@@ -223,12 +231,20 @@ export async function recordOdometer(db: Db, id: number, which: OdometerReading,
     .updateTable('trip_sheets')
     .set(
       which === 'start'
-        ? { odometer_start: next.odometer_start, departure_at: next.departure_at, updated_at: nowIso() }
-        : { odometer_end: next.odometer_end, return_at: next.return_at, updated_at: nowIso() },
+        ? { odometer_start: next.odometer_start, departure_at: next.departure_at, odometer_start_photo: photoKey, updated_at: nowIso() }
+        : { odometer_end: next.odometer_end, return_at: next.return_at, odometer_end_photo: photoKey, updated_at: nowIso() },
     )
     .where('id', '=', id)
     .execute();
-  return loadSheet(db, id);
+  return { sheet: await loadSheet(db, id), photoKept: photoKey !== null };
+}
+
+/** The stored key of a reading's dashboard photo, or 404 in Russian. */
+export async function odometerPhotoKey(db: Db, id: number, which: OdometerReading): Promise<string> {
+  const row = await db.kysely.selectFrom('trip_sheets').select(['odometer_start_photo', 'odometer_end_photo']).where('id', '=', id).executeTakeFirst();
+  const key = which === 'start' ? row?.odometer_start_photo : row?.odometer_end_photo;
+  if (!key) throw notFound('Фото одометра нет');
+  return key;
 }
 
 /** Only the year's last sheet, still empty, may go: the numbers run without gaps and a filled sheet is a record. */

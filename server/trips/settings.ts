@@ -20,7 +20,10 @@ export function parseTripSettings(text: string | null): TripSettings {
   }
 }
 
-export async function saveTripSettings(db: Kysely<Database>, companyId: number, settings: TripSettings): Promise<TripSettings> {
-  await db.updateTable('companies').set({ trip_settings: JSON.stringify(settings) }).where('id', '=', companyId).execute();
+/** A field the body leaves out (`require_trip_sheet` from a client that predates it) keeps its stored value. */
+export async function saveTripSettings(db: Kysely<Database>, companyId: number, settings: Omit<TripSettings, 'require_trip_sheet'> & { require_trip_sheet?: boolean | undefined }): Promise<TripSettings> {
+  const stored = await companyTripSettings(db, companyId);
+  const next: TripSettings = { ...settings, require_trip_sheet: settings.require_trip_sheet ?? stored.require_trip_sheet };
+  await db.updateTable('companies').set({ trip_settings: JSON.stringify(next) }).where('id', '=', companyId).execute();
   return companyTripSettings(db, companyId);
 }

@@ -24,6 +24,7 @@ import { assertLoadChangeable, settleLateLoad } from '../payroll/late.ts';
 import { TRIP_STEP_LABELS, type AcceptancePayload, type Position, type TripStep, type TripStepAnswer, type TripStepBody } from '../../contract/trips.ts';
 import { placesOfReport, stampsOf, timelineOf } from './facts.ts';
 import { rescoreCycleNeighbours } from './cycle.ts';
+import { assertSheetForNewTrip } from '../trip-sheets/required.ts';
 
 type Q = Kysely<Database>;
 
@@ -161,7 +162,10 @@ export async function putTripStep(
   const db = ctx.db.kysely;
   const trip = await tripByUid(db, tripUid);
   if (trip) assertSameTrip(user, trip, body.association_id);
-  else await assertMayStartTrip(db, user, body.association_id);
+  else {
+    await assertMayStartTrip(db, user, body.association_id);
+    await assertSheetForNewTrip(db, user, body.at);
+  }
 
   const stored = trip ? await db.selectFrom('trip_stamps').select(['id', 'at']).where('report_id', '=', trip.id).where('step', '=', step).executeTakeFirst() : undefined;
   if (trip && stored) {

@@ -2,7 +2,8 @@
  * /trip-sheets «Путевые листы» (issue 33 §2): a manager at 1440 px writes out a sheet for a vehicle and a driver,
  * records the checks and the departure in its dialog and sees «Не хватает» shrink, has the server's refusal shown
  * with what was typed kept, and downloads the PDF (read back with pdftotext); at 360 px the sheets are cards with
- * nothing wider than the phone. E2E_SCREENSHOTS=<dir> saves the screens at both widths there.
+ * nothing wider than the phone; the driver at 360 px records the odometer with a camera photo through the outbox.
+ * E2E_SCREENSHOTS=<dir> saves the screens there.
  */
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { makeVehicle } from '../fixtures/registers.ts';
 import { DEMO, DEMO_PASSWORD, startE2eApp, type E2eApp } from './harness/app.ts';
 import { newContext, trackErrors } from './harness/browser.ts';
 import { signIn } from './pages/login-page.ts';
+import { cameraPhotos } from './pages/driver-photos.ts';
 
 const shots = process.env.E2E_SCREENSHOTS;
 const PLATE = 'М321КТ 77';
@@ -142,6 +144,36 @@ describe('trip sheets', () => {
     expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     if (shots) await small.screenshot({ path: `${shots}/trip-sheets-record-360.png` });
     await small.keyboard.press('Escape');
+    await phone.close();
+  });
+
+  it('the driver at 360 px records the odometer at departure with the dashboard’s photo through the outbox: shown at once, kept after a reload, stored once with its photo', async () => {
+    const db = app.server.db.kysely;
+    // The sheet the manager wrote out above is the driver's of today; its readings cleared for the phone to record.
+    const sheet = await db.selectFrom('trip_sheets').select(['id', 'number']).where('date', '=', isoDate(new Date())).executeTakeFirstOrThrow();
+    await db.updateTable('trip_sheets').set({ odometer_start: null, odometer_end: null, departure_at: null, return_at: null }).where('id', '=', sheet.id).execute();
+    const [photo] = await cameraPhotos(app.browser, 1);
+
+    const phone = await newContext(app.browser, 'shared', 360);
+    const page = await signIn(phone, app.url, DEMO.driver, DEMO_PASSWORD);
+    const errors = trackErrors(page);
+    const card = page.getByRole('region', { name: `Путевой лист № ${sheet.number} · ${PLATE}` });
+    await page.goto(`${app.url}/current-tasks`);
+    await card.waitFor();
+    await card.getByRole('button', { name: 'Записать выезд' }).click();
+    await card.getByText('Введите показание одометра, км').waitFor();
+    await card.getByLabel('Одометр, км (выезд)').fill('120 500');
+    await card.getByLabel('Фото приборной панели').setInputFiles(photo ? [photo] : []);
+    await card.getByRole('button', { name: 'Записать выезд' }).click();
+    await card.getByText(/Выезд: 120\s500 км/).waitFor();
+    await card.getByLabel('Одометр, км (возвращение)').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    if (shots) await page.screenshot({ path: `${shots}/odometer-360.png`, fullPage: true });
+
+    await expect.poll(async () => (await db.selectFrom('trip_sheets').select(['odometer_start', 'odometer_start_photo']).where('id', '=', sheet.id).executeTakeFirstOrThrow()), { timeout: 20_000 }).toMatchObject({ odometer_start: 120_500, odometer_start_photo: expect.any(String) });
+    await page.reload();
+    await page.getByRole('region', { name: `Путевой лист № ${sheet.number} · ${PLATE}` }).getByText(/Выезд: 120\s500 км/).waitFor();
+    expect(errors).toEqual([]);
     await phone.close();
   });
 });

@@ -40,6 +40,7 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
   let trip: number;
   let shipper: number;
   let driverId: number;
+  let taskId: number;
   let manager: SignedInUser;
   let stranger: SignedInUser;
 
@@ -54,6 +55,7 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
     // A trip stamped step by step on the phone, the receiver refusing to sign.
     const stamped = await stampedTrip(s, cards, '2026-11-27');
     driverId = stamped.driver.id;
+    taskId = stamped.task;
     report = stamped.load;
     trip = stamped.trip;
     manager = await withAccessToken(s, await makeUser(s, 'manager', company, { name: 'Волков Сергей Николаевич' }));
@@ -142,5 +144,27 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
     for (const fact of ['ООО «Карьер Северный»', 'ООО «СтройДом»', 'ООО «ТК Рейс»', inn10('662301234'), 'А123ВС 77', 'Петров Иван Сергеевич']) expect(waybill).toContain(fact);
 
     for (const path of ['documents', 'pod.pdf', 'waybill.pdf', 'etrn/t1.xml']) expect((await download(`/api/reports/${trip}/${path}`, stranger.token)).status).toBe(404);
+  });
+
+  it('a task’s and a day’s waybills in one PDF: each trip’s waybill, read back in Cyrillic; no trip is 404; another company’s task is 404', async () => {
+    const byTask = await download(`/api/tasks/${taskId}/waybills.pdf`, manager.token);
+    expect(byTask.status).toBe(200);
+    expect(byTask.type).toContain('application/pdf');
+    const text = pdfText(byTask.body);
+    // Both trips of the task: the form's one and the one stamped on the phone, each under its own number.
+    for (const fact of [`№ ${taskId}-${report}`, `№ ${taskId}-${trip}`, 'ООО «Карьер Северный»', 'Петров Иван Сергеевич', 'А123ВС 77']) expect(text).toContain(fact);
+
+    const byDay = await download('/api/reports/waybills.pdf?date=2026-11-27', manager.token);
+    expect(byDay.status).toBe(200);
+    const dayText = pdfText(byDay.body);
+    for (const fact of [`№ ${taskId}-${report}`, `№ ${taskId}-${trip}`]) expect(dayText).toContain(fact);
+
+    const empty = await download('/api/reports/waybills.pdf?date=2026-11-26', manager.token);
+    expect(empty.status).toBe(404);
+    expect(empty.json().detail).toBe('За 26.11.2026 рейсов нет: накладных нет');
+    expect((await download('/api/reports/waybills.pdf?date=27.11.2026', manager.token)).status).toBe(400);
+    expect((await download(`/api/tasks/${taskId}/waybills.pdf`, stranger.token)).status).toBe(404);
+    // Another company's manager asking for the day gets his own company's day: nothing.
+    expect((await download('/api/reports/waybills.pdf?date=2026-11-27', stranger.token)).status).toBe(404);
   });
 });

@@ -1265,6 +1265,29 @@ export const EXTRA_ROWS: Row[] = [
     make: async (c) => ({ url: `/api/reports/${(await reportOfA(c)).report}/waybill.pdf` }),
   },
   {
+    call: 'GET /tasks/{id}/waybills.pdf',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: `/api/tasks/${(await reportOfA(c)).task}/waybills.pdf` }),
+    bad: async () => ({ url: '/api/tasks/x1/waybills.pdf' }),
+    badBy: 'manager',
+  },
+  {
+    // Another company's staff asking for the day get their own company's day, which has no trip on it: 404.
+    call: 'GET /reports/waybills.pdf',
+    method: 'GET',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => {
+      const { task } = await reportOfA(c);
+      // A day of its own: company B has trips today from other rows.
+      const day = `2031-0${1 + (task % 9)}-1${task % 10}`;
+      await c.s.db.kysely.updateTable('tasks').set({ date: day }).where('id', '=', task).execute();
+      return { url: `/api/reports/waybills.pdf?date=${day}${forSuper(c)}` };
+    },
+    bad: async () => ({ url: '/api/reports/waybills.pdf?date=tomorrow' }),
+    badBy: 'manager',
+  },
+  {
     // A form-filed trip has no loading times: the title is refused naming them (409), after the guard let staff in.
     call: 'GET /reports/{id}/etrn/{file}',
     method: 'GET',
@@ -1514,6 +1537,16 @@ export const EXTRA_ROWS: Row[] = [
     make: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/start`, body: { value: 1000, at: '2026-11-27T07:00:00+03:00' } }),
     bad: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/start`, body: { value: 10.5, at: '2026-11-27T07:00:00+03:00' } }),
     badBy: 'driver',
+  },
+  {
+    // A reading recorded without a photo: the guard let the caller in, then «Фото одометра нет» (404); the driver of
+    // company A is the sheet's driver; another company's staff never learn the sheet exists.
+    call: 'GET /trip-sheets/{id}/odometer/{which}/photo',
+    method: 'GET',
+    matrix: '401 404 404 404 404 404 404',
+    make: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/start/photo` }),
+    bad: async (c) => ({ url: `/api/trip-sheets/${await sheetOfA(c)}/odometer/middle/photo` }),
+    badBy: 'manager',
   },
   // ── The customer's price list (issue 34; docs/prices.md): the customer names the company ──
   {

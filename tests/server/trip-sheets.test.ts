@@ -13,6 +13,8 @@ import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
 import type { TripSheet } from '../../contract/trip-sheets.ts';
 import type { Page } from '../../contract/entities.ts';
+import { encodeForm } from '../fixtures/forms.ts';
+import { JPEG_8x6 } from '../fixtures/images.ts';
 
 describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
   let s: TestServer;
@@ -193,5 +195,50 @@ describe.each(backends)('trip sheets ($name)', ({ databaseUrl }) => {
       [3, true],
       [2, false],
     ]);
+  });
+
+  it('the driver’s reading with the dashboard’s photo (multipart, as the outbox sends it): stored once, a replay answers it without a second file; the photo for the driver and his staff only', async () => {
+    const made = await call<TripSheet>(s, 'POST', '/api/trip-sheets/', { token: manager.token, body: { vehicle_id: vehicle, driver_id: driver.id, date: '2026-12-02' } });
+    expect(made.status).toBe(201);
+    const id = made.body.id;
+    const send = async (value: number, withPhoto: boolean, extra?: (form: FormData) => void) => {
+      const form = new FormData();
+      form.append('data', JSON.stringify({ value, at: '2026-12-02T06:55:00+03:00' }));
+      if (withPhoto) form.append('photo', new Blob([JPEG_8x6], { type: 'image/jpeg' }), 'dashboard.jpg');
+      extra?.(form);
+      const { payload, headers } = await encodeForm(form);
+      const res = await s.app.inject({ method: 'PUT', url: `/api/trip-sheets/${id}/odometer/start`, payload, headers: { ...headers, authorization: `Bearer ${driver.token}` } });
+      return { status: res.statusCode, body: res.json() as TripSheet & { detail: string } };
+    };
+    const files = async () => (await s.db.kysely.selectFrom('trip_sheets').select('odometer_start_photo').where('id', '=', id).executeTakeFirstOrThrow()).odometer_start_photo;
+
+    const two = await send(120_400, true, (form) => form.append('photo', new Blob([JPEG_8x6], { type: 'image/jpeg' }), 'second.jpg'));
+    expect(two.status).toBe(400);
+    expect(two.body.detail).toBe('photo: к показанию одометра прилагается одно фото');
+
+    const first = await send(120_400, true);
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ odometer_start: 120_400, odometer_start_photo: true, odometer_end_photo: false, departure_at: '2026-12-02T06:55:00+03:00' });
+    const key = await files();
+    expect(key).not.toBeNull();
+    // The outbox delivering it again: the same answer, the first photo kept.
+    const replay = await send(120_400, true);
+    expect(replay.status).toBe(200);
+    expect(replay.body.odometer_start).toBe(120_400);
+    expect(await files()).toBe(key);
+    const other = await send(120_500, true);
+    expect(other.status).toBe(409);
+
+    const photo = (token: string) => s.app.inject({ method: 'GET', url: `/api/trip-sheets/${id}/odometer/start/photo`, headers: { authorization: `Bearer ${token}` } });
+    for (const token of [driver.token, manager.token]) {
+      const res = await photo(token);
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^image\//);
+      expect(res.rawPayload.length).toBeGreaterThan(0);
+    }
+    for (const token of [otherDriver.token, foreignManager.token]) expect((await photo(token)).statusCode).toBe(404);
+    const none = await s.app.inject({ method: 'GET', url: `/api/trip-sheets/${id}/odometer/end/photo`, headers: { authorization: `Bearer ${manager.token}` } });
+    expect(none.statusCode).toBe(404);
+    expect(none.json()).toEqual({ detail: 'Фото одометра нет' });
   });
 });

@@ -18,6 +18,8 @@ const sheet: TripSheet = {
   return_at: null,
   odometer_start: 120_000,
   odometer_end: null,
+  odometer_start_photo: false,
+  odometer_end_photo: false,
   distance_km: null,
   missing: [],
   can_delete: false,

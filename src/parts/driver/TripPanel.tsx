@@ -11,6 +11,9 @@ import type { PlaceRef } from '../../../contract/registers.ts';
 import type { DriverAssociation, Task } from '../../../contract/entities.ts';
 import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { getEngine } from '../../engine/engine.ts';
+import { useGet } from '../../engine/api.ts';
+import { noTripSheetMessage } from '../../../contract/trips.ts';
+import { localDate } from './odometer.ts';
 import { useEngineSnapshot } from '../../engine/store.ts';
 import { formatClock } from '../../ui/format.ts';
 import { showToast } from '../../ui/toasts.ts';
@@ -65,6 +68,9 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
   const undo = undoable(trips.current, now);
   const settings = tripSettingsOf(task);
   const { step, uid } = trips.next;
+  // «Без путевого листа смену не начать»: known only from a fresh answer (docs/trip-sheets.md «No shift without a sheet»).
+  const mine = useGet(settings.require_trip_sheet ? 'GET /trip-sheets/mine' : null);
+  const knownWithoutSheet = settings.require_trip_sheet && mine.data !== undefined && !mine.data.fromCache && mine.data.data === null;
 
   async function stamp(facts: StepFacts | null, auto: AutoFacts | null = null): Promise<boolean> {
     // The tap's time: the position, asked for next, may take a few seconds.
@@ -102,6 +108,12 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
   }
 
   const tap = () => {
+    // A new trip the server would refuse: said now, nothing queued. Offline (or from the cache) the step is queued
+    // and the server decides when it arrives; a refusal stays in the queue with its reason until a sheet is opened.
+    if (uid === null && knownWithoutSheet) {
+      showToast('error', noTripSheetMessage(localDate(new Date())));
+      return;
+    }
     setSheetAuto(null);
     if (step === 'loading_departed' || step === 'unloading_departed') setSheet(step);
     else void stamp(null);

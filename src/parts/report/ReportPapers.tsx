@@ -1,8 +1,8 @@
 /**
  * The trip's «Документы» panel on /reports/{id} (issues 32, 33; docs/documents.md): the proof of delivery and the
- * paper waybill as PDF, and the ЭТрН titles the carrier makes — each ready to download as XML, or with exactly
- * what it lacks and a link to the card that holds it. Nothing is offered half-filled. Above them, the other parties'
- * titles received, with their differences from our facts (ReportReceived).
+ * paper waybill as PDF (and every trip's of its task in one PDF), and the ЭТрН titles the carrier makes — each ready to
+ * download as XML, or with exactly what it lacks and a link to the card that holds it. Nothing is offered half-filled.
+ * Above them, the other parties' titles received, with their differences from our facts (ReportReceived).
  */
 import { useState } from 'react';
 import { Link } from 'wouter';
@@ -14,6 +14,7 @@ import { saveDownload } from '../../ui/download.ts';
 import { Loaded } from '../../ui/states.tsx';
 import { showToast } from '../../ui/toasts.ts';
 import { ReportReceived } from './ReportReceived.tsx';
+import { saveTaskWaybills } from './waybills.ts';
 import './reports.css';
 
 /** Where a missing fact is filled in. */
@@ -34,7 +35,8 @@ function cardLink(m: DocumentTitle['missing'][number]): { href: string; label: s
   }
 }
 
-export function ReportPapers({ reportId }: { reportId: number }) {
+/** `taskId`: the trip's task, whose every trip's waybill one button puts in one PDF. */
+export function ReportPapers({ reportId, taskId }: { reportId: number; taskId: number }) {
   const query = useGet('GET /reports/:id/documents', { id: reportId });
   const [busy, setBusy] = useState<string | null>(null);
   const takeIn = useSend('POST /documents/');
@@ -75,6 +77,17 @@ export function ReportPapers({ reportId }: { reportId: number }) {
         </button>
         <button type="button" className="button button-small" disabled={busy !== null} onClick={() => void download('waybill', () => downloadOnce('GET /reports/:id/waybill.pdf', { id: reportId }))}>
           {busy === 'waybill' ? 'Готовим…' : 'Транспортная накладная (PDF)'}
+        </button>
+        <button
+          type="button"
+          className="button button-small"
+          disabled={busy !== null}
+          onClick={() => {
+            setBusy('task');
+            void saveTaskWaybills(taskId).finally(() => setBusy(null));
+          }}
+        >
+          {busy === 'task' ? 'Готовим…' : `Накладные всех рейсов задачи №${taskId} (PDF)`}
         </button>
       </div>
       <Loaded query={query} loading="Проверяем сведения для ЭТрН…">

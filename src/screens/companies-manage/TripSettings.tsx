@@ -1,7 +1,7 @@
 /**
  * The company's trip settings (docs/trips.md «Trip settings»), beside the checks' thresholds: whether the receiver
  * signs per trip, once per shift or not at all; when a wait is long; how long the phone stays in a place's radius
- * before the arrival is stamped by itself; when the board says «нет данных». Admins change them; what is typed stays
+ * before the arrival is stamped by itself; when the board says «нет данных»; whether a shift needs a trip sheet. Admins change them; what is typed stays
  * on an error, the server's refusal shows under its field.
  */
 import { useState } from 'react';
@@ -83,6 +83,16 @@ function SettingsForm({ companyId, stored, canEdit, offline, reason }: { company
             onChange={(event) => setTexts((t) => ({ ...t, [key]: event.target.value }))}
           />
         ))}
+        <label className="check-switch">
+          <input type="checkbox" checked={texts.require_trip_sheet} disabled={!canEdit} onChange={(event) => setTexts((t) => ({ ...t, require_trip_sheet: event.target.checked }))} />
+          <span>
+            Без путевого листа смену не начать
+            <span className="muted check-switch__hint">
+              Первая отметка рейса за день не принимается, пока на водителя или его машину не выписан путевой лист на этот день. В диспетчерской у
+              такого водителя — «нет путевого листа».
+            </span>
+          </span>
+        </label>
         {refusal && (
           <p className="field-error" role="alert">
             {refusal}

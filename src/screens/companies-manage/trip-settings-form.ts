@@ -4,7 +4,7 @@
  */
 import { ACCEPTANCE_MODES, tripSettingsSchema, type AcceptanceMode, type TripSettings } from '../../../contract/trips.ts';
 
-export type NumberKey = Exclude<keyof TripSettings, 'acceptance_mode'>;
+export type NumberKey = Exclude<keyof TripSettings, 'acceptance_mode' | 'require_trip_sheet'>;
 export const NUMBER_KEYS: readonly NumberKey[] = ['long_wait_minutes', 'geofence_dwell_seconds', 'no_data_minutes'];
 
 export interface SettingsTexts {
@@ -12,6 +12,7 @@ export interface SettingsTexts {
   long_wait_minutes: string;
   geofence_dwell_seconds: string;
   no_data_minutes: string;
+  require_trip_sheet: boolean;
 }
 export type SettingsErrors = Partial<Record<keyof TripSettings, string>>;
 
@@ -20,6 +21,7 @@ export const textsOf = (s: TripSettings): SettingsTexts => ({
   long_wait_minutes: String(s.long_wait_minutes),
   geofence_dwell_seconds: String(s.geofence_dwell_seconds),
   no_data_minutes: String(s.no_data_minutes),
+  require_trip_sheet: s.require_trip_sheet,
 });
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -34,15 +36,15 @@ export function settingsBody(texts: SettingsTexts): { ok: true; body: TripSettin
     else if (!/^\d+$/.test(typed)) errors[key] = 'Укажите целое число';
     else numbers[key] = Number(typed);
   }
-  const parsed = tripSettingsSchema.safeParse({ acceptance_mode: texts.acceptance_mode, ...numbers });
+  const parsed = tripSettingsSchema.safeParse({ acceptance_mode: texts.acceptance_mode, ...numbers, require_trip_sheet: texts.require_trip_sheet });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = issue.path[0] as keyof TripSettings | undefined;
-      if (key && !(key in errors) && (key === 'acceptance_mode' || numbers[key] !== undefined)) errors[key] = capital(issue.message);
+      if (key && !(key in errors) && (key === 'acceptance_mode' || key === 'require_trip_sheet' || numbers[key] !== undefined)) errors[key] = capital(issue.message);
     }
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { ok: false, errors };
-  return { ok: true, body: parsed.data };
+  return { ok: true, body: { ...parsed.data, require_trip_sheet: texts.require_trip_sheet } };
 }
 
 /** The server's refusal «field: message» under its field; any other refusal stays for the form as a whole. */

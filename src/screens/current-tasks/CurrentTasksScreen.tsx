@@ -21,6 +21,7 @@ import { ShiftAcceptancePanel } from '../../parts/driver/ShiftAcceptance.tsx';
 import { shiftTrips, tripSettingsOf } from '../../parts/driver/trip-state.ts';
 import type { Task } from '../../../contract/entities.ts';
 import { DailyHoursForm } from './DailyHoursForm.tsx';
+import { OdometerCard } from './OdometerCard.tsx';
 import '../../parts/driver/driver.css';
 import './current-tasks.css';
 
@@ -53,6 +54,8 @@ function CurrentTasks({ title }: { title: string }) {
       {!online ? (
         <p className="drv-notice">Отчёты ставятся в очередь и уйдут сами, когда связь вернётся. Для остальных действий — {NEEDS_SERVER.toLowerCase()}.</p>
       ) : null}
+      {/* The trip sheet of the day: the odometer at the start and the end of the shift. */}
+      {settled ? <OdometerCard /> : null}
       {/* Both answers first: a list of disputes arriving later would push the tasks down. */}
       {settled ? <DisputedReports reports={disputed.data?.data ?? []} /> : null}
       {!settled && !query.isPending ? (

@@ -288,6 +288,11 @@ function Column({ column, driver, taskIds, tasks, selected, onKey, onSelect }: C
           <>
             {/* Keyed by the state: a new state starts its own clock. */}
             <TripStateBadge key={`${driver.trip_state.state}:${driver.trip_state.since ?? ''}`} trip={driver.trip_state} />
+            {driver.no_trip_sheet ? (
+              <span className="dispatch-trip dispatch-trip--no_sheet" title="Компания требует путевой лист: первая отметка рейса не будет принята">
+                нет путевого листа
+              </span>
+            ) : null}
             <span className="muted">
               {driver.vehicle ? `${driver.vehicle.number}${driver.vehicle.capacity ? ` · ${formatQuantity(driver.vehicle.capacity, 'т')}` : ''}` : 'без машины'}
               {driver.phone ? (

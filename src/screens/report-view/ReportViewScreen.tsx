@@ -47,7 +47,7 @@ export function ReportViewScreen({ title }: ScreenProps) {
       <ReportDetails report={query.data.data} />
       <History entity="report" id={query.data.data.id} />
       {/* The trip's papers: the proof of delivery, the paper waybill, the ЭТрН titles and what they lack. */}
-      <ReportPapers reportId={query.data.data.id} />
+      <ReportPapers reportId={query.data.data.id} taskId={query.data.data.task.id} />
     </Page>
   );
 }

@@ -34,6 +34,7 @@ import { Page } from '../../ui/Page.tsx';
 import { REVIEW_LABELS, REVIEW_OPTIONS } from '../../ui/statuses.ts';
 import '../../ui/console/console.css';
 import '../../ui/status-badge.css';
+import { saveDayWaybills } from '../../parts/report/waybills.ts';
 import './reports.css';
 import { actionsColumn } from '../../ui/console/RowParts.tsx';
 
@@ -206,22 +207,29 @@ export function ReportsScreen({ title }: ScreenProps) {
         onSearch={(search) => update({ search })}
         placeholder="Талон, № задачи, груз, место, водитель"
         actions={
-          <button
-            type="button"
-            className="button button-primary"
-            disabled={server.offline || cleanCount === 0 || approveAll.isPending || !range.start || !range.end}
-            title={
-              server.reason ??
-              (!range.start || !range.end
-                ? 'Выберите период с началом и концом'
-                : cleanCount === 0
-                  ? 'В выбранном периоде нет ожидающих отчётов без замечаний'
-                  : undefined)
-            }
-            onClick={() => void approveClean()}
-          >
-            Подтвердить все без замечаний ({cleanCount})
-          </button>
+          <>
+            {range.start && range.start === range.end && (
+              <button type="button" className="button" title="Накладные всех рейсов по задачам этого дня, одним файлом" onClick={() => void saveDayWaybills(range.start as string, superAdmin && state.company ? Number(state.company) : undefined)}>
+                Накладные за день (PDF)
+              </button>
+            )}
+            <button
+              type="button"
+              className="button button-primary"
+              disabled={server.offline || cleanCount === 0 || approveAll.isPending || !range.start || !range.end}
+              title={
+                server.reason ??
+                (!range.start || !range.end
+                  ? 'Выберите период с началом и концом'
+                  : cleanCount === 0
+                    ? 'В выбранном периоде нет ожидающих отчётов без замечаний'
+                    : undefined)
+              }
+              onClick={() => void approveClean()}
+            >
+              Подтвердить все без замечаний ({cleanCount})
+            </button>
+          </>
         }
       >
         <PeriodPicker state={state} onChange={(patch) => update(patch)} />

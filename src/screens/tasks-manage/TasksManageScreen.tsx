@@ -24,6 +24,7 @@ import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
 import { RowActions, RowButton, useRowWork } from '../../ui/console/RowParts.tsx';
 import { ExportButton } from '../../parts/export/ExportButton.tsx';
+import { saveTaskWaybills } from '../../parts/report/waybills.ts';
 import { TaskCard, taskColumns } from './columns.tsx';
 import { loadAllTasks } from './load-all.ts';
 import { TaskBulkBar } from './TaskBulkBar.tsx';
@@ -109,6 +110,11 @@ export function TasksManageScreen({ title }: ScreenProps) {
         >
           <Options options={TASK_STATUS_OPTIONS} />
         </select>
+        {task.driver_associations.some((a) => a.report_count > 0) && (
+          <RowButton label={`Накладные рейсов задачи №${task.id} (PDF)`} onClick={() => void saveTaskWaybills(task.id)}>
+            ТН (PDF)
+          </RowButton>
+        )}
         <RowButton gate={gate} kind="quiet" label={`Удалить задачу №${task.id}`} onClick={() => void remove(task)}>
           Удалить
         </RowButton>
