@@ -9,11 +9,21 @@ import type { NewOdometerReading } from './odometer.ts';
 import type { RegistrationReviewer, User } from '../contract/entities.ts';
 import type { RegistrationPayload } from '../contract/payloads.ts';
 import type { AlertsSnapshot } from './alerts.ts';
-import type { Position, StampSource, TripStep } from '../contract/trips.ts';
+import type { AcceptancePayload, Position, StampSource, TripStep } from '../contract/trips.ts';
 import type { NewTripStep } from './trip-steps.ts';
+
+/** A per-shift acceptance as the screen hands it to the engine (worker/shift-acceptance.ts checks and queues it). */
+export interface NewShiftAcceptance {
+  trip_uids: string[];
+  /** The device's time of the signature, ISO. */
+  at: string;
+  position: Position | null;
+  acceptance: AcceptancePayload;
+  /** The receiver's signature, a PNG drawn on the screen (stored as it is); null for a refusal. */
+  signature: Blob | null;
+}
+
 export type { NewTripStep } from './trip-steps.ts';
-import type { NewShiftAcceptance } from './shift-acceptance.ts';
-export type { NewShiftAcceptance } from './shift-acceptance.ts';
 export type { AlertItem, AlertsSnapshot } from './alerts.ts';
 
 /** The auth state of docs/product.md §3, without the tokens (those never leave the worker). */

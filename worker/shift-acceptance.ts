@@ -11,7 +11,7 @@
  * the end of the day which trips were signed for.
  */
 import { v4 as uuidv4 } from 'uuid';
-import type { AcceptancePayload, Position, ShiftAcceptanceBody } from '../contract/trips.ts';
+import type { ShiftAcceptanceBody } from '../contract/trips.ts';
 import type { OutboxRecord } from './db.ts';
 import { newOutboxRecord } from './outbox-store.ts';
 
@@ -19,16 +19,6 @@ import { newOutboxRecord } from './outbox-store.ts';
 export const SHIFT_KEEP_MS = 24 * 60 * 60 * 1000;
 
 /** The per-shift acceptance as the tab hands it over (the engine makes its key and checks it against the contract). */
-export interface NewShiftAcceptance {
-  trip_uids: string[];
-  /** The device's time of the signature, ISO. */
-  at: string;
-  position: Position | null;
-  acceptance: AcceptancePayload;
-  /** The receiver's signature, a PNG drawn on the screen (stored as it is); null for a refusal. */
-  signature: Blob | null;
-}
-
 /** What the outbox queues: the body checked against the contract, with its key (the engine made it), and the signature. */
 export interface QueuedShiftAcceptance {
   body: ShiftAcceptanceBody;

@@ -79,9 +79,12 @@ export function postgresBus(databaseUrl: string, onGap: () => void): ChangeBus {
   }
   const ready = listen().catch((error: unknown) => console.error('change feed: LISTEN failed', error));
 
+  // One NOTIFY after another: on two pooled connections at once, a write's changes (a report's alert, then the
+  // task's finish) could reach the listeners in the other order.
+  let sent: Promise<unknown> = ready;
   return {
     publish(change) {
-      void ready
+      sent = sent
         .then(() => pool.query('SELECT pg_notify($1, $2)', [PG_CHANNEL, JSON.stringify(change)]))
         .catch((error: unknown) => console.error('change feed: NOTIFY failed', error));
     },
@@ -90,6 +93,7 @@ export function postgresBus(databaseUrl: string, onGap: () => void): ChangeBus {
       closed = true;
       if (retry) clearTimeout(retry);
       await ready;
+      await sent;
       const client = listener;
       listener = null;
       await client?.end().catch(() => undefined);
