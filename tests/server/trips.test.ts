@@ -3,7 +3,9 @@
  * checks on planted timelines; the per-shift acceptance; the trip settings; bad input answered 4xx in Russian.
  */
 import { randomUUID } from 'node:crypto';
+import { CompiledQuery } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { recentStamps } from '../../server/trips/state.ts';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { call, makePeople, type People } from '../fixtures/accounts.ts';
@@ -319,6 +321,14 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
     await step(silent, 'loading_departed', { association_id: second, at: minutes(old, 5) }, people.driver2.token);
     const res = await call(s, 'GET', `/api/dispatch/board?date=${dayFromToday(0)}`, { token: people.manager.token });
     expect(res.body.drivers.find((d: { id: number }) => d.id === people.driver2.id).trip_state).toEqual({ state: 'no_data', since: minutes(old, 5), trip_uid: silent });
+  });
+
+  it('reads the board\'s trip states from the stamps of the last days, not from every trip the drivers ever filed', async () => {
+    if (s.db.dialect !== 'sqlite') return;
+    const { sql: text, parameters } = recentStamps(s.db.kysely, [p.driver.id, p.driver2.id], new Date().toISOString()).compile();
+    const { rows } = await s.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
+    // The outer loop is a range of the stamps' (step, at) index; each stamp's report is reached by its key.
+    expect(rows.map((r) => r.detail)).toEqual(['SEARCH s USING INDEX trip_stamps_step_at_idx (step=? AND at>?)', 'SEARCH r USING INTEGER PRIMARY KEY (rowid=?)']);
   });
 
   it('keeps the trip settings on the company: staff and its drivers read them, admins change them', async () => {

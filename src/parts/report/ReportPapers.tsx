@@ -15,21 +15,22 @@ import { Loaded } from '../../ui/states.tsx';
 import { showToast } from '../../ui/toasts.ts';
 import { ReportReceived } from './ReportReceived.tsx';
 import { saveTaskWaybills } from './waybills.ts';
+import type { NavPath } from '../../app/nav.ts';
 import './reports.css';
 
-/** Where a missing fact is filled in. */
-function cardLink(m: DocumentTitle['missing'][number]): { href: string; label: string } | null {
+/** Where a missing fact is filled in: a screen of the app (typed, so a path that is no screen does not compile). */
+function cardLink(m: DocumentTitle['missing'][number]): { href: NavPath; label: string } | null {
   switch (m.card) {
     case 'counterparty':
       return { href: '/counterparties', label: 'Контрагенты' };
     case 'company':
-      return { href: '/companies-manage', label: 'Реквизиты компании' };
+      return { href: '/companies/manage', label: 'Реквизиты компании' };
     case 'place':
       return { href: '/places', label: 'Места' };
     case 'vehicle':
       return { href: '/vehicles', label: 'Транспорт' };
     case 'driver':
-      return { href: '/drivers-manage', label: 'Водители' };
+      return { href: '/drivers/manage', label: 'Водители' };
     default:
       return null;
   }

@@ -111,7 +111,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
           <Options options={TASK_STATUS_OPTIONS} />
         </select>
         {task.driver_associations.some((a) => a.report_count > 0) && (
-          <RowButton label={`Накладные рейсов задачи №${task.id} (PDF)`} onClick={() => void saveTaskWaybills(task.id)}>
+          <RowButton label={`ТН (PDF): накладные рейсов задачи №${task.id}`} onClick={() => void saveTaskWaybills(task.id)}>
             ТН (PDF)
           </RowButton>
         )}
