@@ -28,6 +28,21 @@ describe('driver report payload', () => {
       ok: false,
       errors: { unloadingDeparted: 'Время раньше, чем «Прибытие на погрузку»' },
     });
+    // All four steps typed: each in its place of the trip's order, an arrival at unloading before the departure from
+    // loading named under its own field.
+    expect(typedTimes({ ...emptyDraft, loadingArrived: '08:10', loadingDeparted: '08:40', unloadingArrived: '09:20', unloadingDeparted: '09:40' }, now)).toEqual({
+      ok: true,
+      times: {
+        loading_arrived_at: new Date(2026, 10, 28, 8, 10).toISOString(),
+        loading_departed_at: new Date(2026, 10, 28, 8, 40).toISOString(),
+        unloading_arrived_at: new Date(2026, 10, 28, 9, 20).toISOString(),
+        unloading_departed_at: new Date(2026, 10, 28, 9, 40).toISOString(),
+      },
+    });
+    expect(typedTimes({ ...emptyDraft, loadingDeparted: '08:40', unloadingArrived: '08:30' }, now)).toEqual({
+      ok: false,
+      errors: { unloadingArrived: 'Время раньше, чем «Выезд с погрузки»' },
+    });
     expect(typedTimes({ ...emptyDraft, unloadingDeparted: '16:30' }, now)).toEqual({ ok: false, errors: { unloadingDeparted: 'Это время ещё не наступило' } });
     expect(typedTimes({ ...emptyDraft, loadingArrived: '25:00' }, now)).toEqual({ ok: false, errors: { loadingArrived: 'Укажите время в виде ЧЧ:ММ' } });
 
@@ -37,6 +52,10 @@ describe('driver report payload', () => {
     const form = buildReportForm(record, []);
     expect(form.get('loading_arrived_at')).toBe(built.report.times?.loading_arrived_at);
     expect(form.get('unloading_departed_at')).toBeNull();
+    const four = buildReport(7, { ...emptyDraft, quantity: '20', loadingArrived: '00:00', loadingDeparted: '00:10', unloadingArrived: '00:30', unloadingDeparted: '00:40' }, []);
+    if (!four.ok) throw new Error('not built');
+    const fourForm = buildReportForm(newOutboxRecord(four.report, 3, Date.now()), []);
+    expect([fourForm.get('loading_departed_at'), fourForm.get('unloading_arrived_at')]).toEqual([four.report.times?.loading_departed_at, four.report.times?.unloading_arrived_at]);
   });
 
   it('sends the totals only when their buyer flag is on', () => {

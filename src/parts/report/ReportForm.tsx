@@ -243,8 +243,12 @@ export function ReportForm({ associationId, task, editing, onClose, onQueued }: 
           {editing ? null : (
             <fieldset className="drv-fieldset">
               <legend className="drv-field__label">Время рейса, если вносите его задним числом</legend>
-              <div className="drv-row">
+              <div className="drv-row drv-row--even">
                 <TypedTime label="Прибытие на погрузку" value={draft.loadingArrived ?? ''} error={shown.loadingArrived} onChange={(loadingArrived) => set({ loadingArrived })} />
+                <TypedTime label="Выезд с погрузки" value={draft.loadingDeparted ?? ''} error={shown.loadingDeparted} onChange={(loadingDeparted) => set({ loadingDeparted })} />
+              </div>
+              <div className="drv-row drv-row--even">
+                <TypedTime label="Прибытие на выгрузку" value={draft.unloadingArrived ?? ''} error={shown.unloadingArrived} onChange={(unloadingArrived) => set({ unloadingArrived })} />
                 <TypedTime label="Выезд с выгрузки" value={draft.unloadingDeparted ?? ''} error={shown.unloadingDeparted} onChange={(unloadingDeparted) => set({ unloadingDeparted })} />
               </div>
               <p className="drv-field__hint">Сегодняшнее время, необязательно. Рейс будет отмечен «внесён задним числом».</p>

@@ -17,16 +17,23 @@ export interface ReportDraft {
   final: boolean;
   /** A trip entered after the fact: its typed times today, 'ЧЧ:ММ' (empty: not typed). New reports only. */
   loadingArrived?: string;
+  loadingDeparted?: string;
+  unloadingArrived?: string;
   unloadingDeparted?: string;
 }
 
+/** The typed-time keys of a draft, in the trip's order. */
+type TypedKey = 'loadingArrived' | 'loadingDeparted' | 'unloadingArrived' | 'unloadingDeparted';
+
 export type ReportDraftErrors = Partial<
-  Record<'quantity' | 'totalLoading' | 'totalUnloading' | 'trips' | 'ticketNumber' | 'loadingArrived' | 'unloadingDeparted' | 'form', string>
+  Record<'quantity' | 'totalLoading' | 'totalUnloading' | 'trips' | 'ticketNumber' | TypedKey | 'form', string>
 >;
 
 /** The draft's typed-time fields and the form fields they fill (contract/driver.ts). */
-const TYPED: [keyof ReportDraft & ('loadingArrived' | 'unloadingDeparted'), TypedTimeField][] = [
+const TYPED: [TypedKey, TypedTimeField][] = [
   ['loadingArrived', 'loading_arrived_at'],
+  ['loadingDeparted', 'loading_departed_at'],
+  ['unloadingArrived', 'unloading_arrived_at'],
   ['unloadingDeparted', 'unloading_departed_at'],
 ];
 
