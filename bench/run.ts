@@ -30,10 +30,11 @@ import { wire } from './wire.ts';
 import { uploadMemory } from './upload-memory.ts';
 import { lighthouseDriver, lighthouseLogin } from './lighthouse.ts';
 import { scale } from './scale.ts';
+import { tripPositions, tripStepTap } from './trip-bench.ts';
 import { printSection, printSummary, type SectionRecord } from './table.ts';
 import { environment, type Benchmark } from './support.ts';
 
-const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows, serverLoad, clusterLoad, liveFeed, outboxRestart, loads, payroll, dispatch, importXlsx, importLoad, wire, uploadMemory, lighthouseLogin, lighthouseDriver, scale];
+const ALL: Benchmark[] = [refreshStorm, cachedGet, initialJs, longTasks, compression, outboxFlush, taskList, exportRows, serverLoad, clusterLoad, liveFeed, outboxRestart, loads, payroll, dispatch, importXlsx, importLoad, wire, uploadMemory, lighthouseLogin, lighthouseDriver, scale, tripStepTap, tripPositions];
 /** The whole run stops by itself even if a browser or a server hangs. */
 const WATCHDOG_MS = 10 * 60_000;
 
