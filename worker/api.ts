@@ -255,6 +255,11 @@ export interface OutboxApi {
   queueShiftAcceptance(input: NewShiftAcceptance): Promise<Result<{ id: number; key: string }>>;
   /** Corrects a step's time (ISO): it goes again with source 'corrected'. */
   correctTripStep(tripUid: string, step: TripStep, at: string): Promise<Result<null>>;
+  /**
+   * Adds the position read after the tap to a step not yet sent (the step is queued at the tap, the reading takes up
+   * to a few seconds, and the step is held for its undo window anyway); a failure when it went without one.
+   */
+  placeTripStep(tripUid: string, step: TripStep, position: Position): Promise<Result<null>>;
   /** Compresses one photo for a preview (same settings as the queue). */
   compressPreview(photo: Blob): Promise<Blob>;
   /** The first photo of a queued report (its thumbnail in the queue), or null. */

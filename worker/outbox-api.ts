@@ -148,6 +148,7 @@ export function createOutboxApi(deps: OutboxApiDeps): EngineOutbox {
         return outbox.queueOdometer(reading);
       },
       correctTripStep: (uid, step, at) => outbox.correctTripStep(uid, step, at),
+      placeTripStep: (uid, step, position) => outbox.placeTripStep(uid, step, position),
       // «Отправить сейчас» always tries: in offline mode it first asks the server (docs/product.md §4: the profile fetch
       // that succeeds ends offline mode), then the queue goes.
       flushNow: async () => {

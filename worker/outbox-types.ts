@@ -9,7 +9,7 @@ import type { NewReport, OutboxSnapshot, Result } from './api.ts';
 import type { Clock, Locks, NetworkStatus } from './ports.ts';
 import type { OutboxStore } from './store.ts';
 import type { NewTripStep } from './trip-steps.ts';
-import type { TripStep } from '../contract/trips.ts';
+import type { Position, TripStep } from '../contract/trips.ts';
 import type { QueuedShiftAcceptance } from './shift-acceptance.ts';
 
 export const FLUSH_LOCK = 'outbox-flush';
@@ -80,6 +80,8 @@ export interface Outbox {
   queueOdometer(reading: NewOdometerReading): Promise<Result<{ id: number }>>;
   /** A step's time corrected by the driver: sent again as source 'corrected' (without its files once delivered). */
   correctTripStep(uid: string, step: TripStep, at: string): Promise<Result<null>>;
+  /** The position read after the tap, added to a step not yet sent. */
+  placeTripStep(uid: string, step: TripStep, position: Position): Promise<Result<null>>;
   /**
    * Sends what is due; resolves when this engine's flush (and any flush asked for meanwhile) is over.
    * `everything`: the driver asked («Отправить сейчас») — every unsent item goes, whatever its retry time.
@@ -115,6 +117,7 @@ export const noOutbox: OutboxFactory = () => ({
   undoTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   queueOdometer: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   correctTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
+  placeTripStep: async () => ({ ok: false, message: NO_OUTBOX_MESSAGE, status: null, network: false }),
   flush: async () => undefined,
   triggerFlush: () => undefined,
   resolve: async () => [],

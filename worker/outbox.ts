@@ -25,7 +25,7 @@ import { isStoreError, type OutboxWrite } from './store.ts';
 import { byAge, outboxSnapshot, waited } from './outbox-view.ts';
 import { newOdometerRecord, ODOMETER_KEEP_MS, odometerRefusal, type NewOdometerReading } from './odometer.ts';
 import { checkTripStep, heldForUndo, newTripStepRecord, stepIndex, waitsForEarlierStep, type NewTripStep } from './trip-steps.ts';
-import type { TripStep } from '../contract/trips.ts';
+import type { Position, TripStep } from '../contract/trips.ts';
 import { checkShiftAcceptance, keptForShift, newShiftAcceptanceRecord, type QueuedShiftAcceptance } from './shift-acceptance.ts';
 
 export { FLUSH_CONCURRENCY, FLUSH_INTERVAL_MS, FLUSH_LOCK, MAX_ATTEMPTS, retryDelayMs } from './outbox-types.ts';
@@ -246,6 +246,23 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     } catch (error) {
       console.error('correcting a trip step failed', error);
       return failure('Не удалось исправить отметку');
+    }
+  }
+
+  /** The position read after the tap, added to the step while it is still on the device and not on its way. */
+  async function placeTripStep(uid: string, step: TripStep, position: Position): Promise<Result<null>> {
+    const userId = deps.userId();
+    if (userId === null) return failure('Войдите в систему');
+    records = await store.all();
+    const found = records.find((r) => r.trip?.uid === uid && r.trip.step === step && r.userId === userId);
+    if (found?.id === undefined) return failure('Отметка не найдена');
+    if (found.sent || sending.has(found.id)) return failure('Отметка уже отправлена без координат');
+    try {
+      await update(found.id, (r) => (r.trip && !r.sent ? { ...r, trip: { ...r.trip, body: { ...r.trip.body, position } } } : r));
+      return { ok: true, data: null };
+    } catch (error) {
+      console.error('placing a trip step failed', error);
+      return failure('Не удалось добавить координаты к отметке');
     }
   }
 
@@ -526,5 +543,5 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     };
   }
 
-  return { queueReport, queueTripStep, queueShiftAcceptance, queueOdometer, undoTripStep, correctTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
+  return { queueReport, queueTripStep, queueShiftAcceptance, queueOdometer, undoTripStep, correctTripStep, placeTripStep, flush, triggerFlush, resolve, discard, resend, reload, snapshot, start };
 }

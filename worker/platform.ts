@@ -130,6 +130,7 @@ export function deferredApi(ready: Promise<WorkerApi>): WorkerApi {
     undoTripStep: async (uid, step) => (await ready).undoTripStep(uid, step),
     queueOdometer: async (reading) => (await ready).queueOdometer(reading),
     correctTripStep: async (uid, step, at) => (await ready).correctTripStep(uid, step, at),
+    placeTripStep: async (uid, step, position) => (await ready).placeTripStep(uid, step, position),
     flushNow: async () => (await ready).flushNow(),
     discard: async (id) => (await ready).discard(id),
     resend: async (id) => (await ready).resend(id),

@@ -234,3 +234,33 @@ describe('a corrected step time', () => {
     expect(JSON.parse(request.form.get('data') as string)).toMatchObject({ source: 'corrected', at: at(T0 + 60_000) });
   });
 });
+
+describe('the position read after the tap', () => {
+  it('joins the step while it is held: the step was on the device at the tap, and goes once with its position', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    const uid = await stamp(h, null, 'loading_arrived', { body: { position: null } });
+    // On the device at once, before any position came.
+    expect((await h.db.getAll('outbox')).map((r) => r.trip?.body.position)).toEqual([null]);
+    const position = { lat: 55.75, lon: 37.61, accuracy: 12 };
+    expect(await h.outbox.placeTripStep(uid, 'loading_arrived', position)).toEqual({ ok: true, data: null });
+    h.clock.now += UNDO_WINDOW_MS;
+    await h.outbox.flush();
+    expect(keysSent(h)).toEqual([`${uid}:loading_arrived`]);
+    const [record] = await h.db.getAll('outbox');
+    expect(record?.trip?.body).toMatchObject({ at: at(T0), source: 'tap', position });
+  });
+
+  it('too late once the step is sent: it stays as it went, nothing sent again', async () => {
+    const h = await setup();
+    h.server.assigned = [41];
+    const uid = await stamp(h, null, 'loading_arrived', { body: { position: null } });
+    h.clock.now += UNDO_WINDOW_MS;
+    await h.outbox.flush();
+    const late = await h.outbox.placeTripStep(uid, 'loading_arrived', { lat: 1, lon: 2, accuracy: 3 });
+    expect(late.ok).toBe(false);
+    await h.outbox.flush();
+    expect(keysSent(h)).toEqual([`${uid}:loading_arrived`]);
+    expect((await h.db.getAll('outbox'))[0]?.trip?.body.position).toBeNull();
+  });
+});

@@ -73,15 +73,16 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
   const knownWithoutSheet = settings.require_trip_sheet && mine.data !== undefined && !mine.data.fromCache && mine.data.data === null;
 
   async function stamp(facts: StepFacts | null, auto: AutoFacts | null = null): Promise<boolean> {
-    // The tap's time: the position, asked for next, may take a few seconds.
+    // The tap's time, and the step on the device at once: the position, asked for at the same moment, may take a
+    // few seconds and is added to the step when it comes (it is held for its undo window, longer than the reading).
     const at = auto?.at ?? new Date().toISOString();
+    const reading = auto ? null : readPosition();
     setBusy(step);
     try {
-      const position = auto ? auto.position : await readPosition();
       const result = await getEngine().queueTripStep({
         trip_uid: uid,
         step,
-        body: { association_id: association.id, at, position, source: auto?.source ?? 'tap', ...(facts?.body ?? {}) },
+        body: { association_id: association.id, at, position: auto ? auto.position : null, source: auto?.source ?? 'tap', ...(facts?.body ?? {}) },
         photos: facts?.photos ?? [],
         signature: facts?.signature ?? null,
       });
@@ -89,6 +90,10 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
         showToast('error', result.message);
         return false;
       }
+      const tripUid = result.data.trip_uid;
+      void reading?.then(async (position) => {
+        if (position) await getEngine().placeTripStep(tripUid, step, position);
+      });
       // The service worker may deliver it even if the driver closes the app before the network returns.
       void requestBackgroundSync();
       if (auto) showToast('info', `Отмечено автоматически: ${TRIP_STEP_DONE[step]} в ${formatClock(Date.parse(at))}. Если неверно — «Отменить».`);
