@@ -74,6 +74,9 @@ describe('loads and their review', () => {
       await form.addPhotos([photo1]);
       await form.submit();
       await expect.poll(() => reportsOn(server, association), { timeout: 30_000 }).toHaveLength(1);
+      // The server has it; the phone must have its answer too before the cut, or trip 1 waits in the queue beside trip 2.
+      const outbox = new OutboxView(phone);
+      await expect.poll(() => outbox.pending(), { timeout: 30_000 }).toBe(0);
 
       // Trip 2, with the network cut, re-using trip 1's photo: queued, then delivered once the network returns.
       proxy.setDown(true);
@@ -82,7 +85,6 @@ describe('loads and their review', () => {
       await form.fill({ quantity: '15', ticket: 'Т-102', final: false });
       await form.addPhotos([photo1]);
       await form.submit();
-      const outbox = new OutboxView(phone);
       await expect.poll(() => outbox.pending(), { timeout: 10_000 }).toBe(1);
       proxy.setDown(false);
       await driverContext.setOffline(false);
