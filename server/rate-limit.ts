@@ -35,6 +35,25 @@ export class RateLimiter {
     return true;
   }
 
+  /**
+   * Counts one event before its outcome is known (a login's password check takes a while, and attempts in flight
+   * together must not all pass the check before any is counted): its stamp, or null when the key is at its limit
+   * (nothing counted). An event that turns out not to count is given back with `refund`.
+   */
+  take(key: string): number | null {
+    const stamp = this.now();
+    return this.hit(key) ? stamp : null;
+  }
+
+  /** Takes back one event counted by `take` (a no-op once it has left the window or the key was reset). */
+  refund(key: string, stamp: number): void {
+    const list = this.hits.get(key);
+    const at = list?.indexOf(stamp) ?? -1;
+    if (!list || at < 0) return;
+    list.splice(at, 1);
+    if (list.length === 0) this.hits.delete(key);
+  }
+
   /** Seconds until the oldest counted event leaves the window. */
   retryAfterSeconds(key: string): number {
     const oldest = this.recent(key)[0];

@@ -86,46 +86,59 @@ export const authRoutes: RouteModule = (app, ctx) => {
         const minutes = Math.ceil(limiter.retryAfterSeconds(key) / 60);
         return tooManyRequests(`Слишком много неудачных попыток входа. Повторите через ${minutes} мин.`);
       };
-      if (failures.isBlocked(throttleKey)) throw refuse(failures, throttleKey);
-      const failed = () => {
-        failures.hit(throttleKey);
-        addressFailures.hit(addressKey);
+      // Each attempt is counted before its password is checked and given back unless it fails: a burst of attempts
+      // in flight together cannot pass the limit (docs/hardening.md).
+      const accountStamp = failures.take(throttleKey);
+      if (accountStamp === null) throw refuse(failures, throttleKey);
+      let addressStamp: number | null = null;
+      let failed = false;
+      const fail = (): never => {
+        failed = true;
+        throw unauthorized(BAD_CREDENTIALS);
       };
-
-      const user = await db.kysely
-        .selectFrom('users')
-        .select(['id', 'role', 'password_hash', 'is_active'])
-        .where('email', '=', email)
-        .executeTakeFirst();
-      // An address under attack is closed to every account, except to a device that has signed in to this one
-      // before (its id is a random UUID kept on the device; an attacker spraying passwords does not have it).
-      // Drivers behind one carrier NAT with an attacker keep signing in on their own phones (docs/hardening.md).
-      if (addressFailures.isBlocked(addressKey) && !(user && body.device_id && (await signedInBefore(db, user.id, body.device_id)))) {
-        throw refuse(addressFailures, addressKey);
-      }
-      if (!user) {
-        // The newest request for the e-mail, waiting or rejected (a rejected applicant may have applied again).
-        const request = await db.kysely
-          .selectFrom('registration_requests')
-          .select(['password_hash', 'status', 'reject_reason'])
+      const signIn = async () => {
+        const user = await db.kysely
+          .selectFrom('users')
+          .select(['id', 'role', 'password_hash', 'is_active'])
           .where('email', '=', email)
-          .where('status', 'in', ['pending', 'rejected'])
-          .orderBy('id', 'desc')
           .executeTakeFirst();
-        // Only someone who knows the password learns that the request exists, and why it was rejected.
-        if (request && (await verifyPassword(request.password_hash, body.password))) {
-          throw forbidden(request.status === 'rejected' ? `Заявка на регистрацию отклонена: ${request.reject_reason ?? 'причина не указана'}` : PENDING_REGISTRATION);
+        // An address under attack is closed to every account, except to a device that has signed in to this one
+        // before (its id is a random UUID kept on the device; an attacker spraying passwords does not have it).
+        // Drivers behind one carrier NAT with an attacker keep signing in on their own phones (docs/hardening.md).
+        addressStamp = addressFailures.take(addressKey);
+        if (addressStamp === null && !(user && body.device_id && (await signedInBefore(db, user.id, body.device_id)))) {
+          throw refuse(addressFailures, addressKey);
         }
-        if (!request) await spendVerifyTime(body.password);
-        failed();
-        throw unauthorized(BAD_CREDENTIALS);
+        if (!user) {
+          // The newest request for the e-mail, waiting or rejected (a rejected applicant may have applied again).
+          const request = await db.kysely
+            .selectFrom('registration_requests')
+            .select(['password_hash', 'status', 'reject_reason'])
+            .where('email', '=', email)
+            .where('status', 'in', ['pending', 'rejected'])
+            .orderBy('id', 'desc')
+            .executeTakeFirst();
+          // Only someone who knows the password learns that the request exists, and why it was rejected.
+          if (request && (await verifyPassword(request.password_hash, body.password))) {
+            throw forbidden(request.status === 'rejected' ? `Заявка на регистрацию отклонена: ${request.reject_reason ?? 'причина не указана'}` : PENDING_REGISTRATION);
+          }
+          if (!request) await spendVerifyTime(body.password);
+          return fail();
+        }
+        if (!(await verifyPassword(user.password_hash, body.password))) return fail();
+        if (!user.is_active) throw forbidden(ACCOUNT_DISABLED);
+        failures.reset(throttleKey);
+        return user;
+      };
+      let user: Awaited<ReturnType<typeof signIn>>;
+      try {
+        user = await signIn();
+      } finally {
+        if (!failed) {
+          failures.refund(throttleKey, accountStamp);
+          if (addressStamp !== null) addressFailures.refund(addressKey, addressStamp);
+        }
       }
-      if (!(await verifyPassword(user.password_hash, body.password))) {
-        failed();
-        throw unauthorized(BAD_CREDENTIALS);
-      }
-      if (!user.is_active) throw forbidden(ACCOUNT_DISABLED);
-      failures.reset(throttleKey);
 
       // A client that sends no device id still gets a chain of its own.
       const deviceId = body.device_id ?? `anonymous-${randomUUID()}`;

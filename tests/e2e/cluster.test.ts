@@ -90,8 +90,8 @@ describe('two server instances behind HAProxy', () => {
         req.end(payload);
       });
     // 30 failures per address per instance; round-robin spreads them, so 2 × 30 closes the address on both. One after
-    // another: attempts in flight together are each checked before any is counted, so a burst may pass the count by
-    // its size (a known limit of the per-instance counter, docs/hardening.md) — not what this test is about.
+    // another, so that the round-robin's order decides which instance counts which (a burst is held to the limit
+    // too: tests/server/hardening.test.ts).
     const statuses: number[] = [];
     for (let i = 0; i < 64; i++) statuses.push(await signIn('127.0.0.2', { username: `spray-${i}@test.local`, password: 'Winter2026!' }));
     expect(statuses.filter((s) => s === 401).length).toBe(60);

@@ -47,6 +47,29 @@ describe.each(backends)('hardening ($name)', ({ databaseUrl }) => {
     expect((await call(server, 'POST', '/api/auth/login/', { body: { username: other.email, password: PASSWORD, device_id: 'victim-phone' }, remoteAddress })).status).toBe(429);
   });
 
+  it('a burst of wrong passwords sent at once is held to the limit: each attempt counts before its check', async () => {
+    const remoteAddress = '198.51.100.9';
+    const company = await makeCompany(server);
+    const victim = await makeUser(server, 'manager', company);
+    const answers = await Promise.all(
+      Array.from({ length: 16 }, () => call(server, 'POST', '/api/auth/login/', { body: { username: victim.email, password: 'wrong-password' }, remoteAddress })),
+    );
+    const statuses = answers.map((a) => a.status).sort();
+    // The per-account limit is 10 failures: without counting before the check all 16 were checked.
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(6);
+    expect((await call(server, 'POST', '/api/auth/login/', { body: { username: victim.email, password: PASSWORD }, remoteAddress })).status).toBe(429);
+    // Right passwords are given back: another account signs in from the same address in bursts of 8, three times —
+    // 24 sign-ins on top of the address's 10 failures, past its 30 had they stayed counted.
+    const other = await makeUser(server, 'manager', company);
+    for (let round = 0; round < 3; round++) {
+      const good = await Promise.all(
+        Array.from({ length: 8 }, () => call(server, 'POST', '/api/auth/login/', { body: { username: other.email, password: PASSWORD }, remoteAddress })),
+      );
+      expect(good.map((a) => a.status)).toEqual(Array(8).fill(200));
+    }
+  });
+
   it('an anonymous sign-in or registration body over 16 kB is refused with 413 before it is parsed', async () => {
     const nested = `{"username":"a@b.c","password":"x","push_subscription":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
     for (const url of ['/api/auth/login/', '/api/auth/refresh/', '/api/registration-requests/', '/api/users/']) {

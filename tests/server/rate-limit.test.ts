@@ -28,4 +28,22 @@ describe('RateLimiter', () => {
     expect(limiter.isBlocked('k')).toBe(false);
     expect(limiter.retryAfterSeconds('k')).toBe(0);
   });
+
+  it('counts an event at take, before its outcome, and gives it back on refund', () => {
+    let now = 1_000_000;
+    const limiter = new RateLimiter(2, 60_000, () => now);
+    const first = limiter.take('k');
+    now += 1;
+    const second = limiter.take('k');
+    expect(first).not.toBeNull();
+    expect(second).not.toBeNull();
+    // Both in flight: a third is refused before either outcome is known.
+    expect(limiter.take('k')).toBeNull();
+    limiter.refund('k', second!);
+    expect(limiter.isBlocked('k')).toBe(false);
+    // A refund of a stamp no longer held changes nothing.
+    limiter.refund('k', second!);
+    expect(limiter.take('k')).not.toBeNull();
+    expect(limiter.isBlocked('k')).toBe(true);
+  });
 });
