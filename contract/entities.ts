@@ -3,7 +3,7 @@
  * Both `server/` and `worker/` import these; nothing here touches a realm's globals.
  */
 import type { Role } from './roles.ts';
-import type { TripFacts, TripSettings } from './trips.ts';
+import type { TripFacts, TripSettings, TripStep } from './trips.ts';
 import type { ReportFlag } from './report-checks.ts';
 import type { DriverPay } from './money.ts';
 import type { CounterpartyRef, PlaceRef, VehicleRef } from './registers.ts';
@@ -210,6 +210,12 @@ export interface Task {
   dispatcher?: { name: string; phone: string } | null;
   /** A driver's assigned tasks only: the company's trip settings (contract/trips.ts), which the phone runs a trip by. */
   trip_settings?: TripSettings;
+  /**
+   * A driver's assigned tasks only: his trip on it the server holds unfinished (its last step not stamped) — its id and
+   * the times of the steps stamped — or null. A phone that did not stamp it (another phone, its storage cleared)
+   * carries on with its next step instead of starting a new trip (src/parts/driver/trip-state.ts).
+   */
+  open_trip?: OpenTrip | null;
   /** Staff views only: its approved loads' money — revenue at the task's price, the drivers' pay, the margin. */
   money?: TaskMoney;
   /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */
@@ -311,4 +317,10 @@ export interface ClientErrorEntry {
   url: string | null;
   time: string | null;
   created_at: string;
+}
+
+/** A trip the server holds unfinished: its id and its stamped steps' times (ISO). */
+export interface OpenTrip {
+  uid: string;
+  stamps: Partial<Record<TripStep, string>>;
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/connect.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './db/seed.ts';
+import { seedDemoTrips } from './db/seed-trips.ts';
 import { buildApp } from './app.ts';
 
 const demo = process.argv.includes('--demo') || process.env.DEMO === '1';
@@ -15,6 +16,8 @@ const db = await openDb({ databaseUrl: config.databaseUrl, sqliteFile: join(conf
 const seeded = config.demo ? await seedDemo(db) : false;
 const app = await buildApp({ config, db });
 await app.listen({ port: config.port, host: config.host });
+// A fresh demo gets today's trips stamped as phones would (server/db/seed-trips.ts).
+if (seeded) await seedDemoTrips(app, db);
 
 const where = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : join(config.dataDir, 'reis.sqlite');
 console.info(`\nРейс: http://${config.host}:${config.port}  (база: ${where})`);

@@ -1,10 +1,10 @@
 /** The task lists: available, assigned, a driver's completed, bulk by ids, and staff's completed list. */
 import { companyTripSettings } from '../trips/settings.ts';
-import type { TripSettings } from '../../contract/trips.ts';
+import { TRIP_STEPS, type TripSettings, type TripStep } from '../../contract/trips.ts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import type { Page, Task } from '../../contract/entities.ts';
+import type { OpenTrip, Page, Task } from '../../contract/entities.ts';
 import type { AvailableQuery, CompletedQuery, DriverCompletedQuery } from '../../contract/driver.ts';
 import { loadTasks, toPage } from './load.ts';
 import { searchCondition } from './search.ts';
@@ -64,11 +64,54 @@ export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>>
   // The phone runs each trip by its company's settings (a signature per trip or per shift, the geofence's dwell).
   const settings = new Map<number, TripSettings>();
   for (const companyId of new Set(items.map((t) => t.company_id))) settings.set(companyId, await companyTripSettings(db.kysely, companyId));
+  const open = await openTrips(db, user.id, items.flatMap((t) => t.driver_associations.filter((a) => a.driver_id === user.id).map((a) => a.id)));
   return toPage(
-    items.map((t) => ({ ...t, trip_settings: settings.get(t.company_id) as TripSettings })),
+    items.map((t) => ({
+      ...t,
+      trip_settings: settings.get(t.company_id) as TripSettings,
+      open_trip: t.driver_associations.map((a) => open.get(a.id)).find((trip) => trip !== undefined) ?? null,
+    })),
     items.length,
     0,
   );
+}
+
+/**
+ * The driver's latest trip on each of these parts that the server holds unfinished (no «Выгружен» stamp), with its
+ * stamps: by the reports' association index, a part holding a day's few dozen trips.
+ */
+async function openTrips(db: Db, driverId: number, associationIds: readonly number[]): Promise<Map<number, OpenTrip>> {
+  const open = new Map<number, OpenTrip>();
+  if (associationIds.length === 0) return open;
+  const latest = await db.kysely
+    .selectFrom('reports as r')
+    .select(['r.id', 'r.association_id', 'r.trip_uid'])
+    .where('r.association_id', 'in', associationIds)
+    .where('r.driver_id', '=', driverId)
+    .where('r.trip_uid', 'is not', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('trip_stamps as s').select('s.id').whereRef('s.report_id', '=', 'r.id').where('s.step', '=', 'unloading_departed'))),
+    )
+    .orderBy('r.id', 'desc')
+    .execute();
+  const chosen = new Map<number, { id: number; uid: string }>();
+  for (const r of latest) if (!chosen.has(r.association_id) && r.trip_uid) chosen.set(r.association_id, { id: r.id, uid: r.trip_uid });
+  if (chosen.size === 0) return open;
+  const stamps = await db.kysely
+    .selectFrom('trip_stamps')
+    .select(['report_id', 'step', 'at'])
+    .where('report_id', 'in', [...chosen.values()].map((c) => c.id))
+    .execute();
+  for (const [associationId, { id, uid }] of chosen) {
+    const mine = stamps.filter((s) => s.report_id === id);
+    const trip: OpenTrip = { uid, stamps: {} };
+    for (const step of TRIP_STEPS) {
+      const stamp = mine.find((s) => s.step === step);
+      if (stamp) trip.stamps[step as TripStep] = stamp.at;
+    }
+    open.set(associationId, trip);
+  }
+  return open;
 }
 
 /** The driver's completed associations with their tasks, newest first. */

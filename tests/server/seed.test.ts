@@ -142,3 +142,39 @@ describe.each(backends)('demo seed ($name)', ({ databaseUrl }) => {
     }
   });
 });
+
+describe.each(backends)('the demo’s trips of today, for npm start ($name)', ({ databaseUrl }) => {
+  let server: TestServer;
+  serveSuite(databaseUrl, async (s) => {
+    server = s;
+    expect(await seedDemo(server.db)).toBe(true);
+  });
+
+  it('stamps Соколов’s three trips (two done, one on the road) and Морозов’s arrival through the API', async () => {
+    const noon = new Date();
+    noon.setHours(12, 0, 0, 0);
+    const { seedDemoTrips } = await import('../../server/db/seed-trips.ts');
+    expect(await seedDemoTrips(server.app, server.db, noon)).toBe(11);
+    const byDriver = async (email: string) =>
+      server.db.kysely
+        .selectFrom('reports as r')
+        .innerJoin('users as u', 'u.id', 'r.driver_id')
+        .select(['r.id', 'r.ticket_number', 'r.total_loading_quantity', 'r.total_unloading_quantity'])
+        .where('u.email', '=', email)
+        .where('r.trip_uid', 'is not', null)
+        .orderBy('r.id')
+        .execute();
+    const sokolov = await byDriver('sokolov@demo.local');
+    expect(sokolov.map((r) => r.ticket_number)).toEqual(['П-10421', 'П-10433', 'П-10447']);
+    expect(sokolov.map((r) => r.total_unloading_quantity)).toEqual([24.4, 25.1, null]);
+    expect(await byDriver('morozov@demo.local')).toHaveLength(1);
+    // Every stamp between 07:30 and noon, in order.
+    const stamps = await server.db.kysely.selectFrom('trip_stamps').select(['at']).orderBy('id').execute();
+    expect(stamps).toHaveLength(11);
+    expect(stamps.every((s) => Date.parse(s.at) >= noon.getTime() - 270 * 60_000 && Date.parse(s.at) <= noon.getTime())).toBe(true);
+    // Before 07:00 there is no morning: nothing.
+    const early = new Date(noon);
+    early.setHours(5);
+    expect(await seedDemoTrips(server.app, server.db, early)).toBe(0);
+  });
+});

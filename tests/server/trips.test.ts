@@ -56,6 +56,26 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
     return { uid, report: last.body.report_id as number };
   }
 
+  it('GET /tasks/assigned/ carries the driver’s unfinished trip, its stamps, for a phone that did not stamp it', async () => {
+    const { task, association } = await assignment();
+    const openTrip = async () => {
+      const page = (await call(s, 'GET', '/api/tasks/assigned/', { token: p.driver.token })).body as { items: { id: number; open_trip: unknown }[] };
+      return page.items.find((t) => t.id === task)?.open_trip;
+    };
+    expect(await openTrip()).toBeNull();
+    const start = new Date(Date.now() - 3 * 3_600_000).toISOString();
+    await fullTrip(association, start);
+    // A finished trip is not open.
+    expect(await openTrip()).toBeNull();
+    const uid = randomUUID();
+    await step(uid, 'loading_arrived', { association_id: association, at: minutes(start, 90) });
+    await step(uid, 'loading_departed', { association_id: association, at: minutes(start, 100), loading_quantity: 20, ticket_number: 'Т-ОТКР' });
+    expect(await openTrip()).toEqual({ uid, stamps: { loading_arrived: minutes(start, 90), loading_departed: minutes(start, 100) } });
+    await step(uid, 'unloading_arrived', { association_id: association, at: minutes(start, 130) });
+    await step(uid, 'unloading_departed', { association_id: association, at: minutes(start, 140), unloading_quantity: 20 });
+    expect(await openTrip()).toBeNull();
+  });
+
   const view = async (report: number) => (await call(s, 'GET', `/api/reports/${report}`, { token: p.manager.token })).body;
   const flagCodes = async (report: number) => ((await view(report)).flags as { code: string }[]).map((f) => f.code);
 

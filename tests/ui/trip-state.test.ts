@@ -24,6 +24,25 @@ function item(uid: string, step: TripStep, createdAt: number, extra: Partial<Out
 }
 
 describe('the current trip read from the outbox', () => {
+  it('carries on a trip the server holds unfinished that this phone never stamped (another phone, storage cleared)', () => {
+    const open = { uid: 'srv', stamps: { loading_arrived: '2026-11-28T08:00:00.000Z', loading_departed: '2026-11-28T08:20:00.000Z' } };
+    const fresh = tripsOf([], 41, open);
+    expect(fresh.next).toEqual({ step: 'unloading_arrived', uid: 'srv' });
+    expect(fresh.current?.stamps.loading_departed).toMatchObject({ at: '2026-11-28T08:20:00.000Z', state: 'sent', holdUntil: null });
+    expect(undoable(fresh.current, Date.parse('2026-11-28T08:20:05.000Z'))).toBeNull();
+    // This phone's own stamps of the same trip are the ones shown.
+    const mine = tripsOf([item('srv', 'loading_arrived', Date.parse('2026-11-28T08:00:00.000Z'))], 41, open);
+    expect(mine.next).toEqual({ step: 'loading_departed', uid: 'srv' });
+    // A later trip on this phone wins over an older one left open on the server.
+    const later = tripsOf([item('b', 'loading_arrived', Date.parse('2026-11-28T09:00:00.000Z'))], 41, open);
+    expect(later.next).toEqual({ step: 'loading_departed', uid: 'b' });
+    // An open trip newer than the phone's finished ones is carried on after them.
+    const done = (['loading_arrived', 'loading_departed', 'unloading_arrived', 'unloading_departed'] as const).map((s, i) => item('a', s, Date.parse('2026-11-28T06:00:00.000Z') + i * 60_000));
+    const after = tripsOf(done, 41, open);
+    expect(after.next).toEqual({ step: 'unloading_arrived', uid: 'srv' });
+    expect(after.finished).toBe(1);
+  });
+
   it('before any tap: the next step starts a new trip', () => {
     expect(tripsOf([], 41)).toEqual({ current: null, next: { step: 'loading_arrived', uid: null }, finished: 0 });
   });

@@ -59,7 +59,7 @@ function useClockUntil(until: number | null): number {
 
 export function TripPanel({ task, association }: { task: Task; association: DriverAssociation }) {
   const { items } = useEngineSnapshot().outbox;
-  const trips = tripsOf(items, association.id);
+  const trips = tripsOf(items, association.id, task.open_trip ?? null);
   const [busy, setBusy] = useState<TripStep | null>(null);
   const [sheet, setSheet] = useState<FactStep | null>(null);
   const [sheetAuto, setSheetAuto] = useState<AutoFacts | null>(null);

@@ -1,9 +1,12 @@
 /**
  * The driver's current trip as the phone knows it (pure): read from the engine's outbox snapshot, where every
  * tapped step stays (sent or not) until its task leaves the driver's list (worker/trip-steps.ts). So the card shows
- * the next step offline, after a reload and after a dead battery, with nothing kept in the tab.
+ * the next step offline, after a reload and after a dead battery, with nothing kept in the tab. A trip the server
+ * holds unfinished that this phone never stamped (the driver changed phones, or its storage was cleared) comes from
+ * the task's `open_trip` and is carried on rather than a new one started.
  */
 import { DEFAULT_TRIP_SETTINGS, nextStep, TRIP_STEPS, type TripSettings, type TripStep } from '../../../contract/trips.ts';
+import type { OpenTrip } from '../../../contract/entities.ts';
 import type { OutboxItemState, OutboxItemView, OutboxTripStepView } from '../../engine/types.ts';
 
 export interface StampView extends OutboxTripStepView {
@@ -29,7 +32,7 @@ export interface AssociationTrips {
   finished: number;
 }
 
-export function tripsOf(items: readonly OutboxItemView[], associationId: number): AssociationTrips {
+export function tripsOf(items: readonly OutboxItemView[], associationId: number, open: OpenTrip | null = null): AssociationTrips {
   const trips = new Map<string, TripView>();
   for (const item of [...items].sort((a, b) => a.createdAt - b.createdAt || a.id - b.id)) {
     const step = item.trip;
@@ -37,6 +40,13 @@ export function tripsOf(items: readonly OutboxItemView[], associationId: number)
     const trip = trips.get(step.uid) ?? { uid: step.uid, stamps: {}, last: step.step, done: false };
     trip.stamps[step.step] = { ...step, state: item.state };
     trips.set(step.uid, trip);
+  }
+  const fromServer = open && !trips.has(open.uid) ? serverTrip(open) : null;
+  if (fromServer) {
+    // Carried on only when it is later than anything this phone stamped on the task (an older one was left behind).
+    const latestHere = Math.max(-Infinity, ...[...trips.values()].flatMap((t) => Object.values(t.stamps).map((s) => Date.parse(s.at))));
+    const latestThere = Math.max(...Object.values(fromServer.stamps).map((s) => Date.parse(s.at)));
+    if (latestThere > latestHere) trips.set(fromServer.uid, fromServer);
   }
   for (const trip of trips.values()) {
     const stamped = TRIP_STEPS.filter((s) => trip.stamps[s]);
@@ -51,6 +61,16 @@ export function tripsOf(items: readonly OutboxItemView[], associationId: number)
     next: current && following ? { step: following, uid: current.uid } : { step: 'loading_arrived', uid: null },
     finished: all.filter((t) => t.done).length,
   };
+}
+
+/** A trip the server holds unfinished, as stamps already sent (its times are the server's record of them). */
+function serverTrip(open: OpenTrip): TripView | null {
+  const stamps: Partial<Record<TripStep, StampView>> = {};
+  for (const step of TRIP_STEPS) {
+    const at = open.stamps[step];
+    if (at) stamps[step] = { uid: open.uid, step, at, source: 'tap', position: null, holdUntil: null, acceptance: null, state: 'sent' };
+  }
+  return Object.keys(stamps).length > 0 ? { uid: open.uid, stamps, last: 'loading_arrived', done: false } : null;
 }
 
 /** The latest stamp that can still be taken back, with its step; null when none. */
