@@ -7,7 +7,7 @@ import type { AuthUser } from '../auth/guard.ts';
 import type { OpenTrip, Page, Task } from '../../contract/entities.ts';
 import type { AvailableQuery, CompletedQuery, DriverCompletedQuery } from '../../contract/driver.ts';
 import { loadTasks, toPage } from './load.ts';
-import { searchCondition } from './search.ts';
+import { searchCondition, taskTextIds, usersNamed } from './search.ts';
 import { isDriver, isSuperAdmin, localToday } from './scope.ts';
 import { queryTemplate } from '../db/template.ts';
 
@@ -175,12 +175,16 @@ export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
  * Staff search a task by its cargo or places, by a driver on it (by name), or by its number («123», «№123»).
  */
 function staffSearch(db: Db, search: string) {
-  const byText = searchCondition(db.dialect, search, SEARCH_COLUMNS);
-  // The drivers by name first (a small table), then their tasks through the driver index — not a join per task.
-  const byDriver = sql<SqlBool>`t.id in (select sd.task_id from task_drivers sd where sd.driver_id in (select su.id from users su where ${searchCondition(db.dialect, search, ['su.name'])}))`;
+  // One set of ids, each part read once by an index — the text by its own (search.ts), the drivers by name first
+  // (a small table) and then their parts by the driver index, the number itself — not a test of every task of the
+  // period (an OR of a subquery and the texts made PostgreSQL read the whole table, SQLite every task of the company).
   const number = /^№?\s*(\d{1,9})$/.exec(search.trim())?.[1];
-  const parts = [byText, byDriver, ...(number ? [sql<SqlBool>`t.id = ${Number(number)}`] : [])];
-  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+  const parts = [
+    taskTextIds(db.dialect, search),
+    sql`select sd.task_id from task_drivers sd where sd.driver_id in ${usersNamed(db.dialect, search)}`,
+    ...(number ? [sql`select cast(${Number(number)} as integer)`] : []),
+  ];
+  return sql<SqlBool>`t.id in (${sql.join(parts, sql` union `)})`;
 }
 
 /** `-date` → date descending, then id the same way, so pages never overlap. */

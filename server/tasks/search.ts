@@ -2,6 +2,11 @@
  * Substring search that behaves the same on SQLite and PostgreSQL. Neither folds Cyrillic case reliably
  * (SQLite's LIKE folds ASCII only; PostgreSQL's depends on the database locale, often C), so we try the
  * spellings a Russian user actually meets: as typed, lower, upper and capitalised.
+ *
+ * A task's free text (cargo, places) has an index (migration 032, docs/scale.md «The searches»): SQLite's FTS5
+ * trigram table `tasks_search` for 3+ characters — it folds case by Unicode, so it finds every spelling above and
+ * also mixed ones («щЕбень») — and pg_trgm's GIN index, which PostgreSQL's `ILIKE` over the spellings uses. A
+ * search of 1–2 characters reads the rows as before.
  */
 import { sql, type RawBuilder, type SqlBool } from 'kysely';
 import type { Dialect } from '../db/migrations.ts';
@@ -23,4 +28,26 @@ export function searchCondition(dialect: Dialect, query: string, columns: readon
     spellings(query).map((v) => sql`${sql.ref(column)} ${op} ${`%${escapeLike(v)}%`} escape '\\'`),
   );
   return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+}
+
+/** SQLite's trigram index answers a substring of at least this many characters. */
+const TRIGRAM = 3;
+
+/** The task text columns the search and its index cover, under the task table's alias. */
+const taskTextColumns = (alias: string) => [`${alias}.cargo`, `${alias}.loading_place`, `${alias}.unloading_place`];
+
+/**
+ * The ids of the tasks with `query` in their cargo or a place: from the trigram index (SQLite, 3+ characters; the
+ * query as one FTS5 phrase, so a substring match), else the LIKE/ILIKE spellings (PostgreSQL's by its GIN index).
+ */
+export function taskTextIds(dialect: Dialect, query: string): RawBuilder<unknown> {
+  if (dialect === 'sqlite' && [...query].length >= TRIGRAM) {
+    return sql`select rowid from tasks_search where tasks_search match ${`"${query.replaceAll('"', '""')}"`}`;
+  }
+  return sql`select st.id from tasks st where ${searchCondition(dialect, query, taskTextColumns('st'))}`;
+}
+
+/** The users whose name has `query`, as a subquery of ids (the users table is small: read first, then indexes). */
+export function usersNamed(dialect: Dialect, query: string): RawBuilder<unknown> {
+  return sql`(select su.id from users su where ${searchCondition(dialect, query, ['su.name'])})`;
 }
