@@ -60,7 +60,7 @@ export function diadocClient(settings: DiadocSettings, fetchImpl: Fetch) {
       text = await res.text();
     } catch (error) {
       const timeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      return { ok: false, unknown: true, permanent: false, detail: timeout ? `Диадок не ответил за ${Math.round(settings.timeoutMs / 1000)} с` : `Диадок недоступен: ${error instanceof Error ? error.message : String(error)}` };
+      return { ok: false, unknown: true, permanent: false, detail: timeout ? `Диадок не ответил за ${Math.round(settings.timeoutMs / 1000)} с` : `Нет связи с Диадоком (${settings.url})` };
     }
     const said = text.trim().slice(0, 500);
     if (status === 200) {

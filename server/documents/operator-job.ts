@@ -152,7 +152,15 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
         if (outcome.outcome === 'rejected') run.rejected += 1;
       }
     }
-    run.errors = [...new Set(run.errors)];
+    // Titles waiting out their backoff keep their last error on the screen, not only the pass that hit it.
+    const retrying = await db.kysely
+      .selectFrom('etrn_documents')
+      .select('operator_error')
+      .where('company_id', '=', company)
+      .where('state', '=', 'ready')
+      .where('operator_error', 'is not', null)
+      .execute();
+    run.errors = [...new Set([...run.errors, ...retrying.map((r) => r.operator_error as string)])];
     await db.kysely
       .insertInto('etrn_operator_runs')
       .values({ company_id: company, adapter: 'diadoc', ran_at: now, result: JSON.stringify(run) })

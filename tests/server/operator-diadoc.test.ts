@@ -167,8 +167,8 @@ describe.each(backends)('the Диадок API adapter’s job ($name)', ({ datab
     expect(fake.docs.has(title.key)).toBe(true); // Диадок did create it
     expect(await doc(title.id)).toMatchObject({ state: 'ready', operator_claim: null, operator_attempts: 1, operator_error: 'Диадок не ответил за 30 с', operator_next_at: new Date(at.getTime() + backoffMs(1)).toISOString() });
 
-    // Before the backoff: not touched.
-    await one.runOnce(new Date(at.getTime() + backoffMs(1) - 1000));
+    // Before the backoff: not touched, its error still shown.
+    expect((await one.runOnce(new Date(at.getTime() + backoffMs(1) - 1000))).errors).toEqual(['Диадок не ответил за 30 с']);
     expect(fake.requests.filter((r) => r.path !== '/V3/GetMessage')).toHaveLength(1);
     // After: asked by its key, found, recorded as sent — no second PostMessage.
     const second = await one.runOnce(new Date(at.getTime() + backoffMs(1)));
