@@ -80,6 +80,27 @@ export interface DocumentPage {
   total: number;
   /** The counts by state under the same filters except the state (the screen's tabs). */
   counts: Record<DocumentState, number>;
+  /** Which adapter the company's titles go through, and the operator job's last pass (the screen's line). */
+  exchange: DocumentExchange;
+}
+
+/** One pass of the operator job for a company: what it sent, what answers it applied, what failed (Russian). */
+export interface OperatorRun {
+  at: string;
+  sent: number;
+  accepted: number;
+  rejected: number;
+  /** Sent and still without the operator's final answer. */
+  waiting: number;
+  errors: string[];
+}
+
+export interface DocumentExchange {
+  /** `files` (the default: the day's zip and the answers uploaded) or `diadoc` (Контур.Диадок's API, by settings). */
+  adapter: 'files' | 'diadoc';
+  /** The operator's box the API sends from; null for the files adapter. */
+  box_id: string | null;
+  last_run: OperatorRun | null;
 }
 
 export const DOCUMENT_PAGE_MAX = 200;

@@ -72,6 +72,47 @@ export interface Config {
    * `{s}`, `{r}`) and the attribution shown on it; no URL: no map, the card works without it.
    */
   mapTiles: { url: string; attribution: string } | null;
+  /**
+   * The operator's API adapter (server/documents/diadoc.ts, docs/documents.md «The Диадок API adapter»): off unless
+   * DIADOC_TOKEN, DIADOC_BOX_ID and DIADOC_COMPANY_ID are all given; then that company's ready titles are sent and
+   * polled by a background job instead of the files adapter.
+   */
+  diadoc: DiadocSettings | null;
+  /** Run the operator job on its timer; not from the environment: tests turn it off and run passes themselves. */
+  operatorJob?: boolean;
+}
+
+export interface DiadocSettings {
+  /** DIADOC_API_URL: https://diadoc-api.kontur.ru (the staging one: https://diadoc-api-staging.kontur.ru). */
+  url: string;
+  /** DIADOC_TOKEN: the OpenID Connect access token, sent as `Authorization: Bearer …`. */
+  token: string;
+  /** DIADOC_BOX_ID: the carrier's box (`FromBoxId`, `boxId`). */
+  boxId: string;
+  /** DIADOC_COMPANY_ID: our company whose titles go through it. */
+  companyId: number;
+  /** DIADOC_POLL_SECONDS (60): how often the job sends and polls, ms. */
+  pollMs: number;
+  /** DIADOC_TIMEOUT_SECONDS (30): a call not answered by then has an unknown outcome, ms. */
+  timeoutMs: number;
+}
+
+/** The Диадок settings, or null (off) when any of the three required is missing; a malformed one stops the start. */
+export function diadocFromEnv(env: NodeJS.ProcessEnv): DiadocSettings | null {
+  const token = env.DIADOC_TOKEN?.trim() ?? '';
+  const boxId = env.DIADOC_BOX_ID?.trim() ?? '';
+  const company = env.DIADOC_COMPANY_ID?.trim() ?? '';
+  if (!token || !boxId || !company) return null;
+  const url = (env.DIADOC_API_URL?.trim() || 'https://diadoc-api.kontur.ru').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+$/.test(url)) throw new Error(`DIADOC_API_URL must be an http(s) origin, e.g. https://diadoc-api.kontur.ru; got "${url}"`);
+  return {
+    url,
+    token,
+    boxId,
+    companyId: intFromEnv(company, 0, 'DIADOC_COMPANY_ID'),
+    pollMs: intFromEnv(env.DIADOC_POLL_SECONDS, 60, 'DIADOC_POLL_SECONDS') * 1000,
+    timeoutMs: intFromEnv(env.DIADOC_TIMEOUT_SECONDS, 30, 'DIADOC_TIMEOUT_SECONDS') * 1000,
+  };
 }
 
 function intFromEnv(value: string | undefined, fallback: number, name: string): number {
@@ -194,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     onlyofficeUrl: env.ONLYOFFICE_URL || undefined,
     onlyofficeJwtSecret: env.ONLYOFFICE_JWT_SECRET || undefined,
     mapTiles: mapTilesFromEnv(env.MAP_TILE_URL, env.MAP_TILE_ATTRIBUTION),
+    diadoc: diadocFromEnv(env),
     ...overrides,
   };
 }

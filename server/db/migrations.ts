@@ -20,6 +20,7 @@ import { migration026 } from './migrations-documents.ts';
 import { migration028 } from './migrations-waiting.ts';
 import { migration030 } from './migrations-odometer-photos.ts';
 import { migration032 } from './migrations-search.ts';
+import { migration034 } from './migrations-operator.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
@@ -145,6 +146,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '029_unapproved_reports': migration029(),
         '030_odometer_photos': migration030(),
         '032_task_search': migration032(dialect),
+        '034_operator_api': migration034(),
       };
     },
   };

@@ -32,8 +32,29 @@ export interface EtrnDocumentsTable {
   sent_at: string | null;
   answered_at: string | null;
   annulled_at: string | null;
+  /** The operator job's claim (migration 034): a random token and when taken; older than the lease, free again. */
+  operator_claim: string | null;
+  operator_claimed_at: string | null;
+  /** Sending attempts started; past the first, the job asks the operator before it sends again. */
+  operator_attempts: Generated<number>;
+  /** Not before (the backoff after a failed attempt). */
+  operator_next_at: string | null;
+  operator_error: string | null;
+  /** What the operator named it (Диадок: MessageId, EntityId), polled for its answer. */
+  operator_message_id: string | null;
+  operator_entity_id: string | null;
+}
+
+/** Per company, the operator job's last pass (migration 034): shown on the «Документы» screen. */
+export interface EtrnOperatorRunsTable {
+  company_id: number;
+  adapter: string;
+  ran_at: string;
+  /** JSON: `OperatorRun` of contract/documents.ts. */
+  result: string;
 }
 
 export interface DocumentTables {
   etrn_documents: EtrnDocumentsTable;
+  etrn_operator_runs: EtrnOperatorRunsTable;
 }

@@ -11,7 +11,7 @@ import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { DOCUMENT_STATE_LABELS, type AnswerOutcome, type AnswersResult } from '../../contract/documents.ts';
-import type { AnswerFile, OperatorAdapter, OutgoingFile, SendReceipt } from './adapter.ts';
+import type { AnswerFile, OperatorAdapter, OperatorAnswer, OutgoingFile, SendReceipt } from './adapter.ts';
 import { companyFor } from './store.ts';
 
 const dayText = (day: string) => day.split('-').reverse().join('.');
@@ -67,46 +67,34 @@ export async function applyAnswers(db: Db, user: AuthUser, adapter: OperatorAdap
   const company = await companyOf(db, user, body.company_id);
   const batch = await adapter.answers(body.files);
   const outcomes: AnswerOutcome[] = batch.invalid.map((i) => ({ name: i.source, file: null, outcome: 'invalid', document_id: null, detail: i.detail }));
-  let applied = 0;
-  for (const { source, answer } of batch.answers) {
-    const named = answer.file ?? answer.key;
-    const doc = await db.kysely
-      .selectFrom('etrn_documents')
-      .select(['id', 'state', 'uid'])
-      .where('company_id', '=', company)
-      .where('direction', '=', 'out')
-      .where((eb) => (answer.file ? eb('file_name', '=', answer.file) : eb('idempotency_key', '=', answer.key ?? '')))
-      .executeTakeFirst();
-    const base = { name: source, file: answer.file, document_id: doc?.id ?? null };
-    if (!doc) {
-      outcomes.push({ ...base, outcome: 'unknown', detail: `Документ «${named ?? ''}» не найден среди документов компании: ничего не изменено` });
-      continue;
-    }
-    if (doc.state === answer.status && (answer.status === 'rejected' || doc.uid === answer.uid)) {
-      outcomes.push({ ...base, outcome: 'unchanged', detail: `Этот ответ уже учтён: документ ${DOCUMENT_STATE_LABELS[doc.state].toLowerCase()}` });
-      continue;
-    }
-    if (doc.state !== 'sent') {
-      outcomes.push({ ...base, outcome: 'unknown', detail: `Документ в состоянии «${DOCUMENT_STATE_LABELS[doc.state]}», а не «Отправлен»: ответ не применён` });
-      continue;
-    }
-    const now = nowIso();
-    const done = await db.kysely
-      .updateTable('etrn_documents')
-      .set({ state: answer.status, uid: answer.uid, qr: answer.qr, reason: answer.reason, fix: answer.fix, answered_at: now, updated_at: now })
-      .where('id', '=', doc.id)
-      .where('state', '=', 'sent')
-      .executeTakeFirst();
-    if (Number(done.numUpdatedRows) !== 1) {
-      outcomes.push({ ...base, outcome: 'unchanged', detail: 'Документ изменён одновременно другим ответом: ничего не изменено' });
-      continue;
-    }
-    applied += 1;
-    outcomes.push({
-      ...base,
-      outcome: answer.status,
-      detail: answer.status === 'accepted' ? `Принят, УИД ТрН ${answer.uid ?? ''}` : `Отклонён: ${answer.reason ?? ''}`,
-    });
-  }
+  for (const { source, answer } of batch.answers) outcomes.push(await applyAnswer(db, company, source, answer));
+  const applied = outcomes.filter((o) => o.outcome === 'accepted' || o.outcome === 'rejected').length;
   return { applied, outcomes };
+}
+
+/** One answer applied to the sent document it names (by file name, else by key): a conditional update on «sent». */
+export async function applyAnswer(db: Db, company: number, source: string, answer: OperatorAnswer): Promise<AnswerOutcome> {
+  const named = answer.file ?? answer.key;
+  const doc = await db.kysely
+    .selectFrom('etrn_documents')
+    .select(['id', 'state', 'uid'])
+    .where('company_id', '=', company)
+    .where('direction', '=', 'out')
+    .where((eb) => (answer.file ? eb('file_name', '=', answer.file) : eb('idempotency_key', '=', answer.key ?? '')))
+    .executeTakeFirst();
+  const base = { name: source, file: answer.file, document_id: doc?.id ?? null };
+  if (!doc) return { ...base, outcome: 'unknown', detail: `Документ «${named ?? ''}» не найден среди документов компании: ничего не изменено` };
+  if (doc.state === answer.status && (answer.status === 'rejected' || doc.uid === answer.uid)) {
+    return { ...base, outcome: 'unchanged', detail: `Этот ответ уже учтён: документ ${DOCUMENT_STATE_LABELS[doc.state].toLowerCase()}` };
+  }
+  if (doc.state !== 'sent') return { ...base, outcome: 'unknown', detail: `Документ в состоянии «${DOCUMENT_STATE_LABELS[doc.state]}», а не «Отправлен»: ответ не применён` };
+  const now = nowIso();
+  const done = await db.kysely
+    .updateTable('etrn_documents')
+    .set({ state: answer.status, uid: answer.uid, qr: answer.qr, reason: answer.reason, fix: answer.fix, answered_at: now, updated_at: now })
+    .where('id', '=', doc.id)
+    .where('state', '=', 'sent')
+    .executeTakeFirst();
+  if (Number(done.numUpdatedRows) !== 1) return { ...base, outcome: 'unchanged', detail: 'Документ изменён одновременно другим ответом: ничего не изменено' };
+  return { ...base, outcome: answer.status, detail: answer.status === 'accepted' ? `Принят, УИД ТрН ${answer.uid ?? ''}` : `Отклонён: ${answer.reason ?? ''}` };
 }

@@ -93,7 +93,7 @@ export async function companyFor(db: Db, user: AuthUser, companyId: number | und
   return companyId;
 }
 
-export async function listDocuments(db: Db, user: AuthUser, q: DocumentListQuery): Promise<DocumentPage> {
+export async function listDocuments(db: Db, user: AuthUser, q: DocumentListQuery): Promise<Omit<DocumentPage, 'exchange'>> {
   const company = await companyFor(db, user, q.company_id);
   const filtered = (withState: boolean) =>
     selectDocuments(db)

@@ -5,21 +5,38 @@
 import type { RouteModule } from '../context.ts';
 import { documentCalls } from '../../contract/calls/documents.ts';
 import { registerArea } from './define.ts';
-import { annul, createDocument, frozenFile, listDocuments, loadDocument, markReady } from '../documents/store.ts';
+import { annul, companyFor, createDocument, frozenFile, listDocuments, loadDocument, markReady } from '../documents/store.ts';
 import { applyAnswers, exportDay } from '../documents/exchange.ts';
 import { filesAdapter } from '../documents/files-adapter.ts';
 import { contentDisposition } from '../exports/workbook.ts';
 import { encodeCp1251 } from '../etrn/xml.ts';
+import { conflict } from '../errors.ts';
+import { startOperatorJob } from '../documents/operator-job.ts';
+import type { DocumentExchange, OperatorRun } from '../../contract/documents.ts';
 
 export const documentRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
-  // The files adapter is the only one built: an API adapter is chosen here by a setting once it exists.
+  // The files adapter for every company; the one DIADOC_COMPANY_ID names sends through Диадок's API by a job.
   const adapter = filesAdapter;
+  const diadoc = ctx.config.diadoc;
+  if (diadoc) {
+    const job = startOperatorJob(db, diadoc, { timer: ctx.config.operatorJob !== false });
+    app.addHook('onClose', async () => job.close());
+  }
+
+  async function exchangeOf(company: number | null): Promise<DocumentExchange> {
+    if (company === null || diadoc?.companyId !== company) return { adapter: 'files', box_id: null, last_run: null };
+    const run = await db.kysely.selectFrom('etrn_operator_runs').select('result').where('company_id', '=', company).executeTakeFirst();
+    return { adapter: 'diadoc', box_id: diadoc.boxId, last_run: run ? (JSON.parse(run.result) as OperatorRun) : null };
+  }
 
   registerArea(app, ctx, documentCalls, {
-    'GET /documents/': ({ user, query }) => listDocuments(db, user, query),
+    'GET /documents/': async ({ user, query }) => ({ ...(await listDocuments(db, user, query)), exchange: await exchangeOf(await companyFor(db, user, query.company_id)) }),
     'POST /documents/': ({ user, body }) => createDocument(db, user, body),
     'GET /documents/export': async ({ user, query, reply }) => {
+      if (diadoc && (await companyFor(db, user, query.company_id)) === diadoc.companyId) {
+        throw conflict('Документы компании отправляет Диадок по API (фоновая задача): выгрузка файлов для неё выключена');
+      }
       const day = await exportDay(db, user, adapter, query);
       if (day.receipt.kind !== 'file') throw new Error('the files adapter answers a file');
       await reply

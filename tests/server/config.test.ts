@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig, mapTilesFromEnv } from '../../server/config.ts';
+import { diadocFromEnv, loadConfig, mapTilesFromEnv } from '../../server/config.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'reis-config-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -66,5 +66,21 @@ describe('MAP_TILE_URL', () => {
     expect(() => mapTilesFromEnv('ftp://tile.example.org/{z}/{x}/{y}.png', undefined)).toThrow(/http\(s\) URL or a path/);
     expect(() => mapTilesFromEnv('//tile.example.org/{z}/{x}/{y}.png', undefined)).toThrow(/http\(s\) URL or a path/);
     expect(() => mapTilesFromEnv('https://tile.example.org/{z}/{x}/{y}.png"onerror="x', undefined)).toThrow(/quotes/);
+  });
+});
+
+describe('DIADOC_*', () => {
+  it('is off (the files adapter) unless the token, the box and the company are all given; defaults for the rest', () => {
+    expect(loadConfig({ DATA_DIR: dataDir }, { jwtSecret: 'x', vapid: { publicKey: 'p', privateKey: 'k', subject: 's' } }).diadoc).toBeNull();
+    expect(diadocFromEnv({ DIADOC_TOKEN: 't', DIADOC_BOX_ID: 'box' })).toBeNull();
+    expect(diadocFromEnv({ DIADOC_TOKEN: ' t ', DIADOC_BOX_ID: 'box', DIADOC_COMPANY_ID: '7' })).toEqual({ url: 'https://diadoc-api.kontur.ru', token: 't', boxId: 'box', companyId: 7, pollMs: 60_000, timeoutMs: 30_000 });
+    expect(diadocFromEnv({ DIADOC_TOKEN: 't', DIADOC_BOX_ID: 'box', DIADOC_COMPANY_ID: '7', DIADOC_API_URL: 'https://diadoc-api-staging.kontur.ru/', DIADOC_POLL_SECONDS: '30', DIADOC_TIMEOUT_SECONDS: '10' })).toMatchObject({ url: 'https://diadoc-api-staging.kontur.ru', pollMs: 30_000, timeoutMs: 10_000 });
+  });
+
+  it('stops the start-up on a malformed one, naming it', () => {
+    const on = { DIADOC_TOKEN: 't', DIADOC_BOX_ID: 'box' };
+    expect(() => diadocFromEnv({ ...on, DIADOC_COMPANY_ID: 'ООО' })).toThrow(/DIADOC_COMPANY_ID must be a positive integer/);
+    expect(() => diadocFromEnv({ ...on, DIADOC_COMPANY_ID: '7', DIADOC_API_URL: 'diadoc-api.kontur.ru' })).toThrow(/DIADOC_API_URL must be an http\(s\) origin/);
+    expect(() => diadocFromEnv({ ...on, DIADOC_COMPANY_ID: '7', DIADOC_POLL_SECONDS: '0' })).toThrow(/DIADOC_POLL_SECONDS/);
   });
 });

@@ -4,7 +4,9 @@
  * reason and the fix), аннулирован —, filtered by state, the trips' period, vehicle and counterparty (all in the URL,
  * paged on the server). Row actions: «Готов к подписи» (the XML made now and frozen; the server names what is
  * missing), «Аннулировать» asked first, the frozen XML. The files adapter: «Скачать ZIP за день» (the day's ready
- * titles, each sent once) and «Загрузить ответы оператора» (the answer files, each file's outcome listed).
+ * titles, each sent once) and «Загрузить ответы оператора» (the answer files, each file's outcome listed); with
+ * Диадок's API configured for the company (docs/documents.md «The Диадок API adapter») those two give way to the
+ * adapter's line: its box and the job's last pass (sent, accepted, rejected, waiting, errors).
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -14,6 +16,7 @@ import {
   DOCUMENT_STATES,
   DOCUMENT_TITLE_LABELS,
   type AnswersResult,
+  type DocumentExchange,
   type DocumentItem,
   type DocumentState,
 } from '../../../contract/documents.ts';
@@ -23,7 +26,7 @@ import { failureMessage } from '../../engine/send.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { DateInput } from '../../ui/DateInput.tsx';
 import { saveDownload } from '../../ui/download.ts';
-import { formatDate, isoDate } from '../../ui/format.ts';
+import { formatDate, formatDateTime, isoDate } from '../../ui/format.ts';
 import { NeedsServerHint } from '../../ui/NeedsServerHint.tsx';
 import { Page } from '../../ui/Page.tsx';
 import { showToast } from '../../ui/toasts.ts';
@@ -60,6 +63,40 @@ function Outcome({ d }: { d: DocumentItem }) {
   return null;
 }
 
+/** Which adapter the company's titles go through and, for Диадок's API, its job's last pass. */
+function ExchangeLine({ exchange }: { exchange: DocumentExchange }) {
+  if (exchange.adapter === 'files') {
+    return <p className="doc-adapter muted">Обмен с оператором: файлами — архив за день и ответы оператора.</p>;
+  }
+  const run = exchange.last_run;
+  return (
+    <section className="card doc-adapter" aria-label="Обмен с оператором">
+      <p>
+        <strong>Обмен с оператором: Контур.Диадок по API</strong> <span className="muted">ящик {exchange.box_id}</span>
+      </p>
+      <p className="muted">
+        Готовые документы уходят в Диадок сами, без подписи: подпишите их КЭП в Диадоке. Ответ ГИС ЭПД (УИД или причина отказа) приходит сюда при
+        следующем опросе.
+      </p>
+      {run ? (
+        <p>
+          Последний опрос {formatDateTime(run.at)}: отправлено {run.sent}, принято {run.accepted}, отклонено {run.rejected}, ждут ответа {run.waiting}
+          {run.errors.length === 0 ? ', ошибок нет.' : '.'}
+        </p>
+      ) : (
+        <p>Опросов ещё не было.</p>
+      )}
+      {run && run.errors.length > 0 && (
+        <ul className="doc-adapter-errors">
+          {run.errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
 async function fileData(file: File): Promise<{ name: string; data: string }> {
   const bytes = new Uint8Array(await file.arrayBuffer());
   let binary = '';
@@ -89,6 +126,8 @@ export function DocumentsScreen({ title }: ScreenProps) {
   const vehicles = useGet('GET /vehicles/', { limit: 200 }).data?.data.items ?? [];
   const counterparties = useGet('GET /counterparties/', { limit: 200 }).data?.data.items ?? [];
   const counts = list.answer?.counts;
+  const exchange = list.answer?.exchange;
+  const viaApi = exchange?.adapter === 'diadoc';
   const [day, setDay] = useState(() => state.to || isoDate(new Date()));
   const [busy, setBusy] = useState<'export' | 'answers' | null>(null);
   const [answers, setAnswers] = useState<AnswersResult | null>(null);
@@ -189,8 +228,9 @@ export function DocumentsScreen({ title }: ScreenProps) {
     <Page title={title} wide aside={<ListCacheNote list={list} />}>
       {work.dialog}
       <p className="account-note">
-        Титулы ЭТрН рейсов компании. «Готов к подписи» формирует XML и фиксирует его; архив за день передаёт готовые документы оператору ЭДО
-        один раз — загрузите его в кабинете оператора, а ответы оператора загрузите сюда. Титул рейса добавляют кнопкой «В «Документы»» на странице рейса.
+        {viaApi
+          ? 'Титулы ЭТрН рейсов компании. «Готов к подписи» формирует XML и фиксирует его; готовые документы отправляются в Диадок сами, один раз. Титул рейса добавляют кнопкой «В «Документы»» на странице рейса.'
+          : 'Титулы ЭТрН рейсов компании. «Готов к подписи» формирует XML и фиксирует его; архив за день передаёт готовые документы оператору ЭДО один раз — загрузите его в кабинете оператора, а ответы оператора загрузите сюда. Титул рейса добавляют кнопкой «В «Документы»» на странице рейса.'}
       </p>
       <div className="filter-bar">
         <div className="filter-slots">
@@ -219,29 +259,32 @@ export function DocumentsScreen({ title }: ScreenProps) {
           />
         </div>
       </div>
-      <div className="doc-exchange" aria-label="Обмен с оператором">
-        <label>
-          День рейсов
-          <DateInput aria-label="День рейсов для архива" value={day} onValue={setDay} />
-        </label>
-        <button type="button" className="button button-primary" disabled={server.offline || busy !== null || !day} title={server.reason} onClick={() => void exportDay()}>
-          {busy === 'export' ? 'Готовим…' : 'Скачать ZIP за день'}
-        </button>
-        <label className={`button${server.offline || busy !== null ? ' is-disabled' : ''}`}>
-          {busy === 'answers' ? 'Загружаем…' : 'Загрузить ответы оператора'}
-          <input
-            type="file"
-            className="visually-hidden"
-            accept=".json,application/json"
-            multiple
-            disabled={server.offline || busy !== null}
-            onChange={(event) => {
-              void uploadAnswers(event.target.files);
-              event.target.value = '';
-            }}
-          />
-        </label>
-      </div>
+      {exchange && <ExchangeLine exchange={exchange} />}
+      {!viaApi && (
+        <div className="doc-exchange" aria-label="Архив и ответы оператора">
+          <label>
+            День рейсов
+            <DateInput aria-label="День рейсов для архива" value={day} onValue={setDay} />
+          </label>
+          <button type="button" className="button button-primary" disabled={server.offline || busy !== null || !day} title={server.reason} onClick={() => void exportDay()}>
+            {busy === 'export' ? 'Готовим…' : 'Скачать ZIP за день'}
+          </button>
+          <label className={`button${server.offline || busy !== null ? ' is-disabled' : ''}`}>
+            {busy === 'answers' ? 'Загружаем…' : 'Загрузить ответы оператора'}
+            <input
+              type="file"
+              className="visually-hidden"
+              accept=".json,application/json"
+              multiple
+              disabled={server.offline || busy !== null}
+              onChange={(event) => {
+                void uploadAnswers(event.target.files);
+                event.target.value = '';
+              }}
+            />
+          </label>
+        </div>
+      )}
       <NeedsServerHint offline={server.offline} what="отправлять документы и загружать ответы" />
       {answers && (
         <section className="card doc-answers" aria-label="Ответы оператора">
