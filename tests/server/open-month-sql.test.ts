@@ -99,7 +99,7 @@ describe.each(backends)('an open month priced in SQL ($name)', ({ databaseUrl })
         expect(new Map(sums.map(({ driver_id, loads, trips, quantity, amount_kop }) => [driver_id, { loads, trips, quantity, amount_kop }]))).toEqual(expected);
 
         const p = await openMonthPriced(s.db.kysely, s.db.dialect, company, MONTH);
-        const lines = await p.query.select(['r.id as report_id', p.quantity.as('quantity'), p.rate.as('rate'), p.source.as('rate_source'), p.volume.as('month_volume'), p.amountKop.as('amount_kop')]).execute();
+        const lines = await p.loads.select(['p.report_id', 'p.quantity', 'p.rate', 'p.rate_source', 'p.month_volume', 'p.amount_kop']).execute();
         const byId = new Map(lines.map((l) => [l.report_id, { quantity: Number(l.quantity), rate: l.rate === null ? null : Number(l.rate), rate_source: l.rate_source, month_volume: Number(l.month_volume), amount_kop: Number(l.amount_kop) }]));
         expect(byId).toEqual(new Map(priced.map((l) => [l.report_id, { quantity: l.quantity, rate: l.rate, rate_source: l.rate_source, month_volume: l.month_volume, amount_kop: l.amount_kop }])));
       }),
