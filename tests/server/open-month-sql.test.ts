@@ -137,3 +137,29 @@ describe.each(backends)('the late loads still waiting ($name)', ({ databaseUrl }
     }
   });
 });
+
+describe.each(backends)('an open month\'s priced loads ($name)', ({ databaseUrl }) => {
+  let s: TestServer;
+  serveSuite(databaseUrl, (server) => {
+    s = server;
+  });
+
+  it('are read from the approved reports\' covering index, each load\'s figures computed once in a derived table of their own', async () => {
+    const company = await makeCompany(s);
+    const driver = (await makeUser(s, 'driver', company)).id;
+    await addLoad(s, await addDriver(s, await createTask(s, company, { date: day(3), rate: 700 }), driver, { transport_rate: 650 }), 12.5, { review: 'approved' });
+    await addLoad(s, await addDriver(s, await createTask(s, company, { date: day(4) }), driver), 3, { review: 'pending' });
+    const p = await openMonthPriced(s.db.kysely, s.db.dialect, company, MONTH);
+    const query = p.loads.select(['p.driver_id', sql<number>`count(*)`.as('loads'), sql<number>`sum(p.amount_kop)`.as('amount_kop'), sql<number>`sum(p.revenue_kop)`.as('revenue_kop')]).groupBy('p.driver_id');
+    expect((await query.execute()).map((r) => ({ driver: r.driver_id, loads: Number(r.loads), pay: Number(r.amount_kop), revenue: Number(r.revenue_kop) }))).toEqual([{ driver, loads: 1, pay: 812_500, revenue: 875_000 }]);
+    if (s.db.dialect === 'sqlite') {
+      const { sql: text, parameters } = query.compile();
+      const { rows } = await s.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${text}`, [...parameters]));
+      const plan = rows.map((r) => r.detail);
+      // Not flattened into the sums (each figure's expression would be copied into every use of it) …
+      expect(plan).toEqual(expect.arrayContaining(['CO-ROUTINE p', 'CO-ROUTINE l']));
+      // … and the month's reports read from the approved ones' index alone (migration 035), by their part.
+      expect(plan).toContain('SEARCH r USING COVERING INDEX reports_approved_idx (association_id=?)');
+    }
+  });
+});
