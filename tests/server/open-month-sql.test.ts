@@ -16,7 +16,7 @@ import { latePaid, priceLive } from '../../server/wages/pay.ts';
 import { openMonthPriced, openMonthSums } from '../../server/wages/open-month.ts';
 import { DELIVERED_SQL, roundQuantity } from '../../server/tasks/progress.ts';
 import { CompiledQuery, sql } from 'kysely';
-import { unapprovedBefore } from '../../server/payroll/payroll.ts';
+import { payrollMonth, unapprovedBefore } from '../../server/payroll/payroll.ts';
 
 const MONTH = '2026-10';
 const day = (d: number) => `${MONTH}-${String(d).padStart(2, '0')}`;
@@ -161,5 +161,21 @@ describe.each(backends)('an open month\'s priced loads ($name)', ({ databaseUrl 
       // … and the month's reports read from the approved ones' index alone (migration 035), by their part.
       expect(plan).toContain('SEARCH r USING COVERING INDEX reports_approved_idx (association_id=?)');
     }
+  });
+
+  it('waiting by the hundred: all counted and summed, the first 200 of them listed in load order', async () => {
+    const company = await makeCompany(s);
+    const driver = (await makeUser(s, 'driver', company)).id;
+    const task = await createTask(s, company, { date: day(5) });
+    const waiting: number[] = [];
+    // Quantities to the gram that a float sum would not keep (0,1 + 0,2 …): the sum is the grams'.
+    for (let i = 0; i < 203; i++) waiting.push(await addLoad(s, await addDriver(s, i === 0 ? task : await createTask(s, company, { date: day(1 + (i % 28)) }), driver), 0.1 + (i % 7) / 10, { review: i % 5 === 0 ? 'disputed' : 'pending' }));
+    await addLoad(s, await addDriver(s, await createTask(s, company, { date: day(2) }), driver), 30, { review: 'approved' });
+    const m = await payrollMonth(s.db, { id: company, name: 'Перевозчик' }, MONTH);
+    const rows = await s.db.kysely.selectFrom('reports as r').innerJoin('task_drivers as td', 'td.id', 'r.association_id').innerJoin('tasks as t', 't.id', 'td.task_id').select(['r.id', 't.date', 'r.quantity']).where('r.id', 'in', waiting).orderBy('t.date').orderBy('r.id').execute();
+    expect(m.pending.loads).toBe(203);
+    expect(m.pending.quantity).toBe(roundQuantity(rows.reduce((sum, r) => sum + roundQuantity(Number(r.quantity)), 0)));
+    expect(m.pending.items.map((i) => i.report_id)).toEqual(rows.slice(0, 200).map((r) => r.id));
+    expect(m.loads).toBe(1);
   });
 });
