@@ -91,3 +91,22 @@ export function migration029(): Migration {
     },
   };
 }
+
+/**
+ * The approved loads' covering index: a partial index of the approved reports by part, carrying what an open
+ * month's pricing reads of each (trips and the two quantities delivered; the report's id is the row's own). The
+ * month's ~36 000 loads of a 200-truck carrier are then read from the index alone, not looked up row by row in
+ * the reports table (wages/open-month.ts: the month's volumes, its priced loads, a close's lines; issue 35).
+ */
+export function migration035(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createIndex('reports_approved_idx')
+        .on('reports')
+        .columns(['association_id', 'trips', 'total_unloading_quantity', 'quantity'])
+        .where(sql<boolean>`review_status = 'approved'`)
+        .execute();
+    },
+  };
+}

@@ -5,17 +5,18 @@
  * every change); reopening, a super-admin's, deletes the lines with a reason kept in the month's history.
  */
 import type { Writable } from 'node:stream';
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SqlBool } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { Db } from '../db/connect.ts';
+import type { Dialect } from '../db/migrations.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollConfirmed, type PayrollItems, type PayrollMonth, type RateSource, type WageItem } from '../../contract/money.ts';
-import { monthThirds, openMonthPriced, openMonthSums } from '../wages/open-month.ts';
+import { monthThirds, openMonthPriced, openMonthSums, quantitySql } from '../wages/open-month.ts';
 import { closedMonths, priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
-import { roundQuantity } from '../tasks/progress.ts';
+import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { listAdjustments } from './adjustments.ts';
 import { dropOpenLatePayments } from './late.ts';
 import { assertMonthOpen, closedText, currentOpenMonth, isClosed } from './months.ts';
@@ -23,19 +24,51 @@ import { writePayrollSheet, type SheetLoad } from './sheet.ts';
 
 type Q = Kysely<Database>;
 
+/** The loads waiting that a month would pay: how many, their delivered volume, the first `items` of them in order. */
+interface Pending {
+  loads: number;
+  quantity: number;
+  items: LoadRow[];
+}
+
 /**
  * The loads still waiting for review that the month would pay: its own, and in the company's current open month
- * also the late loads of closed months (payroll/late.ts: approved, they are paid here).
+ * also the late loads of closed months (payroll/late.ts: approved, they are paid here), those first. The month's own
+ * are counted and summed in SQL, read as rows only as far as `items` needs (a 200-truck carrier's running month
+ * has thousands waiting; issue 35).
  */
-async function pendingLoads(db: Q, companyId: number, month: string): Promise<LoadRow[]> {
+async function pendingLoads(db: Q, dialect: Dialect, companyId: number, month: string, items: number): Promise<Pending> {
   const { start, end } = monthRange(month);
-  const own = await selectLoads(db, { companyId, start_date: start, end_date: end, review: 'unapproved' });
-  if ((await isClosed(db, companyId, month)) || month !== (await currentOpenMonth(db, companyId))) return own;
+  const earlier = await lateWaiting(db, companyId, month, start);
+  const [own, first] = await Promise.all([
+    db
+      .selectFrom('tasks as t')
+      .innerJoin('task_drivers as td', 'td.task_id', 't.id')
+      .innerJoin('reports as r', 'r.association_id', 'td.id')
+      .select([sql<number>`count(*)`.as('loads'), sql<number | null>`sum(${quantitySql(dialect, sql<number>`${sql.raw(DELIVERED_SQL)}`)})`.as('quantity')])
+      .where('t.company_id', '=', companyId)
+      .where('t.date', '>=', start)
+      .where('t.date', '<=', end)
+      // The literal is the unapproved reports' partial index's own (migration 029).
+      .where(sql<SqlBool>`r.review_status <> 'approved'`)
+      .executeTakeFirstOrThrow(),
+    earlier.length < items ? selectLoads(db, { companyId, start_date: start, end_date: end, review: 'unapproved', limit: items - earlier.length }) : [],
+  ]);
+  return {
+    loads: earlier.length + Number(own.loads),
+    quantity: roundQuantity(sumQuantity(earlier, (l) => l.quantity) + Number(own.quantity ?? 0)),
+    items: [...earlier, ...first].slice(0, items),
+  };
+}
+
+/** The late loads of closed months still waiting, when `month` is the company's current open month (else none). */
+async function lateWaiting(db: Q, companyId: number, month: string, start: string): Promise<LoadRow[]> {
+  if ((await isClosed(db, companyId, month)) || month !== (await currentOpenMonth(db, companyId))) return [];
   const ids = await unapprovedBefore(db, companyId, start).execute();
   // By their ids only (already the company's): with the company's filter too, SQLite would walk its every task.
   const earlier = ids.length ? await selectLoads(db, { reportIds: ids.map((r) => r.id), review: 'unapproved' }) : [];
   const closed = await closedMonths(db, earlier.map((l) => ({ company_id: companyId, month: monthOf(l.date) })));
-  return [...earlier.filter((l) => closed.has(`${companyId}:${monthOf(l.date)}`)), ...own];
+  return earlier.filter((l) => closed.has(`${companyId}:${monthOf(l.date)}`));
 }
 
 /**
@@ -95,6 +128,19 @@ async function storedSums(db: Q, companyId: number, month: string): Promise<Driv
   return rows.map((r) => ({ ...r, loads: Number(r.loads), trips: Number(r.trips), amount_kop: Number(r.amount_kop) }));
 }
 
+/** Per driver: the lines a close has just stored (in its transaction), summed; the trips from their reports. */
+async function linesSums(db: Q, companyId: number, month: string): Promise<DriverSum[]> {
+  const rows = await db
+    .selectFrom('payroll_lines as l')
+    .innerJoin('reports as r', 'r.id', 'l.report_id')
+    .select(['l.driver_id', sql<number>`count(*)`.as('loads'), sql<number>`sum(r.trips)`.as('trips'), sql<number>`sum(l.quantity)`.as('quantity'), sql<number>`sum(l.amount_kop)`.as('amount_kop')])
+    .where('l.company_id', '=', companyId)
+    .where('l.month', '=', month)
+    .groupBy('l.driver_id')
+    .execute();
+  return rows.map((r) => ({ driver_id: r.driver_id, driver_name: '', loads: Number(r.loads), trips: Number(r.trips), quantity: roundQuantity(Number(r.quantity ?? 0)), amount_kop: Number(r.amount_kop ?? 0) }));
+}
+
 /**
  * A company's month: per driver and in all. A closed month reads what its close stored; an open one prices its
  * loads now (`loads`: already priced by the caller — the sheet prices them once for both).
@@ -104,11 +150,11 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
   const { start, end } = monthRange(month);
   const row = await q.selectFrom('payroll_months as m').leftJoin('users as u', 'u.id', 'm.closed_by').select(['m.status', 'm.closed_at', 'u.name as closed_by_name']).where('m.company_id', '=', company.id).where('m.month', '=', month).executeTakeFirst();
   const closed = row?.status === 'closed';
-  const [sums, adjustments, later, pendingRows, history, ahead] = await Promise.all([
+  const [sums, adjustments, later, pending, history, ahead] = await Promise.all([
     closed ? storedSums(q, company.id, month) : loads ? sumsOf(q, loads) : openMonthSums(q, db.dialect, company.id, month),
     listAdjustments(q, { companyId: company.id, start_date: start, end_date: end }),
     listAdjustments(q, { companyId: company.id, concernsMonth: month }),
-    pendingLoads(q, company.id, month),
+    pendingLoads(q, db.dialect, company.id, month, 200),
     q
       .selectFrom('payroll_events as e')
       .leftJoin('users as u', 'u.id', 'e.user_id')
@@ -134,9 +180,9 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
     adjustments,
     later_adjustments: later.filter((a) => monthOf(a.date) !== month),
     pending: {
-      loads: pendingRows.length,
-      quantity: sumQuantity(pendingRows, (r) => r.quantity),
-      items: pendingRows.slice(0, 200).map((r) => ({ report_id: r.report_id, driver_name: r.driver_name, task_id: r.task_id, date: r.date, quantity: r.quantity, late: monthOf(r.date) !== month })),
+      loads: pending.loads,
+      quantity: pending.quantity,
+      items: pending.items.map((r) => ({ report_id: r.report_id, driver_name: r.driver_name, task_id: r.task_id, date: r.date, quantity: r.quantity, late: monthOf(r.date) !== month })),
     },
     total_quantity: sumQuantity(sums, (d) => d.quantity),
     loads_amount: fromKop(loadsKop),
@@ -225,22 +271,11 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
   if (month > monthOf(localToday())) throw badRequest(`month: ${closedText(month).replace(/ закрыт$/, '')} ещё не наступил`);
   await db.kysely.transaction().execute(async (trx) => {
     if (await isClosed(trx, company.id, month)) throw conflict(`${closedText(month)} уже`);
-    // Priced in SQL (wages/open-month.ts): the lines are stored by one INSERT … SELECT, never read into JavaScript.
+    // Priced in SQL (wages/open-month.ts) once: the lines are stored by INSERT … SELECT, never read into
+    // JavaScript, and the month's figures are summed from them — a change since the admin looked throws, and the
+    // transaction takes the lines back.
     const priced = await openMonthPriced(trx, db.dialect, company.id, month);
     const { start, end } = monthRange(month);
-    const adjustments = await listAdjustments(trx, { companyId: company.id, start_date: start, end_date: end });
-    const pending = await pendingLoads(trx, company.id, month);
-    const sums = await openMonthSums(trx, db.dialect, company.id, month, priced);
-    const loadsCount = sums.reduce((n, d) => n + d.loads, 0);
-    const loadsKop = sumKop(sums, (d) => d.amount_kop);
-    const changes = changedFigures(confirmed, {
-      total_amount: fromKop(loadsKop + sumKop(adjustments, (a) => toKop(a.amount))),
-      drivers: sumDrivers(sums, adjustments).length,
-      loads: loadsCount,
-      pending_loads: pending.length,
-    });
-    if (changes.length > 0) throw conflict(`Данные месяца изменились: ${changes.join(', ')}. Проверьте цифры и закройте месяц снова`);
-    const now = nowIso();
     // In load order (date, report): the order the sheet pages the stored lines in. A third of the month per
     // statement, a turn of the event loop between (reads go on beside the transaction; issue 35).
     for (const part of monthThirds({ month, start, end })) {
@@ -249,29 +284,27 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
         .insertInto('payroll_lines')
         .columns(['company_id', 'month', 'report_id', 'driver_id', 'association_id', 'task_id', 'date', 'quantity', 'rate', 'rate_source', 'month_volume', 'amount_kop', 'task_rate'])
         .expression(
-          priced.query
-            .select([
-              't.company_id',
-              sql<string>`cast(${month} as text)`.as('month'),
-              'r.id',
-              'td.driver_id',
-              'td.id as association_id',
-              't.id as task_id',
-              't.date',
-              priced.quantity.as('quantity'),
-              priced.rate.as('rate'),
-              priced.source.as('rate_source'),
-              priced.volume.as('month_volume'),
-              priced.amountKop.as('amount_kop'),
-              't.rate as task_rate',
-            ])
-            .where('t.date', '>=', part.start)
-            .where('t.date', '<=', part.end)
-            .orderBy('t.date')
-            .orderBy('r.id'),
+          priced
+            .part(part)
+            .select(['p.company_id', sql<string>`cast(${month} as text)`.as('month'), 'p.report_id', 'p.driver_id', 'p.association_id', 'p.task_id', 'p.date', 'p.quantity', 'p.rate', 'p.rate_source', 'p.month_volume', 'p.amount_kop', 'p.task_rate'])
+            .orderBy('p.date')
+            .orderBy('p.report_id'),
         )
         .execute();
     }
+    const adjustments = await listAdjustments(trx, { companyId: company.id, start_date: start, end_date: end });
+    const pending = await pendingLoads(trx, db.dialect, company.id, month, 0);
+    const sums = await linesSums(trx, company.id, month);
+    const loadsCount = sums.reduce((n, d) => n + d.loads, 0);
+    const loadsKop = sumKop(sums, (d) => d.amount_kop);
+    const changes = changedFigures(confirmed, {
+      total_amount: fromKop(loadsKop + sumKop(adjustments, (a) => toKop(a.amount))),
+      drivers: sumDrivers(sums, adjustments).length,
+      loads: loadsCount,
+      pending_loads: pending.loads,
+    });
+    if (changes.length > 0) throw conflict(`Данные месяца изменились: ${changes.join(', ')}. Проверьте цифры и закройте месяц снова`);
+    const now = nowIso();
     const drivers = sums.map((d) => ({ company_id: company.id, month, driver_id: d.driver_id, loads: d.loads, trips: d.trips, quantity: d.quantity, amount_kop: d.amount_kop }));
     for (let i = 0; i < drivers.length; i += 500) await trx.insertInto('payroll_drivers').values(drivers.slice(i, i + 500)).execute();
     const totals = {

@@ -32,8 +32,9 @@ export function amountKopSql(dialect: Dialect, quantity: RawBuilder<number>, rat
   return sql<number>`(case when (${rate}) is null then 0 else ${dialect === 'postgres' ? sql`cast(${kop} as bigint)` : kop} end)`;
 }
 
-/** `roundQuantity(delivered)` (tasks/progress.ts: Math.round(v·1000) / 1000) of a load `r`. */
-export const quantitySql = (dialect: Dialect): RawBuilder<number> => sql<number>`(${roundSql(dialect, sql<number>`(${sql.raw(DELIVERED_SQL)}) * 1000`)} / ${dialect === 'postgres' ? sql`1000.0::double precision` : sql`1000.0`})`;
+/** `roundQuantity(delivered)` (tasks/progress.ts: Math.round(v·1000) / 1000). */
+export const quantitySql = (dialect: Dialect, delivered: RawBuilder<number>): RawBuilder<number> =>
+  sql<number>`(${roundSql(dialect, sql<number>`(${delivered}) * 1000`)} / ${dialect === 'postgres' ? sql`1000.0::double precision` : sql`1000.0`})`;
 
 /** A driver's rate from the scale over part of the month (one version of the scale in force), with the month's volume. */
 interface RateRow {
@@ -57,7 +58,7 @@ async function scaleRates(db: Q, companyId: number, month: string): Promise<Rate
       .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
       .innerJoin('tasks as t', 't.id', 'td.task_id')
       .select(['td.driver_id', sql<number>`sum(${sql.raw(DELIVERED_SQL)})`.as('volume')])
-      .where('r.review_status', '=', 'approved')
+      .where(sql<SqlBool>`r.review_status = 'approved'`)
       .where('t.company_id', '=', companyId)
       .where('t.date', '>=', start)
       .where('t.date', '<=', end)
@@ -86,47 +87,103 @@ function ratesTable(rows: readonly RateRow[]) {
 }
 
 /**
- * The company's approved loads dated `from`–`to` within one open month, each priced: a query over tasks `t`,
- * parts `td`, reports `r` and the rates `rt`, and the SQL of each load's figures. A load already paid as a late
- * load (payroll/late.ts) is left out, as `priceLive`'s callers leave it out.
+ * The company's approved loads dated `start`–`end` (within the month), not yet priced: tasks `t`, parts `td`,
+ * reports `r`. A load already paid as a late load (payroll/late.ts) is left out, as `priceLive`'s callers leave it
+ * out. The review state is a literal: the approved loads' covering index (migration 035) is partial on it.
+ */
+function approvedLoads(db: Q, companyId: number, month: string, start: string, end: string) {
+  return db
+    .selectFrom('tasks as t')
+    .innerJoin('task_drivers as td', 'td.task_id', 't.id')
+    .innerJoin('reports as r', 'r.association_id', 'td.id')
+    .where('t.company_id', '=', companyId)
+    .where('t.date', '>=', start)
+    .where('t.date', '<=', end)
+    .where(sql<SqlBool>`r.review_status = 'approved'`)
+    .where(
+      sql<SqlBool>`r.id not in (select a.report_id from payroll_adjustments a where a.late = 1 and a.company_id = ${companyId} and a.concerns_month = ${month} and a.report_id is not null)`,
+    );
+}
+
+/**
+ * Keeps a derived table a table of its own: each of its columns is computed once per row. Without it both databases
+ * pull the subquery up into the query around it and copy its expressions into every place they are used — a load's
+ * quantity then evaluated 4 times in its pay, 12 times in statistics' figures (SQLite: a subquery with a LIMIT is
+ * not flattened into an aggregate or a join; PostgreSQL: OFFSET 0).
+ */
+const keepDerived = (dialect: Dialect) => (dialect === 'postgres' ? sql`offset 0` : sql`limit -1`);
+
+/**
+ * The loads of `approvedLoads`, each priced, as a derived table `p` to select from: company_id, report_id,
+ * driver_id, association_id, task_id, date, trips, task_rate, quantity, rate, rate_source, month_volume,
+ * amount_kop and revenue_kop. Two levels, each kept (`keepDerived`): the load's delivered volume and rate, then
+ * its quantity, pay and revenue from them.
+ */
+function pricedLoads(db: Q, dialect: Dialect, companyId: number, month: string, rates: readonly RateRow[], start: string, end: string) {
+  const raw = approvedLoads(db, companyId, month, start, end)
+    .leftJoin(ratesTable(rates), (j) => j.on(sql<SqlBool>`rt.column1 = td.driver_id and t.date >= rt.column2 and t.date <= rt.column3`))
+    .select([
+      't.company_id',
+      'r.id as report_id',
+      'td.driver_id',
+      'td.id as association_id',
+      't.id as task_id',
+      't.date',
+      'r.trips',
+      't.rate as task_rate',
+      sql<number>`${sql.raw(DELIVERED_SQL)}`.as('delivered'),
+      sql<number | null>`coalesce(td.transport_rate, rt.column4)`.as('rate'),
+      sql<string | null>`(case when td.transport_rate is not null then 'transport_rate' when rt.column4 is not null then 'progressive' else null end)`.as('rate_source'),
+      sql<number>`coalesce(rt.column5, 0)`.as('month_volume'),
+    ])
+    .modifyEnd(keepDerived(dialect));
+  const quantity = quantitySql(dialect, sql<number>`l.delivered`);
+  const priced = db
+    .selectFrom(raw.as('l'))
+    .select([
+      'l.company_id',
+      'l.report_id',
+      'l.driver_id',
+      'l.association_id',
+      'l.task_id',
+      'l.date',
+      'l.trips',
+      'l.task_rate',
+      'l.rate',
+      'l.rate_source',
+      'l.month_volume',
+      quantity.as('quantity'),
+      amountKopSql(dialect, quantity, sql<number | null>`l.rate`).as('amount_kop'),
+      amountKopSql(dialect, quantity, sql<number | null>`l.task_rate`).as('revenue_kop'),
+    ])
+    .modifyEnd(keepDerived(dialect));
+  return db.selectFrom(priced.as('p'));
+}
+
+/**
+ * An open month's approved loads, priced: `loads` the whole month (or `range` of it) as a derived table `p` (see
+ * `pricedLoads`), `part` another range of the same month with the same rates (read once), `approved` the loads
+ * of `range` unpriced (tasks `t`, parts `td`, reports `r`) for what needs no price.
  */
 export async function openMonthPriced(db: Q, dialect: Dialect, companyId: number, month: string, range?: { start: string; end: string }) {
   const { start, end } = range ?? monthRange(month);
   const rates = await scaleRates(db, companyId, month);
-  const query = db
-    .selectFrom('tasks as t')
-    .innerJoin('task_drivers as td', 'td.task_id', 't.id')
-    .innerJoin('reports as r', 'r.association_id', 'td.id')
-    .leftJoin(ratesTable(rates), (j) => j.on(sql<SqlBool>`rt.column1 = td.driver_id and t.date >= rt.column2 and t.date <= rt.column3`))
-    .where('t.company_id', '=', companyId)
-    .where('t.date', '>=', start)
-    .where('t.date', '<=', end)
-    .where('r.review_status', '=', 'approved')
-    .where(
-      sql<SqlBool>`r.id not in (select a.report_id from payroll_adjustments a where a.late = 1 and a.company_id = ${companyId} and a.concerns_month = ${month} and a.report_id is not null)`,
-    );
-  const quantity = quantitySql(dialect);
-  const rate = sql<number | null>`coalesce(td.transport_rate, rt.column4)`;
   return {
-    query,
-    quantity,
-    rate,
-    source: sql<string | null>`(case when td.transport_rate is not null then 'transport_rate' when rt.column4 is not null then 'progressive' else null end)`,
-    volume: sql<number>`coalesce(rt.column5, 0)`,
-    amountKop: amountKopSql(dialect, quantity, rate),
-    revenueKop: amountKopSql(dialect, quantity, sql<number | null>`t.rate`),
+    loads: pricedLoads(db, dialect, companyId, month, rates, start, end),
+    part: (r: { start: string; end: string }) => pricedLoads(db, dialect, companyId, month, rates, r.start, r.end),
+    approved: approvedLoads(db, companyId, month, start, end),
   };
 }
 
 export type OpenMonthPriced = Awaited<ReturnType<typeof openMonthPriced>>;
 
-/** Per driver of an open month (or of `p`, its loads already priced): loads, trips, delivered and pay, summed in SQL. */
-export async function openMonthSums(db: Q, dialect: Dialect, companyId: number, month: string, priced?: OpenMonthPriced) {
-  const p = priced ?? (await openMonthPriced(db, dialect, companyId, month));
-  const rows = await p.query
-    .innerJoin('users as u', 'u.id', 'td.driver_id')
-    .select(['td.driver_id', 'u.name as driver_name', sql<number>`count(*)`.as('loads'), sql<number>`sum(r.trips)`.as('trips'), sql<number>`sum(${p.quantity})`.as('quantity'), sql<number>`sum(${p.amountKop})`.as('amount_kop')])
-    .groupBy(['td.driver_id', 'u.name'])
+/** Per driver of an open month: loads, trips, delivered and pay, summed in SQL. */
+export async function openMonthSums(db: Q, dialect: Dialect, companyId: number, month: string) {
+  const p = await openMonthPriced(db, dialect, companyId, month);
+  const rows = await p.loads
+    .innerJoin('users as u', 'u.id', 'p.driver_id')
+    .select(['p.driver_id', 'u.name as driver_name', sql<number>`count(*)`.as('loads'), sql<number>`sum(p.trips)`.as('trips'), sql<number>`sum(p.quantity)`.as('quantity'), sql<number>`sum(p.amount_kop)`.as('amount_kop')])
+    .groupBy(['p.driver_id', 'u.name'])
     .execute();
   return rows.map((r) => ({ driver_id: r.driver_id, driver_name: r.driver_name, loads: Number(r.loads), trips: Number(r.trips), quantity: roundQuantity(Number(r.quantity ?? 0)), amount_kop: Number(r.amount_kop ?? 0) }));
 }

@@ -134,27 +134,27 @@ async function addClosed(db: Db, companyId: number, slice: { month: string; star
 /** An open month's slice: its loads priced in SQL (open-month.ts), summed per driver there; only the first losses read as loads. */
 async function addOpen(db: Db, companyId: number, slice: { month: string; start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const p = await openMonthPriced(db.kysely, db.dialect, companyId, slice.month, slice);
-  const loss = sql<boolean>`${p.revenueKop} < ${p.amountKop}`;
-  const rows = await p.query
+  const rows = await p.loads
     .select([
-      'td.driver_id',
+      'p.driver_id',
       sql<number>`count(*)`.as('loads'),
-      sql<number>`sum(r.trips)`.as('trips'),
-      sql<number>`sum(${p.quantity})`.as('quantity'),
-      sql<number>`sum(${p.amountKop})`.as('pay_kop'),
-      sql<number>`sum(${p.revenueKop})`.as('revenue_kop'),
-      sql<number>`sum(case when ${loss} then 1 else 0 end)`.as('losses'),
+      sql<number>`sum(p.trips)`.as('trips'),
+      sql<number>`sum(p.quantity)`.as('quantity'),
+      sql<number>`sum(p.amount_kop)`.as('pay_kop'),
+      sql<number>`sum(p.revenue_kop)`.as('revenue_kop'),
+      sql<number>`sum(case when p.revenue_kop < p.amount_kop then 1 else 0 end)`.as('losses'),
     ])
-    .groupBy('td.driver_id')
+    .groupBy('p.driver_id')
     .execute();
   const losses = addDriverRows(acc, rows);
   if (rows.length === 0) return;
-  const tasks = await p.query.select(sql<number>`count(distinct t.id)`.as('n')).executeTakeFirst();
+  // The tasks need no price: counted over the loads unpriced.
+  const tasks = await p.approved.select(sql<number>`count(distinct t.id)`.as('n')).executeTakeFirst();
   acc.tasks += Number(tasks?.n ?? 0);
   acc.lossCount += losses;
   const wanted = LOSS_ITEMS - acc.lossItems.length;
   if (losses > 0 && wanted > 0) {
-    const ids = await p.query.select('r.id').where(loss).orderBy('t.date').orderBy('r.id').limit(wanted).execute();
+    const ids = await p.loads.select('p.report_id as id').where(sql<boolean>`p.revenue_kop < p.amount_kop`).orderBy('p.date').orderBy('p.report_id').limit(wanted).execute();
     const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, reportIds: ids.map((i) => i.id), review: 'approved' }));
     acc.lossItems.push(...loads.map((l) => companyItem(l, transferOf)));
   }
