@@ -37,17 +37,17 @@ export async function companyThresholds(db: Q, companyId: number): Promise<Check
  * of its (phash.ts: any photo within 8 bits has one). The search is bounded by what can be a duplicate
  * (docs/reports-review.md «Поиск повтора фото»): the window — a repeat counts for DUPLICATE_WINDOW_DAYS, and a
  * photo is never older than its report, so its own time bounds each index range — and the hash, ~0.04 % of the
- * window's photos. One branch per band, each its own index's ranges: as one OR, PostgreSQL costs the 723 probes
- * against a scan of the table and on a few months of photos scans it (136 ms against 2 ms, docs/scale.md).
+ * window's photos. One statement per band, each its own index's ranges: as one OR (or one UNION ALL) PostgreSQL
+ * costs the 723 probes together against a scan of the table, or starts parallel workers for them (docs/scale.md).
  */
 export function nearPhotos(db: Q, hash: string, since: string) {
-  const band = (i: number) =>
+  return Array.from({ length: PHASH_BANDS }, (_, i) =>
     db
       .selectFrom('report_photos as p')
       .select(['p.phash', 'p.report_id'])
       .where(sql.raw(bandSql(i, 'p.phash')), 'in', bandNeighbours(hash, i))
-      .where('p.created_at', '>=', since);
-  return Array.from({ length: PHASH_BANDS - 1 }, (_, i) => band(i + 1)).reduce((q, next) => q.unionAll(next), band(0));
+      .where('p.created_at', '>=', since),
+  );
 }
 
 /**
@@ -59,7 +59,7 @@ export function nearPhotos(db: Q, hash: string, since: string) {
 async function duplicatePhoto(db: Q, reportId: number, companyId: number, since: string): Promise<{ report_id: number; distance: number } | null> {
   const mine = await db.selectFrom('report_photos').select('phash').where('report_id', '=', reportId).where('phash', 'is not', null).execute();
   if (mine.length === 0) return null;
-  const near = await Promise.all(mine.map((own) => nearPhotos(db, own.phash as string, since).execute()));
+  const near = await Promise.all(mine.map(async (own) => (await Promise.all(nearPhotos(db, own.phash as string, since).map((q) => q.execute()))).flat()));
   const closest = new Map<number, number>();
   mine.forEach((own, k) => {
     for (const other of near[k] ?? []) {
