@@ -116,24 +116,35 @@ export function hammingDistance(a: string, b: string): number {
 
 /**
  * The duplicate-photo search's index keys (docs/reports-review.md «Поиск повтора фото»): the hash cut into
- * PHASH_BANDS bands of 16 bits (4 hex digits each), each indexed as `substr(phash, 1 + 4·i, 4)`. Two hashes at
- * most DUPLICATE_PHOTO_MAX_DISTANCE (8) bits apart differ in at most 2 bits in one of the four bands (else each
- * band would differ in 3 or more: 12 > 8), so every possible duplicate has some band within 2 bits of the new
- * photo's: 1 + 16 + 120 = 137 values per band, 548 index probes in all, each matching about one photo in 65 536.
+ * PHASH_BANDS bands of 20, 20 and 24 bits (5, 5 and 6 hex digits), each indexed with the photo's time as
+ * `substr(phash, start, length)` (migration 037). Two hashes at most DUPLICATE_PHOTO_MAX_DISTANCE (8) bits apart
+ * differ in at most 2 bits in one of the three bands (else each would differ in 3 or more: 9 > 8), so every
+ * possible duplicate has some band within 2 bits of the new photo's: 211 + 211 + 301 = 723 index probes, which
+ * match about 0.04 % of the window's photos (2 · 211 / 2^20 + 301 / 2^24) — the old four 16-bit bands (migration
+ * 010) matched 0.84 %, twenty times more, and each of those was joined to its report and task.
  */
-export const PHASH_BANDS = 4;
-const BAND_BITS = 16;
+export const PHASH_BANDS = 3;
+/** Each band's first hex digit (0-based) and its length in hex digits. */
+const BANDS: readonly { first: number; digits: number }[] = [
+  { first: 0, digits: 5 },
+  { first: 5, digits: 5 },
+  { first: 10, digits: 6 },
+];
+
+const band = (i: number) => BANDS[i] as { first: number; digits: number };
 
 /** The SQL expression of band `i` (the index's expression, written the same way so the planner matches it). */
-export const bandSql = (i: number, column = 'phash'): string => `substr(${column}, ${1 + 4 * i}, 4)`;
+export const bandSql = (i: number, column = 'phash'): string => `substr(${column}, ${band(i).first + 1}, ${band(i).digits})`;
 
-/** Every 4-hex-digit value within 2 bits of band `i` of `hash` (itself first). */
+/** Every value of band `i` within 2 bits of `hash`'s (itself first), as the index holds it (lowercase hex). */
 export function bandNeighbours(hash: string, i: number): string[] {
-  const band = Number.parseInt(hash.slice(4 * i, 4 * i + 4), 16);
-  const out = [band];
-  for (let a = 0; a < BAND_BITS; a++) {
-    out.push(band ^ (1 << a));
-    for (let b = a + 1; b < BAND_BITS; b++) out.push(band ^ (1 << a) ^ (1 << b));
+  const { first, digits } = band(i);
+  const bits = 4 * digits;
+  const value = Number.parseInt(hash.slice(first, first + digits), 16);
+  const out = [value];
+  for (let a = 0; a < bits; a++) {
+    out.push(value ^ (2 ** a));
+    for (let b = a + 1; b < bits; b++) out.push(value ^ (2 ** a) ^ (2 ** b));
   }
-  return out.map((v) => v.toString(16).padStart(4, '0'));
+  return out.map((v) => v.toString(16).padStart(digits, '0'));
 }

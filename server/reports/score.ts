@@ -33,43 +33,74 @@ export async function companyThresholds(db: Q, companyId: number): Promise<Check
 }
 
 /**
- * The nearest photo of another report of the company within the window, if one is the same picture. Only the
- * photos that can be one are read: those sharing a hash band within 2 bits with one of this report's (phash.ts),
- * taken since the window's start (a photo is never older than its report) — each band an index range.
+ * The photos since `since` that can be the same picture as one with `hash`: those with a hash band within 2 bits
+ * of its (phash.ts: any photo within 8 bits has one). The search is bounded by what can be a duplicate
+ * (docs/reports-review.md «Поиск повтора фото»): the window — a repeat counts for DUPLICATE_WINDOW_DAYS, and a
+ * photo is never older than its report, so its own time bounds each index range — and the hash, ~0.04 % of the
+ * window's photos. One statement per band, each its own index's ranges: as one OR (or one UNION ALL) PostgreSQL
+ * costs the 723 probes together against a scan of the table, or starts parallel workers for them (docs/scale.md).
+ */
+export function nearPhotos(db: Q, hash: string, since: string) {
+  return Array.from({ length: PHASH_BANDS }, (_, i) =>
+    db
+      .selectFrom('report_photos as p')
+      .select(['p.phash', 'p.report_id'])
+      .where(sql.raw(bandSql(i, 'p.phash')), 'in', bandNeighbours(hash, i))
+      .where('p.created_at', '>=', since),
+  );
+}
+
+/**
+ * The nearest photo of another report of the company within the window, if one is the same picture. The photos
+ * near in hash are read from the bands' indexes and measured here; only those within the threshold (most often
+ * none) are looked up for their report's company and time. Not bounded by driver nor place: a photo re-used by
+ * another driver of the company, or for another route, is the repeat the check is for.
  */
 async function duplicatePhoto(db: Q, reportId: number, companyId: number, since: string): Promise<{ report_id: number; distance: number } | null> {
   const mine = await db.selectFrom('report_photos').select('phash').where('report_id', '=', reportId).where('phash', 'is not', null).execute();
   if (mine.length === 0) return null;
-  // CROSS JOIN keeps the photos' bands as the outer loop in SQLite (else it walks the company's tasks); PostgreSQL
-  // plans it as the inner join it is.
-  const candidates = await Promise.all(
-    mine.map((own) =>
-      db
-        .selectFrom('report_photos as p')
-        .crossJoin('reports as r')
-        .crossJoin('task_drivers as td')
-        .crossJoin('tasks as t')
-        .whereRef('r.id', '=', 'p.report_id')
-        .whereRef('td.id', '=', 'r.association_id')
-        .whereRef('t.id', '=', 'td.task_id')
-        .select(['p.phash', 'r.id as report_id'])
-        .where((eb) => eb.or(Array.from({ length: PHASH_BANDS }, (_, i) => eb.and([eb(sql.raw(bandSql(i, 'p.phash')), 'in', bandNeighbours(own.phash as string, i)), eb('p.created_at', '>=', since)]))))
-        .where('t.company_id', '=', companyId)
-        .where('r.id', '<>', reportId)
-        .where('r.created_at', '>=', since)
-        .execute(),
-    ),
-  );
-  let best: { report_id: number; distance: number } | null = null;
+  const near = await Promise.all(mine.map(async (own) => (await Promise.all(nearPhotos(db, own.phash as string, since).map((q) => q.execute()))).flat()));
+  const closest = new Map<number, number>();
   mine.forEach((own, k) => {
-    for (const other of candidates[k] ?? []) {
-      const distance = hammingDistance(own.phash as string, other.phash as string);
-      if (distance <= DUPLICATE_PHOTO_MAX_DISTANCE && (!best || distance < best.distance || (distance === best.distance && other.report_id < best.report_id))) {
-        best = { report_id: other.report_id, distance };
-      }
+    for (const other of near[k] ?? []) {
+      if (other.report_id === reportId || other.phash === null) continue;
+      const distance = hammingDistance(own.phash as string, other.phash);
+      if (distance <= DUPLICATE_PHOTO_MAX_DISTANCE && distance < (closest.get(other.report_id) ?? Infinity)) closest.set(other.report_id, distance);
     }
   });
+  if (closest.size === 0) return null;
+  const theirs = await db
+    .selectFrom('reports as r')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select('r.id')
+    .where('r.id', 'in', [...closest.keys()])
+    .where('t.company_id', '=', companyId)
+    .where('r.created_at', '>=', since)
+    .execute();
+  let best: { report_id: number; distance: number } | null = null;
+  for (const { id } of theirs) {
+    const distance = closest.get(id) as number;
+    if (!best || distance < best.distance || (distance === best.distance && id < best.report_id)) best = { report_id: id, distance };
+  }
   return best;
+}
+
+/**
+ * The company's first other report within the window with the same ticket (by its stored key, trimmed and upper
+ * case: ticket.ts): the index of keys and times reads only the reports with that key since the window's start.
+ */
+export function ticketRepeat(db: Q, ticketKey: string, reportId: number, companyId: number, since: string) {
+  return db
+    .selectFrom('reports as o')
+    .innerJoin('task_drivers as td', 'td.id', 'o.association_id')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .select('o.id')
+    .where('t.company_id', '=', companyId)
+    .where('o.id', '<>', reportId)
+    .where('o.ticket_key', '=', ticketKey)
+    .where('o.created_at', '>=', since)
+    .orderBy('o.id');
 }
 
 export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]> {
@@ -121,19 +152,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
           .executeTakeFirst()
       : Promise.resolve(undefined),
     db.selectFrom('task_drivers').select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', r.task_id).where('status', '<>', 'cancelled').executeTakeFirstOrThrow(),
-    r.ticket_key
-      ? db
-          .selectFrom('reports as o')
-          .innerJoin('task_drivers as td', 'td.id', 'o.association_id')
-          .innerJoin('tasks as t', 't.id', 'td.task_id')
-          .select('o.id')
-          .where('t.company_id', '=', r.company_id)
-          .where('o.id', '<>', r.id)
-          .where('o.ticket_key', '=', r.ticket_key)
-          .where('o.created_at', '>=', since)
-          .orderBy('o.id')
-          .executeTakeFirst()
-      : Promise.resolve(undefined),
+    r.ticket_key ? ticketRepeat(db, r.ticket_key, r.id, r.company_id, since).executeTakeFirst() : Promise.resolve(undefined),
     duplicatePhoto(db, r.id, r.company_id, since),
     companyThresholds(db, r.company_id),
     r.after_the_fact ? Promise.resolve(null) : tripCheckFacts(db, r),
