@@ -64,16 +64,23 @@ function addDriverRows(acc: Acc, rows: readonly { driver_id: number; loads: numb
   return losses;
 }
 
-/** The months a period touches, each clipped to it; «all time» is the company's first to last task date. */
+/**
+ * The months a period touches, each clipped to it, within the months of the company's first and last task (no
+ * load is dated outside them: the months before a young company's first task are not walked); «all time» is those
+ * months whole. Two index lookups (min and max apart, each one step of the company's date index).
+ */
 async function monthSlices(db: Db, companyId: number, period: Period): Promise<{ month: string; start: string; end: string }[]> {
-  let { start_date: start, end_date: end } = period;
-  if (start === undefined || end === undefined) {
-    const span = await db.kysely.selectFrom('tasks').select([sql<string | null>`min(date)`.as('first'), sql<string | null>`max(date)`.as('last')]).where('company_id', '=', companyId).executeTakeFirst();
-    // Whole months: no task is dated outside the span, so its first and last months read as closed whole ones.
-    start ??= span?.first ? monthRange(monthOf(span.first)).start : undefined;
-    end ??= span?.last ? monthRange(monthOf(span.last)).end : undefined;
-  }
-  if (start === undefined || end === undefined || start > end) return [];
+  const tasks = db.kysely.selectFrom('tasks').where('company_id', '=', companyId);
+  const [first, last] = await Promise.all([
+    tasks.select(sql<string | null>`min(date)`.as('d')).executeTakeFirst(),
+    tasks.select(sql<string | null>`max(date)`.as('d')).executeTakeFirst(),
+  ]);
+  if (!first?.d || !last?.d) return [];
+  const spanStart = monthRange(monthOf(first.d)).start;
+  const spanEnd = monthRange(monthOf(last.d)).end;
+  const start = period.start_date === undefined || period.start_date < spanStart ? spanStart : period.start_date;
+  const end = period.end_date === undefined || period.end_date > spanEnd ? spanEnd : period.end_date;
+  if (start > end) return [];
   const slices = [];
   for (let month = monthOf(start); month <= monthOf(end); month = nextMonth(month)) {
     const range = monthRange(month);
