@@ -114,6 +114,25 @@ export function migration035(): Migration {
 }
 
 /**
+ * The three figures of a closed month the company's statistics need beyond its drivers' totals (payroll_drivers,
+ * migration 013): the loads' revenue (each load's quantity × its task's price, rounded to the kopeck per load), how
+ * many loads cost more than they brought, and the tasks the loads belong to. Stored on the month's row by the close
+ * in the same transaction as its lines (payroll/summary.ts), cleared by a reopen; statistics of a closed month read
+ * them instead of summing its lines (issue 35). The months closed before are filled from their lines, the way
+ * statistics summed them until now (the same joins and rounding), by one UPDATE over one GROUP BY.
+ */
+export function migration031(dialect: Dialect): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('payroll_months').addColumn('revenue_kop', 'bigint').execute();
+      await db.schema.alterTable('payroll_months').addColumn('losses', 'integer').execute();
+      await db.schema.alterTable('payroll_months').addColumn('tasks', 'integer').execute();
+      await backfillMonthFigures(db, dialect);
+    },
+  };
+}
+
+/**
  * The photo hash's bands widened (reports/phash.ts): three bands of 20, 20 and 24 bits instead of four of 16. Each
  * probe of the duplicate-photo check then matches ~0.04 % of the window's photos instead of 0.84 %, so the check
  * reads a handful of photos, not one in 120 of every company's last 60 days (issue 35: 1 100 photos, each joined to
@@ -129,4 +148,27 @@ export function migration037(): Migration {
       }
     },
   };
+}
+
+/** Fills the statistics' figures of every closed month from its stored lines (migration 031; as statistics summed them). */
+export async function backfillMonthFigures(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const revenue =
+    dialect === 'postgres'
+      ? sql`case when t.rate is null then 0 else floor((l.quantity * t.rate) * 100 + 1e-9 + 0.5) end`
+      : sql`case when t.rate is null then 0 else cast((l.quantity * t.rate) * 100 + 1e-9 + 0.5 as integer) end`;
+  await sql`update payroll_months set revenue_kop = 0, losses = 0, tasks = 0 where status = 'closed'`.execute(db);
+  await sql`update payroll_months set revenue_kop = s.revenue_kop, losses = s.losses, tasks = s.tasks
+    from (
+      select x.company_id, x.month, sum(x.revenue_kop) as revenue_kop, sum(case when x.revenue_kop < x.amount_kop then 1 else 0 end) as losses, count(distinct x.task_id) as tasks
+      from (
+        select l.company_id, l.month, l.amount_kop, t.id as task_id, ${revenue} as revenue_kop
+        from payroll_lines l
+        join reports r on r.id = l.report_id
+        join task_drivers td on td.id = r.association_id
+        join tasks t on t.id = td.task_id
+        where r.review_status = 'approved' and t.company_id = l.company_id and substr(t.date, 1, 7) = l.month
+      ) x
+      group by x.company_id, x.month
+    ) s
+    where payroll_months.company_id = s.company_id and payroll_months.month = s.month and payroll_months.status = 'closed'`.execute(db);
 }

@@ -8,7 +8,7 @@ import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
-import { migration010, migration013, migration029, migration035, migration037 } from './migrations-scale.ts';
+import { migration010, migration013, migration029, migration031, migration035, migration037 } from './migrations-scale.ts';
 import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
@@ -145,6 +145,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '028_invoice_waiting': migration028(),
         '029_unapproved_reports': migration029(),
         '030_odometer_photos': migration030(),
+        '031_payroll_month_figures': migration031(dialect),
         '032_task_search': migration032(dialect),
         '034_operator_api': migration034(),
         '035_approved_reports': migration035(),

@@ -41,6 +41,13 @@ export interface PayrollMonthsTable {
   reopened_at: string | null;
   reopened_by: number | null;
   reopen_reason: string | null;
+  /**
+   * Stored by the close with its lines, null once reopened (payroll/summary.ts): the loads' revenue (per load
+   * rounded to the kopeck), the loads that cost more than they brought, the tasks they belong to.
+   */
+  revenue_kop: number | string | null;
+  losses: number | null;
+  tasks: number | null;
 }
 
 /** One driver's totals of a closed month, stored at close with its lines. */

@@ -2,7 +2,8 @@
  * A company's payroll month (server/routes/WAGES.md «Расчёт с водителями»). The month's figures are the wages'
  * figures (wages/pay.ts): its approved loads priced by the one rule, the adjustments dated in it, the loads still
  * waiting apart. Closing stores every load's line and the totals and freezes the month (payroll/months.ts guards
- * every change); reopening, a super-admin's, deletes the lines with a reason kept in the month's history.
+ * every change); reopening, a super-admin's, deletes the lines (and what the close stored for statistics,
+ * payroll/summary.ts) with a reason kept in the month's history.
  */
 import type { Writable } from 'node:stream';
 import { sql, type Kysely, type SqlBool } from 'kysely';
@@ -21,6 +22,7 @@ import { listAdjustments } from './adjustments.ts';
 import { dropOpenLatePayments } from './late.ts';
 import { assertMonthOpen, closedText, currentOpenMonth, isClosed } from './months.ts';
 import { writePayrollSheet, type SheetLoad } from './sheet.ts';
+import { figuresFromLines, NO_FIGURES } from './summary.ts';
 
 type Q = Kysely<Database>;
 
@@ -307,7 +309,10 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
     const now = nowIso();
     const drivers = sums.map((d) => ({ company_id: company.id, month, driver_id: d.driver_id, loads: d.loads, trips: d.trips, quantity: d.quantity, amount_kop: d.amount_kop }));
     for (let i = 0; i < drivers.length; i += 500) await trx.insertInto('payroll_drivers').values(drivers.slice(i, i + 500)).execute();
+    // The statistics' figures of the month, from the lines just stored (payroll/summary.ts).
+    const figures = await figuresFromLines(trx, db.dialect, company.id, month);
     const totals = {
+      ...figures,
       status: 'closed' as const,
       closed_at: now,
       closed_by: user.id,
@@ -330,7 +335,7 @@ export async function reopenMonth(db: Db, user: AuthUser, company: { id: number;
     const now = nowIso();
     await trx.deleteFrom('payroll_lines').where('company_id', '=', company.id).where('month', '=', month).execute();
     await trx.deleteFrom('payroll_drivers').where('company_id', '=', company.id).where('month', '=', month).execute();
-    await trx.updateTable('payroll_months').set({ status: 'reopened', reopened_at: now, reopened_by: user.id, reopen_reason: reason }).where('company_id', '=', company.id).where('month', '=', month).execute();
+    await trx.updateTable('payroll_months').set({ status: 'reopened', reopened_at: now, reopened_by: user.id, reopen_reason: reason, ...NO_FIGURES }).where('company_id', '=', company.id).where('month', '=', month).execute();
     // Late loads whose month and payment month are both open now count in their own month again (payroll/late.ts).
     await dropOpenLatePayments(trx, company.id, month);
     await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'reopen', reason, user_id: user.id, created_at: now }).execute();

@@ -32,6 +32,11 @@ export function amountKopSql(dialect: Dialect, quantity: RawBuilder<number>, rat
   return sql<number>`(case when (${rate}) is null then 0 else ${dialect === 'postgres' ? sql`cast(${kop} as bigint)` : kop} end)`;
 }
 
+/** toKop(x) for x ≥ 0 on the same doubles as JS (contract/money.ts): ⌊x·100 + 1e-9 + 0.5⌋ — a load's revenue as statistics sum it. */
+export function kopSql(dialect: Dialect, rubles: RawBuilder<unknown>): RawBuilder<number> {
+  return dialect === 'postgres' ? sql<number>`floor((${rubles}) * 100 + 1e-9 + 0.5)` : sql<number>`cast((${rubles}) * 100 + 1e-9 + 0.5 as integer)`;
+}
+
 /** `roundQuantity(delivered)` (tasks/progress.ts: Math.round(v·1000) / 1000). */
 export const quantitySql = (dialect: Dialect, delivered: RawBuilder<number>): RawBuilder<number> =>
   sql<number>`(${roundSql(dialect, sql<number>`(${delivered}) * 1000`)} / ${dialect === 'postgres' ? sql`1000.0::double precision` : sql`1000.0`})`;

@@ -2,24 +2,22 @@
  * A company's figures for a period (the staff statistics, WAGES.md) at any length of history: aggregates, never
  * every load in memory. The period is walked month by month (a closed month in thirds), one slice per turn of the
  * event loop:
- * - a closed month is read from what its close stored: Σ payroll_lines.amount_kop in SQL (the per-load kopecks as
- *   frozen), its revenue Σ of each load's quantity × task price rounded to the kopeck per load, in SQL as JS does;
+ * - a closed month the period covers whole is read from what its close stored (payroll/summary.ts): its drivers'
+ *   totals (payroll_drivers) and its revenue, losses and tasks (payroll_months) — a few rows a month, whatever its
+ *   loads; only when it has losses and the period's first LOSS_ITEMS are not yet named are its lines read for them;
+ * - a closed month the period cuts (its first or last) is summed from its stored lines in SQL: Σ amount_kop (the
+ *   per-load kopecks as frozen), its revenue Σ of each load's quantity × task price rounded to the kopeck per load;
  * - an open month (the current one and the few not yet closed) is priced by the one rule in SQL (open-month.ts:
  *   the drivers' month volumes and bands first, then each load priced and rounded per load in the query).
  * Per-load detail is paged (`companyLoads`). The figures equal those of /payroll and the driver's statistics to the
  * kopeck (tests/server/money-properties.test.ts, payroll.test.ts).
  */
-import { sql, type RawBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages, type PendingLoads } from '../../contract/money.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { amountKop, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
-import { monthThirds, openMonthPriced } from './open-month.ts';
-
-/** toKop(x) for x ≥ 0 in SQL on the same doubles as JS (contract/money.ts): ⌊x·100 + 1e-9 + 0.5⌋. */
-function kopSql(db: Db, rubles: RawBuilder<unknown>): RawBuilder<number> {
-  return db.dialect === 'postgres' ? sql<number>`floor((${rubles}) * 100 + 1e-9 + 0.5)` : sql<number>`cast((${rubles}) * 100 + 1e-9 + 0.5 as integer)`;
-}
+import { kopSql, monthThirds, openMonthPriced } from './open-month.ts';
 
 const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -66,15 +64,23 @@ function addDriverRows(acc: Acc, rows: readonly { driver_id: number; loads: numb
   return losses;
 }
 
-/** The months a period touches, each clipped to it; «all time» is the company's first to last task date. */
+/**
+ * The months a period touches, each clipped to it, within the months of the company's first and last task (no
+ * load is dated outside them: the months before a young company's first task are not walked); «all time» is those
+ * months whole. Two index lookups (min and max apart, each one step of the company's date index).
+ */
 async function monthSlices(db: Db, companyId: number, period: Period): Promise<{ month: string; start: string; end: string }[]> {
-  let { start_date: start, end_date: end } = period;
-  if (start === undefined || end === undefined) {
-    const span = await db.kysely.selectFrom('tasks').select([sql<string | null>`min(date)`.as('first'), sql<string | null>`max(date)`.as('last')]).where('company_id', '=', companyId).executeTakeFirst();
-    start ??= span?.first ?? undefined;
-    end ??= span?.last ?? undefined;
-  }
-  if (start === undefined || end === undefined || start > end) return [];
+  const tasks = db.kysely.selectFrom('tasks').where('company_id', '=', companyId);
+  const [first, last] = await Promise.all([
+    tasks.select(sql<string | null>`min(date)`.as('d')).executeTakeFirst(),
+    tasks.select(sql<string | null>`max(date)`.as('d')).executeTakeFirst(),
+  ]);
+  if (!first?.d || !last?.d) return [];
+  const spanStart = monthRange(monthOf(first.d)).start;
+  const spanEnd = monthRange(monthOf(last.d)).end;
+  const start = period.start_date === undefined || period.start_date < spanStart ? spanStart : period.start_date;
+  const end = period.end_date === undefined || period.end_date > spanEnd ? spanEnd : period.end_date;
+  if (start > end) return [];
   const slices = [];
   for (let month = monthOf(start); month <= monthOf(end); month = nextMonth(month)) {
     const range = monthRange(month);
@@ -92,6 +98,8 @@ function closedLines(db: Db, companyId: number, slice: { month: string; start: s
     .innerJoin('tasks as t', 't.id', 'td.task_id')
     .where('pl.company_id', '=', companyId)
     .where('pl.month', '=', slice.month)
+    .where('pl.date', '>=', slice.start)
+    .where('pl.date', '<=', slice.end)
     .where('t.company_id', '=', companyId)
     .where('t.date', '>=', slice.start)
     .where('t.date', '<=', slice.end)
@@ -99,7 +107,7 @@ function closedLines(db: Db, companyId: number, slice: { month: string; start: s
 }
 
 async function addClosed(db: Db, companyId: number, slice: { month: string; start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
-  const revenue = sql`case when t.rate is null then 0 else ${kopSql(db, sql`pl.quantity * t.rate`)} end`;
+  const revenue = closedRevenue(db);
   const rows = await closedLines(db, companyId, slice)
     .select([
       'td.driver_id',
@@ -117,17 +125,52 @@ async function addClosed(db: Db, companyId: number, slice: { month: string; star
   const tasks = await closedLines(db, companyId, slice).select(sql<number>`count(distinct t.id)`.as('n')).executeTakeFirst();
   acc.tasks += Number(tasks?.n ?? 0);
   acc.lossCount += losses;
+  if (losses > 0) await addClosedLossItems(db, companyId, slice, acc, transferOf);
+}
+
+/** The revenue of a stored line `pl` at its task's price `t.rate`, per load to the kopeck. */
+const closedRevenue = (db: Db) => sql<number>`case when t.rate is null then 0 else ${kopSql(db.dialect, sql`pl.quantity * t.rate`)} end`;
+
+/** The first loss loads of a closed month's slice, oldest first, while the period has named fewer than LOSS_ITEMS. */
+async function addClosedLossItems(db: Db, companyId: number, slice: { month: string; start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const wanted = LOSS_ITEMS - acc.lossItems.length;
-  if (losses > 0 && wanted > 0) {
-    const ids = await closedLines(db, companyId, slice)
-      .select('r.id')
-      .where(sql<boolean>`${revenue} < pl.amount_kop`)
-      .orderBy('t.date')
-      .orderBy('r.id')
-      .limit(wanted)
-      .execute();
-    const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, reportIds: ids.map((i) => i.id), review: 'approved' }));
-    acc.lossItems.push(...loads.map((l) => companyItem(l, transferOf)));
+  if (wanted <= 0) return;
+  const ids = await closedLines(db, companyId, slice)
+    .select('r.id')
+    .where(sql<boolean>`${closedRevenue(db)} < pl.amount_kop`)
+    .orderBy('t.date')
+    .orderBy('r.id')
+    .limit(wanted)
+    .execute();
+  const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, reportIds: ids.map((i) => i.id), review: 'approved' }));
+  acc.lossItems.push(...loads.map((l) => companyItem(l, transferOf)));
+}
+
+interface StoredMonth {
+  revenue_kop: number;
+  losses: number;
+  tasks: number;
+}
+
+/**
+ * The closed months the period covers whole, from what their closes stored (payroll/summary.ts): the drivers'
+ * totals summed over the months in one aggregate, the months' revenue, losses and tasks added. Their loss loads are
+ * named later, month by month in the period's order (`addClosedLossItems`).
+ */
+async function addStored(db: Db, companyId: number, months: ReadonlyMap<string, StoredMonth>, acc: Acc): Promise<void> {
+  if (months.size === 0) return;
+  const rows = await db.kysely
+    .selectFrom('payroll_drivers')
+    .select(['driver_id', sql<number>`sum(loads)`.as('loads'), sql<number>`sum(trips)`.as('trips'), sql<number>`sum(quantity)`.as('quantity'), sql<number>`sum(amount_kop)`.as('pay_kop')])
+    .where('company_id', '=', companyId)
+    .where('month', 'in', [...months.keys()])
+    .groupBy('driver_id')
+    .execute();
+  addDriverRows(acc, rows.map((r) => ({ ...r, revenue_kop: 0, losses: 0 })));
+  for (const m of months.values()) {
+    acc.revenueKop += m.revenue_kop;
+    acc.lossCount += m.losses;
+    acc.tasks += m.tasks;
   }
 }
 
@@ -227,23 +270,37 @@ export async function companyStatistics(db: Db, companyId: number, period: Perio
   const outgoing = await transfersOf(db, companyId, 'from', period);
   const transferOf = new Map(incoming.map((t) => [t.carrier_task_id, t.transfer_id]));
   const slices = await monthSlices(db, companyId, period);
-  const closed = new Set(
+  const closedRows =
     slices.length === 0
       ? []
-      : (
-          await db.kysely
-            .selectFrom('payroll_months')
-            .select('month')
-            .where('company_id', '=', companyId)
-            .where('status', '=', 'closed')
-            .where('month', '>=', (slices[0] as { month: string }).month)
-            .where('month', '<=', (slices.at(-1) as { month: string }).month)
-            .execute()
-        ).map((r) => r.month),
-  );
+      : await db.kysely
+          .selectFrom('payroll_months')
+          .select(['month', 'revenue_kop', 'losses', 'tasks'])
+          .where('company_id', '=', companyId)
+          .where('status', '=', 'closed')
+          .where('month', '>=', (slices[0] as { month: string }).month)
+          .where('month', '<=', (slices.at(-1) as { month: string }).month)
+          .execute();
+  const closed = new Set(closedRows.map((r) => r.month));
+  // A closed month the period covers whole is read as stored (a month closed before its figures were, none: its lines).
+  const stored = new Map<string, StoredMonth>();
+  for (const r of closedRows) {
+    const slice = slices.find((x) => x.month === r.month);
+    const range = monthRange(r.month);
+    if (slice?.start === range.start && slice.end === range.end && r.revenue_kop !== null && r.losses !== null && r.tasks !== null) {
+      stored.set(r.month, { revenue_kop: Number(r.revenue_kop), losses: Number(r.losses), tasks: Number(r.tasks) });
+    }
+  }
   const acc: Acc = { loads: 0, tasks: 0, quantity: 0, payKop: 0, revenueKop: 0, lossCount: 0, lossItems: [], drivers: new Map() };
+  await addStored(db, companyId, stored, acc);
   for (const slice of slices) {
-    // A closed month in thirds: each aggregate a third of its lines, one turn of the event loop each (issue 35).
+    const whole = stored.get(slice.month);
+    if (whole) {
+      // Its figures are in; its lines are read only for the period's first loss loads.
+      if (whole.losses > 0 && acc.lossItems.length < LOSS_ITEMS) await addClosedLossItems(db, companyId, slice, acc, transferOf);
+      continue;
+    }
+    // A closed month cut by the period in thirds: each aggregate a third of its lines, one turn of the event loop each.
     if (closed.has(slice.month)) for (const part of monthThirds(slice)) await addClosed(db, companyId, part, acc, transferOf);
     else await addOpen(db, companyId, slice, acc, transferOf);
     await yieldTurn();
