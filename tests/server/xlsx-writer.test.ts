@@ -12,7 +12,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import type { Adjustment, PayrollMonth } from '../../contract/money.ts';
 import { writePayrollSheet, type SheetLoad } from '../../server/payroll/sheet.ts';
 import { createWorkbookWriter, type WorkbookWriter } from '../../server/exports/workbook.ts';
-import { columnLetter, ROWS_PER_TURN } from '../../server/exports/xlsx.ts';
+import { columnLetter, ROWS_PER_TURN, xmlText } from '../../server/exports/xlsx.ts';
 import { readSheet } from '../../server/exports/table.ts';
 import type { FileStorage } from '../../server/files/storage.ts';
 import { exceljsWorkbookWriter } from '../fixtures/exceljs-workbook.ts';
@@ -183,6 +183,11 @@ describe('the streamed xlsx writer', () => {
     const gaps = seenBetween.slice(1).map((n, i) => n - (seenBetween[i] as number));
     expect(seenBetween.length).toBeGreaterThanOrEqual(10);
     expect(Math.max(...gaps)).toBeLessThanOrEqual(ROWS_PER_TURN);
+  });
+
+  it('escapes markup and drops the characters XML forbids (a control character would make the file unreadable)', () => {
+    expect(xmlText('a\u0007<b>&"\tc\n')).toBe('a&lt;b&gt;&amp;&quot;\tc\n');
+    expect(xmlText('Песок')).toBe('Песок');
   });
 
   it('names columns past Z as Excel does', () => {
