@@ -134,6 +134,8 @@ class Part {
     const push = (chunk: Uint8Array<ArrayBuffer>, final: boolean) => this.file.ondata?.(null, chunk, final);
     this.deflate.on('data', (chunk: Buffer) => push(chunk as Uint8Array<ArrayBuffer>, false));
     this.ended = once(this.deflate, 'end').then(() => push(new Uint8Array(0), true));
+    // A zlib error surfaces where end() is awaited, never as an unhandled rejection in between.
+    this.ended.catch(() => undefined);
   }
 
   async write(text: string): Promise<void> {
