@@ -1,10 +1,11 @@
 /**
- * Writes the completed-tasks export: one row per driver association (a task without drivers: one row),
- * with exceljs's streaming WorkbookWriter — rows are committed one by one and the file stream's
- * backpressure is awaited, so memory stays flat whatever the size (exceljs's commit() alone does not wait).
+ * Writes the completed-tasks export: one row per driver association (a task without drivers: one row), with the
+ * server's streaming xlsx writer (./xlsx.ts) — rows are written as they come and the file stream's backpressure is
+ * awaited, so memory stays flat whatever the size. The other streamed sheets (payroll, wages, statements) use the
+ * same writer through createWorkbookWriter.
  */
 import type { Writable } from 'node:stream';
-import ExcelJS from 'exceljs';
+import { createXlsx, type XlsxCell, type XlsxColumn, type XlsxSheet, type XlsxWorkbook } from './xlsx.ts';
 import type { Task } from '../../contract/entities.ts';
 
 const TASK_STATUS: Record<string, string> = { open: 'Открыта', in_progress: 'В работе', completed: 'Выполнена', cancelled: 'Отменена' };
@@ -67,7 +68,7 @@ export interface AssociationMoney {
   margin: number;
 }
 
-export type ExportCell = string | number | Date | null | { formula: string; result?: number };
+export type ExportCell = XlsxCell;
 
 /**
  * A totals cell: its formula with the result cached, so a reader that does not recalculate shows it. A zero total
@@ -192,60 +193,23 @@ export interface ExportWriter {
   finish(): Promise<void>;
 }
 
-/** Rows a streamed sheet writes in one turn of the event loop. */
-export const ROWS_PER_TURN = 250;
+export { ROWS_PER_TURN } from './xlsx.ts';
 
-function drained(stream: Writable): Promise<void> {
-  return stream.writableNeedDrain ? new Promise((resolve) => stream.once('drain', () => resolve())) : Promise.resolve();
-}
-
-export interface SheetColumn {
-  header: string;
+export interface SheetColumn extends XlsxColumn {
   key: string;
-  width: number;
-  /** An Excel number format, e.g. 'dd.mm.yyyy' or '#,##0.00'. */
-  numFmt?: string;
 }
 
-/** One streamed sheet: a bold frozen header, rows committed as they come, the stream's backpressure awaited. */
-export interface SheetWriter {
-  addRow(cells: readonly ExportCell[]): Promise<void>;
-  finish(): Promise<void>;
-}
+/** One streamed sheet: a bold frozen header, rows written as they come, the stream's backpressure awaited. */
+export type SheetWriter = XlsxSheet;
 
-/** A streamed workbook of several sheets written one after another (a sheet is committed before the next starts). */
-export interface WorkbookWriter {
+/** A streamed workbook of several sheets written one after another (a sheet is finished before the next starts). */
+export interface WorkbookWriter extends XlsxWorkbook {
   sheet(sheetName: string, columns: readonly SheetColumn[], options?: { autoFilter?: boolean }): SheetWriter;
-  finish(): Promise<void>;
 }
 
+/** The server's streamed workbooks: our own writer (./xlsx.ts), which ends `stream` when finished. */
 export function createWorkbookWriter(stream: Writable): WorkbookWriter {
-  const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream, useSharedStrings: false, useStyles: true });
-  workbook.creator = 'Рейс';
-  return {
-    sheet(sheetName, columns, options = {}) {
-      // Excel refuses sheet names over 31 characters or with []:*?/\ in them.
-      const sheet = workbook.addWorksheet(sheetName.replace(/[[\]:*?/\\]/g, ' ').slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
-      sheet.columns = columns.map((c) => ({ header: c.header, key: c.key, width: c.width }));
-      sheet.getRow(1).font = { bold: true };
-      for (const c of columns) if (c.numFmt) sheet.getColumn(c.key).numFmt = c.numFmt;
-      if (options.autoFilter) sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: columns.length } };
-      sheet.getRow(1).commit();
-      let rows = 0;
-      return {
-        async addRow(cells) {
-          sheet.addRow([...cells]).commit();
-          await drained(stream);
-          // A turn of the event loop every few hundred rows: a month's 40 000 lines are not one long turn (issue 35).
-          if (++rows % ROWS_PER_TURN === 0) await new Promise<void>((resolve) => setImmediate(resolve));
-        },
-        async finish() {
-          sheet.commit();
-        },
-      };
-    },
-    finish: () => workbook.commit(),
-  };
+  return createXlsx(stream);
 }
 
 export function createSheetWriter(stream: Writable, sheetName: string, columns: readonly SheetColumn[]): SheetWriter {

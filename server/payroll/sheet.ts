@@ -8,7 +8,7 @@
 import type { Writable } from 'node:stream';
 import { monthLabel, type PayrollMonth, type WageItem } from '../../contract/money.ts';
 import { inMonthLabel } from '../../contract/words.ts';
-import { createWorkbookWriter, sumCell } from '../exports/workbook.ts';
+import { createWorkbookWriter, sumCell, type WorkbookWriter } from '../exports/workbook.ts';
 
 /** A load as the sheet lists it. */
 export type SheetLoad = WageItem & { driver_name: string };
@@ -21,8 +21,14 @@ export function payrollFileName(month: PayrollMonth): string {
   return `Ведомость ${month.company_name}, ${monthLabel(month.month)}.xlsx`;
 }
 
-export async function writePayrollSheet(stream: Writable, month: PayrollMonth, items: AsyncIterable<SheetLoad> | Iterable<SheetLoad>): Promise<void> {
-  const book = createWorkbookWriter(stream);
+/** `open`: the workbook writer (the server's own; a test compares it with the exceljs one it replaced). */
+export async function writePayrollSheet(
+  stream: Writable,
+  month: PayrollMonth,
+  items: AsyncIterable<SheetLoad> | Iterable<SheetLoad>,
+  open: (stream: Writable) => WorkbookWriter = createWorkbookWriter,
+): Promise<void> {
+  const book = open(stream);
   const summary = book.sheet(
     'Ведомость',
     [
