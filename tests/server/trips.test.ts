@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { recentStamps } from '../../server/trips/state.ts';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
-import { call, makePeople, type People } from '../fixtures/accounts.ts';
+import { call, makePeople, makeUser, withAccessToken, type People } from '../fixtures/accounts.ts';
 import { addDriver, createTask, dayFromToday } from '../fixtures/tasks.ts';
 import { makePlace } from '../fixtures/registers.ts';
 import { encodeForm } from '../fixtures/forms.ts';
@@ -57,22 +57,24 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
   }
 
   it('GET /tasks/assigned/ carries the driver’s unfinished trip, its stamps, for a phone that did not stamp it', async () => {
-    const { task, association } = await assignment();
+    // A driver of his own: his trips must not be another test's neighbours (their cycles read the driver's next trip).
+    const driver = await withAccessToken(s, await makeUser(s, 'driver', p.company));
+    const { task, association } = await assignment(driver);
     const openTrip = async () => {
-      const page = (await call(s, 'GET', '/api/tasks/assigned/', { token: p.driver.token })).body as { items: { id: number; open_trip: unknown }[] };
+      const page = (await call(s, 'GET', '/api/tasks/assigned/', { token: driver.token })).body as { items: { id: number; open_trip: unknown }[] };
       return page.items.find((t) => t.id === task)?.open_trip;
     };
     expect(await openTrip()).toBeNull();
     const start = new Date(Date.now() - 3 * 3_600_000).toISOString();
-    await fullTrip(association, start);
+    await fullTrip(association, start, { token: driver.token });
     // A finished trip is not open.
     expect(await openTrip()).toBeNull();
     const uid = randomUUID();
-    await step(uid, 'loading_arrived', { association_id: association, at: minutes(start, 90) });
-    await step(uid, 'loading_departed', { association_id: association, at: minutes(start, 100), loading_quantity: 20, ticket_number: 'Т-ОТКР' });
+    await step(uid, 'loading_arrived', { association_id: association, at: minutes(start, 90) }, driver.token);
+    await step(uid, 'loading_departed', { association_id: association, at: minutes(start, 100), loading_quantity: 20, ticket_number: 'Т-ОТКР' }, driver.token);
     expect(await openTrip()).toEqual({ uid, stamps: { loading_arrived: minutes(start, 90), loading_departed: minutes(start, 100) } });
-    await step(uid, 'unloading_arrived', { association_id: association, at: minutes(start, 130) });
-    await step(uid, 'unloading_departed', { association_id: association, at: minutes(start, 140), unloading_quantity: 20 });
+    await step(uid, 'unloading_arrived', { association_id: association, at: minutes(start, 130) }, driver.token);
+    await step(uid, 'unloading_departed', { association_id: association, at: minutes(start, 140), unloading_quantity: 20 }, driver.token);
     expect(await openTrip()).toBeNull();
   });
 
