@@ -9,6 +9,7 @@ import type { DriverPay } from './money.ts';
 import type { CounterpartyRef, PlaceRef, VehicleRef } from './registers.ts';
 import type { PriceSource } from './prices.ts';
 import type { CustomerDispute } from './customer-links.ts';
+import type { DriverWaybill } from './waybill.ts';
 
 export interface Company {
   id: number;
@@ -210,6 +211,8 @@ export interface Task {
   dispatcher?: { name: string; phone: string } | null;
   /** A driver's assigned tasks only: the company's trip settings (contract/trips.ts), which the phone runs a trip by. */
   trip_settings?: TripSettings;
+  /** A driver's assigned tasks only: the waybill (ЭТрН) of each of his trips on it that has one (docs/documents.md). */
+  waybills?: DriverWaybill[];
   /** Staff views only: its approved loads' money — revenue at the task's price, the drivers' pay, the margin. */
   money?: TaskMoney;
   /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */

@@ -18,6 +18,7 @@ import { ReportList } from '../../parts/report/AssociationReports.tsx';
 import { useOpenReportForm } from '../../parts/report/ReportFormHost.tsx';
 import { QuantityForm } from './QuantityForm.tsx';
 import { TripPanel } from '../../parts/driver/TripPanel.tsx';
+import { TripWaybills } from '../../parts/driver/TripWaybills.tsx';
 import { currentSnapshot, useEngineSelector } from '../../engine/store.ts';
 import type { Snapshot } from '../../engine/types.ts';
 
@@ -105,6 +106,8 @@ export const AssignedTaskCard = memo(function AssignedTaskCard({ task, associati
       />
       {/* The trip as it happens leads the card: the next step's big button, then the timeline (issue 32). */}
       <TripPanel task={task} association={association} />
+      {/* Each trip's waybill: its state and, once accepted, the УИД and QR (issue 33). */}
+      <TripWaybills waybills={task.waybills ?? []} />
       <QueuedNotice associationId={association.id} />
       {association.disputed > 0 ? (
         <p className="drv-notice drv-notice--danger" role="status">
