@@ -6,23 +6,15 @@
  */
 import { z } from 'zod';
 import { isoDate, MAX_ID, text, wireId, wireInt } from './fields.ts';
+import type { DocumentTitleCode } from './waybill.ts';
 
-export const DOCUMENT_STATES = ['draft', 'ready', 'sent', 'accepted', 'rejected', 'annulled'] as const;
-export type DocumentState = (typeof DOCUMENT_STATES)[number];
+import { DOCUMENT_STATES, type DocumentState } from './waybill.ts';
 
-/** Each state's one Russian name. */
-export const DOCUMENT_STATE_LABELS: Record<DocumentState, string> = {
-  draft: 'Черновик',
-  ready: 'Готов к подписи',
-  sent: 'Отправлен',
-  accepted: 'Принят',
-  rejected: 'Отклонён',
-  annulled: 'Аннулирован',
-};
+export { DOCUMENT_STATES, DOCUMENT_STATE_LABELS, type DocumentState } from './waybill.ts';
 
 /** The titles a document can be: ours (Т1 draft, Т2, Т4) and, received later, the shipper's Т1 and consignee's Т3. */
-export const DOCUMENT_TITLES = ['t1', 't2', 't3', 't4'] as const;
-export type DocumentTitleCode = (typeof DOCUMENT_TITLES)[number];
+export const DOCUMENT_TITLES = ['t1', 't2', 't3', 't4'] as const satisfies readonly DocumentTitleCode[];
+export type { DocumentTitleCode } from './waybill.ts';
 /** The titles we make. */
 export const OUTGOING_TITLES = ['t1', 't2', 't4'] as const;
 export type OutgoingTitle = (typeof OUTGOING_TITLES)[number];
@@ -170,3 +162,4 @@ export interface AnswersResult {
   applied: number;
   outcomes: AnswerOutcome[];
 }
+

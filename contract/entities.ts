@@ -9,6 +9,7 @@ import type { DriverPay } from './money.ts';
 import type { CounterpartyRef, PlaceRef, VehicleRef } from './registers.ts';
 import type { PriceSource } from './prices.ts';
 import type { CustomerDispute } from './customer-links.ts';
+import type { DriverWaybill } from './waybill.ts';
 
 export interface Company {
   id: number;
@@ -216,6 +217,8 @@ export interface Task {
    * carries on with its next step instead of starting a new trip (src/parts/driver/trip-state.ts).
    */
   open_trip?: OpenTrip | null;
+  /** A driver's assigned tasks only: the waybill (ЭТрН) of each of his trips on it that has one (docs/documents.md). */
+  waybills?: DriverWaybill[];
   /** Staff views only: its approved loads' money — revenue at the task's price, the drivers' pay, the margin. */
   money?: TaskMoney;
   /** Drivers on the task (not cancelled) — also when a driver's view carries only their own association. */

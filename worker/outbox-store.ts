@@ -82,18 +82,29 @@ export function idbOutboxStore(run: RunOnDb): OutboxStore {
       return result;
     });
 
+  /** The record and its photos; without photos one request (the record's key is its id, filled in on add). */
+  async function addWithPhotos(tx: OutboxTx, record: OutboxRecord, photos: readonly Blob[]): Promise<OutboxRecord & { id: number }> {
+    const outbox = tx.objectStore('outbox');
+    const id = await outbox.add({ ...record, photos: [] });
+    const photoIds: number[] = [];
+    for (const [index, blob] of photos.entries()) {
+      photoIds.push(await tx.objectStore('photos').add({ outboxId: id, blob, name: photoName(blob, index), type: blob.type }));
+    }
+    const stored = { ...record, id, photos: photoIds };
+    if (photoIds.length > 0) await outbox.put(stored);
+    return stored;
+  }
+
   return {
     all: () => run((db) => db.getAll('outbox')),
-    add: (record, photos) =>
+    add: (record, photos) => write(async (tx) => (await addWithPhotos(tx, record, photos)).id),
+    addChecked: (make, photos) =>
       write(async (tx) => {
-        const outbox = tx.objectStore('outbox');
-        const id = await outbox.add(record);
-        const photoIds: number[] = [];
-        for (const [index, blob] of photos.entries()) {
-          photoIds.push(await tx.objectStore('photos').add({ outboxId: id, blob, name: photoName(blob, index), type: blob.type }));
-        }
-        await outbox.put({ ...record, id, photos: photoIds });
-        return id;
+        const records = await tx.objectStore('outbox').getAll();
+        const record = make(records);
+        if (typeof record === 'string') return { ok: false as const, message: record };
+        const stored = await addWithPhotos(tx, record, photos);
+        return { ok: true as const, id: stored.id, records: [...records, stored] };
       }),
     read: (id) =>
       run(async (db) => {

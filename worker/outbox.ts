@@ -122,20 +122,32 @@ export function createOutbox(deps: OutboxDeps): Outbox {
     if (userId === null) return failure('Войдите в систему, чтобы отметить рейс');
     if (!compress) return failure('Отметку можно сохранить только в приложении');
     try {
-      records = await store.all();
-      const checked = checkTripStep(input, records, userId);
-      if (!checked.ok) return failure(checked.message);
       const blobs: Blob[] = [];
-      for (const photo of input.photos) blobs.push(await compress(photo));
+      if (input.photos.length > 0) {
+        // Refused before the photos are compressed (seconds on a phone); checked again in the write below.
+        const early = checkTripStep(input, await store.all(), userId);
+        if (!early.ok) return failure(early.message);
+        for (const photo of input.photos) blobs.push(await compress(photo));
+      }
       // The signature stays a PNG as drawn: it is small, and its lines must stay sharp.
       if (input.signature) blobs.push(input.signature);
-      const record = newTripStepRecord(checked.uid, input.step, input.body, input.signature !== null, userId, clock.now());
-      if (!deps.isOnline()) record.heldBack = true;
-      const id = await store.add(record, blobs);
-      await reload();
+      // A tap's step goes to the device in one transaction: the trip's stamps read, the step checked and added.
+      let uid = '';
+      const added = await store.addChecked((stored) => {
+        const checked = checkTripStep(input, stored, userId);
+        if (!checked.ok) return checked.message;
+        uid = checked.uid;
+        const record = newTripStepRecord(checked.uid, input.step, input.body, input.signature !== null, userId, clock.now());
+        if (!deps.isOnline()) record.heldBack = true;
+        return record;
+      }, blobs);
+      if (!added.ok) return failure(added.message);
+      // The queue as committed: no second read before the tabs are told.
+      records = added.records;
+      deps.onChange(true);
       // Sent once its undo window is over (scheduleRetry sets the timer for it).
       if (started) triggerFlush();
-      return { ok: true, data: { id, trip_uid: checked.uid } };
+      return { ok: true, data: { id: added.id, trip_uid: uid } };
     } catch (error) {
       console.error('queueing a trip step failed', error);
       if (isStoreError(error, 'quota')) return failure('Недостаточно места на устройстве: отметка не сохранена');

@@ -34,6 +34,15 @@ export interface OutboxStore {
   all(): Promise<OutboxRecord[]>;
   /** Stores the record and its photos (compressed already) in one transaction; answers the record's id. */
   add(record: OutboxRecord, photos: readonly Blob[]): Promise<number>;
+  /**
+   * Reads every record and adds the one `make` answers, in one strict transaction (a tap's step: one round trip to
+   * the database, its check against the records as they are at the write); `make` answering a string refuses,
+   * and nothing is written. Answers the id and the records as committed (the new one included), or the refusal.
+   */
+  addChecked(
+    make: (records: readonly OutboxRecord[]) => OutboxRecord | string,
+    photos: readonly Blob[],
+  ): Promise<{ ok: true; id: number; records: OutboxRecord[] } | { ok: false; message: string }>;
   /** The record with its photos, read in one transaction; null when it is gone. */
   read(id: number): Promise<{ record: OutboxRecord; photos: Blob[] } | null>;
   /** The first photo of a record (the queue's thumbnail), or null. */

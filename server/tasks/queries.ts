@@ -1,6 +1,7 @@
 /** The task lists: available, assigned, a driver's completed, bulk by ids, and staff's completed list. */
 import { companyTripSettings } from '../trips/settings.ts';
 import { TRIP_STEPS, type TripSettings, type TripStep } from '../../contract/trips.ts';
+import { driverWaybill, type DriverWaybill } from '../../contract/waybill.ts';
 import { sql, type SqlBool } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
@@ -64,12 +65,15 @@ export async function assignedTasks(db: Db, user: AuthUser): Promise<Page<Task>>
   // The phone runs each trip by its company's settings (a signature per trip or per shift, the geofence's dwell).
   const settings = new Map<number, TripSettings>();
   for (const companyId of new Set(items.map((t) => t.company_id))) settings.set(companyId, await companyTripSettings(db.kysely, companyId));
-  const open = await openTrips(db, user.id, items.flatMap((t) => t.driver_associations.filter((a) => a.driver_id === user.id).map((a) => a.id)));
+  const mine = items.flatMap((t) => t.driver_associations.filter((a) => a.driver_id === user.id).map((a) => a.id));
+  const open = await openTrips(db, user.id, mine);
+  const waybills = await waybillsOf(db, mine);
   return toPage(
     items.map((t) => ({
       ...t,
       trip_settings: settings.get(t.company_id) as TripSettings,
       open_trip: t.driver_associations.map((a) => open.get(a.id)).find((trip) => trip !== undefined) ?? null,
+      waybills: waybills.get(t.id) ?? [],
     })),
     items.length,
     0,
@@ -112,6 +116,35 @@ async function openTrips(db: Db, driverId: number, associationIds: readonly numb
     open.set(associationId, trip);
   }
   return open;
+}
+
+/**
+ * The waybill of each trip of these associations that has one (issue 33: the driver's card shows its state, and once
+ * accepted the УИД and QR), by task: one query for all of them, not one per trip.
+ */
+async function waybillsOf(db: Db, associationIds: number[]): Promise<Map<number, DriverWaybill[]>> {
+  const byTask = new Map<number, DriverWaybill[]>();
+  if (associationIds.length === 0) return byTask;
+  const rows = await db.kysely
+    .selectFrom('etrn_documents as d')
+    .innerJoin('reports as r', 'r.id', 'd.report_id')
+    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+    .select(['d.report_id', 'd.title', 'd.state', 'd.uid', 'd.qr', 'd.updated_at', 'r.trip_uid', 'td.task_id'])
+    .where('r.association_id', 'in', associationIds)
+    .where('d.direction', '=', 'out')
+    // A literal, so SQLite reads the live documents through their partial index (etrn_documents_live); an annulled
+    // title is no paper for the road.
+    .where(sql.ref('d.state'), '<>', sql.lit('annulled'))
+    .orderBy('d.report_id')
+    .execute();
+  const byReport = new Map<number, typeof rows>();
+  for (const row of rows) byReport.set(row.report_id, [...(byReport.get(row.report_id) ?? []), row]);
+  for (const documents of byReport.values()) {
+    const first = documents[0];
+    const waybill = first ? driverWaybill(documents, first.trip_uid) : null;
+    if (first && waybill) byTask.set(first.task_id, [...(byTask.get(first.task_id) ?? []), waybill]);
+  }
+  return byTask;
 }
 
 /** The driver's completed associations with their tasks, newest first. */

@@ -87,6 +87,33 @@ describe('the trip as it happens (360 px)', () => {
       await trip.locator('.drv-trip__step').first().getByText('06:05').waitFor();
       await trip.getByText(/исправлено/).first().waitFor();
 
+      // Trip 1's waybill accepted by the operator (issue 33; the exchange's own steps are tests/server/documents.test.ts):
+      // after a reload the card says «принят» with the УИД and the QR code, from GET /tasks/assigned/.
+      const db = suite.app.server.db.kysely;
+      const delivered1 = async () =>
+        await db.selectFrom('reports as r').innerJoin('task_drivers as td', 'td.id', 'r.association_id').innerJoin('tasks as t', 't.id', 'td.task_id').select(['r.id', 't.company_id', 't.date']).where('r.trip_uid', 'is not', null).executeTakeFirst();
+      await expect.poll(async () => (await delivered1()) !== undefined, { timeout: 30_000, interval: 250 }).toBe(true);
+      const report1 = await delivered1();
+      if (!report1) throw new Error('trip 1 not on the server');
+      const waybillUid = 'd1e41efa-4cf4-4a1f-ace9-f2bfad05587b';
+      const now = new Date().toISOString();
+      await db
+        .insertInto('etrn_documents')
+        .values({ company_id: report1.company_id, report_id: report1.id, title: 't1', direction: 'out', state: 'accepted', trip_date: report1.date, uid: waybillUid, qr: `https://epd.example/trn/${waybillUid}`, created_at: now, updated_at: now, answered_at: now })
+        .execute();
+      await page.reload();
+      await current.title.waitFor();
+      await waitForEngine(page);
+      const waybills = card.getByRole('region', { name: 'Накладные рейсов' });
+      const seeWaybill = async () => {
+        await waybills.getByText('Накладная (ЭТрН): принят').waitFor();
+        await waybills.getByText(waybillUid).waitFor();
+        await waybills.getByRole('img', { name: `QR-код накладной ${waybillUid}` }).waitFor();
+      };
+      await seeWaybill();
+      if (shots) await waybills.screenshot({ path: `${shots}/trip-waybill-360.png` });
+      expect(await noHorizontalScroll(page)).toBe(true);
+
       // The second trip with the server and the network gone.
       proxy.setDown(true);
       await context.setOffline(true);
@@ -104,6 +131,8 @@ describe('the trip as it happens (360 px)', () => {
       await waitForEngine(page);
       await trip.getByRole('heading', { name: /Рейс завершён · рейсов за задачу на телефоне: 2/ }).waitFor();
       expect(await trip.getByText('в очереди').count()).toBeGreaterThan(0);
+      // Offline after a reload, the waybill is still on the card: the cached answer, the QR's chunk precached.
+      await seeWaybill();
 
       // Back: every step reaches the server exactly once (the corrected one once more, as its correction).
       proxy.setDown(false);

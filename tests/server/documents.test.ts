@@ -15,6 +15,7 @@ import { carrierCards, SHIPPER_EDO, stampedTrip, type CarrierCards, type Stamped
 import { openDb } from '../../server/db/connect.ts';
 import { buildApp } from '../../server/app.ts';
 import type { AnswersResult, DocumentItem, DocumentPage } from '../../contract/documents.ts';
+import type { Page, Task } from '../../contract/entities.ts';
 
 const DAY = '2026-11-27';
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64');
@@ -163,6 +164,17 @@ describe.each(backends)('the exchange’s documents ($name)', ({ databaseUrl }) 
     expect(accepted[0]).toMatchObject({ id: a.id, uid, qr: `https://epd.example/trn/${uid}`, can_annul: true, can_mark_ready: false });
     const rejected = (await list(`state=rejected`)).items[0];
     expect(rejected).toMatchObject({ id: b.id, reason: 'TRN-17: Неверный ИНН грузополучателя', fix: 'Исправьте ИНН в карточке контрагента', can_mark_ready: true });
+
+    // Each trip's driver sees his waybill on his card (GET /tasks/assigned/, the call his tasks come from): the
+    // accepted one with its УИД and QR, the rejected one as such, without either.
+    const card = async (report: number) => {
+      const trip = [first, second].find((t) => t.trip === report);
+      if (!trip) throw new Error(`no trip with report ${report}`);
+      const res = await call<Page<Task>>(s, 'GET', '/api/tasks/assigned/', { token: trip.driver.token });
+      return res.body.items.find((t) => t.id === trip.task)?.waybills;
+    };
+    expect(await card(a.report_id)).toEqual([{ report_id: a.report_id, trip_uid: expect.any(String), state: 'accepted', title: a.title, uid, qr: `https://epd.example/trn/${uid}` }]);
+    expect(await card(b.report_id)).toEqual([{ report_id: b.report_id, trip_uid: expect.any(String), state: 'rejected', title: b.title, uid: null, qr: null }]);
 
     // The same answers again change nothing.
     const twice = await post<AnswersResult>('/api/documents/answers', { files: [{ name: 'ответ-1.json', data: b64({ file: a.file_name, status: 'accepted', uid }) }] });

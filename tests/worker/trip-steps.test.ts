@@ -3,7 +3,7 @@
  * for the undo window, then delivered exactly once and in their trip's order, also after offline hours, a reload
  * (a new engine on the same database) and a server that answered 503 for a while.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { TRIP_STEPS, type TripStep, type TripStepBody } from '../../contract/trips.ts';
 import { retryDelayMs, TRIP_DELIVERED_NOTICE, UNDO_TOO_LATE } from '../../worker/outbox.ts';
 import type { Outbox } from '../../worker/outbox.ts';
@@ -39,6 +39,22 @@ const keysSent = (h: Harness) => h.server.calls.map((c) => c.key);
 describe('trip steps in the outbox', () => {
   it('keeps the same order of steps as the contract', () => {
     expect([...STEP_ORDER]).toEqual([...TRIP_STEPS]);
+  });
+
+  it('a tap\'s step (no photos) goes to the device in one transaction: no read before it, no read after it', async () => {
+    const h = await setup();
+    const all = vi.spyOn(h.store.outbox, 'all');
+    const write = vi.spyOn(h.store.outbox, 'write');
+    const uid = await stamp(h, null, 'loading_arrived');
+    expect(all).not.toHaveBeenCalled();
+    expect(write).not.toHaveBeenCalled();
+    // The view the tabs are told of is the queue as committed, the new step in it.
+    expect(h.outbox.snapshot().items.map((i) => i.trip?.uid)).toEqual([uid]);
+    // Checked in that same transaction: the same step again is refused, and nothing more is stored.
+    const again = await h.outbox.queueTripStep({ trip_uid: uid, step: 'loading_arrived', body: body('loading_arrived', h.clock.now), photos: [], signature: null });
+    expect(again).toMatchObject({ ok: false, message: 'Эта отметка уже сделана' });
+    all.mockRestore();
+    expect(await h.store.outbox.all()).toHaveLength(1);
   });
 
   it('queued offline, read again after a reload, delivered once each and in their order', async () => {

@@ -5,7 +5,7 @@
  * one reading of the position; the engine's outbox keeps it and delivers it (offline too). The last stamp can be
  * taken back for 10 s («Отменить»), before anything was sent.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { TRIP_STEP_DONE, TRIP_STEP_LABELS, TRIP_STEPS, type Position, type StampSource, type TripStep } from '../../../contract/trips.ts';
 import type { PlaceRef } from '../../../contract/registers.ts';
 import type { DriverAssociation, Task } from '../../../contract/entities.ts';
@@ -14,7 +14,7 @@ import { getEngine } from '../../engine/engine.ts';
 import { useGet } from '../../engine/api.ts';
 import { noTripSheetMessage } from '../../../contract/trips.ts';
 import { localDate } from './odometer.ts';
-import { useEngineSnapshot } from '../../engine/store.ts';
+import { useEngineSelector } from '../../engine/store.ts';
 import { formatClock } from '../../ui/format.ts';
 import { showToast } from '../../ui/toasts.ts';
 import { readPosition } from './position.ts';
@@ -34,6 +34,12 @@ interface AutoFacts {
   position: Position;
   source: StampSource;
 }
+
+/**
+ * «Отмечаем...» only when the step takes longer than this: a tap's step is on the device in tens of milliseconds, and
+ * a label flashed meanwhile costs a render and a layout in the very moments the write is made (bench trip-step-tap).
+ */
+const BUSY_LABEL_AFTER_MS = 300;
 
 const SOURCE_NOTES: Record<StampView['source'], string | null> = { tap: null, auto: 'авто', corrected: 'исправлено', form: 'задним числом' };
 
@@ -58,9 +64,12 @@ function useClockUntil(until: number | null): number {
 }
 
 export function TripPanel({ task, association }: { task: Task; association: DriverAssociation }) {
-  const { items } = useEngineSnapshot().outbox;
+  // Only this task's outbox items: a tap on one card re-renders that card's panel, not every card's.
+  const items = useEngineSelector((s) => s.outbox.items.filter((i) => i.association_id === association.id));
   const trips = tripsOf(items, association.id, task.open_trip ?? null);
   const [busy, setBusy] = useState<TripStep | null>(null);
+  /** A step on its way to the engine: a second tap (or an automatic stamp) meanwhile is not another step. */
+  const stamping = useRef(false);
   const [sheet, setSheet] = useState<FactStep | null>(null);
   const [sheetAuto, setSheetAuto] = useState<AutoFacts | null>(null);
   const lastStamp = trips.current?.stamps[trips.current.last];
@@ -75,9 +84,11 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
   async function stamp(facts: StepFacts | null, auto: AutoFacts | null = null): Promise<boolean> {
     // The tap's time, and the step on the device at once: the position, asked for at the same moment, may take a
     // few seconds and is added to the step when it comes (it is held for its undo window, longer than the reading).
+    if (stamping.current) return false;
+    stamping.current = true;
     const at = auto?.at ?? new Date().toISOString();
     const reading = auto ? null : readPosition();
-    setBusy(step);
+    const slow = setTimeout(() => setBusy(step), BUSY_LABEL_AFTER_MS);
     try {
       const result = await getEngine().queueTripStep({
         trip_uid: uid,
@@ -103,6 +114,8 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
       showToast('error', 'Не удалось сохранить отметку');
       return false;
     } finally {
+      clearTimeout(slow);
+      stamping.current = false;
       setBusy(null);
     }
   }
@@ -132,7 +145,7 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
     places: { loading: fenceOf(task.loading), unloading: fenceOf(task.unloading) },
     dwellSeconds: settings.geofence_dwell_seconds,
     onStamp: (found: AutoStamp) => {
-      if (found.step !== step || busy !== null || sheet !== null) return;
+      if (found.step !== step || stamping.current || sheet !== null) return;
       const auto = { at: new Date(found.at).toISOString(), position: found.position, source: 'auto' as const };
       if (step === 'loading_departed' || step === 'unloading_departed') {
         setSheetAuto(auto);

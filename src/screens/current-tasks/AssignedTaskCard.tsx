@@ -3,7 +3,7 @@
  * and «Мои отчёты» start folded (the reports open by themselves when the dispatcher disputed one) — and the actions
  * within thumb's reach.
  */
-import { useState } from 'react';
+import { memo, useState } from 'react';
 import { showToast } from '../../ui/toasts.ts';
 import { NEEDS_SERVER } from '../../engine/use-online.ts';
 import type { OwnTask } from '../../parts/driver/own-tasks.ts';
@@ -18,6 +18,9 @@ import { ReportList } from '../../parts/report/AssociationReports.tsx';
 import { useOpenReportForm } from '../../parts/report/ReportFormHost.tsx';
 import { QuantityForm } from './QuantityForm.tsx';
 import { TripPanel } from '../../parts/driver/TripPanel.tsx';
+import { TripWaybills } from '../../parts/driver/TripWaybills.tsx';
+import { currentSnapshot, useEngineSelector } from '../../engine/store.ts';
+import type { Snapshot } from '../../engine/types.ts';
 
 /** The toggles' arrow: a drawing, so it stays out of their names. */
 const CHEVRON = (
@@ -28,11 +31,20 @@ const CHEVRON = (
 
 interface Props extends OwnTask {
   online: boolean;
-  /** Reports of this association waiting in the outbox. */
-  queued: number;
 }
 
-export function AssignedTaskCard({ task, association, online, queued }: Props) {
+/** How many items of the association are in the outbox and not yet on the server (nor given up). */
+const queuedOf = (s: Snapshot, associationId: number) =>
+  s.outbox.items.filter((item) => item.association_id === associationId && item.state !== 'sent' && item.state !== 'undelivered').length;
+
+/** «В очереди»: its own small subscriber, so a tap's step re-renders this line and the trip panel, not the card. */
+function QueuedNotice({ associationId }: { associationId: number }) {
+  const queued = useEngineSelector((s) => queuedOf(s, associationId) > 0);
+  return queued ? <p className="drv-notice drv-notice--info">Отметки или отчёты в очереди отправки</p> : null;
+}
+
+/** Memoised: the list re-renders on its own queries; a card only when its task or its part changed. */
+export const AssignedTaskCard = memo(function AssignedTaskCard({ task, association, online }: Props) {
   const openReportForm = useOpenReportForm();
   const start = useSend('PUT /tasks/:id/');
   const finish = useSend('PUT /tasks/:id/');
@@ -54,7 +66,7 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
     const yes = await ask({
       title: 'Завершить задачу?',
       message:
-        queued > 0
+        queuedOf(currentSnapshot(), association.id) > 0
           ? 'В очереди есть неотправленные отчёты по этой задаче: они уйдут, когда появится связь. Дальше задача будет в «Статистике»; снова открыть её может только диспетчер.'
           : `Сделано: ${formatTrips(association.trips)}, ${formatQuantity(association.delivered, task.unit)} из ${formatQuantity(association.share, task.unit)}. Задача уйдёт в «Статистику»; снова открыть её может только диспетчер.`,
       confirmLabel: 'Завершить',
@@ -94,7 +106,9 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
       />
       {/* The trip as it happens leads the card: the next step's big button, then the timeline (issue 32). */}
       <TripPanel task={task} association={association} />
-      {queued > 0 ? <p className="drv-notice drv-notice--info">Отметки или отчёты в очереди отправки</p> : null}
+      {/* Each trip's waybill: its state and, once accepted, the УИД and QR (issue 33). */}
+      <TripWaybills waybills={task.waybills ?? []} />
+      <QueuedNotice associationId={association.id} />
       {association.disputed > 0 ? (
         <p className="drv-notice drv-notice--danger" role="status">
           Диспетчер оспорил {association.disputed === 1 ? 'отчёт' : `отчёты (${association.disputed})`}: откройте «Мои отчёты», прочитайте причину и исправьте.
@@ -169,4 +183,4 @@ export function AssignedTaskCard({ task, association, online, queued }: Props) {
       </div>
     </li>
   );
-}
+});

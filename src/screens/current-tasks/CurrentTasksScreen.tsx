@@ -8,7 +8,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { Link } from 'wouter';
 import { useGet } from '../../engine/api.ts';
-import { useEngineSnapshot } from '../../engine/store.ts';
+import { useEngineSelector } from '../../engine/store.ts';
+import type { Snapshot } from '../../engine/types.ts';
 import { NEEDS_SERVER, useOnline } from '../../engine/use-online.ts';
 import { ownTasksInOrder, TASK_LIST_STATES } from '../../parts/driver/own-tasks.ts';
 import { Empty, Loaded, Loading } from '../../ui/states.tsx';
@@ -33,17 +34,25 @@ export function CurrentTasksScreen({ title = 'Текущие задачи' }: { 
   );
 }
 
+const userIdOf = (s: Snapshot) => s.auth.user?.id ?? null;
+const companyIdOf = (s: Snapshot) => s.auth.user?.company_id ?? null;
+
+const unsentIds = (s: Snapshot) =>
+  s.outbox.items
+    .filter((item) => item.state !== 'sent')
+    .map((item) => item.id)
+    .join(',');
+
 function CurrentTasks({ title }: { title: string }) {
-  const snapshot = useEngineSnapshot();
+  // What the list reads of the snapshot, picked out: a trip step's push re-renders its own card's panel, not the list.
+  const userId = useEngineSelector(userIdOf);
   const online = useOnline();
   const query = useGet('GET /tasks/assigned/');
   const disputed = useDisputedReports();
   const settled = !query.isPending && !disputed.isPending;
   useRefetchWhenReportsArrive();
 
-  const entries = ownTasksInOrder(query.data?.data.items ?? [], snapshot.auth.user?.id);
-  const queuedFor = (associationId: number) =>
-    snapshot.outbox.items.filter((item) => item.association_id === associationId && item.state !== 'sent' && item.state !== 'undelivered').length;
+  const entries = ownTasksInOrder(query.data?.data.items ?? [], userId);
 
   return (
     <section className="drv-screen" aria-labelledby="drv-current-title">
@@ -79,7 +88,6 @@ function CurrentTasks({ title }: { title: string }) {
                   key={entry.association.id}
                   {...entry}
                   online={online}
-                  queued={queuedFor(entry.association.id)}
                 />
               ))}
             </ul>
@@ -98,11 +106,11 @@ function CurrentTasks({ title }: { title: string }) {
  * company's trip settings (cached, so offline too) or by a task's — and the phone knows finished trips of today.
  */
 function ShiftAcceptanceCard({ tasks }: { tasks: readonly Task[] }) {
-  const snapshot = useEngineSnapshot();
-  const companyId = snapshot.auth.user?.company_id ?? null;
+  const companyId = useEngineSelector(companyIdOf);
   const settings = useGet(companyId ? 'GET /companies/:id/trip-settings' : null, { id: companyId ?? 0 });
   const perShift = settings.data?.data.acceptance_mode === 'per_shift' || tasks.some((t) => tripSettingsOf(t).acceptance_mode === 'per_shift');
-  const trips = shiftTrips(snapshot.outbox.items, new Date());
+  // Picked out of the snapshot: a tap's step that changes nothing here does not re-render the card.
+  const trips = useEngineSelector((s) => shiftTrips(s.outbox.items, new Date()));
   if (!perShift || trips.length === 0) return null;
   const byAssociation = (associationId: number) => tasks.find((t) => t.driver_associations.some((a) => a.id === associationId));
   return <ShiftAcceptancePanel trips={trips} associationTask={byAssociation} />;
@@ -116,11 +124,7 @@ function ShiftAcceptanceCard({ tasks }: { tasks: readonly Task[] }) {
  */
 function useRefetchWhenReportsArrive() {
   const client = useQueryClient();
-  const { items } = useEngineSnapshot().outbox;
-  const unsent = items
-    .filter((item) => item.state !== 'sent')
-    .map((item) => item.id)
-    .join(',');
+  const unsent = useEngineSelector(unsentIds);
   const seenUnsent = useRef<Set<string>>(new Set());
   useEffect(() => {
     const now = new Set(unsent ? unsent.split(',') : []);

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import type { TripSheet } from '../../../contract/trip-sheets.ts';
 import { useGet } from '../../engine/api.ts';
 import { getEngine } from '../../engine/engine.ts';
-import { useEngineSnapshot } from '../../engine/store.ts';
+import { useEngineSelector } from '../../engine/store.ts';
 import { requestBackgroundSync } from '../../app/pwa/register.ts';
 import { Form } from '../../ui/Form.tsx';
 import { formatClock } from '../../ui/format.ts';
@@ -29,7 +29,8 @@ export function OdometerCard() {
 }
 
 function SheetReadings({ sheet }: { sheet: TripSheet }) {
-  const { items } = useEngineSnapshot().outbox;
+  // Only this sheet's readings: a trip step tapped elsewhere on the screen does not re-render the card.
+  const items = useEngineSelector((s) => s.outbox.items.filter((i) => i.odometer?.sheet_id === sheet.id));
   const queued = (which: Which) => items.find((i) => i.odometer?.sheet_id === sheet.id && i.odometer.which === which);
   const reading = (which: Which) => {
     const stored = which === 'start' ? sheet.odometer_start : sheet.odometer_end;
