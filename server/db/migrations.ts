@@ -19,6 +19,7 @@ import { migration023 } from './migrations-etrn-incoming.ts';
 import { migration026 } from './migrations-documents.ts';
 import { migration028 } from './migrations-waiting.ts';
 import { migration030 } from './migrations-odometer-photos.ts';
+import { migration033 } from './migrations-papers-cards.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
@@ -143,6 +144,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '028_invoice_waiting': migration028(),
         '029_unapproved_reports': migration029(),
         '030_odometer_photos': migration030(),
+        '033_papers_cards': migration033(),
       };
     },
   };
