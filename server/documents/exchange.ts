@@ -93,7 +93,7 @@ export async function applyAnswers(db: Db, user: AuthUser, adapter: OperatorAdap
     const now = nowIso();
     const done = await db.kysely
       .updateTable('etrn_documents')
-      .set({ state: answer.status, uid: answer.uid, qr: answer.qr, reason: answer.reason, fix: answer.fix, answered_at: now, updated_at: now })
+      .set({ state: answer.status, uid: answer.uid, qr: answer.qr, signature: answer.signature, reason: answer.reason, fix: answer.fix, answered_at: now, updated_at: now })
       .where('id', '=', doc.id)
       .where('state', '=', 'sent')
       .executeTakeFirst();
