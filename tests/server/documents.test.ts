@@ -17,7 +17,7 @@ import { call, makeCompany, makeUser, withAccessToken, type SignedInUser } from 
 import { carrierCards, SHIPPER_EDO, stampedTrip, type CarrierCards, type StampedTrip } from '../fixtures/papers.ts';
 import { openDb } from '../../server/db/connect.ts';
 import { buildApp } from '../../server/app.ts';
-import type { AnswersResult, DocumentItem, DocumentPage } from '../../contract/documents.ts';
+import type { AnswersResult, BulkReadyResult, DocumentItem, DocumentPage } from '../../contract/documents.ts';
 
 const DAY = '2026-11-27';
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64');
@@ -224,5 +224,29 @@ describe.each(backends)('the exchange’s documents ($name)', ({ databaseUrl }) 
     const run = spawnSync('xmllint', ['--noout', '--schema', join(process.cwd(), 'server/etrn/schemas/etrn-t2-carrier-accepts.xsd'), path], { encoding: 'utf8' });
     expect(run.stderr).toContain('validates');
     expect(run.status).toBe(0);
+  });
+
+  it('«Готов к подписи» for several at once: each made ready or reported with why (a missing fact, its state, not found), in one call', async () => {
+    const t2 = await take(otherDay.trip, 't2');
+    const waiting = (await list('state=draft')).items.find((d) => d.report_id === first.trip && d.title === 't2');
+    const accepted = (await list('state=accepted')).items[0];
+    if (!waiting || !accepted) throw new Error('a draft Т2 and an accepted document expected');
+    const bulk = await post<BulkReadyResult>('/api/documents/ready', { ids: [t2.body.id, waiting.id, accepted.id, 999_999] });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.moved).toBe(1);
+    expect(bulk.body.outcomes.map((o) => [o.id, o.ok, o.item?.state ?? null])).toEqual([
+      [t2.body.id, true, 'ready'],
+      [waiting.id, false, null],
+      [accepted.id, false, null],
+      [999_999, false, null],
+    ]);
+    const [, missing, state, unknown] = bulk.body.outcomes;
+    expect(missing?.detail).toContain('Не хватает сведений для');
+    expect(state?.detail).toMatch(/^Документ/);
+    expect(unknown?.detail).toBe('Документ не найден');
+    expect((await list('state=draft')).items.map((d) => d.id)).toContain(waiting.id);
+    // Bad input: 400 in Russian; none of them the caller's: 404.
+    for (const ids of [[], [t2.body.id, t2.body.id], ['1']]) expect((await post('/api/documents/ready', { ids })).status).toBe(400);
+    expect((await post('/api/documents/ready', { ids: [waiting.id] }, stranger.token)).status).toBe(404);
   });
 });
