@@ -163,3 +163,32 @@ export interface AnswersResult {
   outcomes: AnswerOutcome[];
 }
 
+/** The most documents «Готов к подписи» takes at once: a screen's page. */
+export const BULK_READY_MAX = 100;
+
+/** POST /documents/ready: several documents marked «Готов к подписи» in one call (the /documents screen's selection). */
+export const documentBulkReadySchema = z
+  .object({
+    ids: z
+      .array(z.number({ message: 'ids: ожидаются номера документов' }).int('ids: ожидаются номера документов').positive('ids: ожидаются номера документов').max(MAX_ID, 'ids: ожидаются номера документов'), {
+        message: 'ids: ожидается список номеров документов',
+      })
+      .min(1, 'Выберите хотя бы один документ')
+      .max(BULK_READY_MAX, `Не больше ${BULK_READY_MAX} документов за раз`)
+      .refine((ids) => new Set(ids).size === ids.length, 'ids: номера документов повторяются'),
+  })
+  .strict();
+
+/** What became of each document asked: made ready (its item) or not, and why (a missing fact, its state, not found). */
+export interface BulkReadyOutcome {
+  id: number;
+  ok: boolean;
+  detail: string | null;
+  item: DocumentItem | null;
+}
+
+export interface BulkReadyResult {
+  /** How many moved to «Готов к подписи». */
+  moved: number;
+  outcomes: BulkReadyOutcome[];
+}

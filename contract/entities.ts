@@ -55,6 +55,8 @@ export interface UserWire {
   /** A driver's licence: series and number («77 12 345678»), date of issue (YYYY-MM-DD). */
   license_number: string | null;
   license_issued: string | null;
+  /** A driver's ИНН (12 digits), the waybill's. */
+  inn: string | null;
 }
 
 /** GET /users/drivers/: a driver with today's workload and whether they have history (then DELETE deactivates). */

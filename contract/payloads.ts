@@ -5,6 +5,8 @@
 import { z } from 'zod';
 import { isoDate, stripUnsafeChars, text } from './fields.ts';
 import { ROLES } from './roles.ts';
+// A cycle (requisites.ts reads PHONE_PATTERN): each side reads the other's only inside functions, never at load.
+import { innField } from './requisites.ts';
 
 const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Некорректный e-mail' }));
 const password = z.string().min(8, 'Пароль должен быть не короче 8 символов').max(200);
@@ -43,7 +45,7 @@ const LICENSE = /^(\d{2})([\dА-ЯЁ]{2})(\d{6})$/;
 const LICENSE_MESSAGE = 'Водительское удостоверение: ожидается серия и номер, например 77 12 345678';
 
 /**
- * A driver's card beyond the account (issue 31): the current vehicle of the company's fleet and the licence, each
+ * A driver's card beyond the account (issue 31): the current vehicle of the company's fleet, the licence and the ИНН, each
  * null to clear, absent to leave.
  */
 const driverCardFields = {
@@ -65,6 +67,8 @@ const driverCardFields = {
     .refine((d) => d >= '1950-01-01', 'Дата выдачи удостоверения: слишком ранняя')
     .refine((d) => new Date(`${d}T00:00:00Z`).getTime() <= Date.now() + 86_400_000, 'Дата выдачи удостоверения: ещё не наступила')
     .nullish(),
+  /** The driver's ИНН (a person's: 12 digits, both check digits): the waybill's driver (issue 33). */
+  inn: z.lazy(() => innField('ИНН водителя', 'fl')),
 };
 
 const companyRef = z.number({ message: 'ожидается номер компании' }).int().positive('ожидается номер компании');

@@ -5,10 +5,10 @@
  * names its field by the Russian label a person reads («Госномер: …», «Широта: …»).
  */
 import { z } from 'zod';
-import { jsonNumber, text } from './fields.ts';
+import { isoDate, jsonNumber, text } from './fields.ts';
 import { latitude, longitude, PLACE_RADIUS_DEFAULT_M, radiusMeters } from './geo.ts';
 import { parsePlate } from './plates.ts';
-import { COUNTERPARTY_ROLES, type CounterpartyRole, type LegalForm } from './requisites.ts';
+import { COUNTERPARTY_ROLES, innField, type CounterpartyRole, type LegalForm } from './requisites.ts';
 import { MAX_VEHICLE_CAPACITY } from './payloads.ts';
 
 // ── What the server answers ──
@@ -58,7 +58,21 @@ export interface Place {
   updated_at: string;
 }
 
-export interface Vehicle {
+/** A vehicle's card fields the papers read (issue 33; migration 033): the card, its table and the form's body share them. */
+export interface VehiclePaperFields {
+  /** When not owned: the document it is held under (its name, number and date) and the lessor's ИНН (the waybill's «ОснАрЛиз»). */
+  lease_doc_name: string | null;
+  lease_doc_number: string | null;
+  lease_doc_date: string | null;
+  lessor_inn: string | null;
+  /** The trailer's type, make, capacity and volume (the waybill's «Прицеп»; its plate is `trailer_plate`). */
+  trailer_type: string | null;
+  trailer_make: string | null;
+  trailer_capacity_t: number | null;
+  trailer_volume_m3: number | null;
+}
+
+export interface Vehicle extends VehiclePaperFields {
   id: number;
   company_id: number;
   /** The plate as shown («А123ВС 77»); stored and compared normalised (contract/plates.ts). */
@@ -147,6 +161,13 @@ export const OWNERSHIP_LABELS: Record<Ownership, string> = {
   free_use: 'Безвозмездное пользование',
 };
 
+/** The document a vehicle not owned is usually held under: the waybill's name for it when the card names none. */
+export const LEASE_DOCUMENT_NAMES: Record<Exclude<Ownership, 'own'>, string> = {
+  rent: 'Договор аренды',
+  leasing: 'Договор лизинга',
+  free_use: 'Договор безвозмездного пользования',
+};
+
 /** A body volume beyond any road truck's (m³): a typo. */
 export const MAX_VEHICLE_VOLUME = 200;
 
@@ -227,6 +248,19 @@ export const vehicleSchema = z
     capacity_t: positive('Грузоподъёмность', MAX_VEHICLE_CAPACITY, 'т', ' — проверьте запятую'),
     volume_m3: positive('Объём кузова', MAX_VEHICLE_VOLUME, 'м³'),
     trailer_plate: z.string({ message: 'Госномер прицепа: ожидается текст' }).nullish(),
+    lease_doc_name: cardText('Документ владения', 200),
+    lease_doc_number: cardText('Номер документа владения', 100),
+    lease_doc_date: z
+      .string({ message: 'Дата документа владения: ожидается дата ГГГГ-ММ-ДД' })
+      .refine((d) => isoDate.safeParse(d).success, 'Дата документа владения: ожидается дата ГГГГ-ММ-ДД')
+      .refine((d) => d >= '1990-01-01', 'Дата документа владения: слишком ранняя')
+      .nullish()
+      .transform((v) => v ?? null),
+    lessor_inn: innField('ИНН арендодателя').transform((v) => v ?? null),
+    trailer_type: cardText('Тип прицепа', 100),
+    trailer_make: cardText('Марка прицепа', 100),
+    trailer_capacity_t: positive('Грузоподъёмность прицепа', MAX_VEHICLE_CAPACITY, 'т', ' — проверьте запятую'),
+    trailer_volume_m3: positive('Объём прицепа', MAX_VEHICLE_VOLUME, 'м³'),
     is_active: z.boolean({ message: 'Активен: ожидается true или false' }).default(true),
   })
   .strict()

@@ -97,6 +97,26 @@ export function ogrnProblem(ogrn: string, form?: 'ul' | 'ip'): string | null {
   return ogrnCheckDigit(ogrn.slice(0, -1)) === ogrn.slice(-1) ? null : `${label}: неверная контрольная цифра`;
 }
 
+/**
+ * An optional ИНН of a card's field (the driver's, a lessor's): spaces dropped, empty is null, else checked by
+ * `innProblem` for the form (12 digits and both check digits for a person) and refused naming the field:
+ * «ИНН водителя: неверная контрольная цифра».
+ */
+export const innField = (label: string, form?: LegalForm) =>
+  z
+    .string({ message: `${label}: ожидается текст` })
+    .transform((s, ctx) => {
+      const inn = s.replace(/\s+/g, '');
+      if (inn === '') return null;
+      const problem = innProblem(inn, form);
+      if (problem) {
+        ctx.addIssue({ code: 'custom', message: problem.replace(/^ИНН/, label) });
+        return z.NEVER;
+      }
+      return inn;
+    })
+    .nullish();
+
 /** Spaces people paste inside a number («7707 083 893») are not part of it. */
 const compact = (s: string) => s.replace(/\s+/g, '');
 

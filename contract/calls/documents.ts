@@ -9,10 +9,12 @@ import { STAFF } from '../roles.ts';
 import {
   documentAnnulSchema,
   documentAnswersSchema,
+  documentBulkReadySchema,
   documentCreateSchema,
   documentExportQuery,
   documentListQuery,
   type AnswersResult,
+  type BulkReadyResult,
   type DocumentItem,
   type DocumentPage,
 } from '../documents.ts';
@@ -28,6 +30,11 @@ export const documentCalls = area(
   /** The operator's answer files: accepted with УИД and QR, rejected with the reason; unknown files reported back. */
   POST('/documents/answers', { roles: STAFF, body: documentAnswersSchema, bodyLimit: 40 * 1024 * 1024, answer: answer<AnswersResult>(), invalidates: ['reports'], audience: ['caller'] }),
   /** «Готов к подписи»: the XML made from the trip now and frozen; 409 naming what is missing, or an illegal move. */
+  /**
+   * «Готов к подписи» for several documents at once, in one transaction: each one made ready or reported with why
+   * it could not be (a missing fact, its state, not found); the others still move.
+   */
+  POST('/documents/ready', { roles: STAFF, body: documentBulkReadySchema, answer: answer<BulkReadyResult>(), invalidates: ['reports'], audience: ['caller'] }),
   POST('/documents/:id/ready', { roles: STAFF, answer: answer<DocumentItem>(), invalidates: ['reports'], audience: STAFF_HEAR }),
   POST('/documents/:id/annul', { roles: STAFF, body: documentAnnulSchema, answer: answer<DocumentItem>(), invalidates: ['reports'], audience: STAFF_HEAR }),
   /** The frozen XML as it was (or will be) sent, windows-1251. */

@@ -21,6 +21,7 @@ import { migration028 } from './migrations-waiting.ts';
 import { migration030 } from './migrations-odometer-photos.ts';
 import { migration032 } from './migrations-search.ts';
 import { migration034 } from './migrations-operator.ts';
+import { migration033 } from './migrations-papers-cards.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
@@ -147,6 +148,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '030_odometer_photos': migration030(),
         '031_payroll_month_figures': migration031(dialect),
         '032_task_search': migration032(dialect),
+        '033_papers_cards': migration033(),
         '034_operator_api': migration034(),
         '035_approved_reports': migration035(),
         '037_photo_bands': migration037(),

@@ -23,6 +23,8 @@ export interface EtrnDocumentsTable {
   sent_batch: string | null;
   uid: string | null;
   qr: string | null;
+  /** The signature the operator's answer gives for the file (our Т1 draft signed by the shipper; migration 033). */
+  signature: string | null;
   reason: string | null;
   fix: string | null;
   created_by: number | null;

@@ -1,7 +1,7 @@
 /** The registers' tables (migration 012, issue 31; docs/registers.md): counterparties, places, the fleet. */
 import type { Generated } from 'kysely';
 import type { LegalForm } from '../../contract/requisites.ts';
-import type { BodyType, Ownership } from '../../contract/registers.ts';
+import type { BodyType, Ownership, VehiclePaperFields } from '../../contract/registers.ts';
 
 type Id = Generated<number>;
 /** 0 | 1, as every boolean of the schema (server/db/schema.ts). */
@@ -47,7 +47,8 @@ export interface PlacesTable {
 }
 
 /** A vehicle of the company's fleet (migration 010). `plate_key`: the normalised plate (unique in the company). */
-export interface VehiclesTable {
+/** With the card's fields the papers read (migration 033: `VehiclePaperFields`). */
+export interface VehiclesTable extends VehiclePaperFields {
   id: Id;
   company_id: number;
   plate_key: string;

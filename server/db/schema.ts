@@ -79,6 +79,8 @@ export interface UsersTable {
   /** A driver's licence: series and number, date of issue (YYYY-MM-DD). */
   license_number: string | null;
   license_issued: string | null;
+  /** A driver's ИНН (12 digits, both check digits right; migration 033): the waybill's driver. */
+  inn: string | null;
   /** A driver's current vehicle of the company's fleet. */
   vehicle_id: number | null;
 }

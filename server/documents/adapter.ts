@@ -32,6 +32,11 @@ export interface OperatorAnswer {
   /** Accepted: the waybill's УИД ТрН and the QR's payload (the УИД itself when the operator gives no other). */
   uid: string | null;
   qr: string | null;
+  /**
+   * Accepted: the signature of the other party the operator returns with the file (CMS, base64) — our Т1 draft as
+   * the shipper signed it, which our Т2 cites (`ИдИнфГО/@ЭП`); null when the operator gives none.
+   */
+  signature: string | null;
   /** Rejected: the operator's reason (its codes and texts) and what to fix. */
   reason: string | null;
   fix: string | null;

@@ -129,7 +129,7 @@ export function answerOf(message: DiadocMessage | null, entityId: string, key: s
   const uid = title?.DocumentInfo?.CustomData?.find((d) => d.Key === 'mt-id')?.Value?.trim() || null;
   const statuses = entities.filter((e) => e.ParentEntityId === entityId && e.OuterDocflow?.Status);
   const status = statuses.at(-1)?.OuterDocflow?.Status ?? title?.OuterDocflow?.Status;
-  const base = { file: null, key, uid: null, qr: null, reason: null, fix: null };
+  const base = { file: null, key, uid: null, qr: null, signature: null, reason: null, fix: null };
   if (status?.Type === 'Error') {
     const details = (status.Details ?? []).map((d) => [d.Code, d.Text].filter(Boolean).join(': ')).filter(Boolean);
     const reason = [status.FriendlyName, status.Description, ...details].filter(Boolean).join('; ') || 'ГИС ЭПД вернула ошибку без описания';

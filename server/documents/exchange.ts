@@ -91,7 +91,7 @@ export async function applyAnswer(db: Db, company: number, source: string, answe
   const now = nowIso();
   const done = await db.kysely
     .updateTable('etrn_documents')
-    .set({ state: answer.status, uid: answer.uid, qr: answer.qr, reason: answer.reason, fix: answer.fix, answered_at: now, updated_at: now })
+    .set({ state: answer.status, uid: answer.uid, qr: answer.qr, signature: answer.signature, reason: answer.reason, fix: answer.fix, answered_at: now, updated_at: now })
     .where('id', '=', doc.id)
     .where('state', '=', 'sent')
     .executeTakeFirst();

@@ -7,9 +7,12 @@
  * texts (Диадок's `OuterDocflow` status of type Error with its `Details`).
  *
  *     {"answers": [
- *       {"file": "ON_TRNACLGROT_…", "status": "accepted", "uid": "d1e41efa-…", "qr": "https://…"},
+ *       {"file": "ON_TRNACLGROT_…", "status": "accepted", "uid": "d1e41efa-…", "qr": "https://…", "signature": "MIIG…"},
  *       {"file": "ON_TRNACLPPRIN_…", "status": "rejected", "reason": "…", "details": [{"code": "…", "text": "…"}], "fix": "…"}
  *     ]}
+ *
+ * `signature` (optional, accepted only): the shipper's signature of our Т1 draft (CMS, base64), as the operator's
+ * portal gives it beside the signed file: our Т2 cites it.
  *
  * A file may also hold one answer object or a bare array of them; `status` also reads `Success`/`Error` (the
  * operator's status types) and `принят`/`отклонён`.
@@ -28,6 +31,7 @@ const answerEntry = z.object({
   status: z.string().trim().refine((s) => [...ACCEPTED, ...REJECTED].includes(s.toLowerCase()), 'ожидается accepted или rejected'),
   uid: z.string().trim().min(1).max(100).optional(),
   qr: z.string().trim().min(1).max(2000).optional(),
+  signature: z.string().trim().min(1).max(100_000).optional(),
   reason: z.string().trim().max(2000).optional(),
   details: z.array(z.object({ code: z.string().max(100).optional(), text: z.string().max(2000).optional() })).max(50).optional(),
   fix: z.string().trim().max(2000).optional(),
@@ -47,6 +51,7 @@ function toAnswer(entry: z.output<typeof answerEntry>): OperatorAnswer | string 
     status: accepted ? 'accepted' : 'rejected',
     uid: accepted ? (entry.uid ?? null) : null,
     qr: accepted ? (entry.qr ?? entry.uid ?? null) : null,
+    signature: accepted ? (entry.signature ?? null) : null,
     reason: accepted ? null : reason,
     fix: accepted ? null : (entry.fix ?? null),
   };

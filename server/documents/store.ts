@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
-import { conflict, notFound } from '../errors.ts';
+import { conflict, HttpError, notFound } from '../errors.ts';
 import { isSuperAdmin, assertStaffSeesCompany } from '../tasks/scope.ts';
 import { reportFor } from '../reports/load.ts';
 import { gatherTrip } from '../papers/gather.ts';
@@ -16,6 +16,8 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import {
   DOCUMENT_STATES,
   DOCUMENT_TITLE_LABELS,
+  type BulkReadyOutcome,
+  type BulkReadyResult,
   type DocumentItem,
   type DocumentListQuery,
   type DocumentPage,
@@ -190,6 +192,31 @@ export async function markReady(db: Db, user: AuthUser, id: number): Promise<Doc
     ready_at: nowIso(),
     reason: null,
     fix: null,
+  });
+}
+
+/**
+ * «Готов к подписи» for several documents in one transaction: each made ready as `markReady` makes one, or reported
+ * with the Russian reason it could not be (a 4xx refusal: a missing fact, its state, another company's or no such
+ * document — as «не найден»). Anything else rolls the whole back. None of them found (all another company's, or
+ * none such): 404, as for one.
+ */
+export async function markReadyMany(db: Db, user: AuthUser, ids: readonly number[]): Promise<BulkReadyResult> {
+  return db.kysely.transaction().execute(async (trx) => {
+    const inTrx: Db = { ...db, kysely: trx };
+    const outcomes: BulkReadyOutcome[] = [];
+    let unseen = 0;
+    for (const id of ids) {
+      try {
+        outcomes.push({ id, ok: true, detail: null, item: await markReady(inTrx, user, id) });
+      } catch (error) {
+        if (!(error instanceof HttpError) || error.statusCode >= 500) throw error;
+        if (error.statusCode === 404) unseen += 1;
+        outcomes.push({ id, ok: false, detail: error.detail, item: null });
+      }
+    }
+    if (unseen === ids.length) throw notFound(ids.length === 1 ? NOT_FOUND : 'Документы не найдены');
+    return { moved: outcomes.filter((o) => o.ok).length, outcomes };
   });
 }
 

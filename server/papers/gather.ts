@@ -14,7 +14,11 @@ type Row<T> = Selectable<T>;
 
 export type PartyRow = Pick<Row<CounterpartiesTable>, 'id' | 'legal_form' | 'name' | 'full_name' | 'inn' | 'kpp' | 'ogrn' | 'address' | 'phone' | 'contact_name' | 'edo_id'>;
 export type PlaceRow = Pick<Row<PlacesTable>, 'id' | 'name' | 'address' | 'lat' | 'lon'>;
-type VehicleRow = Pick<Row<VehiclesTable>, 'id' | 'plate' | 'plate_key' | 'make' | 'model' | 'body_type' | 'ownership' | 'capacity_t' | 'volume_m3' | 'trailer_plate'>;
+const VEHICLE_COLUMNS = [
+  ...['id', 'plate', 'plate_key', 'make', 'model', 'body_type', 'ownership', 'capacity_t', 'volume_m3', 'trailer_plate'] as const,
+  ...['lease_doc_name', 'lease_doc_number', 'lease_doc_date', 'lessor_inn', 'trailer_type', 'trailer_make', 'trailer_capacity_t', 'trailer_volume_m3'] as const,
+];
+type VehicleRow = Pick<Row<VehiclesTable>, (typeof VEHICLE_COLUMNS)[number]>;
 
 export interface TripBase {
   report: Pick<Row<ReportsTable>, 'id' | 'ticket_number' | 'quantity' | 'total_loading_quantity' | 'total_unloading_quantity' | 'completed_at' | 'created_at'> & { photo_keys: string[] };
@@ -25,9 +29,11 @@ export interface TripBase {
   consignee: PartyRow | null;
   loading: PlaceRow | null;
   unloading: PlaceRow | null;
-  driver: { id: number; name: string; phone: string | null; license_number: string | null; license_issued: string | null };
+  driver: { id: number; name: string; phone: string | null; license_number: string | null; license_issued: string | null; inn: string | null };
   vehicle: VehicleRow | null;
 }
+
+const numberOrNull = (value: number | null): number | null => (value === null ? null : Number(value));
 
 const PARTY_COLUMNS = ['id', 'legal_form', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'contact_name', 'edo_id'] as const;
 
@@ -70,13 +76,13 @@ export async function gatherTrip(db: Db, reportId: number, missing = 'Отчёт
     k.selectFrom('companies').select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'edo_id']).where('id', '=', row.company_id).executeTakeFirstOrThrow(),
     partyIds.length ? k.selectFrom('counterparties').select([...PARTY_COLUMNS]).where('id', 'in', partyIds).execute() : Promise.resolve([]),
     placeIds.length ? k.selectFrom('places').select(['id', 'name', 'address', 'lat', 'lon']).where('id', 'in', placeIds).execute() : Promise.resolve([]),
-    k.selectFrom('users').select(['id', 'name', 'phone', 'license_number', 'license_issued', 'vehicle_id']).where('id', '=', row.driver_id).executeTakeFirstOrThrow(),
+    k.selectFrom('users').select(['id', 'name', 'phone', 'license_number', 'license_issued', 'inn', 'vehicle_id']).where('id', '=', row.driver_id).executeTakeFirstOrThrow(),
     k.selectFrom('report_photos').select('storage_key').where('report_id', '=', reportId).orderBy('id').execute(),
   ]);
   const vehicle = driver.vehicle_id
     ? ((await k
         .selectFrom('vehicles')
-        .select(['id', 'plate', 'plate_key', 'make', 'model', 'body_type', 'ownership', 'capacity_t', 'volume_m3', 'trailer_plate'])
+        .select([...VEHICLE_COLUMNS])
         .where('id', '=', driver.vehicle_id)
         .executeTakeFirst()) ?? null)
     : null;
@@ -109,7 +115,15 @@ export async function gatherTrip(db: Db, reportId: number, missing = 'Отчёт
     consignee: party(row.consignee_id),
     loading: place(row.loading_place_id),
     unloading: place(row.unloading_place_id),
-    driver: { id: driver.id, name: driver.name, phone: driver.phone || null, license_number: driver.license_number, license_issued: driver.license_issued },
-    vehicle: vehicle ? { ...vehicle, capacity_t: vehicle.capacity_t === null ? null : Number(vehicle.capacity_t), volume_m3: vehicle.volume_m3 === null ? null : Number(vehicle.volume_m3) } : null,
+    driver: { id: driver.id, name: driver.name, phone: driver.phone || null, license_number: driver.license_number, license_issued: driver.license_issued, inn: driver.inn },
+    vehicle: vehicle
+      ? {
+          ...vehicle,
+          capacity_t: numberOrNull(vehicle.capacity_t),
+          volume_m3: numberOrNull(vehicle.volume_m3),
+          trailer_capacity_t: numberOrNull(vehicle.trailer_capacity_t),
+          trailer_volume_m3: numberOrNull(vehicle.trailer_volume_m3),
+        }
+      : null,
   };
 }

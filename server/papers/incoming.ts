@@ -180,11 +180,36 @@ export async function incomingRow(db: Db, id: number): Promise<Row | null> {
  * received without its signature is cited with an empty one, which missingFacts names.
  */
 export async function chainFor(db: Db, reportId: number): Promise<{ t1File: FileRef | null; t3File: FileRef | null; uid: string | null }> {
-  const rows = await db.kysely.selectFrom('etrn_incoming').select(['title', 'file_id', 'file_date', 'file_time', 'signature', 'uid']).where('report_id', '=', reportId).orderBy('id', 'desc').execute();
+  const [rows, own] = await Promise.all([
+    db.kysely.selectFrom('etrn_incoming').select(['title', 'file_id', 'file_date', 'file_time', 'signature', 'uid']).where('report_id', '=', reportId).orderBy('id', 'desc').execute(),
+    ownAcceptedT1(db, reportId),
+  ]);
   const ref = (title: 't1' | 't3'): FileRef | null => {
     const row = rows.find((r) => r.title === title);
     return row ? { fileId: row.file_id, date: row.file_date, time: row.file_time, signature: row.signature ?? '' } : null;
   };
-  const uid = rows.find((r) => r.title === 't3' && r.uid)?.uid ?? rows.find((r) => r.uid)?.uid ?? null;
-  return { t1File: ref('t1'), t3File: ref('t3'), uid };
+  const uid = rows.find((r) => r.title === 't3' && r.uid)?.uid ?? own?.uid ?? rows.find((r) => r.uid)?.uid ?? null;
+  return { t1File: own?.file ?? ref('t1'), t3File: ref('t3'), uid };
+}
+
+/**
+ * Our own Т1 draft once the shipper signed it and the operator accepted it (issue 33; «Документы»: state accepted
+ * with its УИД): the file as frozen when made ready — its `ИдФайл`, the header's date and time — and the signature
+ * the operator's answer gave. It is the Т1 of the chain before any received one: the operator registered it.
+ */
+async function ownAcceptedT1(db: Db, reportId: number): Promise<{ file: FileRef; uid: string } | null> {
+  const doc = await db.kysely
+    .selectFrom('etrn_documents')
+    .select(['file_name', 'xml', 'uid', 'signature'])
+    .where('report_id', '=', reportId)
+    .where('title', '=', 't1')
+    .where('direction', '=', 'out')
+    .where('state', '=', 'accepted')
+    .orderBy('id', 'desc')
+    .executeTakeFirst();
+  if (!doc?.file_name || !doc.xml || !doc.uid) return null;
+  const date = /ДатИнфГО="(\d{2})\.(\d{2})\.(\d{4})"/.exec(doc.xml);
+  const time = /ВрИнфГО="([^"]+)"/.exec(doc.xml);
+  if (!date || !time) return null;
+  return { file: { fileId: doc.file_name, date: `${date[3]}-${date[2]}-${date[1]}`, time: time[1] ?? '', signature: doc.signature ?? '' }, uid: doc.uid };
 }

@@ -7,6 +7,7 @@ import type { TripFacts, TripStep } from '../../contract/trips.ts';
 import type { PodFacts, PdfParty, PdfPhoto, PdfVehicle, WaybillFacts as PaperFacts } from '../pdf/facts.ts';
 import { splitName, type Moment, type PartyFacts, type SignerFacts, type WaybillFacts as EtrnFacts } from '../etrn/facts.ts';
 import type { PartyRow, TripBase } from './gather.ts';
+import { LEASE_DOCUMENT_NAMES } from '../../contract/registers.ts';
 
 /** Times are written in Moscow time until a company has a zone of its own (docs/documents.md). */
 export const PAPER_ZONE = 'Europe/Moscow';
@@ -36,11 +37,39 @@ const carrierOf = (c: TripBase['company']): PdfParty => ({
   phone: c.phone,
 });
 
+/** The document a vehicle not owned is held under: the card's name, else the ownership's usual one, with number and date. */
+function leaseDocument(v: NonNullable<TripBase['vehicle']>): { name: string; number: string; date: string } | null {
+  if (!v.ownership || v.ownership === 'own' || !v.lease_doc_number || !v.lease_doc_date) return null;
+  return { name: v.lease_doc_name ?? LEASE_DOCUMENT_NAMES[v.ownership], number: v.lease_doc_number, date: v.lease_doc_date };
+}
+
+const dotted = (iso: string) => iso.split('-').reverse().join('.');
+
+/** The paper's «основание владения»: «Договор лизинга № Л-12 от 01.02.2025, арендодатель ИНН 7707083893». */
+function ownershipDocument(v: NonNullable<TripBase['vehicle']>): string | null {
+  const doc = leaseDocument(v);
+  if (!doc) return null;
+  return `${doc.name} № ${doc.number} от ${dotted(doc.date)}${v.lessor_inn ? `, арендодатель ИНН ${v.lessor_inn}` : ''}`;
+}
+
 const licenceOf = (d: TripBase['driver']): string | null =>
-  d.license_number ? `${d.license_number}${d.license_issued ? ` от ${d.license_issued.split('-').reverse().join('.')}` : ''}` : null;
+  d.license_number ? `${d.license_number}${d.license_issued ? ` от ${dotted(d.license_issued)}` : ''}` : null;
 
 const vehicleOf = (v: TripBase['vehicle']): PdfVehicle | null =>
-  v ? { plate: v.plate, make: v.make, model: v.model, body_type: v.body_type, ownership: v.ownership, capacity_t: v.capacity_t, volume_m3: v.volume_m3, trailer_plate: v.trailer_plate } : null;
+  v
+    ? {
+        plate: v.plate,
+        make: v.make,
+        model: v.model,
+        body_type: v.body_type,
+        ownership: v.ownership,
+        ownership_document: ownershipDocument(v),
+        capacity_t: v.capacity_t,
+        volume_m3: v.volume_m3,
+        trailer_plate: v.trailer_plate,
+        trailer: v.trailer_plate ? { type: v.trailer_type, make: v.trailer_make, capacity_t: v.trailer_capacity_t, volume_m3: v.trailer_volume_m3 } : null,
+      }
+    : null;
 
 export function podFacts(base: TripBase, trip: TripFacts, photos: PdfPhoto[], signature: Uint8Array | null, now: string): PodFacts {
   const q = tripQuantities(base);
@@ -85,7 +114,7 @@ export function paperWaybillFacts(base: TripBase, trip: TripFacts, signature: Ui
     delivery_address: base.unloading?.address ?? base.task.unloading_place,
     cargo: { name: base.task.cargo, packaging: 'навалом, без упаковки', quantity: q.loaded, unit: base.task.unit },
     carrier: carrierOf(base.company),
-    driver: { name: base.driver.name, licence: licenceOf(base.driver), phone: base.driver.phone },
+    driver: { name: base.driver.name, inn: base.driver.inn, licence: licenceOf(base.driver), phone: base.driver.phone },
     vehicle: vehicleOf(base.vehicle),
     loading: { address: base.loading?.address ?? base.task.loading_place, quantity: q.loaded },
     unloading: { address: base.unloading?.address ?? base.task.unloading_place, quantity: q.unloaded },
@@ -125,8 +154,8 @@ const tonnes = (value: number | null, unit: string): number | null => (value !==
 
 /**
  * The ЭТрН's facts. `signer` is the staff member who prepares the titles (status 1, an employee of the carrier; the
- * qualified signature is applied at the operator). Facts the cards do not hold yet (a lease document, the driver's
- * ИНН, the licence's series, the ЭДО id of a party) stay null, and missingFacts names them. `chain`: what the
+ * qualified signature is applied at the operator). Facts a card does not hold (a lease document, the driver's ИНН,
+ * a trailer's make, the ЭДО id of a party) stay null, and missingFacts names them. `chain`: what the
  * received titles give (server/papers/incoming.ts chainFor) — the shipper's Т1 and the consignee's Т3 the carrier's
  * Т2 and Т4 cite, and the waybill's УИД.
  */
@@ -186,10 +215,20 @@ export function etrnFacts(
           capacityT: v.capacity_t,
           volumeM3: v.volume_m3,
           ownership: v.ownership,
-          leaseDocument: null,
-          lessorInn: null,
+          leaseDocument: leaseDocument(v),
+          lessorInn: v.lessor_inn,
+          // The trailer is held as the vehicle is (one card, one ownership document).
           trailer: v.trailer_plate
-            ? { plate: v.trailer_plate.replace(/\s+/g, ''), type: 'Прицеп', make: null, capacityT: null, volumeM3: null, ownership: v.ownership, leaseDocument: null, lessorInn: null }
+            ? {
+                plate: v.trailer_plate.replace(/\s+/g, ''),
+                type: v.trailer_type,
+                make: v.trailer_make,
+                capacityT: v.trailer_capacity_t,
+                volumeM3: v.trailer_volume_m3,
+                ownership: v.ownership,
+                leaseDocument: leaseDocument(v),
+                lessorInn: v.lessor_inn,
+              }
             : null,
         }
       : null,
@@ -197,7 +236,7 @@ export function etrnFacts(
       id: base.driver.id,
       name: splitName(base.driver.name),
       phone: base.driver.phone,
-      inn: null,
+      inn: base.driver.inn,
       licenceSeries: base.driver.license_number?.replace(/\D/g, '').slice(0, 4) || null,
       licenceNumber: base.driver.license_number?.replace(/\D/g, '').slice(4) || null,
       licenceIssued: base.driver.license_issued,

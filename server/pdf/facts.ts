@@ -40,6 +40,8 @@ export interface PdfVehicle {
   capacity_t?: number | null;
   volume_m3?: number | null;
   trailer_plate?: string | null;
+  /** The trailer's card fields (its type, make, capacity and volume) when it has a plate. */
+  trailer?: { type: string | null; make: string | null; capacity_t: number | null; volume_m3: number | null } | null;
 }
 
 /** A picture's bytes as stored (JPEG, PNG or WebP) and what it shows. */

@@ -145,6 +145,12 @@ function drawWaybill(pdf: PdfDoc, f: WaybillFacts, signature: Buffer | null): vo
     { caption: 'Грузоподъёмность, т', value: capacity },
     { caption: 'Вместимость, м³', value: volume },
     { caption: 'Регистрационный номер', value: v?.plate, bold: true },
+  ]);
+  const t = v?.trailer;
+  pdf.boxes([
+    { caption: 'Прицеп: тип, марка', value: joined([t?.type, t?.make], ' '), share: 2 },
+    { caption: 'Грузоподъёмность прицепа, т', value: t?.capacity_t != null ? `${formatNumber(t.capacity_t)} т` : null },
+    { caption: 'Вместимость прицепа, м³', value: t?.volume_m3 != null ? `${formatNumber(t.volume_m3)} м³` : null },
     { caption: 'Прицеп, номер', value: v?.trailer_plate },
   ]);
   pdf.boxes([

@@ -5,7 +5,7 @@
 import type { RouteModule } from '../context.ts';
 import { documentCalls } from '../../contract/calls/documents.ts';
 import { registerArea } from './define.ts';
-import { annul, companyFor, createDocument, frozenFile, listDocuments, loadDocument, markReady } from '../documents/store.ts';
+import { annul, companyFor, createDocument, frozenFile, listDocuments, loadDocument, markReady, markReadyMany } from '../documents/store.ts';
 import { applyAnswers, exportDay } from '../documents/exchange.ts';
 import { filesAdapter } from '../documents/files-adapter.ts';
 import { contentDisposition } from '../exports/workbook.ts';
@@ -49,6 +49,7 @@ export const documentRoutes: RouteModule = (app, ctx) => {
     },
     'POST /documents/answers': ({ user, body }) =>
       applyAnswers(db, user, adapter, { company_id: body.company_id, files: body.files.map((f) => ({ name: f.name, bytes: Buffer.from(f.data, 'base64') })) }),
+    'POST /documents/ready': ({ user, body }) => markReadyMany(db, user, body.ids),
     'POST /documents/:id/ready': ({ user, params }) => markReady(db, user, params.id),
     'POST /documents/:id/annul': ({ user, params, body }) => annul(db, user, params.id, body.reason),
     'GET /documents/:id/file.xml': async ({ user, params, reply }) => {

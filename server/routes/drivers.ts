@@ -93,7 +93,7 @@ export const driverRoutes: RouteModule = (app, ctx) => {
    * The driver's card beyond the account: a fleet vehicle of the driver's company (one in service, unless it is
    * already his) and the licence. Only what is sent.
    */
-  async function cardChanges(companyId: number, driverId: number | null, body: Pick<DriverUpdate, 'vehicle_id' | 'license_number' | 'license_issued'>): Promise<UserUpdate> {
+  async function cardChanges(companyId: number, driverId: number | null, body: Pick<DriverUpdate, 'vehicle_id' | 'license_number' | 'license_issued' | 'inn'>): Promise<UserUpdate> {
     const changes: UserUpdate = {};
     if (body.vehicle_id != null) {
       const vehicle = await db.kysely.selectFrom('vehicles').select(['company_id', 'is_active', 'plate']).where('id', '=', body.vehicle_id).executeTakeFirst();
@@ -104,6 +104,7 @@ export const driverRoutes: RouteModule = (app, ctx) => {
     if (body.vehicle_id !== undefined) changes.vehicle_id = body.vehicle_id;
     if (body.license_number !== undefined) changes.license_number = body.license_number;
     if (body.license_issued !== undefined) changes.license_issued = body.license_issued;
+    if (body.inn !== undefined) changes.inn = body.inn;
     return changes;
   }
 

@@ -25,6 +25,7 @@ const usersByIds = queryTemplate((db, ids: readonly number[]) =>
       'users.vehicle_id',
       'users.license_number',
       'users.license_issued',
+      'users.inn',
     ])
     .where('users.id', 'in', ids),
 );
@@ -71,6 +72,7 @@ export async function loadUserWires(db: Db, ids: readonly number[]): Promise<Map
       vehicle: row.vehicle_id === null ? null : (vehicles.get(row.vehicle_id) ?? null),
       license_number: row.license_number,
       license_issued: row.license_issued,
+      inn: row.inn,
     });
   }
   return result;

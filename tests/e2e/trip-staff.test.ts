@@ -218,7 +218,7 @@ describe('the trip as staff see it', () => {
     }
   });
 
-  it('«Документы»: a trip’s Т1 filtered, marked ready, the day’s zip downloaded and the title marked sent', async () => {
+  it('«Документы»: a trip’s Т1 filtered, selected and marked ready from the selection’s bar, the day’s zip downloaded and the title marked sent', async () => {
     const company = (await app.server.db.kysely.selectFrom('users').select('company_id').where('email', '=', DEMO.manager).executeTakeFirstOrThrow()).company_id as number;
     const cards = await carrierCards(app.server, company, { shipperEdo: SHIPPER_EDO, carrierEdo: true, plate: ['М777ОР99', 'М777ОР 99'], placeSuffix: ' (ЭТрН)' });
     const day = dayFromToday(-1);
@@ -236,8 +236,19 @@ describe('the trip as staff see it', () => {
       await waitFor(() => new URL(page.url()).searchParams.get('state') === 'draft', { message: 'the state filter in the URL' });
       const row = page.getByRole('row').filter({ hasText: `№ ${trip.task}-${trip.trip}` });
       await row.getByText('Черновик').waitFor();
-      await row.getByRole('button', { name: 'Готов к подписи' }).click();
-      await page.getByText(`Т1 — грузоотправитель по ТН № ${trip.task}-${trip.trip}: готов к подписи`).waitFor();
+      // Selected (the page's all, the other drafts of the day included), marked ready in one call from the bar.
+      await page.getByRole('checkbox', { name: 'Выбрать все на странице' }).check();
+      const bar = page.getByRole('toolbar', { name: 'Действия с выбранными' });
+      if (shots) {
+        await page.screenshot({ path: `${shots}/documents-selected-1440.png`, fullPage: true });
+        await page.setViewportSize({ width: 360, height: 780 });
+        await page.screenshot({ path: `${shots}/documents-selected-360.png`, fullPage: true });
+        await page.setViewportSize({ width: 1440, height: 900 });
+      }
+      await bar.getByRole('button', { name: /^Готов к подписи \(\d+\)$/ }).click();
+      await page.getByRole('button', { name: 'Отметить готовыми' }).click();
+      await page.getByRole('status').filter({ hasText: 'Готов к подписи:' }).waitFor();
+      if (shots) await page.screenshot({ path: `${shots}/documents-bulk-result-1440.png`, fullPage: true });
       await page.getByLabel('Состояние').selectOption('ready');
       await row.getByText('Готов к подписи').waitFor();
 

@@ -5,6 +5,9 @@
  * operator's answers (accepted with УИД and QR, rejected with the reason and the fix, an unknown file reported back
  * with nothing changed); the list's filters; another company's documents 404.
  */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +17,7 @@ import { call, makeCompany, makeUser, withAccessToken, type SignedInUser } from 
 import { carrierCards, SHIPPER_EDO, stampedTrip, type CarrierCards, type StampedTrip } from '../fixtures/papers.ts';
 import { openDb } from '../../server/db/connect.ts';
 import { buildApp } from '../../server/app.ts';
-import type { AnswersResult, DocumentItem, DocumentPage } from '../../contract/documents.ts';
+import type { AnswersResult, BulkReadyResult, DocumentItem, DocumentPage } from '../../contract/documents.ts';
 import type { Page, Task } from '../../contract/entities.ts';
 
 const DAY = '2026-11-27';
@@ -209,5 +212,53 @@ describe.each(backends)('the exchange’s documents ($name)', ({ databaseUrl }) 
     const theirs = await post<AnswersResult>('/api/documents/answers', { files: [{ name: 'a.json', data: b64({ file: one.file_name ?? 'x', status: 'rejected', reason: 'нет' }) }] }, stranger.token);
     expect(theirs.body.outcomes[0]?.outcome).toBe('unknown');
     expect((await get(`/api/documents/?company_id=${cards.company}`, stranger.token)).status).toBe(404);
+  });
+
+  it('our own Т1, signed by the shipper and accepted with its УИД: the Т2 carries that УИД and the Т1 file’s id, date, time and signature, and validates', async () => {
+    const t1 = (await list('state=sent&from=2026-11-26&to=2026-11-26')).items[0];
+    if (!t1?.file_name) throw new Error('the other day’s sent Т1 expected');
+    expect((await get(`/api/reports/${otherDay.trip}/etrn/t2.xml`)).status).toBe(409);
+    const uid = '7f3c2a10-5b6e-4d8f-9a1b-2c3d4e5f6a7b';
+    const signature = Buffer.from('подпись грузоотправителя (CMS)').toString('base64');
+    const answered = await post<AnswersResult>('/api/documents/answers', { files: [{ name: 'т1.json', data: b64({ file: t1.file_name, status: 'accepted', uid, signature }) }] });
+    expect(answered.body.applied).toBe(1);
+
+    const t2 = await get(`/api/reports/${otherDay.trip}/etrn/t2.xml`);
+    expect(t2.status).toBe(200);
+    const xml = new TextDecoder('windows-1251').decode(t2.bytes);
+    const header = /ДатИнфГО="(\d\d\.\d\d\.\d{4})" ВрИнфГО="([^"]+)"/.exec(new TextDecoder('windows-1251').decode((await get(`/api/documents/${t1.id}/file.xml`)).bytes));
+    expect(header).not.toBeNull();
+    expect(xml).toContain(`УИД_ТрН="${uid}"`);
+    expect(xml).toContain(`<ИдИнфГО ИдФайлИнфГО="${t1.file_name}" ДатФайлИнфГО="${header?.[1]}" ВрФайлИнфГО="${header?.[2]}" ЭП="${signature}"`);
+    const dir = mkdtempSync(join(tmpdir(), 'reis-documents-'));
+    const path = join(dir, 't2.xml');
+    writeFileSync(path, t2.bytes);
+    const run = spawnSync('xmllint', ['--noout', '--schema', join(process.cwd(), 'server/etrn/schemas/etrn-t2-carrier-accepts.xsd'), path], { encoding: 'utf8' });
+    expect(run.stderr).toContain('validates');
+    expect(run.status).toBe(0);
+  });
+
+  it('«Готов к подписи» for several at once: each made ready or reported with why (a missing fact, its state, not found), in one call', async () => {
+    const t2 = await take(otherDay.trip, 't2');
+    const waiting = (await list('state=draft')).items.find((d) => d.report_id === first.trip && d.title === 't2');
+    const accepted = (await list('state=accepted')).items[0];
+    if (!waiting || !accepted) throw new Error('a draft Т2 and an accepted document expected');
+    const bulk = await post<BulkReadyResult>('/api/documents/ready', { ids: [t2.body.id, waiting.id, accepted.id, 999_999] });
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.moved).toBe(1);
+    expect(bulk.body.outcomes.map((o) => [o.id, o.ok, o.item?.state ?? null])).toEqual([
+      [t2.body.id, true, 'ready'],
+      [waiting.id, false, null],
+      [accepted.id, false, null],
+      [999_999, false, null],
+    ]);
+    const [, missing, state, unknown] = bulk.body.outcomes;
+    expect(missing?.detail).toContain('Не хватает сведений для');
+    expect(state?.detail).toMatch(/^Документ/);
+    expect(unknown?.detail).toBe('Документ не найден');
+    expect((await list('state=draft')).items.map((d) => d.id)).toContain(waiting.id);
+    // Bad input: 400 in Russian; none of them the caller's: 404.
+    for (const ids of [[], [t2.body.id, t2.body.id], ['1']]) expect((await post('/api/documents/ready', { ids })).status).toBe(400);
+    expect((await post('/api/documents/ready', { ids: [waiting.id] }, stranger.token)).status).toBe(404);
   });
 });

@@ -12,7 +12,8 @@ import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { call, makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
 import type { ReportDocuments } from '../../contract/calls/papers.ts';
-import { carrierCards, inn10, stampedTrip } from '../fixtures/papers.ts';
+import { carrierCards, inn10, SHIPPER_EDO, stampedTrip } from '../fixtures/papers.ts';
+import type { Vehicle } from '../../contract/registers.ts';
 import { gatherTrip } from '../../server/papers/gather.ts';
 import { etrnFacts, paperWaybillFacts } from '../../server/papers/map.ts';
 import { missingFacts } from '../../server/etrn/missing.ts';
@@ -144,6 +145,62 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
     for (const fact of ['ООО «Карьер Северный»', 'ООО «СтройДом»', 'ООО «ТК Рейс»', inn10('662301234'), 'А123ВС 77', 'Петров Иван Сергеевич']) expect(waybill).toContain(fact);
 
     for (const path of ['documents', 'pod.pdf', 'waybill.pdf', 'etrn/t1.xml']) expect((await download(`/api/reports/${trip}/${path}`, stranger.token)).status).toBe(404);
+  });
+
+  it('a leased vehicle with a trailer and a driver with his ИНН, filled on their cards: the panel stops naming them, the Т1 carries them and validates, the paper waybill shows them', async () => {
+    await s.db.kysely.updateTable('counterparties').set({ edo_id: SHIPPER_EDO }).where('id', '=', shipper).execute();
+    const vehicle = (await gatherTrip(s.db, report)).vehicle!;
+    const card = { plate: vehicle.plate, make: 'КАМАЗ', model: '65115', body_type: 'dump_truck', ownership: 'leasing', capacity_t: 20, volume_m3: 12, trailer_plate: 'АВ 1234 77' };
+    const put = (body: object) => call<Vehicle>(s, 'PUT', `/api/vehicles/${vehicle.id}`, { token: manager.token, body });
+    expect((await put(card)).status).toBe(200);
+    const t1Missing = async () => (await call<ReportDocuments>(s, 'GET', `/api/reports/${trip}/documents`, { token: manager.token })).body.titles.find((t) => t.title === 't1')?.missing.map((m) => [m.field, m.card]);
+    expect(await t1Missing()).toEqual([
+      ['vehicle.leaseDocument', 'vehicle'],
+      ['vehicle.lessorInn', 'vehicle'],
+      ['vehicle.trailer.type', 'vehicle'],
+      ['vehicle.trailer.make', 'vehicle'],
+      ['vehicle.trailer.capacityT', 'vehicle'],
+      ['vehicle.trailer.volumeM3', 'vehicle'],
+      ['vehicle.trailer.leaseDocument', 'vehicle'],
+      ['vehicle.trailer.lessorInn', 'vehicle'],
+    ]);
+    // A lessor's ИНН with a wrong check digit is refused naming the field.
+    const lessor = inn10('781001234');
+    const badLessor = await put({ ...card, lessor_inn: `${lessor.slice(0, 9)}${(Number(lessor[9]) + 1) % 10}` });
+    expect(badLessor.status).toBe(400);
+    expect((badLessor.body as unknown as { detail: string }).detail).toContain('ИНН арендодателя: неверная контрольная цифра');
+    const filled = { ...card, lease_doc_number: 'Л-2025/77', lease_doc_date: '2025-03-01', lessor_inn: lessor, trailer_type: 'Полуприцеп', trailer_make: 'НефАЗ 9509', trailer_capacity_t: 30, trailer_volume_m3: 28 };
+    const saved = await put(filled);
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ lease_doc_name: null, lease_doc_number: 'Л-2025/77', lease_doc_date: '2025-03-01', lessor_inn: lessor, trailer_make: 'НефАЗ 9509', trailer_capacity_t: 30 });
+
+    // The driver's ИНН: a person's 12 digits with both check digits; each wrong one named, the right one kept.
+    const driverInn = inn10('7701234567');
+    const wrong = (i: 10 | 11) => driverInn.slice(0, i) + String((Number(driverInn[i]) + 1) % 10) + driverInn.slice(i + 1);
+    for (const inn of [wrong(10), wrong(11), '7701234567']) {
+      const res = await call(s, 'PUT', `/api/users/drivers/${driverId}/`, { token: manager.token, body: { inn } });
+      expect(res.status).toBe(400);
+      expect((res.body as { detail: string }).detail).toContain(inn.length === 12 ? 'ИНН водителя: неверная контрольная цифра' : 'ИНН водителя: должен состоять из 12 цифр');
+    }
+    const driver = await call<{ inn: string | null }>(s, 'PUT', `/api/users/drivers/${driverId}/`, { token: manager.token, body: { inn: driverInn } });
+    expect(driver.status).toBe(200);
+    expect(driver.body.inn).toBe(driverInn);
+
+    expect(await t1Missing()).toEqual([]);
+    const xml = await download(`/api/reports/${trip}/etrn/t1.xml`, manager.token);
+    expect(xml.status).toBe(200);
+    const dir = mkdtempSync(join(tmpdir(), 'reis-papers-'));
+    const path = join(dir, 't1.xml');
+    writeFileSync(path, xml.body);
+    const run = spawnSync('xmllint', ['--noout', '--schema', join(process.cwd(), 'server/etrn/schemas/etrn-t1-shipper.xsd'), path], { encoding: 'utf8' });
+    expect(run.stderr).toContain('validates');
+    const text = new TextDecoder('windows-1251').decode(xml.body).replace(/>\s+</g, '><');
+    expect(text).toContain(`<ОснАрЛиз НаимДок="Договор лизинга" НомерДок="Л-2025/77" ДатаДок="01.03.2025"><ИдРекСост><ИННЮЛ>${lessor}</ИННЮЛ>`);
+    expect(text).toMatch(/<Прицеп РегНомер="АВ123477" ТипВлад="4"><ПарТС Тип="Полуприцеп" Марка="НефАЗ 9509" Грузопод="30" Вместим="28"\/>/);
+    expect(text).toContain(`ИННФЛ="${driverInn}"`);
+
+    const waybill = pdfText((await download(`/api/reports/${trip}/waybill.pdf`, manager.token)).body);
+    for (const fact of ['Лизинг', `Договор лизинга № Л-2025/77 от 01.03.2025, арендодатель ИНН ${lessor}`, 'Полуприцеп НефАЗ 9509', '30 т', '28 м³', 'АВ1234 77', driverInn]) expect(waybill.replace(/\s+/g, ' ')).toContain(fact);
   });
 
   it('a task’s and a day’s waybills in one PDF: each trip’s waybill, read back in Cyrillic; no trip is 404; another company’s task is 404', async () => {

@@ -1657,6 +1657,16 @@ export const EXTRA_ROWS: Row[] = [
     make: async (c) => ({ url: `/api/documents/${await documentOfA(c, 'draft')}/ready` }),
   },
   {
+    // Each document made ready or reported: company A's form-filed draft lacks its facts (reported, 200); another
+    // company's staff find none of them (404).
+    call: 'POST /documents/ready',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => ({ url: '/api/documents/ready', body: { ids: [await documentOfA(c, 'draft')] } }),
+    bad: async () => ({ url: '/api/documents/ready', body: { ids: [] } }),
+    badBy: 'manager',
+  },
+  {
     call: 'POST /documents/{id}/annul',
     method: 'POST',
     matrix: '401 403 ok 404 ok 404 ok',

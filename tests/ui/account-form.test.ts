@@ -18,7 +18,7 @@ const driver: UserWire = {
   vehicle_id: null,
   vehicle: null,
   license_number: null,
-  license_issued: null,
+  license_issued: null, inn: null,
 };
 
 describe('the account form', () => {

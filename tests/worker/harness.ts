@@ -33,7 +33,7 @@ export const driverWire: UserWire = {
   vehicle_id: null,
   vehicle: null,
   license_number: null,
-  license_issued: null,
+  license_issued: null, inn: null,
 };
 
 export const driverUser = { ...driverWire, role: 'driver' as const };

@@ -187,6 +187,17 @@ function FleetFields({
         onChange={(event) => set('license_number', event.target.value)}
       />
       <DateField label="Дата выдачи удостоверения" name="license_issued" value={values.license_issued} error={errors.license_issued} onValue={(iso) => set('license_issued', iso)} />
+      <Field
+        label="ИНН водителя"
+        name="inn"
+        autoComplete="off"
+        inputMode="numeric"
+        placeholder="12 цифр"
+        hint="Для транспортной накладной"
+        value={values.inn}
+        error={errors.inn}
+        onChange={(event) => set('inn', event.target.value)}
+      />
     </>
   );
 }

@@ -4,6 +4,7 @@
  * what changed, so a stale copy never overwrites another admin's change to a field this one did not touch.
  */
 import { MAX_VEHICLE_CAPACITY } from '../../../contract/payloads.ts';
+import { innProblem } from '../../../contract/requisites.ts';
 import type { Role } from '../../../contract/roles.ts';
 import type { UserWire } from '../../../contract/entities.ts';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
@@ -23,6 +24,8 @@ export interface AccountValues {
   vehicle_id: string;
   license_number: string;
   license_issued: string;
+  /** The driver's ИНН (issue 33: the waybill's driver), as typed. */
+  inn: string;
 }
 
 export type AccountField = keyof AccountValues;
@@ -41,12 +44,12 @@ export interface AccountShape {
 }
 
 export const FIELD_ORDER: readonly AccountField[] = [
-  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_number', 'license_issued',
+  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_number', 'license_issued', 'inn',
 ];
 
 export const EMPTY_ACCOUNT: AccountValues = {
   name: '', email: '', phone: '', password: '', role: '', company_id: '', vehicle_number: '', vehicle_brand: '', vehicle_capacity: '',
-  vehicle_id: '', license_number: '', license_issued: '',
+  vehicle_id: '', license_number: '', license_issued: '', inn: '',
 };
 
 export function roleOf(user: Pick<UserWire, 'role'>): Role {
@@ -68,6 +71,7 @@ export function valuesOf(user: UserWire): AccountValues {
     vehicle_id: user.vehicle_id ? String(user.vehicle_id) : '',
     license_number: user.license_number ?? '',
     license_issued: user.license_issued ?? '',
+    inn: user.inn ?? '',
   };
 }
 
@@ -88,6 +92,7 @@ export interface AccountBody {
   vehicle_id?: number | null;
   license_number?: string | null;
   license_issued?: string | null;
+  inn?: string | null;
 }
 
 /** A new account: the fields every account has, checked; the rest where the form has them. */
@@ -102,7 +107,7 @@ export interface NewAccount extends AccountBody {
 export type AccountCheck<B> = { ok: true; body: B } | { ok: false; errors: AccountErrors };
 
 const BODY_FIELDS = [
-  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_number', 'license_issued',
+  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_number', 'license_issued', 'inn',
 ] as const satisfies readonly (keyof AccountBody)[];
 
 function copy<K extends keyof AccountBody>(to: AccountBody, from: AccountBody, key: K): void {
@@ -137,6 +142,11 @@ export function accountBody(values: AccountValues, shape: AccountShape, loaded: 
     if (!v.vehicle_number.trim() && (v.vehicle_brand.trim() || capacity !== null)) {
       errors.vehicle_number = 'Укажите госномер, чтобы сохранить транспорт';
     }
+  }
+  if (shape.fleet) {
+    const inn = v.inn.replace(/\s+/g, '');
+    const problem = inn === '' ? null : innProblem(inn, 'fl');
+    if (problem) errors.inn = problem.replace(/^ИНН: (.)/, (_, first: string) => first.toUpperCase());
   }
   if (Object.keys(errors).length > 0) return { ok: false, errors };
 
@@ -193,6 +203,7 @@ function normalized(values: AccountValues, shape: AccountShape, capacity: number
     body.vehicle_id = values.vehicle_id ? Number(values.vehicle_id) : null;
     body.license_number = values.license_number.trim() || null;
     body.license_issued = values.license_issued || null;
+    body.inn = values.inn.replace(/\s+/g, '') || null;
   }
   return body;
 }
@@ -203,6 +214,7 @@ const LABELLED: readonly [string, AccountField][] = [
   ['Машина: ', 'vehicle_id'],
   ['Водительское удостоверение: ', 'license_number'],
   ['Дата выдачи удостоверения: ', 'license_issued'],
+  ['ИНН водителя: ', 'inn'],
 ];
 
 export function accountServerError(detail: string): { field: AccountField | null; message: string } {

@@ -8,8 +8,8 @@
 import type { z } from 'zod';
 import { PLACE_RADIUS_DEFAULT_M, PLACE_RADIUS_MAX_M, PLACE_RADIUS_MIN_M, parsePoint, type MapSource } from '../../../contract/geo.ts';
 import { parsePlate } from '../../../contract/plates.ts';
-import type { BodyType, Counterparty, Ownership, Place, Vehicle } from '../../../contract/registers.ts';
-import type { CounterpartyRole, LegalForm } from '../../../contract/requisites.ts';
+import type { BodyType, Counterparty, Ownership, Place, Vehicle, VehiclePaperFields } from '../../../contract/registers.ts';
+import { innProblem, type CounterpartyRole, type LegalForm } from '../../../contract/requisites.ts';
 import { parseQuantity, quantityText } from '../../ui/decimal.ts';
 
 export type FieldErrors<F extends string> = Partial<Record<F, string>>;
@@ -213,7 +213,10 @@ export function placeBody(v: PlaceValues): { ok: true; body: PlaceBody } | { ok:
 
 // ── Vehicles ──
 
-export const VEHICLE_FIELDS = ['plate', 'is_foreign', 'make', 'model', 'body_type', 'ownership', 'capacity_t', 'volume_m3', 'trailer_plate', 'is_active'] as const;
+export const VEHICLE_FIELDS = [
+  ...['plate', 'is_foreign', 'make', 'model', 'body_type', 'ownership', 'capacity_t', 'volume_m3', 'trailer_plate', 'is_active'] as const,
+  ...['lease_doc_name', 'lease_doc_number', 'lease_doc_date', 'lessor_inn', 'trailer_type', 'trailer_make', 'trailer_capacity_t', 'trailer_volume_m3'] as const,
+];
 export type VehicleField = (typeof VEHICLE_FIELDS)[number];
 
 export const VEHICLE_LABELS: Readonly<Record<string, VehicleField>> = {
@@ -227,7 +230,19 @@ export const VEHICLE_LABELS: Readonly<Record<string, VehicleField>> = {
   Грузоподъёмность: 'capacity_t',
   'Объём кузова': 'volume_m3',
   Активен: 'is_active',
+  'Документ владения': 'lease_doc_name',
+  'Номер документа владения': 'lease_doc_number',
+  'Дата документа владения': 'lease_doc_date',
+  'ИНН арендодателя': 'lessor_inn',
+  'Тип прицепа': 'trailer_type',
+  'Марка прицепа': 'trailer_make',
+  'Грузоподъёмность прицепа': 'trailer_capacity_t',
+  'Объём прицепа': 'trailer_volume_m3',
 };
+
+/** The card's texts the waybill reads (issue 33): the ownership document and the trailer. */
+type PaperText = 'lease_doc_name' | 'lease_doc_number' | 'lease_doc_date' | 'lessor_inn' | 'trailer_type' | 'trailer_make';
+const PAPER_TEXTS: readonly PaperText[] = ['lease_doc_name', 'lease_doc_number', 'lease_doc_date', 'lessor_inn', 'trailer_type', 'trailer_make'];
 
 export interface VehicleValues {
   plate: string;
@@ -240,9 +255,18 @@ export interface VehicleValues {
   volume_m3: string;
   trailer_plate: string;
   is_active: boolean;
+  /** YYYY-MM-DD or '' (a DateField). */
+  lease_doc_date: string;
+  lease_doc_name: string;
+  lease_doc_number: string;
+  lessor_inn: string;
+  trailer_type: string;
+  trailer_make: string;
+  trailer_capacity_t: string;
+  trailer_volume_m3: string;
 }
 
-export interface VehicleBody {
+export interface VehicleBody extends VehiclePaperFields {
   plate: string;
   is_foreign: boolean;
   make: string;
@@ -256,7 +280,10 @@ export interface VehicleBody {
 }
 
 export function emptyVehicle(): VehicleValues {
-  return { plate: '', is_foreign: false, make: '', model: '', body_type: '', ownership: '', capacity_t: '', volume_m3: '', trailer_plate: '', is_active: true };
+  return {
+    ...{ plate: '', is_foreign: false, make: '', model: '', body_type: '', ownership: '', capacity_t: '', volume_m3: '', trailer_plate: '', is_active: true },
+    ...{ lease_doc_name: '', lease_doc_number: '', lease_doc_date: '', lessor_inn: '', trailer_type: '', trailer_make: '', trailer_capacity_t: '', trailer_volume_m3: '' },
+  };
 }
 
 export function vehicleValues(v: Vehicle): VehicleValues {
@@ -271,6 +298,9 @@ export function vehicleValues(v: Vehicle): VehicleValues {
     volume_m3: quantityText(v.volume_m3),
     trailer_plate: v.trailer_plate ?? '',
     is_active: v.is_active,
+    ...(Object.fromEntries(PAPER_TEXTS.map((key) => [key, v[key] ?? ''])) as Record<PaperText, string>),
+    trailer_capacity_t: quantityText(v.trailer_capacity_t),
+    trailer_volume_m3: quantityText(v.trailer_volume_m3),
   };
 }
 
@@ -290,7 +320,10 @@ export function vehicleBody(v: VehicleValues): { ok: true; body: VehicleBody } |
     const trailer = parsePlate(v.trailer_plate, { foreign: v.is_foreign, trailer: true, label: 'Госномер прицепа' });
     if (!trailer.ok) errors.trailer_plate = bare(trailer.reason, 'Госномер прицепа');
   }
-  const number = (key: 'capacity_t' | 'volume_m3'): number | null => {
+  const lessor = v.lessor_inn.replace(/\s+/g, '');
+  const lessorProblem = lessor === '' ? null : innProblem(lessor);
+  if (lessorProblem) errors.lessor_inn = bare(lessorProblem, 'ИНН');
+  const number = (key: 'capacity_t' | 'volume_m3' | 'trailer_capacity_t' | 'trailer_volume_m3'): number | null => {
     const parsed = parseQuantity(v[key]);
     if (!parsed.ok) errors[key] = parsed.error;
     else if (parsed.value === 0) errors[key] = 'Больше 0';
@@ -298,7 +331,10 @@ export function vehicleBody(v: VehicleValues): { ok: true; body: VehicleBody } |
   };
   const capacity = number('capacity_t');
   const volume = number('volume_m3');
+  const trailerCapacity = number('trailer_capacity_t');
+  const trailerVolume = number('trailer_volume_m3');
   if (Object.keys(errors).length > 0) return { ok: false, errors };
+  const papers = Object.fromEntries(PAPER_TEXTS.map((key) => [key, v[key].trim() || null])) as Record<PaperText, string | null>;
   return {
     ok: true,
     body: {
@@ -312,6 +348,10 @@ export function vehicleBody(v: VehicleValues): { ok: true; body: VehicleBody } |
       volume_m3: volume,
       trailer_plate: v.trailer_plate.trim() === '' ? null : v.trailer_plate,
       is_active: v.is_active,
+      ...papers,
+      lessor_inn: lessor || null,
+      trailer_capacity_t: trailerCapacity,
+      trailer_volume_m3: trailerVolume,
     },
   };
 }

@@ -7,6 +7,8 @@
  * titles, each sent once) and «Загрузить ответы оператора» (the answer files, each file's outcome listed); with
  * Диадок's API configured for the company (docs/documents.md «The Диадок API adapter») those two give way to the
  * adapter's line: its box and the job's last pass (sent, accepted, rejected, waiting, errors).
+ * Rows are selectable (the page's all at once): «Готов к подписи» for the selected ones in one call (POST
+ * /documents/ready), asked first, each document's outcome listed; the ones that could not move stay selected.
  */
 import { useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
@@ -34,6 +36,8 @@ import { FilterSelect } from '../../ui/console/FilterSelect.tsx';
 import { useListController } from '../../ui/console/list-controller.ts';
 import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
 import { actionsColumn, RowActions, RowButton, RowCard, useRowWork } from '../../ui/console/RowParts.tsx';
+import { BulkBar, BulkResults } from '../../ui/console/BulkResults.tsx';
+import type { BulkOutcome } from '../../ui/console/bulk.ts';
 import './documents.css';
 
 const column = createColumnHelper<DocumentItem>();
@@ -118,7 +122,7 @@ export function DocumentsScreen({ title }: ScreenProps) {
       ...(state.counterparty ? { counterparty_id: Number(state.counterparty) } : {}),
     }),
   });
-  const { state, update } = list;
+  const { state, update, selected, setSelected } = list;
   const server = useNeedsServer();
   const work = useRowWork(server);
   const ready = useSend('POST /documents/:id/ready');
@@ -131,6 +135,11 @@ export function DocumentsScreen({ title }: ScreenProps) {
   const [day, setDay] = useState(() => state.to || isoDate(new Date()));
   const [busy, setBusy] = useState<'export' | 'answers' | null>(null);
   const [answers, setAnswers] = useState<AnswersResult | null>(null);
+  const [bulkResult, setBulkResult] = useState<BulkOutcome[] | null>(null);
+  const [bulkBusy, setBulkBusy] = useState(false);
+  const byId = new Map(list.rows.map((d) => [String(d.id), d]));
+  const chosen = [...selected].map((id) => byId.get(id)).filter((d): d is DocumentItem => d !== undefined);
+  const readyable = chosen.filter((d) => d.can_mark_ready);
 
   async function exportDay(): Promise<void> {
     setBusy('export');
@@ -165,6 +174,38 @@ export function DocumentsScreen({ title }: ScreenProps) {
   }
 
   const name = (d: DocumentItem) => `${DOCUMENT_TITLE_LABELS[d.title]} по ТН № ${d.waybill_number}`;
+
+  /** «Готов к подписи» for the selected drafts in one call: asked first, each one's outcome listed. */
+  async function bulkReady(): Promise<void> {
+    const skipped = chosen.length - readyable.length;
+    const yes = await work.ask({
+      title: `Отметить «Готов к подписи» выбранные документы (${readyable.length})?`,
+      message: (
+        <p>
+          XML каждого документа будет сформирован из данных рейса сейчас и зафиксирован. Документ, которому не хватает сведений, останется черновиком — причина будет показана.
+          {skipped > 0 && ` Не черновики и не отклонённые (${skipped}) пропускаются.`}
+        </p>
+      ),
+      confirmLabel: 'Отметить готовыми',
+    });
+    if (!yes) return;
+    setBulkBusy(true);
+    try {
+      const result = await sendOnce('POST /documents/ready', { body: { ids: readyable.map((d) => d.id) } });
+      const outcomes = result.outcomes.map((o) => {
+        const d = byId.get(String(o.id));
+        return { id: String(o.id), label: d ? name(d) : `Документ № ${o.id}`, ok: o.ok, message: o.detail };
+      });
+      setBulkResult(outcomes);
+      setSelected(new Set(outcomes.filter((o) => !o.ok).map((o) => o.id)));
+      showToast(result.moved === outcomes.length ? 'success' : 'error', `Готовы к подписи: ${result.moved} из ${outcomes.length}`);
+    } catch (error) {
+      showToast('error', failureMessage(error));
+    } finally {
+      setBulkBusy(false);
+      await list.query.refetch();
+    }
+  }
   const markReady = (d: DocumentItem) =>
     work.run(d.id, () => ready.mutateAsync({ params: { id: d.id } }), { done: `${name(d)}: готов к подписи`, refused: 'Не готов' });
   const annulDoc = (d: DocumentItem) =>
@@ -303,8 +344,21 @@ export function DocumentsScreen({ title }: ScreenProps) {
           </button>
         </section>
       )}
+      {bulkResult && <BulkResults title="Готов к подписи" outcomes={bulkResult} onClose={() => setBulkResult(null)} />}
+      <BulkBar count={chosen.length} onClear={() => setSelected(new Set())}>
+        <button
+          type="button"
+          className="button button-small button-primary"
+          disabled={server.offline || bulkBusy || readyable.length === 0}
+          title={readyable.length === 0 ? 'Среди выбранных нет черновиков' : server.reason}
+          onClick={() => void bulkReady()}
+        >
+          {bulkBusy ? 'Формируем…' : `Готов к подписи (${readyable.length})`}
+        </button>
+      </BulkBar>
       <ListFrame
         list={list}
+        selectable
         label={title}
         columns={columns}
         getRowId={(d) => String(d.id)}

@@ -1,12 +1,14 @@
 /**
  * A fleet vehicle's card (issue 31): the plate shown as it will be stored while it is typed (contract/plates.ts:
  * Latin look-alikes as Cyrillic, spaces and case ignored), a foreign plate when marked, make, model, body type,
- * ownership, capacity, volume, the trailer's plate, in service or not. A refusal stands under its field.
+ * ownership (when not owned: the document it is held under and the lessor's ИНН — the waybill's), capacity, volume,
+ * the trailer's plate (with one: its type, make, capacity and volume), in service or not. A refusal stands under its
+ * field.
  */
 import { useId } from 'react';
-import { BODY_TYPE_LABELS, BODY_TYPES, OWNERSHIP_LABELS, OWNERSHIPS, type BodyType, type Ownership, type Vehicle } from '../../../contract/registers.ts';
+import { BODY_TYPE_LABELS, BODY_TYPES, LEASE_DOCUMENT_NAMES, OWNERSHIP_LABELS, OWNERSHIPS, type BodyType, type Ownership, type Vehicle } from '../../../contract/registers.ts';
 import { useSend } from '../../engine/api.ts';
-import { Field } from '../../ui/Field.tsx';
+import { DateField, Field } from '../../ui/Field.tsx';
 import { Options } from '../../ui/Options.tsx';
 import { Select } from '../../ui/Select.tsx';
 import { emptyVehicle, plateHint, VEHICLE_FIELDS, VEHICLE_LABELS, vehicleBody, vehicleValues } from '../../parts/registers/register-form.ts';
@@ -54,7 +56,25 @@ export function VehicleDialog({ card, companyId, onSaved, onClose }: { card: Veh
         </Select>
         <Field label="Грузоподъёмность, т" inputMode="decimal" placeholder="22,5" hint="Можно с запятой: 22,5" {...text('capacity_t')} />
         <Field label="Объём кузова, м³" inputMode="decimal" placeholder="16" {...text('volume_m3')} />
+        {values.ownership !== '' && values.ownership !== 'own' && (
+          <fieldset className="register-wide register-group">
+            <legend>Документ владения (для накладной)</legend>
+            <Field label="Документ" placeholder={LEASE_DOCUMENT_NAMES[values.ownership]} hint={`Пусто — «${LEASE_DOCUMENT_NAMES[values.ownership]}»`} {...text('lease_doc_name')} />
+            <Field label="Номер документа" placeholder="Л-2025/77" {...text('lease_doc_number')} />
+            <DateField label="Дата документа" name="lease_doc_date" value={values.lease_doc_date} error={errors.lease_doc_date} onValue={(iso) => set({ lease_doc_date: iso })} />
+            <Field label="ИНН арендодателя" inputMode="numeric" placeholder="10 или 12 цифр" {...text('lessor_inn')} />
+          </fieldset>
+        )}
         <Field label="Госномер прицепа" placeholder="АВ1234 77" hint={trailer?.text ?? 'Пусто — без прицепа'} {...text('trailer_plate')} />
+        {values.trailer_plate.trim() !== '' && (
+          <fieldset className="register-wide register-group">
+            <legend>Прицеп (для накладной)</legend>
+            <Field label="Тип прицепа" placeholder="Полуприцеп" {...text('trailer_type')} />
+            <Field label="Марка прицепа" placeholder="НефАЗ 9509" {...text('trailer_make')} />
+            <Field label="Грузоподъёмность прицепа, т" inputMode="decimal" placeholder="30" {...text('trailer_capacity_t')} />
+            <Field label="Объём прицепа, м³" inputMode="decimal" placeholder="28" {...text('trailer_volume_m3')} />
+          </fieldset>
+        )}
         <label className="check register-active">
           <input type="checkbox" name="is_active" checked={values.is_active} onChange={(event) => set({ is_active: event.target.checked })} />
           В работе (снятую с работы машину нельзя назначить водителю)
