@@ -115,3 +115,6 @@ export const WIRE_ID_MESSAGE = 'ожидается положительное ц
 
 /** An id in a path or query string: digits only, from 1 to MAX_ID. */
 export const wireId = (message = WIRE_ID_MESSAGE) => wireInt(1, MAX_ID, message);
+
+/** A phone number as people write it: an optional plus, then 5–20 digits, spaces, brackets and hyphens. */
+export const PHONE_PATTERN = /^\+?[0-9 ()-]{5,20}$/;

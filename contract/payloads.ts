@@ -3,16 +3,13 @@
  * the worker and UI use the inferred types.
  */
 import { z } from 'zod';
-import { isoDate, stripUnsafeChars, text } from './fields.ts';
+import { isoDate, PHONE_PATTERN, stripUnsafeChars, text } from './fields.ts';
 import { ROLES } from './roles.ts';
-// A cycle (requisites.ts reads PHONE_PATTERN): each side reads the other's only inside functions, never at load.
 import { innField } from './requisites.ts';
 
 const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Некорректный e-mail' }));
 const password = z.string().min(8, 'Пароль должен быть не короче 8 символов').max(200);
 const name = text().min(1, 'Укажите имя').max(200);
-/** A phone number as people write it: an optional plus, then 5–20 digits, spaces, brackets and hyphens. */
-export const PHONE_PATTERN = /^\+?[0-9 ()-]{5,20}$/;
 const phone = z.string().trim().regex(PHONE_PATTERN, 'Некорректный телефон');
 
 export const loginSchema = z.object({

@@ -8,8 +8,7 @@
  * (tests/contract/requisites.test.ts).
  */
 import { z } from 'zod';
-import { text } from './fields.ts';
-import { PHONE_PATTERN } from './payloads.ts';
+import { PHONE_PATTERN, text } from './fields.ts';
 
 /** ЮЛ (юридическое лицо), ИП (индивидуальный предприниматель), физлицо. */
 export const LEGAL_FORMS = ['ul', 'ip', 'fl'] as const;
