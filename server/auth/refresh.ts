@@ -141,6 +141,7 @@ export class RefreshTokens {
    * when the reuse does not look like a lost answer.
    */
   private async regrantLostRotation(row: {
+    id: number;
     user_id: number;
     device_id: string;
     family_id: string;
@@ -155,7 +156,8 @@ export class RefreshTokens {
       .select(['id', 'used_at', 'revoked_at', 'created_at'])
       .where('family_id', '=', row.family_id)
       .execute();
-    if (family.some((t) => t.used_at !== null && t.used_at > row.used_at!)) return null;
+    // Another token of the family used since (or in the same millisecond: the clock's ISO time has no finer grain).
+    if (family.some((t) => t.id !== row.id && t.used_at !== null && t.used_at >= row.used_at!)) return null;
     const live = family.filter((t) => t.used_at === null && t.revoked_at === null);
     const successor = live[0];
     if (live.length !== 1 || !successor || successor.created_at < row.used_at) return null;

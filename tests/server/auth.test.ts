@@ -121,6 +121,19 @@ describe.each(backends)('auth ($name)', ({ databaseUrl }) => {
       expect((await refresh(other)).status).toBe(200);
     });
 
+    it('a used token back after its successor was used in the same millisecond is still a reuse, not a lost answer', async () => {
+      const t1 = (await login(server, driver.email, PASSWORD, 'dev-same-ms')).refresh_token;
+      const t2 = (await refresh(t1)).body.refresh_token as string;
+      await refresh(t2);
+      // Both rotations in one millisecond (a fast machine: the ISO clock has millisecond grain).
+      const same = new Date().toISOString();
+      await server.db.kysely.updateTable('refresh_tokens').set({ created_at: same }).where('device_id', '=', 'dev-same-ms').execute();
+      await server.db.kysely.updateTable('refresh_tokens').set({ used_at: same }).where('device_id', '=', 'dev-same-ms').where('used_at', 'is not', null).execute();
+      const reuse = await refresh(t1);
+      expect(reuse.status).toBe(401);
+      expect(reuse.body.detail).toMatch(/уже использован/);
+    });
+
     it('survives a lost rotation answer: the used token, back within the grace period, gets a fresh successor', async () => {
       const t1 = (await login(server, driver.email, PASSWORD, 'dev-2g')).refresh_token;
       const lost = (await refresh(t1)).body.refresh_token as string; // the phone never saw this answer
