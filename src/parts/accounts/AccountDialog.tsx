@@ -42,7 +42,14 @@ export interface AccountDialogProps {
 
 function focusFirst(errors: AccountErrors): void {
   const first = FIELD_ORDER.find((field) => errors[field]);
-  if (first) document.querySelector<HTMLElement>(`.dialog [name="${first}"]`)?.focus();
+  if (!first) return;
+  // After the errors render: the field is focused and shown whole, its error line too (at 360 px the last field's
+  // error sat below the scrolled fields, out of sight).
+  requestAnimationFrame(() => {
+    const input = document.querySelector<HTMLElement>(`.dialog [name="${first}"]`);
+    input?.focus();
+    input?.closest('.field')?.scrollIntoView({ block: 'nearest' });
+  });
 }
 
 export function AccountDialog({ title, submitLabel, shape, loaded, initial, companies = [], save, onClose }: AccountDialogProps) {
