@@ -46,16 +46,19 @@ function baseQuery(db: Q, company: number | null) {
 /**
  * The reports waiting for review (the menu's count): read from the partial index of pending reports, which the
  * literal 'pending' lets the planner use; `+t.company_id` keeps SQLite from walking the company's whole history of
- * tasks to reach them (PostgreSQL reads it as the plain comparison it is).
+ * tasks to reach them. PostgreSQL gets the plain column: it has no statistics for the expression `+company_id`, so
+ * it guessed 586 of the big carrier's 155 000 tasks and walked all of them from the tasks side (1.0–1.6 s at full
+ * size, against reading the 8 700 pending reports first).
  */
-function pendingCount(db: Q, company: number | null) {
-  return db
+function pendingCount(db: Db, company: number | null) {
+  const companyColumn = db.dialect === 'sqlite' ? sql`+t.company_id` : sql.ref('t.company_id');
+  return db.kysely
     .selectFrom('reports as r')
     .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
     .innerJoin('tasks as t', 't.id', 'td.task_id')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where(sql.ref('r.review_status'), '=', sql.lit('pending'))
-    .$if(company !== null, (qb) => qb.where(sql`+t.company_id`, '=', company as number))
+    .$if(company !== null, (qb) => qb.where(companyColumn, '=', company as number))
     .executeTakeFirstOrThrow();
 }
 
@@ -125,7 +128,7 @@ export async function listReports(db: Db, user: AuthUser, q: ReportListQuery): P
       .offset(q.offset)
       .execute(),
     filtered.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    pendingCount(db.kysely, company),
+    pendingCount(db, company),
   ]);
   const [photos, closed] = await Promise.all([photosOf(db.kysely, rows.map((r) => r.id)), closedLoads(db.kysely, rows.map((r) => r.id))]);
   const items: ReportListItem[] = rows.map((r) => ({
