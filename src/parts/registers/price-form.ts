@@ -92,9 +92,9 @@ export function priceGroups(lines: readonly PriceLine[]): PriceLine[][] {
 export const periodText = (line: Pick<PriceLine, 'valid_from' | 'valid_to'>): string =>
   `с ${formatDate(line.valid_from)}${line.valid_to ? ` по ${formatDate(line.valid_to)}` : ''}`;
 
-/** «450,5 ₽ за т, НДС сверху 22 %, первые 60 мин бесплатно». */
+/** «450,50 ₽ за т, НДС сверху 22 %, первые 60 мин бесплатно», «12 000 ₽ за рейс, без НДС». */
 export function priceText(line: Pick<PriceLine, 'price' | 'unit' | 'vat_mode' | 'vat_rate' | 'free_minutes'>): string {
-  const vat = line.vat_mode === 'none' ? VAT_MODE_LABELS.none : `${VAT_MODE_LABELS[line.vat_mode]} ${line.vat_rate ?? 0} %`;
+  const vat = line.vat_mode === 'none' ? 'без НДС' : `${VAT_MODE_LABELS[line.vat_mode]} ${line.vat_rate ?? 0} %`;
   const free = line.free_minutes !== null ? `, первые ${line.free_minutes} мин бесплатно` : '';
   return `${formatMoney(line.price)} за ${line.unit}, ${vat}${free}`;
 }
