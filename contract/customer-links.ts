@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { isoDate, text, wireId } from './fields.ts';
 import type { TripStep } from './trips.ts';
+import { DOCUMENT_STATE_LABELS, type DocumentState } from './waybill.ts';
 
 /** How often the customer's page asks again (it has no session for the change feed). */
 export const CUSTOMER_PAGE_POLL_MS = 20_000;
@@ -104,6 +105,23 @@ export function publicTripState(latest: TripStep | null): PublicTripState {
   }
 }
 
+/**
+ * A trip's waybill on the customer's page (issue 34 §3 «the waybill's state»): the paper's number, and the state of
+ * its electronic title (ЭТрН) as the driver's card reads it (contract/waybill.ts `driverWaybill`) — null while no
+ * title was made — with the УИД ТрН once the operator accepted it.
+ */
+export interface PublicWaybill {
+  number: string;
+  state: DocumentState | null;
+  uid: string | null;
+}
+
+/** How the page names a waybill: «Накладная № 14-5», «Накладная № 14-5 (ЭТрН): принят». */
+export function publicWaybillLine(w: PublicWaybill): string {
+  const head = `Накладная № ${w.number}`;
+  return w.state === null ? head : `${head} (ЭТрН): ${DOCUMENT_STATE_LABELS[w.state].toLowerCase()}`;
+}
+
 /** One trip as the customer sees it: nothing of the carrier's money, nothing of another customer. */
 export interface PublicTrip {
   id: number;
@@ -129,6 +147,8 @@ export interface PublicTrip {
   /** The trip's papers through the link: the proof of delivery and the waybill (PDF). */
   pod_url: string;
   waybill_url: string;
+  /** The trip's waybill: its number (the paper's, «ТН № 14-5») and the electronic title's state, if one was made. */
+  waybill: PublicWaybill;
   review: 'pending' | 'approved' | 'disputed';
   disputes: CustomerDispute[];
 }

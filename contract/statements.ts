@@ -16,7 +16,7 @@ export interface StatementTrip {
   task_id: number;
   /** The task's date, YYYY-MM-DD: the day the trip counts for (as the statistics count it). */
   date: string;
-  /** The weighbridge ticket's number, else null (the paper then names the trip «рейс № {report_id}»). */
+  /** The weighbridge ticket's number, else null (the paper names the trip by its waybill, «ТН № {task_id}-{report_id}»). */
   ticket_number: string | null;
   vehicle: string | null;
   driver: string;

@@ -6,6 +6,9 @@
 export const DOCUMENT_STATES = ['draft', 'ready', 'sent', 'accepted', 'rejected', 'annulled'] as const;
 export type DocumentState = (typeof DOCUMENT_STATES)[number];
 
+/** A trip's waybill number: the task's and the trip's («14-5»), unique in the company and saying what it is for. */
+export const waybillNumberOf = (taskId: number, reportId: number): string => `${taskId}-${reportId}`;
+
 /** Each state's one Russian name. */
 export const DOCUMENT_STATE_LABELS: Record<DocumentState, string> = {
   draft: 'Черновик',

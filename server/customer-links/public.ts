@@ -3,7 +3,7 @@
  * the customer (`tasks.customer_id` = the link's counterparty, `tasks.company_id` = the link's company). Every
  * lookup here starts from the link: a trip, a photo or a signature of another customer is 404, never shown.
  */
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
@@ -11,7 +11,8 @@ import { driverVehicles } from '../registers/driver-vehicles.ts';
 import { stampsOf } from '../trips/facts.ts';
 import { deliveredOf } from '../../contract/report-checks.ts';
 import { TRIP_STEPS, type TripStep } from '../../contract/trips.ts';
-import { publicTripState, type CustomerDispute, type PublicTotals, type PublicTrip, type PublicTrips } from '../../contract/customer-links.ts';
+import { driverWaybill, waybillNumberOf } from '../../contract/waybill.ts';
+import { publicTripState, type CustomerDispute, type PublicWaybill, type PublicTotals, type PublicTrip, type PublicTrips } from '../../contract/customer-links.ts';
 import type { OpenLink } from './links.ts';
 import { disputesOf } from './disputes.ts';
 
@@ -41,6 +42,7 @@ function scoped(db: Q, link: OpenLink) {
       'r.total_unloading_quantity',
       'r.review_status',
       'r.completed_at',
+      'td.task_id',
       'u.name as driver_name',
       't.date',
       't.cargo',
@@ -71,14 +73,37 @@ async function acceptances(db: Q, rows: readonly Row[]) {
   return byTrip;
 }
 
+/**
+ * Each trip's electronic waybill as the driver's card reads it (`driverWaybill`: the accepted title, else the one
+ * moved last among the live ones), batched; a trip without a title is absent.
+ */
+async function waybillStates(db: Q, ids: readonly number[]): Promise<Map<number, Omit<PublicWaybill, 'number'>>> {
+  const byReport = new Map<number, Omit<PublicWaybill, 'number'>>();
+  if (ids.length === 0) return byReport;
+  const rows = await db
+    .selectFrom('etrn_documents as d')
+    .select(['d.report_id', 'd.title', 'd.state', 'd.uid', 'd.qr', 'd.updated_at'])
+    .where('d.report_id', 'in', ids)
+    .where('d.direction', '=', 'out')
+    // A literal, so SQLite reads the live documents through their partial index (etrn_documents_live).
+    .where(sql.ref('d.state'), '<>', sql.lit('annulled'))
+    .execute();
+  for (const id of ids) {
+    const chosen = driverWaybill(rows.filter((d) => d.report_id === id), null);
+    if (chosen) byReport.set(id, { state: chosen.state, uid: chosen.uid });
+  }
+  return byReport;
+}
+
 async function toTrips(db: Q, link: OpenLink, token: string, rows: readonly Row[]): Promise<PublicTrip[]> {
   const ids = rows.map((r) => r.id);
-  const [stamps, accepted, vehicles, photos, disputes] = await Promise.all([
+  const [stamps, accepted, vehicles, photos, disputes, waybills] = await Promise.all([
     stampsOf(db, ids),
     acceptances(db, rows),
     driverVehicles(db, rows.map((r) => r.driver_id)),
     ids.length ? db.selectFrom('report_photos').select(['id', 'report_id']).where('report_id', 'in', ids).orderBy('id').execute() : Promise.resolve([]),
     disputesOf(db, ids, link.counterparty_id),
+    waybillStates(db, ids),
   ]);
   const base = `/api/c/${token}`;
   return rows.map((r) => {
@@ -109,6 +134,7 @@ async function toTrips(db: Q, link: OpenLink, token: string, rows: readonly Row[
       photo_urls: photos.filter((p) => p.report_id === r.id).map((p) => `${base}/photos/${p.id}`),
       pod_url: `${base}/trips/${r.id}/pod.pdf`,
       waybill_url: `${base}/trips/${r.id}/waybill.pdf`,
+      waybill: { number: waybillNumberOf(r.task_id, r.id), ...(waybills.get(r.id) ?? { state: null, uid: null }) },
       review: r.review_status,
       disputes: disputes.get(r.id) ?? ([] as CustomerDispute[]),
     };

@@ -8,6 +8,7 @@ import type { PodFacts, PdfParty, PdfPhoto, PdfVehicle, WaybillFacts as PaperFac
 import { splitName, type Moment, type PartyFacts, type SignerFacts, type WaybillFacts as EtrnFacts } from '../etrn/facts.ts';
 import type { PartyRow, TripBase } from './gather.ts';
 import { LEASE_DOCUMENT_NAMES } from '../../contract/registers.ts';
+import { waybillNumberOf } from '../../contract/waybill.ts';
 
 /** Times are written in Moscow time until a company has a zone of its own (docs/documents.md). */
 export const PAPER_ZONE = 'Europe/Moscow';
@@ -101,7 +102,7 @@ export function podFacts(base: TripBase, trip: TripFacts, photos: PdfPhoto[], si
 }
 
 /** The waybill's number: the task's and the trip's, so it is unique in the company and says what it is for. */
-export const waybillNumber = (base: TripBase): string => `${base.task.id}-${base.report.id}`;
+export const waybillNumber = (base: TripBase): string => waybillNumberOf(base.task.id, base.report.id);
 
 export function paperWaybillFacts(base: TripBase, trip: TripFacts, signature: Uint8Array | null): PaperFacts {
   const q = tripQuantities(base);

@@ -6,16 +6,19 @@
 import { amountInWords, type Invoice, type InvoiceParty, type Statement, type StatementTrip } from '../../contract/statements.ts';
 import { formatNumber } from '../../contract/words.ts';
 import { PdfDoc, type Column } from '../pdf/document.ts';
+import { waybillNumberOf } from '../../contract/waybill.ts';
 import { date, minutes, money, partyLine } from '../pdf/format.ts';
 
 const num = (n: number | null | undefined): string => (n == null ? '' : formatNumber(n));
 const rub = (n: number): string => money(n) ?? '';
 const period = (from: string, to: string) => `${date(from) ?? from} – ${date(to) ?? to}`;
-export const tripName = (t: Pick<StatementTrip, 'ticket_number' | 'report_id'>): string => (t.ticket_number ? `талон ${t.ticket_number}` : `рейс № ${t.report_id}`);
+/** A trip on the paper: its waybill's number (the ТН the customer holds, «ТН № 14-5») and the weighbridge ticket. */
+export const tripName = (t: Pick<StatementTrip, 'ticket_number' | 'report_id' | 'task_id'>): string =>
+  [`ТН № ${waybillNumberOf(t.task_id, t.report_id)}`, t.ticket_number ? `талон ${t.ticket_number}` : null].filter(Boolean).join(', ');
 
 const TRIP_COLUMNS: Column[] = [
   { header: 'Дата', share: 1.1 },
-  { header: 'Талон / рейс', share: 1.3 },
+  { header: 'ТН / талон', share: 1.3 },
   { header: 'Машина', share: 1.1 },
   { header: 'Водитель', share: 1.5 },
   { header: 'Груз', share: 1.3 },

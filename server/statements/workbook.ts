@@ -9,6 +9,7 @@ import type { Statement, StatementGroup, StatementTrip } from '../../contract/st
 import { createWorkbookWriter, sumCell, type ExportCell, type SheetColumn } from '../exports/workbook.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { fromKop, toKop } from '../../contract/money.ts';
+import { waybillNumberOf } from '../../contract/waybill.ts';
 
 const MONEY = '#,##0.00';
 
@@ -33,6 +34,7 @@ export const STATEMENT_COLUMNS = [
   { header: '№ акта', key: 'invoice', width: 9 },
   { header: 'Простой к оплате, ч', key: 'waiting_hours', width: 12 },
   { header: 'Простой, ₽', key: 'waiting_amount', width: 12, numFmt: MONEY },
+  { header: '№ ТН', key: 'waybill', width: 12 },
 ] as const satisfies readonly SheetColumn[];
 
 const QUANTITY_COL = 'L';
@@ -64,6 +66,7 @@ function tripCells(t: StatementTrip): ExportCell[] {
     t.invoice?.number ?? null,
     t.waiting?.hours ?? null,
     t.waiting?.amount ?? null,
+    waybillNumberOf(t.task_id, t.report_id),
   ];
 }
 

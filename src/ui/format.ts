@@ -35,6 +35,8 @@ export function formatDate(value: string): string {
 }
 
 const moneyFormat = lazy(() => new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 0, maximumFractionDigits: 2 }));
+/** Money with kopecks: both of their figures («640,50 ₽», never «640,5 ₽»). */
+const kopecksFormat = lazy(() => new Intl.NumberFormat('ru-RU', { minimumFractionDigits: 2, maximumFractionDigits: 2 }));
 
 /** A quantity with its unit; '—' when there is none. */
 export function formatQuantity(value: number | null | undefined, unit = ''): string {
@@ -44,7 +46,9 @@ export function formatQuantity(value: number | null | undefined, unit = ''): str
 
 export function formatMoney(value: number | null | undefined): string {
   if (value === null || value === undefined) return '—';
-  return `${moneyFormat().format(value)} ₽`;
+  // Whole rubles stay whole («16 250 ₽»); a sum with kopecks shows both figures.
+  const whole = Math.round(value * 100) % 100 === 0;
+  return `${(whole ? moneyFormat() : kopecksFormat()).format(value)} ₽`;
 }
 
 /** '460 ₽/т': a rate per unit. */

@@ -45,7 +45,7 @@ describe('prices', () => {
       await line.submit('Добавить');
       await line.dialog.waitFor({ state: 'detached' });
       await prices.getByText('с 01.01.2026').waitFor();
-      expect(await prices.locator('.price-version').first().textContent()).toContain('455,5 ₽ за т, Без НДС');
+      expect(await prices.locator('.price-version').first().textContent()).toContain('455,50 ₽ за т, без НДС');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       if (shots) await page.screenshot({ path: `${shots}/prices-list-${width}.png` });
       await prices.getByRole('button', { name: 'Закрыть' }).click();
@@ -57,10 +57,10 @@ describe('prices', () => {
       await page.locator('[name="cargo"]').fill('щебень  прайс');
       await page.locator('[name="date"]').fill(dayFromToday(0).split('-').reverse().join('.'));
       const source = page.locator('[data-price-source]');
-      await waitFor(async () => ((await source.textContent()) ?? '').startsWith('по прайсу: 455,5 ₽ за т'), { message: 'the list’s price shown' });
+      await waitFor(async () => ((await source.textContent()) ?? '').startsWith('по прайсу: 455,50 ₽ за т'), { message: 'the list’s price shown' });
       await page.locator('[name="rate"]').fill('500');
       await waitFor(async () => (await source.getAttribute('data-price-source')) === 'manual', { message: '«вручную» once another price is typed' });
-      expect(await source.textContent()).toContain('вручную (по прайсу — 455,5 ₽)');
+      expect(await source.textContent()).toContain('вручную (по прайсу — 455,50 ₽)');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       if (shots) await source.screenshot({ path: `${shots}/task-price-source-${width}.png` });
       await page.getByRole('button', { name: 'Вернуть цену из прайса' }).click();

@@ -1,7 +1,7 @@
 /**
  * A customer's «Реестр и счета» (issue 34 §2; docs/statements.md) at 360 and 1440 px: the period's statement with
  * its total, «Выставить акт и счёт», the act listed unpaid with its age, marked «Оплачен» with a date; nothing
- * wider than the window; the unpaid act listed under the register until it is paid. E2E_SCREENSHOTS=<dir> keeps the pictures.
+ * wider than the window; the unpaid act listed under the register (and on /statistics) until it is paid. E2E_SCREENSHOTS=<dir> keeps the pictures.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayFromToday } from '../fixtures/tasks.ts';
@@ -65,6 +65,18 @@ describe('statements', () => {
       await unpaid.scrollIntoViewIfNeeded();
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
       if (shots) await page.screenshot({ path: `${shots}/unpaid-${width}.png` });
+      if (width === 360) {
+        // …and on /statistics, whatever the period, leading back to the customer; the page no wider than the phone.
+        await page.goto(`${app.url}/statistics`);
+        const onStats = page.locator(`.unpaid-invoice[data-invoice="${invoiceId}"]`);
+        await onStats.waitFor();
+        expect((await onStats.textContent())?.replace(/\s/g, ' ')).toContain(`${name}16 250 ₽0 дней без оплаты`);
+        await page.locator('.staff-table').waitFor();
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        if (shots) await page.screenshot({ path: `${shots}/unpaid-statistics-${width}.png`, fullPage: true });
+        await onStats.getByRole('link', { name }).click();
+        await page.getByRole('button', { name: `Реестр и счета заказчика: ${name}` }).waitFor();
+      }
       await page.getByRole('button', { name: `Реестр и счета заказчика: ${name}` }).click();
       await row.getByRole('button', { name: 'Оплачен' }).click();
       await row.getByText(/^Оплачен \d\d\.\d\d\.\d{4}$/).waitFor();

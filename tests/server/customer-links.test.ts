@@ -119,6 +119,30 @@ describe.each(backends)('the customer link ($name)', ({ databaseUrl }) => {
     expect(JSON.stringify(page.body)).not.toContain(String(theirPage.customer_name));
   });
 
+  it('shows each trip’s waybill: its number, and the electronic title’s state with the УИД once accepted', async () => {
+    const customer = await makeCounterparty(s, p.company);
+    const paper = await signedTrip(customer);
+    const electronic = await signedTrip(customer);
+    const link = await makeLink(customer);
+    const now = new Date().toISOString();
+    const doc = (report: number, title: 't1' | 't2', state: 'ready' | 'accepted' | 'annulled', uid: string | null, at: string) => ({
+      company_id: p.company, report_id: report, title, direction: 'out' as const, state, trip_date: dayFromToday(0), vehicle_id: null,
+      file_name: null, xml: null, idempotency_key: null, sent_batch: null, uid, qr: null, signature: null, reason: null, fix: null,
+      created_by: null, created_at: at, updated_at: at, ready_at: null, sent_at: null, answered_at: null, annulled_at: null,
+      operator_claim: null, operator_claimed_at: null, operator_next_at: null, operator_error: null, operator_message_id: null, operator_entity_id: null,
+    });
+    // The accepted Т1 wins over a Т2 moved later; an annulled title is no waybill.
+    await s.db.kysely.insertInto('etrn_documents').values([
+      doc(electronic.report, 't1', 'accepted', 'УИД-0001-7', now),
+      doc(electronic.report, 't2', 'ready', null, minutes(now, 5)),
+      doc(paper.report, 't1', 'annulled', null, now),
+    ]).execute();
+    const trips = (await call(s, 'GET', `/api/c/${link.token}/trips`)).body.trips as { id: number; waybill: unknown }[];
+    expect(trips.find((t) => t.id === paper.report)?.waybill).toEqual({ number: `${paper.task}-${paper.report}`, state: null, uid: null });
+    expect(trips.find((t) => t.id === electronic.report)?.waybill).toEqual({ number: `${electronic.task}-${electronic.report}`, state: 'accepted', uid: 'УИД-0001-7' });
+    expect((await call(s, 'GET', `/api/c/${link.token}/trips/${electronic.report}`)).body.waybill.state).toBe('accepted');
+  });
+
   it('answers a revoked or expired link 410 with a plain Russian page, a wrong token 404', async () => {
     const customer = await makeCounterparty(s, p.company);
     await signedTrip(customer);

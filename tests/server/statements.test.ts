@@ -157,6 +157,9 @@ describe.each(backends)('the statement, the act and the invoice ($name)', ({ dat
     expect(sheet.getRow(2).getCell(col('Количество')).value).toBe(12.345);
     expect(sheet.getRow(2).getCell(col('Сумма, ₽')).value).toBe(5623.76);
     expect(sheet.getRow(2).getCell(col('Дата')).value).toBeInstanceOf(Date);
+    // Each trip names the waybill the customer holds (ТН № task-trip), beside its ticket.
+    const first = st.trips[0]!;
+    expect(sheet.getRow(2).getCell(col('№ ТН')).value).toBe(`${first.task_id}-${first.report_id}`);
     const totals = sheet.getRow(st.trips.length + 2);
     expect(totals.getCell(col('Груз')).value).toBe('Итого');
     expect(totals.getCell(col('Сумма, ₽')).value).toEqual({ formula: 'SUM(N2:N4)', result: st.total.amount });
@@ -181,6 +184,8 @@ describe.each(backends)('the statement, the act and the invoice ($name)', ({ dat
     expect(text).toContain(`сумма ${rub(20106.99)}`);
     expect(text).toContain('Двадцать тысяч сто шесть рублей 99 копеек');
     expect(text).toContain('Т-101');
+    const st = await ok<Statement>('GET', `/counterparties/${customer}/statement?from=2026-11-01&to=2026-11-30`, p.manager);
+    for (const t of st.trips) expect(text).toContain(`ТН № ${t.task_id}-${t.report_id}`);
     expect(text).toContain('На проверке (не входят в итог): 2');
   });
 

@@ -3,7 +3,7 @@ import { runBulk, summarizeBulk } from '../../src/ui/console/bulk.ts';
 import { readUrlState, writeUrlState } from '../../src/ui/console/use-url-state.ts';
 import { ApiError } from '../../src/engine/queries.ts';
 import { placeServerError } from '../../src/ui/server-error.ts';
-import { formatDate, formatDateTime, formatQuantity, formatRate } from '../../src/ui/format.ts';
+import { formatDate, formatDateTime, formatMoney, formatQuantity, formatRate } from '../../src/ui/format.ts';
 
 describe('runBulk', () => {
   it('tries every row and keeps each refusal with the server reason', async () => {
@@ -56,6 +56,8 @@ describe('formatting', () => {
     expect(formatQuantity(1200, 'т').replace(/\s/g, ' ')).toBe('1 200 т');
     expect(formatQuantity(null, 'т')).toBe('—');
     expect(formatRate(460).replace(/\s/g, ' ')).toBe('460 ₽/т');
+    // Money with kopecks shows both of their figures: «640,50 ₽», never «640,5 ₽»; whole rubles stay whole.
+    expect([640.5, 16250, 5623.76, 0.1].map((n) => formatMoney(n).replace(/\s/g, ' '))).toEqual(['640,50 ₽', '16 250 ₽', '5 623,76 ₽', '0,10 ₽']);
     expect(formatDateTime(new Date(2026, 10, 23, 14, 5).toISOString())).toBe('23.11.2026 14:05');
   });
 });

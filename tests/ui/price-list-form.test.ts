@@ -1,7 +1,7 @@
 /** The price list's form and the task form's price hint (src/parts/registers/price-form.ts, src/screens/task-form/price-hint.ts). */
 import { describe, expect, it } from 'vitest';
 import type { PriceLine } from '../../contract/prices.ts';
-import { emptyLine, lineBody, lineValues, periodText, priceGroups, priceText } from '../../src/parts/registers/price-form.ts';
+import { actVatNote, emptyLine, lineBody, lineValues, periodText, priceGroups, priceText } from '../../src/parts/registers/price-form.ts';
 import { priceHint } from '../../src/screens/task-form/price-hint.ts';
 
 const line = (over: Partial<PriceLine>): PriceLine => ({
@@ -48,6 +48,19 @@ describe('price line form', () => {
     expect(groups.map((g) => g.map((l) => l.id))).toEqual([[3, 1], [2]]);
     expect(periodText(line({ valid_to: '2026-11-30' }))).toBe('с 01.11.2026 по 30.11.2026');
     expect(priceText(line({ unit: 'час', price: 1500, free_minutes: 60, vat_mode: 'added', vat_rate: 22 }))).toMatch(/^1[\s\u00a0]500 ₽ за час, НДС сверху 22 %, первые 60 мин бесплатно$/);
+  });
+});
+
+describe('the act’s VAT beside a line', () => {
+  it('says where the act bills otherwise than the line reads: the company’s rate included, or «без НДС»', () => {
+    const included20 = line({ vat_mode: 'included', vat_rate: 20 });
+    expect(actVatNote(included20, 20)).toBeNull();
+    expect(actVatNote(line({ vat_mode: 'none' }), null)).toBeNull();
+    expect(actVatNote(included20, undefined)).toBeNull();
+    expect(actVatNote(line({ vat_mode: 'added', vat_rate: 20 }), 20)).toBe('В акте — НДС 20 % в том числе в цене, не сверху: так настроена компания');
+    expect(actVatNote(line({ vat_mode: 'none' }), 20)).toBe('В акте — НДС 20 % в том числе в цене: так настроена компания');
+    expect(actVatNote(line({ vat_mode: 'included', vat_rate: 10 }), 20)).toBe('В акте — НДС 20 % в том числе в цене: так настроена компания');
+    expect(actVatNote(included20, null)).toBe('В акте — без НДС: так настроена компания');
   });
 });
 

@@ -15,13 +15,15 @@ import { Select } from '../../ui/Select.tsx';
 import { Empty, Loaded } from '../../ui/states.tsx';
 import { showToast } from '../../ui/toasts.ts';
 import { isoDate } from '../../ui/format.ts';
-import { emptyLine, lineBody, lineValues, periodText, priceGroups, priceText, type LineErrors, type PriceLineValues } from './price-form.ts';
+import { actVatNote, emptyLine, lineBody, lineValues, periodText, priceGroups, priceText, type LineErrors, type PriceLineValues } from './price-form.ts';
 import './registers.css';
 
 type Editing = { line: PriceLine | null; values: PriceLineValues };
 
 export function PriceListDialog({ customer, onClose }: { customer: Counterparty; onClose: () => void }) {
   const query = useGet('GET /price-lists/', { counterparty_id: customer.id });
+  // The company's VAT setting: what the acts bill, whatever a line says (actVatNote).
+  const company = useGet('GET /companies/:id', { id: customer.company_id });
   const [editing, setEditing] = useState<Editing | null>(null);
   const today = isoDate(new Date());
   const startDay = (list: PriceList) => (list.first_open_day !== null && list.first_open_day > today ? list.first_open_day : today);
@@ -48,6 +50,7 @@ export function PriceListDialog({ customer, onClose }: { customer: Counterparty;
                         <li key={line.id} className="price-version" data-line={line.id}>
                           <span className="price-version-period">{periodText(line)}</span>
                           <span>{priceText(line)}</span>
+                          {actVatNote(line, company.data?.data.vat_rate) && <span className="price-vat-note">{actVatNote(line, company.data?.data.vat_rate)}</span>}
                           {line.frozen ? (
                             <span className="muted">в закрытом месяце — не меняется</span>
                           ) : (

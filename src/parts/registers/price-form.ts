@@ -92,9 +92,22 @@ export function priceGroups(lines: readonly PriceLine[]): PriceLine[][] {
 export const periodText = (line: Pick<PriceLine, 'valid_from' | 'valid_to'>): string =>
   `с ${formatDate(line.valid_from)}${line.valid_to ? ` по ${formatDate(line.valid_to)}` : ''}`;
 
-/** «450,5 ₽ за т, НДС сверху 22 %, первые 60 мин бесплатно». */
+/**
+ * What the act makes of a line's VAT (docs/statements.md «VAT»): acts bill the task's price as including the
+ * company's VAT rate, or «Без НДС» (its setting, `companyRate` null), whatever the line says. A line that says
+ * otherwise gets this note; one that agrees, or while the setting is not known yet (`undefined`), none.
+ */
+export function actVatNote(line: Pick<PriceLine, 'vat_mode' | 'vat_rate'>, companyRate: number | null | undefined): string | null {
+  if (companyRate === undefined) return null;
+  if (companyRate === null) return line.vat_mode === 'none' ? null : 'В акте — без НДС: так настроена компания';
+  if (line.vat_mode === 'included' && line.vat_rate === companyRate) return null;
+  const head = `В акте — НДС ${companyRate} % в том числе в цене`;
+  return line.vat_mode === 'added' ? `${head}, не сверху: так настроена компания` : `${head}: так настроена компания`;
+}
+
+/** «450,50 ₽ за т, НДС сверху 22 %, первые 60 мин бесплатно», «12 000 ₽ за рейс, без НДС». */
 export function priceText(line: Pick<PriceLine, 'price' | 'unit' | 'vat_mode' | 'vat_rate' | 'free_minutes'>): string {
-  const vat = line.vat_mode === 'none' ? VAT_MODE_LABELS.none : `${VAT_MODE_LABELS[line.vat_mode]} ${line.vat_rate ?? 0} %`;
+  const vat = line.vat_mode === 'none' ? 'без НДС' : `${VAT_MODE_LABELS[line.vat_mode]} ${line.vat_rate ?? 0} %`;
   const free = line.free_minutes !== null ? `, первые ${line.free_minutes} мин бесплатно` : '';
   return `${formatMoney(line.price)} за ${line.unit}, ${vat}${free}`;
 }

@@ -7,7 +7,7 @@
  */
 import { useEffect, useState } from 'react';
 import { useParams } from 'wouter';
-import { CUSTOMER_PAGE_POLL_MS, PUBLIC_TRIP_STATE_LABELS, type PublicTrip, type PublicTrips } from '../../../contract/customer-links.ts';
+import { CUSTOMER_PAGE_POLL_MS, PUBLIC_TRIP_STATE_LABELS, publicWaybillLine, type PublicTrip, type PublicTrips } from '../../../contract/customer-links.ts';
 import { INVOICE_STATE_LABELS } from '../../../contract/statements.ts';
 import { TRIP_STEP_DONE, TRIP_STEPS } from '../../../contract/trips.ts';
 import { sendOnce, useGet } from '../../engine/api.ts';
@@ -41,7 +41,7 @@ export function CustomerScreen() {
   return (
     <main className="cust-page">
       <header className="cust-head">
-        <h1>Рейсы для «{data.customer_name}»</h1>
+        <h1>Рейсы — {data.customer_name}</h1>
         <p className="cust-muted">
           Перевозчик: {data.carrier_name}. Ссылка действует до {formatDateTime(data.expires_at)}. Обновляется сама каждые 20 секунд.
         </p>
@@ -145,6 +145,16 @@ function TripList({ trips, token, onChanged }: { trips: PublicTrip[]; token: str
   );
 }
 
+/**
+ * «Погружено 20 т, выгружено 19,5 т»; a quantity not reported yet is left out («Погружено 20 т»); none at all:
+ * «Груз ещё не погружен» before the truck leaves the loading, else «Количество не указано».
+ */
+function loadLine(t: PublicTrip): string {
+  const parts = [t.loaded !== null ? `погружено ${formatQuantity(t.loaded, t.unit)}` : null, t.unloaded !== null ? `выгружено ${formatQuantity(t.unloaded, t.unit)}` : null].filter(Boolean).join(', ');
+  if (parts) return parts[0]!.toUpperCase() + parts.slice(1);
+  return t.state === 'planned' || t.state === 'loading' ? 'Груз ещё не погружен' : 'Количество не указано';
+}
+
 function acceptanceText(t: PublicTrip): string {
   if (t.acceptance === 'signed') return `Принял: ${t.receiver_name ?? '—'}, подписано`;
   if (t.acceptance === 'refused') return `Получатель отказался подписать${t.refused_reason ? `: ${t.refused_reason}` : ''}`;
@@ -164,7 +174,7 @@ function TripCard({ trip: t, token, onChanged }: { trip: PublicTrip; token: stri
         {t.ticket_number ? `Талон ${t.ticket_number}` : 'Без талона'} · {t.vehicle_plate ?? 'машина не указана'} · {t.driver_name}
       </p>
       <p>{t.cargo}: {t.loading_place} → {t.unloading_place}</p>
-      <p>Погружено {formatQuantity(t.loaded, t.unit)}, выгружено {formatQuantity(t.unloaded, t.unit)}</p>
+      <p>{loadLine(t)}</p>
       {stamped.length > 0 && (
         <ol className="cust-times">
           {stamped.map((s) => <li key={s}>{clock(t.times[s])} — {TRIP_STEP_DONE[s]}</li>)}
@@ -177,6 +187,10 @@ function TripCard({ trip: t, token, onChanged }: { trip: PublicTrip; token: stri
           {t.photo_urls.map((url, i) => <a key={url} href={url} target="_blank" rel="noreferrer"><img src={url} alt={`Фото ${i + 1}`} loading="lazy" /></a>)}
         </div>
       )}
+      <p className={`cust-waybill${t.waybill.state ? ` cust-waybill--${t.waybill.state}` : ''}`}>
+        {publicWaybillLine(t.waybill)}
+        {t.waybill.uid && <span className="cust-muted"> · УИД {t.waybill.uid}</span>}
+      </p>
       <div className="cust-actions">
         <a className="button button-small button-quiet" href={t.pod_url} download>Доставка PDF</a>
         <a className="button button-small button-quiet" href={t.waybill_url} download>Накладная PDF</a>

@@ -1,7 +1,8 @@
 /**
  * /statistics for staff: the company's figures for a period (this month by default): completed volume, tasks,
  * drivers' pay, revenue and margin (a loss explained load by load), earnings by driver as a bar chart and a table, and the work done for or handed to
- * other companies through transfers; the drivers' trips per day with their cycles and waits (TripDays.tsx). The
+ * other companies through transfers; the drivers' trips per day with their cycles and waits (TripDays.tsx); the unpaid
+ * acts with their age (UnpaidInvoices.tsx, whatever the period). The
  * super-admin picks the company. Everything in the URL; xlsx of the
  * breakdown by association.
  */
@@ -19,6 +20,7 @@ import { useUrlState } from '../../ui/console/use-url-state.ts';
 import { XlsxButton } from '../../ui/console/XlsxButton.tsx';
 import { BarChart } from './BarChart.tsx';
 import { TripDays } from './TripDays.tsx';
+import { UnpaidInvoices } from '../../parts/registers/UnpaidInvoices.tsx';
 import '../../ui/console/console.css';
 import '../../ui/console/figures.css';
 import './staff-statistics.css';
@@ -81,6 +83,7 @@ export function StaffStatistics() {
             Считаются только принятые рейсы; выручка — доставлено × цена задачи; маржа — выручка минус начисленное водителям (с корректировками).
           </p>
           <Losses losses={w.losses} />
+          <UnpaidInvoices companyId={companyId} linked />
           {w.drivers.length === 0 ? (
             <Empty>В этом периоде принятых рейсов нет.</Empty>
           ) : (
@@ -93,36 +96,38 @@ export function StaffStatistics() {
                 bars={w.drivers.map((d) => ({ key: d.driver_id, label: d.driver_name, value: d.total_amount, note: formatQuantity(d.total_quantity, 'т') }))}
                 format={formatMoney}
               />
-              <table className="console-table staff-table">
-                <thead>
-                  <tr>
-                    <th scope="col">Водитель</th>
-                    <th scope="col" className="num">
-                      Перевезено
-                    </th>
-                    <th scope="col" className="num">
-                      За рейсы
-                    </th>
-                    <th scope="col" className="num">
-                      Корректировки
-                    </th>
-                    <th scope="col" className="num">
-                      Начислено
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {w.drivers.map((d) => (
-                    <tr key={d.driver_id}>
-                      <td>{d.driver_name}</td>
-                      <td className="num">{formatQuantity(d.total_quantity, 'т')}</td>
-                      <td className="num">{formatMoney(d.loads_amount)}</td>
-                      <td className="num">{d.adjustments_amount === 0 ? '—' : formatMoney(d.adjustments_amount)}</td>
-                      <td className="num">{formatMoney(d.total_amount)}</td>
+              <div className="staff-table-wrap">
+                <table className="console-table staff-table">
+                  <thead>
+                    <tr>
+                      <th scope="col">Водитель</th>
+                      <th scope="col" className="num">
+                        Перевезено
+                      </th>
+                      <th scope="col" className="num">
+                        За рейсы
+                      </th>
+                      <th scope="col" className="num">
+                        Корректировки
+                      </th>
+                      <th scope="col" className="num">
+                        Начислено
+                      </th>
                     </tr>
-                  ))}
-                </tbody>
-              </table>
+                  </thead>
+                  <tbody>
+                    {w.drivers.map((d) => (
+                      <tr key={d.driver_id}>
+                        <td>{d.driver_name}</td>
+                        <td className="num">{formatQuantity(d.total_quantity, 'т')}</td>
+                        <td className="num">{formatMoney(d.loads_amount)}</td>
+                        <td className="num">{d.adjustments_amount === 0 ? '—' : formatMoney(d.adjustments_amount)}</td>
+                        <td className="num">{formatMoney(d.total_amount)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
             </section>
           )}
           <TripDays companyId={companyId} start={range.start} end={range.end} />
