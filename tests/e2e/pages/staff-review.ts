@@ -5,7 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { Shell } from './shell.ts';
 
-/** «150 382,5 ₽» → 15038250 (kopecks), as a user reads the figure. */
+/** «150 382,50 ₽» → 15038250 (kopecks), as a user reads the figure. */
 export function kopecksOf(text: string): number {
   const number = text.replace(/[\s\u00a0\u202f₽]/g, '').replace(',', '.');
   if (!/^-?\d+(\.\d+)?$/.test(number)) throw new Error(`not a sum of money: «${text}»`);
