@@ -186,6 +186,9 @@ export function migration039(dialect: Dialect): Migration {
           end $$`.execute(db);
         await sql`create trigger report_photos_recent_hash after insert on report_photos
           for each row when (new.phash is not null) execute procedure recent_photo_hash()`.execute(db);
+        // The band expressions' statistics: without them the planner reads the window through the time index
+        // (two thirds of the table) and filters the bands (~80 ms on 90 days of 200 trucks against ~1 ms).
+        await sql`analyze recent_photo_hashes`.execute(db);
       } else {
         await sql`create trigger report_photos_recent_hash after insert on report_photos when new.phash is not null
           begin
