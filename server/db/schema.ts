@@ -223,6 +223,18 @@ export interface ReportPhotosTable {
   phash: string | null;
 }
 
+/**
+ * The hashed photos of the last RECENT_PHOTO_DAYS days (migration 039): what the duplicate-photo check searches, a
+ * copy of `report_photos`' rows written by a trigger on its insert (older rows pruned by the same trigger, deleted
+ * with their photo by the foreign key), so the band indexes it probes are the window's size, not the years'.
+ */
+export interface RecentPhotoHashesTable {
+  photo_id: number;
+  report_id: number;
+  phash: string;
+  created_at: string;
+}
+
 export interface DailyHoursTable {
   id: Id;
   driver_id: number;
@@ -323,6 +335,7 @@ export interface Database extends PriceTables, InvoiceTables, DocumentTables {
   task_drivers: TaskDriversTable;
   reports: ReportsTable;
   report_photos: ReportPhotosTable;
+  recent_photo_hashes: RecentPhotoHashesTable;
   daily_hours: DailyHoursTable;
   transfers: TransfersTable;
   announcements: AnnouncementsTable;

@@ -33,17 +33,26 @@ export async function companyThresholds(db: Q, companyId: number): Promise<Check
 }
 
 /**
+ * How many days of hashed photos `recent_photo_hashes` holds (migration 039: its trigger prunes the older ones as a
+ * photo is stored). A search whose window starts a day inside it (a clock's margin) is answered from it whole.
+ */
+export const RECENT_PHOTO_DAYS = 90;
+
+/**
  * The photos since `since` that can be the same picture as one with `hash`: those with a hash band within 2 bits
  * of its (phash.ts: any photo within 8 bits has one). The search is bounded by what can be a duplicate
  * (docs/reports-review.md «Поиск повтора фото»): the window — a repeat counts for DUPLICATE_WINDOW_DAYS, and a
  * photo is never older than its report, so its own time bounds each index range — and the hash, ~0.04 % of the
- * window's photos. One statement per band, each its own index's ranges: as one OR (or one UNION ALL) PostgreSQL
- * costs the 723 probes together against a scan of the table, or starts parallel workers for them (docs/scale.md).
+ * window's photos. The bands are read from `recent_photo_hashes` (the last RECENT_PHOTO_DAYS days' photos, its
+ * indexes the window's size: at three years the same probes into every photo's bands read a leaf page no cache
+ * holds each, docs/scale.md); a window that starts before it (a rescore of a report older than ~a month) from
+ * `report_photos`' own bands. One statement per band, each its own index's ranges: as one OR (or one UNION ALL)
+ * PostgreSQL costs the 723 probes together against a scan of the table, or starts parallel workers for them.
  */
-export function nearPhotos(db: Q, hash: string, since: string) {
+export function nearPhotos(db: Q, hash: string, since: string, now = Date.now()) {
+  const recent = Date.parse(since) >= now - (RECENT_PHOTO_DAYS - 1) * 86_400_000;
   return Array.from({ length: PHASH_BANDS }, (_, i) =>
-    db
-      .selectFrom('report_photos as p')
+    (recent ? db.selectFrom('recent_photo_hashes as p') : db.selectFrom('report_photos as p'))
       .select(['p.phash', 'p.report_id'])
       .where(sql.raw(bandSql(i, 'p.phash')), 'in', bandNeighbours(hash, i))
       .where('p.created_at', '>=', since),

@@ -107,8 +107,11 @@ describe.each(backends)('duplicate checks at scale ($name)', ({ databaseUrl }) =
     if (server.db.dialect === 'sqlite') {
       const plan = async (q: { sql: string; parameters: readonly unknown[] }) =>
         (await server.db.kysely.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${q.sql}`, [...q.parameters]))).rows.map((r) => r.detail);
-      // Each band its own index's ranges (its values, since the window's start); nothing else is read.
-      for (const [i, band] of bands.entries()) expect(await plan(band)).toEqual([`SEARCH p USING INDEX report_photos_hash${i}_idx (<expr>=? AND created_at>?)`]);
+      // Each band its own index's ranges (its values, since the window's start) over the recent photos alone
+      // (migration 039); nothing else is read. A window older than they go back: every photo's bands.
+      for (const [i, band] of bands.entries()) expect(await plan(band)).toEqual([`SEARCH p USING INDEX recent_photo_hashes_band${i}_idx (<expr>=? AND created_at>?)`]);
+      const older = nearPhotos(server.db.kysely, BASE, new Date(Date.now() - 100 * 86_400_000).toISOString()).map((q) => q.compile());
+      for (const [i, band] of older.entries()) expect(await plan(band)).toEqual([`SEARCH p USING INDEX report_photos_hash${i}_idx (<expr>=? AND created_at>?)`]);
       expect(await plan(ticket)).toEqual([
         'SEARCH o USING INDEX reports_ticket_key_idx (ticket_key=? AND created_at>?)',
         'SEARCH td USING INTEGER PRIMARY KEY (rowid=?)',
@@ -128,6 +131,11 @@ describe.each(backends)('duplicate checks at scale ($name)', ({ databaseUrl }) =
       // serves the window: with the scan priced out, each band's values alone are read from its own index (the
       // planner matches an expression index by its text).
       for (let i = 0; i < bands.length; i++) {
+        // The window's search reads the recent photos (migration 039), each band from its own index there.
+        expect(bands[i]?.sql).toContain('from "recent_photo_hashes" as "p"');
+        const recent = server.db.kysely.selectFrom('recent_photo_hashes as p').select('p.photo_id').where(sql.raw(bandSql(i, 'p.phash')), 'in', bandNeighbours(BASE, i)).compile();
+        expect(await plan(recent)).toContain(`Index Cond: (substr(phash, ${[1, 6, 11][i]}, ${[5, 5, 6][i]}) = ANY`);
+        expect(await plan(recent)).toContain(`recent_photo_hashes_band${i}_idx`);
         const band = server.db.kysely.selectFrom('report_photos as p').select('p.id').where(sql.raw(bandSql(i, 'p.phash')), 'in', bandNeighbours(BASE, i)).compile();
         const text = await plan(band);
         expect(text).toContain(`report_photos_hash${i}_idx`);
@@ -135,6 +143,23 @@ describe.each(backends)('duplicate checks at scale ($name)', ({ databaseUrl }) =
       }
       expect(await plan(ticket)).toContain('reports_ticket_key_idx');
     }
+  });
+
+  it('keeps the last 90 days of hashed photos for the search: older ones pruned as a photo is stored, a deleted photo gone; a report older than that is still scored against every photo', async () => {
+    const recentIds = async () => (await server.db.kysely.selectFrom('recent_photo_hashes').select('report_id').execute()).map((r) => r.report_id);
+    // A photo of 100 days ago and a report of 70 days ago with the same picture (its window reaches 130 days back).
+    const first = await load(p.company, p.driver.id, { phash: '0123456789abcdef', daysAgo: 100 });
+    const repeat = await load(p.company, p.driver2.id, { phash: flip('0123456789abcdef', [1, 30, 50]), daysAgo: 70 });
+    const fresh = await load(p.company, p.driver.id, { phash: 'fedcba9876543210' });
+    // Storing today's photo pruned the one older than 90 days; the 70-day-old one stays.
+    expect(await recentIds()).toEqual(expect.arrayContaining([repeat, fresh]));
+    expect(await recentIds()).not.toContain(first);
+    const flags = await scoreReport(server.db.kysely, repeat);
+    expect(codes(flags)).toEqual(['duplicate_photo']);
+    expect(flags[0]?.detail).toContain(`№${first}`);
+    // A deleted photo leaves the search with its row.
+    await server.db.kysely.deleteFrom('report_photos').where('report_id', '=', fresh).execute();
+    expect(await recentIds()).not.toContain(fresh);
   });
 
   it('the migration writes the key of the tickets stored before it, as JavaScript normalises them', async () => {
