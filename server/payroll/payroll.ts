@@ -15,7 +15,7 @@ import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollConfirmed, type PayrollItems, type PayrollMonth, type RateSource, type WageItem } from '../../contract/money.ts';
-import { monthSlices, openMonthPriced, openMonthSums, quantitySql } from '../wages/open-month.ts';
+import { monthSlices, nextTurn, openMonthPriced, openMonthSums, quantitySql } from '../wages/open-month.ts';
 import { closedMonths, priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { listAdjustments } from './adjustments.ts';
@@ -181,8 +181,6 @@ async function lastLineId(db: Q): Promise<number> {
   return Number(row.id ?? 0);
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * A company's month: per driver and in all. A closed month reads what its close stored; an open one prices its
  * loads now (`loads`: already priced by the caller — the sheet prices them once for both).
@@ -343,6 +341,7 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
     await nextTurn();
     const adjustments = await listAdjustments(trx, { companyId: company.id, start_date: start, end_date: end });
     const pending = await pendingLoads(trx, db.dialect, company.id, month, 0);
+    await nextTurn();
     const sums = [...stored.drivers.values()].map((d) => ({ ...d, quantity: roundQuantity(d.quantity) }));
     const loadsCount = sums.reduce((n, d) => n + d.loads, 0);
     const loadsKop = sumKop(sums, (d) => d.amount_kop);
@@ -370,6 +369,8 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
     const updated = await trx.updateTable('payroll_months').set(totals).where('company_id', '=', company.id).where('month', '=', month).executeTakeFirst();
     if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('payroll_months').values({ company_id: company.id, month, ...totals }).execute();
     await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'close', reason: null, user_id: user.id, created_at: now }).execute();
+    // The COMMIT (writing the month's pages) in a turn of its own.
+    await nextTurn();
   });
   return payrollMonth(db, company, month);
 }
@@ -401,6 +402,7 @@ export async function reopenMonth(db: Db, user: AuthUser, company: { id: number;
     // Late loads whose month and payment month are both open now count in their own month again (payroll/late.ts).
     await dropOpenLatePayments(trx, company.id, month);
     await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'reopen', reason, user_id: user.id, created_at: now }).execute();
+    await nextTurn();
   });
   return payrollMonth(db, company, month);
 }
