@@ -15,7 +15,7 @@ import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollConfirmed, type PayrollItems, type PayrollMonth, type RateSource, type WageItem } from '../../contract/money.ts';
-import { monthSlices, nextTurn, openMonthPriced, openMonthSums, quantitySql } from '../wages/open-month.ts';
+import { monthSlices, nextTurn, openMonthPriced, openMonthSums, quantitySql, SLICE_DAYS } from '../wages/open-month.ts';
 import { closedMonths, priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { listAdjustments } from './adjustments.ts';
@@ -312,7 +312,7 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
   await db.kysely.transaction().execute(async (trx) => {
     if (await isClosed(trx, company.id, month)) throw conflict(`${closedText(month)} уже`);
     // Priced in SQL (wages/open-month.ts): the lines are stored by INSERT … SELECT, never read into JavaScript,
-    // a slice of a day at a time in load order (date, report: the order the sheet pages the stored lines in),
+    // three days at a time (`SLICE_DAYS`) in load order (date, report: the order the sheet pages the stored lines in),
     // each slice's lines then summed as stored. Between statements a turn of the event loop: other calls' reads go
     // on beside the transaction (SQLite: the reader connection; issue 35, no call delays another by more than
     // 100 ms), while the transaction keeps the month whole — SQLite's write lock, held from BEGIN IMMEDIATE to
@@ -320,7 +320,7 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
     const priced = await openMonthPriced(trx, db.dialect, company.id, month);
     const { start, end } = monthRange(month);
     const stored: CloseSums = { drivers: new Map(), figures: { revenue_kop: 0, losses: 0, tasks: 0 } };
-    for (const part of monthSlices({ start, end }, 1)) {
+    for (const part of monthSlices({ start, end }, SLICE_DAYS)) {
       await nextTurn();
       const after = await lastLineId(trx);
       const inserted = await trx

@@ -439,7 +439,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     ).map((r) => r.id);
 
   it('a close that fails in a later slice of its month leaves it open with nothing stored; closed again, it stores every load', async () => {
-    // A load late in October: its day is stored well after the 5th's and 6th's (the close stores a day at a time).
+    // A load late in October: its day is stored well after the 5th's and 6th's (the close stores three days at a time).
     const late = await createTask(s, p.company, { date: '2026-10-28', rate: 600 });
     const lateLoad = await addLoad(s, await addDriver(s, late, p.driver2.id, { transport_rate: 500 }), 10, { review: 'approved', ticket: 'T-late' });
     // A line already holding that load (another month's, as a damaged database might): the 28th's insert fails.
@@ -484,7 +484,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const reading = send('GET', '/tasks/assigned/', p.driver).then((r) => order.push(`assigned ${r.statusCode}`));
     await Promise.all([closing, reading]);
-    // The close stores its month a day at a time (31 slices for October), a turn between: the driver's few
+    // The close stores its month three days at a time (11 slices for October), a turn between: the driver's few
     // statements run in between. SQLite (one thread) is where a close could hold the loop; PostgreSQL answers both.
     if (databaseUrl === undefined) expect(order).toEqual(['assigned 200', 'close 200']);
     else expect(order.sort()).toEqual(['assigned 200', 'close 200']);
