@@ -415,4 +415,78 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     else expect(m.ahead).toMatchObject({ from: dayFromToday(1), to: end, count: 1, tasks: [{ id: later, date: end }] });
     expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).ahead).toBeNull();
   });
+
+  /** October's stored lines, drivers' totals and whether it is closed, straight from the tables. */
+  const stored = async (month: string) => ({
+    lines: (await s.db.kysely.selectFrom('payroll_lines').select('report_id').where('company_id', '=', p.company).where('month', '=', month).execute()).map((l) => l.report_id),
+    drivers: (await s.db.kysely.selectFrom('payroll_drivers').select('driver_id').where('company_id', '=', p.company).where('month', '=', month).execute()).length,
+    closed: (await s.db.kysely.selectFrom('payroll_months').select('status').where('company_id', '=', p.company).where('month', '=', month).executeTakeFirst())?.status === 'closed',
+  });
+
+  /** A month's approved loads of the company, from the tables. */
+  const loadsOf = async (month: string) =>
+    (
+      await s.db.kysely
+        .selectFrom('reports as r')
+        .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
+        .innerJoin('tasks as t', 't.id', 'td.task_id')
+        .select('r.id')
+        .where('t.company_id', '=', p.company)
+        .where('t.date', '>=', monthRange(month).start)
+        .where('t.date', '<=', monthRange(month).end)
+        .where('r.review_status', '=', 'approved')
+        .execute()
+    ).map((r) => r.id);
+
+  it('a close that fails in a later slice of its month leaves it open with nothing stored; closed again, it stores every load', async () => {
+    // A load late in October: its day is stored well after the 5th's and 6th's (the close stores three days at a time).
+    const late = await createTask(s, p.company, { date: '2026-10-28', rate: 600 });
+    const lateLoad = await addLoad(s, await addDriver(s, late, p.driver2.id, { transport_rate: 500 }), 10, { review: 'approved', ticket: 'T-late' });
+    // A line already holding that load (another month's, as a damaged database might): the 28th's insert fails.
+    const stray = { company_id: p.company, month: '1999-01', report_id: lateLoad, driver_id: p.driver2.id, association_id: 0, task_id: late, date: '1999-01-01', quantity: 1, rate: null, rate_source: null, month_volume: 0, amount_kop: 0, task_rate: null };
+    await s.db.kysely.insertInto('payroll_lines').values(stray).execute();
+    const failed = await closeMonth(p.admin, '2026-10');
+    expect(failed.statusCode).toBe(500);
+    // The 5th's and 6th's lines, stored before the failure, went with it: nothing of October is stored.
+    expect(await stored('2026-10')).toEqual({ lines: [], drivers: 0, closed: false });
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).status).toBe('open');
+    await s.db.kysely.deleteFrom('payroll_lines').where('month', '=', '1999-01').execute();
+    const m = await close('2026-10');
+    expect(m.loads).toBe(5);
+    expect((await stored('2026-10')).lines.sort((a, b) => a - b)).toEqual((await loadsOf('2026-10')).sort((a, b) => a - b));
+  });
+
+  it('a load approved while the month closes is in the close, or paid late in the next open month, or the close is refused — never lost', async () => {
+    const seen = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    const closing = send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) });
+    // The review lands while the close is under way (the close yields between its slices).
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const approving = send('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' });
+    const [closed, approved] = await Promise.all([closing, approving]);
+    expect(approved.statusCode).toBe(200);
+    const after = await stored('2026-10');
+    const paidLate = await s.db.kysely.selectFrom('payroll_adjustments').select('id').where('report_id', '=', pendingReport).where('late', '=', 1).execute();
+    if (closed.statusCode === 409) {
+      expect(after).toEqual({ lines: [], drivers: 0, closed: false });
+    } else {
+      expect(closed.statusCode).toBe(200);
+      expect(after.closed).toBe(true);
+      // Stored by the close, or paid late: exactly one of the two.
+      expect([after.lines.includes(pendingReport), paidLate.length === 1]).toContain(true);
+      expect(after.lines.includes(pendingReport) && paidLate.length > 0).toBe(false);
+    }
+  });
+
+  it('a close holds no long turn of the event loop: a driver’s call made while it runs is answered before it', async () => {
+    const seen = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    const order: string[] = [];
+    const closing = send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) }).then((r) => order.push(`close ${r.statusCode}`));
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const reading = send('GET', '/tasks/assigned/', p.driver).then((r) => order.push(`assigned ${r.statusCode}`));
+    await Promise.all([closing, reading]);
+    // The close stores its month three days at a time (11 slices for October), a turn between: the driver's few
+    // statements run in between. SQLite (one thread) is where a close could hold the loop; PostgreSQL answers both.
+    if (databaseUrl === undefined) expect(order).toEqual(['assigned 200', 'close 200']);
+    else expect(order.sort()).toEqual(['assigned 200', 'close 200']);
+  });
 });
