@@ -203,3 +203,12 @@ export function checkMoment(date: string, time: string, offsetMinutes: number): 
   const abs = Math.abs(offsetMinutes);
   return `${date}T${time}:00${sign}${String(Math.floor(abs / 60)).padStart(2, '0')}:${String(abs % 60).padStart(2, '0')}`;
 }
+
+/** A list file's text: UTF-8 when it is valid UTF-8, else windows-1251 (what a Russian Excel writes as «CSV»). */
+export function decodeList(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return new TextDecoder('windows-1251').decode(bytes);
+  }
+}
