@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { answer, area, GET, POST } from '../call.ts';
 import { isoDate, wireId } from '../fields.ts';
 import { STAFF } from '../roles.ts';
+import type { DocumentState } from '../waybill.ts';
 
 export const ETRN_FILES = ['t1.xml', 't2.xml', 't4.xml'] as const;
 export type EtrnFileName = (typeof ETRN_FILES)[number];
@@ -28,6 +29,19 @@ export interface DocumentTitle {
   whose: string;
   ready: boolean;
   missing: { field: string; text: string; card: DocumentFactCard; id: number | null }[];
+  /** The title's live document in the exchange (not annulled), or null while it is not taken in. */
+  exchange: TitleExchange | null;
+}
+
+/** Where a title stands with the operator: its document's state and, by that state, the УИД and QR or the reason and fix. */
+export interface TitleExchange {
+  document_id: number;
+  state: DocumentState;
+  uid: string | null;
+  qr: string | null;
+  reason: string | null;
+  fix: string | null;
+  updated_at: string;
 }
 
 /** A fact of a received title that is not ours: `theirs` as the file says, `ours` as the trip's cards say (null: absent). */

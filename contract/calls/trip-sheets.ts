@@ -7,6 +7,7 @@ import type { Page } from '../entities.ts';
 import { ALL_ROLES, DRIVER_ONLY, STAFF } from '../roles.ts';
 import { odometerParams, tripSheetIdParams, tripSheetCreateSchema, tripSheetListQuery, tripSheetMineQuery, tripSheetUpdateSchema, type TripSheet } from '../trip-sheets.ts';
 import { registerCreateQuery } from '../registers.ts';
+import { checkListSchema, CHECK_LIST_MAX_CHARS, type CheckImportResult } from '../trip-sheet-checks.ts';
 
 export const tripSheetCalls = area(
   GET('/trip-sheets/', { roles: STAFF, query: tripSheetListQuery, answer: answer<Page<TripSheet>>() }),
@@ -18,6 +19,19 @@ export const tripSheetCalls = area(
     answer: answer<TripSheet>(),
     invalidates: ['dispatch'],
     audience: ['company:answer.company_id'],
+  }),
+  /**
+   * The medic's or the mechanic's list (CSV or a spreadsheet's tab-separated copy) onto the day's sheets: each row's
+   * mark made on the sheet it names by plate or driver, where the sheet has none; each row's outcome answered.
+   */
+  POST('/trip-sheets/checks', {
+    roles: STAFF,
+    query: registerCreateQuery,
+    body: checkListSchema,
+    bodyLimit: CHECK_LIST_MAX_CHARS * 3 + 64 * 1024,
+    answer: answer<CheckImportResult>(),
+    invalidates: ['dispatch'],
+    audience: ['caller'],
   }),
   PUT('/trip-sheets/:id', { roles: STAFF, body: tripSheetUpdateSchema, answer: answer<TripSheet>(), invalidates: ['dispatch'], audience: ['company:answer.company_id'] }),
   /** The sheet on A4 (server/pdf/trip-sheet.ts): staff of the sheet's company; another company's is 404. */

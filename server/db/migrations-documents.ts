@@ -51,3 +51,16 @@ export function migration026(dialect: Dialect): Migration {
     },
   };
 }
+
+/**
+ * 041: our titles by the УИД ТрН the operator gave them, within a company — a received Т3 carrying the УИД of our own
+ * accepted Т1 links to its trip by it (server/papers/incoming.ts `byUid`). The table holds the titles made since
+ * 01.09.2026 only: the index is made in moments on an existing database.
+ */
+export function migration041(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.createIndex('etrn_documents_uid').on('etrn_documents').columns(['company_id', 'uid']).execute();
+    },
+  };
+}

@@ -16,7 +16,7 @@ import { migration018 } from './migrations-trip-sheets.ts';
 import { migration019 } from './migrations-company-edo.ts';
 import { migration021 } from './migrations-invoices.ts';
 import { migration023 } from './migrations-etrn-incoming.ts';
-import { migration026 } from './migrations-documents.ts';
+import { migration026, migration041 } from './migrations-documents.ts';
 import { migration028 } from './migrations-waiting.ts';
 import { migration030 } from './migrations-odometer-photos.ts';
 import { migration032 } from './migrations-search.ts';
@@ -153,6 +153,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '035_approved_reports': migration035(),
         '037_photo_bands': migration037(),
         '039_recent_photo_hashes': migration039(dialect),
+        '041_documents_uid': migration041(),
       };
     },
   };

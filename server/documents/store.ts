@@ -4,6 +4,7 @@
  * conditional update on the state it was read in, so a second tab or instance making the same move gets the 409.
  */
 import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
@@ -24,6 +25,7 @@ import {
   type DocumentState,
   type OutgoingTitle,
 } from '../../contract/documents.ts';
+import type { TitleExchange } from '../../contract/calls/papers.ts';
 import { canMove, refusal, MOVES, type DocumentAction } from './states.ts';
 
 const NOT_FOUND = 'Документ не найден';
@@ -231,4 +233,26 @@ export async function frozenFile(db: Db, user: AuthUser, id: number): Promise<{ 
   const row = await db.kysely.selectFrom('etrn_documents').select(['file_name', 'xml']).where('id', '=', id).executeTakeFirstOrThrow();
   if (!row.file_name || row.xml === null) throw conflict('Черновик ещё не сформирован: отметьте его «Готов к подписи»');
   return { fileName: row.file_name, xml: row.xml };
+}
+
+/**
+ * Where each of a trip's outgoing titles stands in the exchange (the trip's «Документы» panel): its live document —
+ * the one not annulled, at most one per title by the partial unique index — with the state and, by it, the УИД and QR
+ * or the operator's reason and fix. The caller has already checked the trip is the user's to see.
+ */
+export async function exchangeOfTrip(db: Db, reportId: number): Promise<Map<OutgoingTitle, TitleExchange>> {
+  const rows = await db.kysely
+    .selectFrom('etrn_documents')
+    .select(['id', 'title', 'state', 'uid', 'qr', 'reason', 'fix', 'updated_at'])
+    .where('report_id', '=', reportId)
+    .where('direction', '=', 'out')
+    // A literal, so SQLite reads the live documents through their partial index (etrn_documents_live).
+    .where(sql.ref('state'), '<>', sql.lit('annulled'))
+    .execute();
+  return new Map(
+    rows.map((r) => [
+      r.title as OutgoingTitle,
+      { document_id: r.id, state: r.state as DocumentState, uid: r.uid, qr: r.qr, reason: r.reason, fix: r.fix, updated_at: r.updated_at },
+    ]),
+  );
 }

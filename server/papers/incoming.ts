@@ -20,11 +20,21 @@ export interface Link {
 
 type Row = Selectable<EtrnIncomingTable>;
 
-/** `company` null: a super-admin's upload, looked for in every company. */
+/**
+ * The trips whose waybill has this УИД: a title received before carries it, or our own title the operator accepted
+ * with it (our Т1 draft signed by the shipper — the consignee's Т3 then comes with that УИД and nothing else to link
+ * by). `company` null: a super-admin's upload, looked for in every company.
+ */
 async function byUid(db: Db, company: number | null, uid: string): Promise<Link[]> {
-  let q = db.kysely.selectFrom('etrn_incoming').select(['report_id', 'company_id']).distinct().where('uid', '=', uid);
-  if (company !== null) q = q.where('company_id', '=', company);
-  return (await q.execute()).map((r) => ({ reportId: r.report_id, companyId: r.company_id, by: 'uid' as const }));
+  let received = db.kysely.selectFrom('etrn_incoming').select(['report_id', 'company_id']).distinct().where('uid', '=', uid);
+  let ours = db.kysely.selectFrom('etrn_documents').select(['report_id', 'company_id']).distinct().where('uid', '=', uid).where('direction', '=', 'out').where('state', '<>', 'annulled');
+  if (company !== null) {
+    received = received.where('company_id', '=', company);
+    ours = ours.where('company_id', '=', company);
+  }
+  const trips = new Map<number, Link>();
+  for (const r of [...(await received.execute()), ...(await ours.execute())]) trips.set(r.report_id, { reportId: r.report_id, companyId: r.company_id, by: 'uid' });
+  return [...trips.values()];
 }
 
 /** Our waybill numbers are the task's and the trip's («14-5», server/papers/map.ts waybillNumber). */
@@ -75,7 +85,7 @@ export async function linkIncoming(db: Db, company: number | null, facts: Incomi
     const links = await byUid(db, company, facts.uid);
     if (links.length === 1) return links[0] as Link;
     if (links.length > 1) throw several(links, `УИД ${facts.uid}`);
-    tried.push(`УИД ТрН ${facts.uid} не встречался в полученных титулах`);
+    tried.push(`УИД ТрН ${facts.uid} не встречался ни в полученных титулах, ни в принятых оператором наших`);
   }
   if (facts.number) {
     const links = await byNumber(db, company, facts.number);

@@ -29,6 +29,7 @@ import { declaredEncoding, ValidatorUnavailable } from '../etrn/read.ts';
 import { encodeCp1251 } from '../etrn/xml.ts';
 import { incomingRow, linkIncoming, receivedFor, storeIncoming } from '../papers/incoming.ts';
 import { decodeXml, readIncomingBody } from '../papers/incoming-body.ts';
+import { exchangeOfTrip } from '../documents/store.ts';
 
 const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
   t1: { name: 'Т1 — сведения грузоотправителя (черновик)', whose: 'подписывает грузоотправитель' },
@@ -66,12 +67,13 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
       'GET /reports/:id/documents': async ({ user, params }): Promise<ReportDocuments> => {
         const { base, facts, chain } = await trip(user, params.id);
         const etrn = etrnFacts(base, facts, signerOf(user), chain);
+        const exchange = await exchangeOfTrip(db, base.report.id);
         return {
           report_id: base.report.id,
           waybill_number: waybillNumber(base),
           titles: ETRN_TITLES.map((title) => {
             const missing = missingFacts(title, etrn);
-            return { title, ...WHOSE[title], ready: missing.length === 0, missing };
+            return { title, ...WHOSE[title], ready: missing.length === 0, missing, exchange: exchange.get(title) ?? null };
           }),
           received: await receivedFor(db, base.report.id, base.task.id),
         };

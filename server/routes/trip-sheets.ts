@@ -5,7 +5,7 @@ import { registerArea } from './define.ts';
 import { listCompany } from '../registers/common.ts';
 import { assertStaffSeesCompany, localToday } from '../tasks/scope.ts';
 import { notFound } from '../errors.ts';
-import { createSheet, driverSheet, listSheets, loadSheet, NO_SHEET, odometerPhotoKey, recordOdometer, removeSheet, sheetCompany, updateSheet } from '../trip-sheets/sheets.ts';
+import { createSheet, driverSheet, importChecks, listSheets, loadSheet, NO_SHEET, odometerPhotoKey, recordOdometer, removeSheet, sheetCompany, updateSheet } from '../trip-sheets/sheets.ts';
 import fastifyMultipart from '@fastify/multipart';
 import { multipartLimits } from '../reports/form.ts';
 import { removeFiles, storePhotos } from '../reports/photos.ts';
@@ -36,6 +36,7 @@ const routes: RouteModule = (app, ctx) => {
   registerArea(app, ctx, tripSheetCalls, {
     'GET /trip-sheets/': async ({ user, query }) => listSheets(db, await listCompany(db, user, query.company_id), query),
     'POST /trip-sheets/': async ({ user, query, body }) => createSheet(db, await listCompany(db, user, query.company_id), body),
+    'POST /trip-sheets/checks': async ({ user, query, body }) => importChecks(db, await listCompany(db, user, query.company_id), body),
     'PUT /trip-sheets/:id': async ({ user, params: { id }, body }) => updateSheet(db, id, await staffSheet(user, id), body),
     'GET /trip-sheets/:id.pdf': async ({ user, params: { id }, reply }) => {
       const companyId = await staffSheet(user, id);

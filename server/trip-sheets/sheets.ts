@@ -25,6 +25,16 @@ import {
   type TripSheetListQuery,
   type TripSheetUpdate,
 } from '../../contract/trip-sheets.ts';
+import {
+  CHECK_KIND_LABELS,
+  checkMoment,
+  parseCheckList,
+  sameDriver,
+  type CheckImportOutcome,
+  type CheckImportResult,
+  type CheckKind,
+  type CheckRow,
+} from '../../contract/trip-sheet-checks.ts';
 
 export const NO_SHEET = 'Путевой лист не найден';
 
@@ -254,4 +264,96 @@ export async function removeSheet(db: Db, id: number): Promise<void> {
   const last = await db.kysely.selectFrom('trip_sheets').select((eb) => eb.fn.max('number').as('n')).where('company_id', '=', sheet.company_id).where('year', '=', sheet.year).executeTakeFirst();
   if (Number(last?.n) !== sheet.number) throw conflict(`Путевой лист № ${sheet.number} не последний в году: номера идут без пропусков, удалить можно только последний`);
   await db.kysely.deleteFrom('trip_sheets').where('id', '=', id).execute();
+}
+
+const KIND_COLUMNS: Record<CheckKind, { at: 'pre_medical_at' | 'pre_technical_at' | 'post_medical_at'; name: 'pre_medical_name' | 'pre_technical_name' | 'post_medical_name' }> = {
+  pre_medical: { at: 'pre_medical_at', name: 'pre_medical_name' },
+  pre_technical: { at: 'pre_technical_at', name: 'pre_technical_name' },
+  post_medical: { at: 'post_medical_at', name: 'post_medical_name' },
+};
+
+const ru = (date: string) => date.split('-').reverse().join('.');
+const clock = (iso: string, offsetMinutes: number) => new Date(Date.parse(iso) + offsetMinutes * 60_000).toISOString().slice(11, 16);
+
+/**
+ * The medic's or the mechanic's list onto the company's sheets (POST /trip-sheets/checks): each row matched to the
+ * sheet of its day by the plate (the vehicle's) or the driver's name, its mark made there when the sheet has none
+ * (a conditional update: a mark already there — typed by staff, or by an import at the same time — is never
+ * overwritten). Each row answers recorded, unchanged (the same mark again) or refused with why, in Russian.
+ */
+export async function importChecks(db: Db, companyId: number, body: { kind: CheckKind; text: string; date?: string | undefined; offset_minutes: number }): Promise<CheckImportResult> {
+  let rows: CheckRow[];
+  try {
+    rows = parseCheckList(body.text);
+  } catch (error) {
+    throw badRequest(`text: ${(error as Error).message}`);
+  }
+  if (rows.length === 0) throw badRequest('text: в списке нет строк после заголовка');
+  const days = [...new Set(rows.map((r) => r.date ?? body.date).filter((d): d is string => d !== undefined && d !== null))];
+  const sheets =
+    days.length === 0
+      ? []
+      : await db.kysely
+          .selectFrom('trip_sheets as s')
+          .innerJoin('vehicles as v', 'v.id', 's.vehicle_id')
+          .innerJoin('users as u', 'u.id', 's.driver_id')
+          .select(['s.id', 's.number', 's.date', 'v.plate_key', 'u.name as driver_name'])
+          .where('s.company_id', '=', companyId)
+          .where('s.date', 'in', days)
+          .execute();
+  const columns = KIND_COLUMNS[body.kind];
+  const outcomes: CheckImportOutcome[] = [];
+  for (const row of rows) {
+    const refuse = (detail: string, sheet: { id: number; number: number } | null = null) =>
+      outcomes.push({ line: row.line, outcome: 'refused', sheet_id: sheet?.id ?? null, sheet_number: sheet?.number ?? null, detail });
+    const date = row.date ?? body.date ?? null;
+    if (row.problem) {
+      refuse(row.problem);
+      continue;
+    }
+    if (!date) {
+      refuse('не указана дата: нет столбца «Дата» и не выбран день списка');
+      continue;
+    }
+    const who = row.plate ? `машины ${row.plate}` : `водителя ${row.driver}`;
+    const matches = sheets.filter((s) => s.date === date && (row.plate ? s.plate_key === plateCharacters(row.plate) : sameDriver(row.driver as string, s.driver_name)));
+    const [sheet] = matches;
+    if (!sheet) {
+      refuse(`нет путевого листа ${who} на ${ru(date)}`);
+      continue;
+    }
+    if (matches.length > 1) {
+      refuse(`подходят несколько путевых листов ${who} на ${ru(date)}: ${matches.map((m) => `№ ${m.number}`).join(', ')} — укажите госномер`);
+      continue;
+    }
+    if (row.refused) {
+      refuse(`${body.kind === 'pre_technical' ? 'машина не выпущена' : 'водитель не допущен'} — отметка не ставится`, sheet);
+      continue;
+    }
+    const mark = { at: checkMoment(date, row.time as string, body.offset_minutes), name: row.name as string };
+    const before = await loadSheet(db, sheet.id);
+    const stored = before[body.kind];
+    if (stored) {
+      if (Date.parse(stored.at) === Date.parse(mark.at) && stored.name === mark.name) {
+        outcomes.push({ line: row.line, outcome: 'unchanged', sheet_id: sheet.id, sheet_number: sheet.number, detail: null });
+      } else {
+        refuse(`${CHECK_KIND_LABELS[body.kind]} уже отмечен: ${clock(stored.at, body.offset_minutes)}, ${stored.name} — исправить можно в путевом листе`, sheet);
+      }
+      continue;
+    }
+    const problems = tripSheetProblems({ ...before, [body.kind]: mark });
+    if (problems.length > 0) {
+      refuse(problems.map((p) => p.replace(/^\w+: /, '')).join('; '), sheet);
+      continue;
+    }
+    const done = await db.kysely
+      .updateTable('trip_sheets')
+      .set({ [columns.at]: mark.at, [columns.name]: mark.name, updated_at: nowIso() })
+      .where('id', '=', sheet.id)
+      .where(columns.at, 'is', null)
+      .executeTakeFirst();
+    if (Number(done.numUpdatedRows) === 1) outcomes.push({ line: row.line, outcome: 'recorded', sheet_id: sheet.id, sheet_number: sheet.number, detail: null });
+    else refuse(`${CHECK_KIND_LABELS[body.kind]} уже отмечен — исправить можно в путевом листе`, sheet);
+  }
+  return { recorded: outcomes.filter((o) => o.outcome === 'recorded').length, outcomes };
 }

@@ -136,6 +136,15 @@ describe('the trip as staff see it', () => {
       const view = (await call<ReportView>(app.server, 'GET', `/api/reports/${reportId}`, { token: manager })).body;
       expect(view.flags.map((f) => f.code)).toEqual(['far_from_place', 'long_wait']);
 
+      // The trip's Т1 accepted by the operator (the exchange's own steps are tests/server/documents.test.ts): the panel
+      // shows where the title stands — «Принят» with its УИД ТрН — instead of offering to take it in.
+      const waybillUid = '6f1c2d3e-4a5b-4c6d-8e7f-9a0b1c2d3e4f';
+      const stamp = new Date().toISOString();
+      await app.server.db.kysely
+        .insertInto('etrn_documents')
+        .values({ company_id: companyId, report_id: reportId, title: 't1', direction: 'out', state: 'accepted', trip_date: today, uid: waybillUid, qr: waybillUid, created_at: stamp, updated_at: stamp, answered_at: stamp })
+        .execute();
+
       for (const width of [1440, 360]) {
         await page.setViewportSize({ width, height: width < 600 ? 760 : 900 });
         await page.goto(`${app.url}/reports/${reportId}`);
@@ -161,6 +170,8 @@ describe('the trip as staff see it', () => {
         const papers = page.getByRole('region', { name: 'Документы' });
         await papers.getByText('Т1 — сведения грузоотправителя (черновик)').waitFor();
         expect(await papers.getByRole('list', { name: /^Не хватает для Т2/ }).count()).toBe(1);
+        await papers.getByText(`УИД ТрН ${waybillUid}`).waitFor();
+        expect(await papers.locator('.report-papers__exchange .status-badge').allTextContents()).toEqual(['Принят']);
         if (width === 1440) {
           const downloading = page.waitForEvent('download', { timeout: 30_000 });
           await papers.getByRole('button', { name: 'Подтверждение доставки (PDF)' }).click();

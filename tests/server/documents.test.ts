@@ -19,6 +19,7 @@ import { openDb } from '../../server/db/connect.ts';
 import { buildApp } from '../../server/app.ts';
 import type { AnswersResult, BulkReadyResult, DocumentItem, DocumentPage } from '../../contract/documents.ts';
 import type { Page, Task } from '../../contract/entities.ts';
+import type { ReportDocuments } from '../../contract/calls/papers.ts';
 
 const DAY = '2026-11-27';
 const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64');
@@ -178,6 +179,17 @@ describe.each(backends)('the exchange’s documents ($name)', ({ databaseUrl }) 
     };
     expect(await card(a.report_id)).toEqual([{ report_id: a.report_id, trip_uid: expect.any(String), state: 'accepted', title: a.title, uid, qr: `https://epd.example/trn/${uid}` }]);
     expect(await card(b.report_id)).toEqual([{ report_id: b.report_id, trip_uid: expect.any(String), state: 'rejected', title: b.title, uid: null, qr: null }]);
+
+    // The trip's «Документы» panel (GET /reports/{id}/documents) shows where each title stands in the exchange: the
+    // accepted Т1 with its УИД and QR, the rejected one with the operator's reason and fix, a title not taken in none.
+    const panel = async (report: number) =>
+      Object.fromEntries((await call<ReportDocuments>(s, 'GET', `/api/reports/${report}/documents`, { token: manager.token })).body.titles.map((t) => [t.title, t.exchange]));
+    expect(await panel(a.report_id)).toEqual({
+      t1: { document_id: a.id, state: 'accepted', uid, qr: `https://epd.example/trn/${uid}`, reason: null, fix: null, updated_at: expect.any(String) },
+      t2: a.report_id === first.trip ? expect.objectContaining({ state: 'draft' }) : null,
+      t4: null,
+    });
+    expect((await panel(b.report_id)).t1).toMatchObject({ document_id: b.id, state: 'rejected', uid: null, reason: 'TRN-17: Неверный ИНН грузополучателя', fix: 'Исправьте ИНН в карточке контрагента' });
 
     // The same answers again change nothing.
     const twice = await post<AnswersResult>('/api/documents/answers', { files: [{ name: 'ответ-1.json', data: b64({ file: a.file_name, status: 'accepted', uid }) }] });

@@ -1501,6 +1501,17 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'manager',
   },
   {
+    call: 'POST /trip-sheets/checks',
+    method: 'POST',
+    matrix: '401 403 ok 404 ok 404 ok',
+    make: async (c) => {
+      await sheetOfA(c);
+      return { url: `/api/trip-sheets/checks?company_id=${c.w.companyA}`, body: { kind: 'pre_technical', date: '2026-11-27', text: 'Водитель;Время;Механик\nТест;06:50;Кузнецов П. И.' } };
+    },
+    bad: async (c) => ({ url: `/api/trip-sheets/checks?company_id=${c.w.companyA}`, body: { kind: 'pre_technical', text: 'Водитель;Дата\nТест;27.11.2026' } }),
+    badBy: 'manager',
+  },
+  {
     call: 'PUT /trip-sheets/{id}',
     method: 'PUT',
     matrix: '401 403 ok 404 ok 404 ok',

@@ -6,7 +6,8 @@
  */
 import { useState } from 'react';
 import { Link } from 'wouter';
-import type { DocumentTitle, ReportDocuments } from '../../../contract/calls/papers.ts';
+import type { DocumentTitle, ReportDocuments, TitleExchange } from '../../../contract/calls/papers.ts';
+import { DOCUMENT_STATE_LABELS, type DocumentState } from '../../../contract/waybill.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { downloadOnce } from '../../engine/once.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -16,6 +17,7 @@ import { showToast } from '../../ui/toasts.ts';
 import { ReportReceived } from './ReportReceived.tsx';
 import { saveTaskWaybills } from './waybills.ts';
 import type { NavPath } from '../../app/nav.ts';
+import '../../ui/status-badge.css';
 import './reports.css';
 
 /** Where a missing fact is filled in: a screen of the app (typed, so a path that is no screen does not compile). */
@@ -34,6 +36,33 @@ function cardLink(m: DocumentTitle['missing'][number]): { href: NavPath; label: 
     default:
       return null;
   }
+}
+
+/** The badge's colour by the document's state: in work blue, accepted green, rejected red, draft and annulled plain. */
+const STATE_BADGE: Record<DocumentState, string> = {
+  draft: '',
+  ready: 'status-open',
+  sent: 'status-open',
+  accepted: 'status-completed',
+  rejected: 'status-cancelled',
+  annulled: '',
+};
+
+/** Where the title stands with the operator: the state and, by it, the УИД ТрН or the reason and the fix it needs. */
+function ExchangeLine({ exchange }: { exchange: TitleExchange }) {
+  return (
+    <p className="report-papers__exchange">
+      <span className={`status-badge ${STATE_BADGE[exchange.state]}`}>{DOCUMENT_STATE_LABELS[exchange.state]}</span>
+      {exchange.state === 'accepted' && exchange.uid && <span>УИД ТрН {exchange.uid}</span>}
+      {exchange.state === 'rejected' && exchange.reason && (
+        <span>
+          {exchange.reason}
+          {exchange.fix && ` — ${exchange.fix}`}
+        </span>
+      )}
+      <Link href="/documents">В «Документах»</Link>
+    </p>
+  );
 }
 
 /** `taskId`: the trip's task, whose every trip's waybill one button puts in one PDF. */
@@ -113,10 +142,13 @@ export function ReportPapers({ reportId, taskId }: { reportId: number; taskId: n
                     ) : (
                       <span className="status-badge status-cancelled">Не хватает сведений</span>
                     )}
-                    <button type="button" className="button button-small" disabled={busy !== null} onClick={() => void toExchange(t.title)}>
-                      {busy === `take-${t.title}` ? 'Добавляем…' : 'В «Документы»'}
-                    </button>
+                    {!t.exchange && (
+                      <button type="button" className="button button-small" disabled={busy !== null} onClick={() => void toExchange(t.title)}>
+                        {busy === `take-${t.title}` ? 'Добавляем…' : 'В «Документы»'}
+                      </button>
+                    )}
                   </div>
+                  {t.exchange && <ExchangeLine exchange={t.exchange} />}
                   {!t.ready && (
                     <ul className="report-papers__missing" aria-label={`Не хватает для ${t.name}`}>
                       {t.missing.map((m) => {

@@ -13,6 +13,7 @@ import { DateInput } from '../../ui/DateInput.tsx';
 import { saveDownload } from '../../ui/download.ts';
 import { formatDate, formatQuantity, isoDate } from '../../ui/format.ts';
 import { showToast } from '../../ui/toasts.ts';
+import { ChecksImport } from './ChecksImport.tsx';
 import { actionsColumn, RowActions, RowButton, RowCard } from '../../ui/console/RowParts.tsx';
 import { RegisterPage, useRegisterList } from '../../parts/registers/RegisterPage.tsx';
 import { clockOf } from './sheet-form.ts';
@@ -161,6 +162,7 @@ export function TripSheetsScreen({ title }: ScreenProps) {
               Сегодня
             </button>
           )}
+          <ChecksImport date={day} companyId={register.newCardCompany} />
         </>
       }
       columns={columns}
