@@ -404,6 +404,39 @@ describe.each(backends)('the Диадок API adapter’s job ($name)', ({ datab
     await restarted.close();
   });
 
+  it('a Т2 whose Т1 was uploaded as a file waits, saying why; once that Т1 shows up in the box it is posted as its answer', async () => {
+    const fake = new FakeDiadoc(settings);
+    const trip = await stampedTrip(s, cards, DAY, 'Лебедев Олег Юрьевич');
+    const t1 = await shipperT1(trip.trip);
+    const uid = '9c8b7a6f-5e4d-4c3b-8a29-1f0e9d8c7b6a';
+    const uploaded = await s.app.inject({ method: 'POST', url: `/api/etrn/incoming?uid=${uid}`, payload: t1.bytes, headers: { authorization: `Bearer ${manager.token}`, 'content-type': 'application/xml' } });
+    expect(uploaded.statusCode).toBe(201);
+    // Signed by the shipper (as the operator's copy would be): the Т2 cites the signature.
+    await s.db.kysely.updateTable('etrn_incoming').set({ signature: 'c2lnbmF0dXJl' }).where('file_id', '=', t1.fileId).execute();
+    const draft = await post('/api/documents/', { report_id: trip.trip, title: 't2' });
+    const ready = await post(`/api/documents/${draft.body.id}/ready`);
+    expect(ready.body, JSON.stringify(ready.body)).toMatchObject({ state: 'ready' });
+    const at = new Date('2026-11-28T19:00:00Z');
+    const one = job(fake);
+    const first = await one.runOnce(at);
+    const waiting = `Т2 отвечает на Т1 грузоотправителя ${t1.fileId}, которого нет в Диадоке (он загружен файлом): отправьте Т2 архивом за день или дождитесь Т1 грузоотправителя в ящике Диадока`;
+    expect(first.errors).toContain(waiting);
+    expect(await doc(ready.body.id)).toMatchObject({ state: 'ready', operator_error: waiting });
+    expect(fake.posts(undefined, '/V4/PostMessagePatch') + fake.posts()).toBe(0);
+
+    // The same file arrives through the box: not stored again, it gets the ids; the Т2 goes as its answer.
+    const ids = { messageId: 'd00dfeed-1111-4222-8333-444455556666', entityId: 'd00dfeed-aaaa-4bbb-8ccc-ddddeeeeffff', signatureId: 'd00dfeed-5555-4666-8777-888899990000' };
+    fake.events.push({ eventId: 'b7e2f0a1-0000-4000-8000-000000000002', indexKey: 'ik-0002', ...ids, fileName: `${t1.fileId}.xml`, uid });
+    fake.content.set(ids.entityId, t1.bytes);
+    fake.content.set(ids.signatureId, Buffer.from('signature'));
+    expect(await one.runOnce(new Date(at.getTime() + 1000))).toMatchObject({ received: 0 });
+    expect(await s.db.kysely.selectFrom('etrn_incoming').select(['operator_message_id', 'operator_entity_id']).where('report_id', '=', trip.trip).execute()).toEqual([{ operator_message_id: ids.messageId, operator_entity_id: ids.entityId }]);
+    expect(await one.runOnce(new Date(at.getTime() + backoffMs(1)))).toMatchObject({ sent: 1 });
+    expect(fake.requests.find((r) => r.path === '/V4/PostMessagePatch')!.body).toMatchObject({ MessageId: ids.messageId, RecipientTitles: [{ ParentEntityId: ids.entityId }] });
+    expect(await doc(ready.body.id)).toMatchObject({ state: 'sent', operator_message_id: ids.messageId, operator_error: null });
+    await one.close();
+  });
+
   it('an expired token: refreshed once on a 401 and the call made again; a second 401 is reported, not looped', async () => {
     const refreshing: DiadocSettings = { ...settings, refresh: { tokenUrl: 'https://identity.example.test/connect/token', clientId: 'reis-app', clientSecret: 'app-secret', refreshToken: 'refresh-1' } };
     const fake = new FakeDiadoc(refreshing);
