@@ -84,6 +84,8 @@ export interface OperatorRun {
   rejected: number;
   /** Sent and still without the operator's final answer. */
   waiting: number;
+  /** The other parties' titles (Т1, Т3) fetched from the operator's box and linked to their trips (absent in older passes). */
+  received?: number;
   errors: string[];
 }
 

@@ -95,6 +95,19 @@ export interface DiadocSettings {
   pollMs: number;
   /** DIADOC_TIMEOUT_SECONDS (30): a call not answered by then has an unknown outcome, ms. */
   timeoutMs: number;
+  /**
+   * OpenID Connect's Refresh Token Flow (the Диадок «Авторизация» page): with DIADOC_REFRESH_TOKEN, DIADOC_CLIENT_ID and
+   * DIADOC_CLIENT_SECRET, a 401 gets a new access token once (DIADOC_TOKEN_URL, the provider's token endpoint) and the
+   * call is made again; without them a 401 is reported as it is.
+   */
+  refresh?: DiadocRefresh | null;
+}
+
+export interface DiadocRefresh {
+  tokenUrl: string;
+  clientId: string;
+  clientSecret: string;
+  refreshToken: string;
 }
 
 /** The Диадок settings, or null (off) when any of the three required is missing; a malformed one stops the start. */
@@ -112,7 +125,18 @@ export function diadocFromEnv(env: NodeJS.ProcessEnv): DiadocSettings | null {
     companyId: intFromEnv(company, 0, 'DIADOC_COMPANY_ID'),
     pollMs: intFromEnv(env.DIADOC_POLL_SECONDS, 60, 'DIADOC_POLL_SECONDS') * 1000,
     timeoutMs: intFromEnv(env.DIADOC_TIMEOUT_SECONDS, 30, 'DIADOC_TIMEOUT_SECONDS') * 1000,
+    refresh: refreshFromEnv(env),
   };
+}
+
+function refreshFromEnv(env: NodeJS.ProcessEnv): DiadocRefresh | null {
+  const refreshToken = env.DIADOC_REFRESH_TOKEN?.trim() ?? '';
+  const clientId = env.DIADOC_CLIENT_ID?.trim() ?? '';
+  const clientSecret = env.DIADOC_CLIENT_SECRET?.trim() ?? '';
+  if (!refreshToken || !clientId || !clientSecret) return null;
+  const tokenUrl = env.DIADOC_TOKEN_URL?.trim() || 'https://identity.kontur.ru/connect/token';
+  if (!/^https?:\/\/\S+$/.test(tokenUrl)) throw new Error(`DIADOC_TOKEN_URL must be an http(s) URL; got "${tokenUrl}"`);
+  return { tokenUrl, clientId, clientSecret, refreshToken };
 }
 
 function intFromEnv(value: string | undefined, fallback: number, name: string): number {

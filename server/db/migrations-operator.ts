@@ -27,3 +27,31 @@ export function migration034(): Migration {
     },
   };
 }
+
+/**
+ * The Диадок adapter's second round (docs/documents.md «The Диадок API adapter»): a received title fetched from the
+ * operator's box keeps the ids Диадок gave it (the carrier's Т2/Т4 are posted as answers to it, `PostMessagePatch`
+ * with its MessageId and EntityId); per company, the events of the box already taken in (`GetNewEvents`: an event is
+ * taken in once, whatever the number of polls or instances) and where the next poll starts. Nullable columns and
+ * new tables only: instant on a database of any size.
+ */
+export function migration040(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('etrn_incoming').addColumn('operator_message_id', 'text').execute();
+      await db.schema.alterTable('etrn_incoming').addColumn('operator_entity_id', 'text').execute();
+      await db.schema
+        .createTable('etrn_operator_events')
+        .addColumn('company_id', 'integer', (c) => c.notNull().references('companies.id').onDelete('cascade'))
+        .addColumn('event_id', 'text', (c) => c.notNull())
+        .addColumn('seen_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('etrn_operator_events_pk', ['company_id', 'event_id'])
+        .execute();
+      await db.schema
+        .createTable('etrn_operator_cursors')
+        .addColumn('company_id', 'integer', (c) => c.primaryKey().references('companies.id').onDelete('cascade'))
+        .addColumn('after_index_key', 'text', (c) => c.notNull())
+        .execute();
+    },
+  };
+}

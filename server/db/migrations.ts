@@ -20,7 +20,7 @@ import { migration026, migration041 } from './migrations-documents.ts';
 import { migration028 } from './migrations-waiting.ts';
 import { migration030 } from './migrations-odometer-photos.ts';
 import { migration032 } from './migrations-search.ts';
-import { migration034 } from './migrations-operator.ts';
+import { migration034, migration040 } from './migrations-operator.ts';
 import { migration033 } from './migrations-papers-cards.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
@@ -153,6 +153,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '035_approved_reports': migration035(),
         '037_photo_bands': migration037(),
         '039_recent_photo_hashes': migration039(dialect),
+        '040_operator_events': migration040(),
         '041_documents_uid': migration041(),
       };
     },

@@ -56,7 +56,22 @@ export interface EtrnOperatorRunsTable {
   result: string;
 }
 
+/** Per company, the box events the operator job took in (migration 040): each once. */
+export interface EtrnOperatorEventsTable {
+  company_id: number;
+  event_id: string;
+  seen_at: string;
+}
+
+/** Per company, where the next `GetNewEvents` starts (its `afterIndexKey`; migration 040). */
+export interface EtrnOperatorCursorsTable {
+  company_id: number;
+  after_index_key: string;
+}
+
 export interface DocumentTables {
   etrn_documents: EtrnDocumentsTable;
   etrn_operator_runs: EtrnOperatorRunsTable;
+  etrn_operator_events: EtrnOperatorEventsTable;
+  etrn_operator_cursors: EtrnOperatorCursorsTable;
 }

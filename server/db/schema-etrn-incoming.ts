@@ -23,5 +23,8 @@ export interface EtrnIncomingTable {
   /** JSON of contract/calls/papers.ts IncomingDifference[]. */
   differences: string;
   received_by: number | null;
+  /** Fetched from Диадок (migration 040): its MessageId and EntityId, which the carrier's answer title cites. */
+  operator_message_id: string | null;
+  operator_entity_id: string | null;
   created_at: string;
 }

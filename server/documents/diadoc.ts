@@ -14,13 +14,23 @@
  * - `GET /V3/GetMessage?boxId&messageId&entityId` — the message with its entities: the title's `DocumentInfo.
  *   CustomData` tag `mt-id` is the УИД ТрН ГИС ЭПД assigned; an `OuterDocflow` entity under it carries the status of
  *   its processing in ГИС ЭПД (`Status.Type` Success / Error, the errors in `Status.Details`).
+ * - `POST /V4/PostMessagePatch?operationId=<key>` with a `MessagePatchToPostV2`: the carrier's Т2 and Т4 are not new
+ *   messages but answer titles in the message of the title they answer — `RecipientTitles: [RecipientTitleAttachment]`
+ *   whose `ParentEntityId` is that title's EntityId (the ЭТрН events page: «у второго титула — первый титул»), Т2 to
+ *   the shipper's Т1, Т4 to the consignee's Т3. `operationId` again makes a repeated call answer the first success.
+ * - `GET /V8/GetNewEvents?boxId&afterIndexKey&typeNamedId=LogisticsWaybill` — the box's events after the last one
+ *   read (a `BoxEventList`: each `BoxEvent` with its `EventId`, `IndexKey`, and a new `Message` or a `Patch`; without
+ *   the files' content), and `GET /V4/GetEntityContent?boxId&messageId&entityId` — one title's bytes.
+ * - Authorization: `Bearer <access_token>`; on a 401 the token is refreshed once by OpenID Connect's Refresh Token
+ *   Flow (`grant_type=refresh_token` at the provider's token endpoint) when the settings give its client and refresh
+ *   token, and the call is made once more — a second 401 is reported, never looped.
  */
-import type { DiadocSettings } from '../config.ts';
+import type { DiadocRefresh, DiadocSettings } from '../config.ts';
 import type { DocumentTitleCode } from '../../contract/documents.ts';
 import { encodeCp1251 } from '../etrn/xml.ts';
 import type { OperatorAnswer } from './adapter.ts';
 
-export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{ status: number; text(): Promise<string> }>;
+export type Fetch = (url: string, init: { method: string; headers: Record<string, string>; body?: string; signal?: AbortSignal }) => Promise<{ status: number; text(): Promise<string>; arrayBuffer?(): Promise<ArrayBuffer> }>;
 
 /** Where a document is in Диадок. */
 export interface DiadocIds {
@@ -35,7 +45,9 @@ export type DiadocResult<T> = { ok: true; value: T } | { ok: false; unknown: boo
 export const WAYBILL_TYPE = { TypeNamedId: 'LogisticsWaybill', Function: 'reception', Version: 'kl_trn_mt_05_01' } as const;
 
 interface DiadocEntity {
+  EntityType?: string;
   EntityId?: string;
+  FileName?: string;
   ParentEntityId?: string;
   AttachmentType?: string;
   DocumentInfo?: { CustomData?: { Key?: string; Value?: string }[] };
@@ -47,21 +59,78 @@ interface DiadocMessage {
   Entities?: DiadocEntity[];
 }
 
+/** One title of another party found in the box's events: where it is, and its file's name. */
+export interface BoxTitle extends DiadocIds {
+  event_id: string;
+  file_name: string;
+  /** The sender's signature under it (a `Signature` entity whose parent is the title), fetched with it; null: none. */
+  signature_entity_id: string | null;
+  /** The УИД ТрН ГИС ЭПД gave the waybill (the title's `mt-id` tag), once it has. */
+  uid: string | null;
+}
+
+/** The Т1 (`ON_TRNACLGROT`) and Т3 (`ON_TRNACLGRPO`) files of the ЭТрН's name format: the titles we take in. */
+const TAKEN_IN = /^ON_TRNACLGR(OT|PO)_/;
+
 export function diadocClient(settings: DiadocSettings, fetchImpl: Fetch) {
-  async function request(method: 'GET' | 'POST', path: string, query: Record<string, string>, body?: unknown): Promise<DiadocResult<unknown>> {
+  let token = settings.token;
+  let refreshToken = settings.refresh?.refreshToken ?? '';
+  /** One refresh at a time: the calls that met the same 401 wait for it and retry with its token. */
+  let refreshing: Promise<string | null> | null = null;
+
+  async function refreshAccess(refresh: DiadocRefresh): Promise<string | null> {
+    const body = new URLSearchParams({ grant_type: 'refresh_token', client_id: refresh.clientId, client_secret: refresh.clientSecret, refresh_token: refreshToken }).toString();
+    try {
+      const res = await fetchImpl(refresh.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body, signal: AbortSignal.timeout(settings.timeoutMs) });
+      if (res.status !== 200) return null;
+      const answer = JSON.parse(await res.text()) as { access_token?: string; refresh_token?: string };
+      if (!answer.access_token) return null;
+      token = answer.access_token;
+      // The provider may rotate the refresh token: the next refresh uses the one it gave.
+      if (answer.refresh_token) refreshToken = answer.refresh_token;
+      return token;
+    } catch {
+      return null;
+    }
+  }
+
+  /** The token after a 401 met with `used`: refreshed once (shared by the calls that met it), or null. */
+  async function renewed(used: string): Promise<string | null> {
+    if (!settings.refresh) return null;
+    if (token !== used) return token; // another call refreshed it meanwhile
+    refreshing ??= refreshAccess(settings.refresh).finally(() => {
+      refreshing = null;
+    });
+    return refreshing;
+  }
+
+  async function request(method: 'GET' | 'POST', path: string, query: Record<string, string>, body?: unknown, retried = false, raw = false): Promise<DiadocResult<unknown>> {
     const url = `${settings.url}${path}?${new URLSearchParams(query).toString()}`;
-    const headers: Record<string, string> = { authorization: `Bearer ${settings.token}`, accept: 'application/json' };
+    const used = token;
+    const headers: Record<string, string> = { authorization: `Bearer ${used}`, accept: raw ? '*/*' : 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';
     let status: number;
     let text: string;
+    let bytes: Buffer | null = null;
     try {
       const res = await fetchImpl(url, { method, headers, ...(body !== undefined ? { body: JSON.stringify(body) } : {}), signal: AbortSignal.timeout(settings.timeoutMs) });
       status = res.status;
-      text = await res.text();
+      if (raw && status === 200 && res.arrayBuffer) {
+        bytes = Buffer.from(await res.arrayBuffer());
+        text = '';
+      } else text = await res.text();
     } catch (error) {
       const timeout = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
       return { ok: false, unknown: true, permanent: false, detail: timeout ? `Диадок не ответил за ${Math.round(settings.timeoutMs / 1000)} с` : `Нет связи с Диадоком (${settings.url})` };
     }
+    if (status === 401 && !retried) {
+      // Not done (the call was not let in): with a fresh token, made once more — and only once.
+      const fresh = await renewed(used);
+      if (fresh) return request(method, path, query, body, true, raw);
+      if (settings.refresh) return { ok: false, unknown: false, permanent: false, detail: 'Диадок не принял токен (401), и обновить его не удалось: проверьте DIADOC_REFRESH_TOKEN, DIADOC_CLIENT_ID и DIADOC_CLIENT_SECRET' };
+    }
+    if (status === 401 && retried) return { ok: false, unknown: false, permanent: false, detail: 'Диадок не принял и обновлённый токен (401): проверьте доступ приложения к ящику' };
+    if (bytes) return { ok: true, value: bytes };
     const said = text.trim().slice(0, 500);
     if (status === 200) {
       try {
@@ -117,16 +186,68 @@ export function diadocClient(settings: DiadocSettings, fetchImpl: Fetch) {
       if (!res.ok) return res;
       return { ok: true, value: answerOf(res.value as DiadocMessage | null, ids.entity_id, key) };
     },
+    /**
+     * The carrier's answer title (Т2 to the shipper's Т1, Т4 to the consignee's Т3) in the message of the title it
+     * answers, unsigned like the first (the carrier signs it in Диадок), under its key.
+     */
+    async postAnswer(file: { title: DocumentTitleCode; file_name: string; xml: string; key: string }, parent: DiadocIds): Promise<DiadocResult<DiadocIds>> {
+      const body = {
+        BoxId: settings.boxId,
+        MessageId: parent.message_id,
+        RecipientTitles: [{ ParentEntityId: parent.entity_id, SignedContent: { Content: Buffer.from(encodeCp1251(file.xml)).toString('base64') }, NeedReceipt: false, TitleIndex: file.title === 't4' ? 3 : 1 }],
+      };
+      const res = await request('POST', '/V4/PostMessagePatch', { operationId: file.key }, body);
+      if (!res.ok) return res;
+      const patch = res.value as DiadocMessage | null;
+      const entity = (patch?.Entities ?? []).find((e) => e.ParentEntityId === parent.entity_id && e.EntityType === 'Attachment' && e.AttachmentType !== 'Signature' && e.AttachmentType !== 'OuterDocflow' && e.EntityId);
+      if (!entity?.EntityId) return { ok: false, unknown: true, permanent: false, detail: 'В ответе Диадока нет титула, отправленного в ответ' };
+      return { ok: true, value: { message_id: parent.message_id, entity_id: entity.EntityId } };
+    },
+    /** The box's waybill events after `after` (null: from the start): the Т1/Т3 titles in them, and where to go on. */
+    async newTitles(after: string | null): Promise<DiadocResult<{ titles: BoxTitle[]; uids: { message_id: string; uid: string }[]; events: string[]; next: string | null; more: boolean }>> {
+      const query: Record<string, string> = { boxId: settings.boxId, typeNamedId: WAYBILL_TYPE.TypeNamedId };
+      if (after) query.afterIndexKey = after;
+      const res = await request('GET', '/V8/GetNewEvents', query);
+      if (!res.ok) return res;
+      const list = res.value as { Events?: { EventId?: string; IndexKey?: string; Message?: DiadocMessage; Patch?: DiadocMessage }[]; TotalCount?: number } | null;
+      const events = (list?.Events ?? []).filter((e) => e.EventId);
+      const titles: BoxTitle[] = [];
+      const uids: { message_id: string; uid: string }[] = [];
+      for (const event of events) {
+        const message = event.Message ?? event.Patch;
+        for (const e of message?.Entities ?? []) {
+          const uid = mtIdOf(e);
+          // ГИС ЭПД's УИД comes on the waybill's title, often in a later event (a Patch) than the title itself.
+          if (uid && message?.MessageId) uids.push({ message_id: message.MessageId, uid });
+          if (message?.MessageId && e.EntityId && e.EntityType === 'Attachment' && e.FileName && TAKEN_IN.test(e.FileName)) {
+            const signature = message.Entities?.find((x) => x.EntityType === 'Signature' && x.ParentEntityId === e.EntityId && x.EntityId)?.EntityId ?? null;
+            titles.push({ event_id: event.EventId as string, message_id: message.MessageId, entity_id: e.EntityId, file_name: e.FileName, signature_entity_id: signature, uid });
+          }
+        }
+      }
+      const next = events.at(-1)?.IndexKey ?? after;
+      return { ok: true, value: { titles, uids, events: events.map((e) => e.EventId as string), next, more: (list?.TotalCount ?? 0) > events.length } };
+    },
+    /** A title's file as Диадок holds it (its bytes). */
+    async content(ids: DiadocIds): Promise<DiadocResult<Buffer>> {
+      const res = await request('GET', '/V4/GetEntityContent', { boxId: settings.boxId, messageId: ids.message_id, entityId: ids.entity_id }, undefined, false, true);
+      if (!res.ok) return res;
+      return Buffer.isBuffer(res.value) ? { ok: true, value: res.value } : { ok: false, unknown: false, permanent: false, detail: 'Диадок не отдал содержимое титула' };
+    },
   };
 }
 
 export type DiadocClient = ReturnType<typeof diadocClient>;
 
+/** The УИД ТрН on a title (its `mt-id` tag, the «Теги и статусы ЭТрН» page), or null. */
+const mtIdOf = (e: DiadocEntity | undefined) => e?.DocumentInfo?.CustomData?.find((d) => d.Key === 'mt-id')?.Value?.trim() || null;
+
 /** A message read into our answer: ГИС ЭПД's last status of the title, the УИД from its `mt-id` tag. */
 export function answerOf(message: DiadocMessage | null, entityId: string, key: string): OperatorAnswer | null {
   const entities = message?.Entities ?? [];
   const title = entities.find((e) => e.EntityId === entityId);
-  const uid = title?.DocumentInfo?.CustomData?.find((d) => d.Key === 'mt-id')?.Value?.trim() || null;
+  // An answer title (Т2, Т4) shares the waybill's УИД, tagged on the message's first title.
+  const uid = mtIdOf(title) ?? entities.map(mtIdOf).find((v) => v !== null) ?? null;
   const statuses = entities.filter((e) => e.ParentEntityId === entityId && e.OuterDocflow?.Status);
   const status = statuses.at(-1)?.OuterDocflow?.Status ?? title?.OuterDocflow?.Status;
   const base = { file: null, key, uid: null, qr: null, signature: null, reason: null, fix: null };

@@ -11,16 +11,34 @@
  * result). A failed attempt releases the claim and waits 30 s × 2^(attempts−1), at most an hour; a request Диадок
  * refuses outright (400) makes the title «Отклонён» with Диадок's words, to be fixed and made ready anew.
  *
+ * The carrier's Т2 and Т4 answer a title already in Диадок: posted by `PostMessagePatch` into the message of the Т1
+ * (the shipper's, fetched from the box, or our own draft we sent) or of the Т3 the file cites (`ИдФайлИнфГО` /
+ * `ИдФайлИнфГП`), with that title's EntityId as the parent. A title whose Т1/Т3 Диадок does not hold (uploaded as a
+ * file) waits with the reason shown until it arrives through the box. A repeated attempt reposts under the same
+ * `operationId`, which Диадок answers with the first success (a patch has no CustomDocumentId to look it up by).
+ *
  * Polling: each sent title's message read (`GetMessage`); ГИС ЭПД's final status applied by exchange.ts
  * `applyAnswer` (a conditional update on «sent», the same as the files adapter's answers), so two instances
- * polling at once apply it once. Each pass's result is stored per company for the screen.
+ * polling at once apply it once. Then the box's new waybill events (`GetNewEvents` after the stored cursor): each
+ * Т1/Т3 of another party fetched (`GetEntityContent`) and taken in by the same path as an upload (papers/receive.ts:
+ * linked to its trip, its differences stored), with the ids Диадок knows it by; an event is recorded once taken in and
+ * skipped on every later poll (and a file already stored, by its ИдФайл, is not stored twice). Each pass's result is
+ * stored per company for the screen.
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
 import type { DiadocSettings } from '../config.ts';
 import type { OperatorRun } from '../../contract/documents.ts';
-import { diadocClient, type DiadocIds, type Fetch } from './diadoc.ts';
+import { diadocClient, type BoxTitle, type DiadocClient, type DiadocIds, type Fetch } from './diadoc.ts';
 import { applyAnswer } from './exchange.ts';
+import { receiveTitle } from '../papers/receive.ts';
+import { IncomingRefused } from '../etrn/incoming.ts';
+import { HttpError } from '../errors.ts';
+
+/** Pages of events read per pass (100 events a page, as GetNewEvents gives them). */
+const EVENT_PAGES = 5;
+/** Whose name our facts carry when the job compares a fetched title with the trip (not shown: only differences are). */
+const JOB_SIGNER = { name: 'Обмен с Диадоком', position: 'Оператор ЭДО' };
 
 export const LEASE_MS = 5 * 60_000;
 const BACKOFF_BASE_MS = 30_000;
@@ -54,26 +72,31 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
   async function sendClaimed(id: number, token: string, at: Date): Promise<string | null> {
     const row = await db.kysely
       .selectFrom('etrn_documents')
-      .select(['title', 'file_name', 'xml', 'idempotency_key', 'operator_attempts'])
+      .select(['title', 'report_id', 'file_name', 'xml', 'idempotency_key', 'operator_attempts'])
       .where('id', '=', id)
       .where('operator_claim', '=', token)
       .executeTakeFirst();
     if (!row?.idempotency_key || !row.xml || !row.file_name) return release(id, token, at, 1, 'Документ не сформирован: нет файла или ключа');
     const key = row.idempotency_key;
     let ids: DiadocIds | null = null;
-    if (row.operator_attempts > 1) {
-      // An earlier attempt's outcome is unknown: ask before sending again.
-      const found = await client.findByKey(key);
-      if (!found.ok) return release(id, token, at, row.operator_attempts, found.detail);
-      ids = found.value;
-    }
-    if (ids === null) {
-      const posted = await client.post({ title: row.title, file_name: row.file_name, xml: row.xml, key });
-      if (!posted.ok) {
-        if (posted.permanent) return refuse(id, token, at, posted.detail);
-        return release(id, token, at, row.operator_attempts, posted.detail);
-      }
+    if (row.title === 't2' || row.title === 't4') {
+      const parent = await answeredTitle(row.title, row.report_id, row.xml);
+      if (typeof parent === 'string') return release(id, token, at, row.operator_attempts, parent);
+      const posted = await client.postAnswer({ title: row.title, file_name: row.file_name, xml: row.xml, key }, parent);
+      if (!posted.ok) return posted.permanent ? refuse(id, token, at, posted.detail) : release(id, token, at, row.operator_attempts, posted.detail);
       ids = posted.value;
+    } else {
+      if (row.operator_attempts > 1) {
+        // An earlier attempt's outcome is unknown: ask before sending again.
+        const found = await client.findByKey(key);
+        if (!found.ok) return release(id, token, at, row.operator_attempts, found.detail);
+        ids = found.value;
+      }
+      if (ids === null) {
+        const posted = await client.post({ title: row.title, file_name: row.file_name, xml: row.xml, key });
+        if (!posted.ok) return posted.permanent ? refuse(id, token, at, posted.detail) : release(id, token, at, row.operator_attempts, posted.detail);
+        ids = posted.value;
+      }
     }
     const now = at.toISOString();
     await db.kysely
@@ -84,6 +107,109 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
       .where('state', '=', 'ready')
       .execute();
     return null;
+  }
+
+  /**
+   * Where in Диадок the title a Т2 (Т4) answers is: the Т1 (Т3) its file cites, by `ИдФайлИнфГО` (`ИдФайлИнфГП`) —
+   * our own Т1 draft we sent, or a title fetched from the box. A string: why it cannot be answered yet.
+   */
+  async function answeredTitle(title: 't2' | 't4', reportId: number, xml: string): Promise<DiadocIds | string> {
+    const suffix = title === 't2' ? 'ГО' : 'ГП';
+    const cited = new RegExp(`ИдФайлИнф${suffix}="([^"]+)"`).exec(xml)?.[1] ?? null;
+    const what = title === 't2' ? 'Т1 грузоотправителя' : 'Т3 грузополучателя';
+    if (!cited) return `${title === 't2' ? 'Т2' : 'Т4'} не ссылается на ${what}: сформируйте его заново`;
+    const own =
+      title === 't2'
+        ? await db.kysely
+            .selectFrom('etrn_documents')
+            .select(['operator_message_id', 'operator_entity_id'])
+            .where('report_id', '=', reportId)
+            .where('title', '=', 't1')
+            .where('direction', '=', 'out')
+            .where('file_name', '=', cited)
+            .where('operator_message_id', 'is not', null)
+            .executeTakeFirst()
+        : undefined;
+    const received =
+      own ??
+      (await db.kysely
+        .selectFrom('etrn_incoming')
+        .select(['operator_message_id', 'operator_entity_id'])
+        .where('report_id', '=', reportId)
+        .where('file_id', '=', cited)
+        .where('operator_message_id', 'is not', null)
+        .executeTakeFirst());
+    if (!received?.operator_message_id || !received.operator_entity_id) {
+      return `${title === 't2' ? 'Т2' : 'Т4'} отвечает на ${what} ${cited}, которого нет в Диадоке (он загружен файлом): отправьте ${title === 't2' ? 'Т2' : 'Т4'} архивом за день или дождитесь ${what} в ящике Диадока`;
+    }
+    return { message_id: received.operator_message_id, entity_id: received.operator_entity_id };
+  }
+
+  /** The box's new Т1/Т3 taken in: each event once; returns how many titles were stored, and the errors. */
+  async function intake(c: DiadocClient, at: Date): Promise<{ received: number; errors: string[] }> {
+    const now = at.toISOString();
+    const errors: string[] = [];
+    let received = 0;
+    const cursor = await db.kysely.selectFrom('etrn_operator_cursors').select('after_index_key').where('company_id', '=', company).executeTakeFirst();
+    let after = cursor?.after_index_key ?? null;
+    for (let page = 0; page < EVENT_PAGES && !closed; page += 1) {
+      const res = await c.newTitles(after);
+      if (!res.ok) {
+        errors.push(res.detail);
+        break;
+      }
+      const seen = new Set(
+        res.value.events.length === 0
+          ? []
+          : (await db.kysely.selectFrom('etrn_operator_events').select('event_id').where('company_id', '=', company).where('event_id', 'in', res.value.events).execute()).map((r) => r.event_id),
+      );
+      let stop = false;
+      for (const event of res.value.events) {
+        if (seen.has(event)) continue;
+        for (const title of res.value.titles.filter((t) => t.event_id === event)) {
+          const outcome = await takeIn(c, title, now);
+          if (outcome === 'stored') received += 1;
+          else if (outcome !== 'known') {
+            errors.push(outcome.error);
+            if (outcome.retry) stop = true;
+          }
+        }
+        if (stop) break; // the event is read again on the next poll
+        await db.kysely.insertInto('etrn_operator_events').values({ company_id: company, event_id: event, seen_at: now }).onConflict((oc) => oc.columns(['company_id', 'event_id']).doNothing()).execute();
+      }
+      // The УИД of a waybill whose title we hold, come later: on the received titles of that message (the Т2 cites it).
+      for (const { message_id, uid } of res.value.uids) {
+        await db.kysely.updateTable('etrn_incoming').set({ uid }).where('company_id', '=', company).where('operator_message_id', '=', message_id).where('uid', 'is', null).execute();
+      }
+      if (stop || !res.value.next || res.value.next === after) break;
+      after = res.value.next;
+      await db.kysely
+        .insertInto('etrn_operator_cursors')
+        .values({ company_id: company, after_index_key: after })
+        .onConflict((oc) => oc.column('company_id').doUpdateSet({ after_index_key: after as string }))
+        .execute();
+      if (!res.value.more) break;
+    }
+    return { received, errors };
+  }
+
+  /** One title of the box: fetched and taken in, or why not (`retry`: a fault of the moment, read again next time). */
+  async function takeIn(c: DiadocClient, title: BoxTitle, now: string): Promise<'stored' | 'known' | { error: string; retry: boolean }> {
+    const bytes = await c.content(title);
+    if (!bytes.ok) return { error: `${title.file_name}: ${bytes.detail}`, retry: !bytes.permanent };
+    // The sender's signature (CMS) the Т2/Т4 cites in `ЭП`, as base64 — the way an uploaded one is kept.
+    const sig = title.signature_entity_id ? await c.content({ message_id: title.message_id, entity_id: title.signature_entity_id }) : null;
+    if (sig && !sig.ok) return { error: `${title.file_name}: ${sig.detail}`, retry: !sig.permanent };
+    try {
+      const stored = await receiveTitle(db, company, { bytes: bytes.value, fileName: title.file_name, uid: title.uid, signature: sig?.ok ? sig.value.toString('base64') : null, operator: { message_id: title.message_id, entity_id: title.entity_id } }, JOB_SIGNER, null, now);
+      return stored.created ? 'stored' : 'known';
+    } catch (error) {
+      // A title for no trip of ours, or not a valid Т1/Т3: said once on the screen, the event not read again.
+      if (error instanceof IncomingRefused || (error instanceof HttpError && error.statusCode < 500)) {
+        return { error: `Титул из Диадока ${title.file_name} не принят: ${error instanceof HttpError ? error.detail : error.message}`, retry: false };
+      }
+      return { error: `Титул из Диадока ${title.file_name} не прочитан: ${error instanceof Error ? error.message : String(error)}`, retry: true };
+    }
   }
 
   async function release(id: number, token: string, at: Date, attempts: number, error: string): Promise<string> {
@@ -112,7 +238,7 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
   async function pass(at: Date): Promise<OperatorRun> {
     const now = at.toISOString();
     const cutoff = new Date(at.getTime() - LEASE_MS).toISOString();
-    const run: OperatorRun = { at: now, sent: 0, accepted: 0, rejected: 0, waiting: 0, errors: [] };
+    const run: OperatorRun = { at: now, sent: 0, accepted: 0, rejected: 0, waiting: 0, received: 0, errors: [] };
     const candidates = await due(now, cutoff).select('id').orderBy('id').limit(BATCH).execute();
     for (const { id } of candidates) {
       if (closed) break;
@@ -151,6 +277,11 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
         if (outcome.outcome === 'accepted') run.accepted += 1;
         if (outcome.outcome === 'rejected') run.rejected += 1;
       }
+    }
+    if (!closed) {
+      const taken = await intake(client, at);
+      run.received = taken.received;
+      run.errors.push(...taken.errors);
     }
     // Titles waiting out their backoff keep their last error on the screen, not only the pass that hit it.
     const retrying = await db.kysely

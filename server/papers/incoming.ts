@@ -112,6 +112,8 @@ export interface Received {
   uid: string | null;
   signature: string | null;
   differences: IncomingDifference[];
+  /** Fetched from Диадок: its MessageId and EntityId (the carrier's answer title is posted against them). */
+  operator?: { message_id: string; entity_id: string } | null;
 }
 
 const toWire = (row: Row, taskId: number): IncomingTitle => ({
@@ -141,9 +143,20 @@ async function existing(db: Db, company: number, fileId: string): Promise<Incomi
 }
 
 /** The received title stored against its trip; `created` false when the company had this file (its ИдФайл) already. */
-export async function storeIncoming(db: Db, link: Link, received: Received, userId: number, now: string): Promise<{ title: IncomingTitle; created: boolean }> {
+export async function storeIncoming(db: Db, link: Link, received: Received, userId: number | null, now: string): Promise<{ title: IncomingTitle; created: boolean }> {
   const before = await existing(db, link.companyId, received.facts.fileId);
-  if (before) return { title: before, created: false };
+  if (before) {
+    // Uploaded first, then found in the operator's box: it keeps the ids the carrier's answer is posted against.
+    if (received.operator) {
+      await db.kysely
+        .updateTable('etrn_incoming')
+        .set({ operator_message_id: received.operator.message_id, operator_entity_id: received.operator.entity_id })
+        .where('id', '=', before.id)
+        .where('operator_message_id', 'is', null)
+        .execute();
+    }
+    return { title: before, created: false };
+  }
   try {
     await db.kysely
       .insertInto('etrn_incoming')
@@ -163,6 +176,8 @@ export async function storeIncoming(db: Db, link: Link, received: Received, user
         differences: JSON.stringify(received.differences),
         received_by: userId,
         created_at: now,
+        operator_message_id: received.operator?.message_id ?? null,
+        operator_entity_id: received.operator?.entity_id ?? null,
       })
       .execute();
   } catch (error) {

@@ -11,8 +11,6 @@ import type { AuthUser } from '../auth/guard.ts';
 import { paperCalls, WAYBILL_BATCH_MAX, type ReportDocuments } from '../../contract/calls/papers.ts';
 import { registerArea } from './define.ts';
 import { reportFor } from '../reports/load.ts';
-import { gatherTrip } from '../papers/gather.ts';
-import { tripFacts } from '../trips/facts.ts';
 import { sendPdf, tripPapers } from '../papers/render.ts';
 import { makeTitle, signerOf, tripOf } from '../papers/title.ts';
 import { etrnFacts, waybillNumber } from '../papers/map.ts';
@@ -24,12 +22,13 @@ import { assertStaffSeesCompany } from '../tasks/scope.ts';
 import { listCompany } from '../registers/common.ts';
 import { inScope } from '../auth/guard.ts';
 import { nowIso } from '../db/connect.ts';
-import { compareIncoming, IncomingRefused, readIncoming } from '../etrn/incoming.ts';
-import { declaredEncoding, ValidatorUnavailable } from '../etrn/read.ts';
+import { IncomingRefused } from '../etrn/incoming.ts';
+import { ValidatorUnavailable } from '../etrn/read.ts';
 import { encodeCp1251 } from '../etrn/xml.ts';
-import { incomingRow, linkIncoming, receivedFor, storeIncoming } from '../papers/incoming.ts';
-import { decodeXml, readIncomingBody } from '../papers/incoming-body.ts';
+import { incomingRow, receivedFor } from '../papers/incoming.ts';
+import { readIncomingBody } from '../papers/incoming-body.ts';
 import { exchangeOfTrip } from '../documents/store.ts';
+import { receiveTitle } from '../papers/receive.ts';
 
 const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
   t1: { name: 'Т1 — сведения грузоотправителя (черновик)', whose: 'подписывает грузоотправитель' },
@@ -131,33 +130,14 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
 
       'POST /etrn/incoming': async ({ user, query, request, setStatus }) => {
         const body = await readIncomingBody(request, query);
-        let incoming;
+        let stored;
         try {
-          incoming = await readIncoming(body.bytes);
+          stored = await receiveTitle(db, user.role === 'super-admin' ? null : user.company_id, body, signerOf(user), user.id, nowIso());
         } catch (error) {
           if (error instanceof IncomingRefused) throw badRequest(error.message);
           if (error instanceof ValidatorUnavailable) throw new HttpError(503, 'Проверка титулов по схеме недоступна: на сервере не установлен xmllint (пакет libxml2-utils)');
           throw error;
         }
-        const facts = { ...incoming, uid: incoming.uid ?? body.uid };
-        const link = await linkIncoming(db, user.role === 'super-admin' ? null : user.company_id, facts);
-        const [base, timeline] = await Promise.all([gatherTrip(db, link.reportId), tripFacts(db.kysely, link.reportId)]);
-        const encoding = declaredEncoding(body.bytes);
-        const stored = await storeIncoming(
-          db,
-          link,
-          {
-            facts,
-            fileName: body.fileName ?? `${facts.fileId}.xml`,
-            encoding,
-            xml: decodeXml(body.bytes, encoding),
-            uid: facts.uid,
-            signature: body.signature,
-            differences: compareIncoming(facts, etrnFacts(base, timeline, signerOf(user))),
-          },
-          user.id,
-          nowIso(),
-        );
         if (!stored.created) setStatus(200);
         return stored.title;
       },

@@ -73,8 +73,15 @@ describe('DIADOC_*', () => {
   it('is off (the files adapter) unless the token, the box and the company are all given; defaults for the rest', () => {
     expect(loadConfig({ DATA_DIR: dataDir }, { jwtSecret: 'x', vapid: { publicKey: 'p', privateKey: 'k', subject: 's' } }).diadoc).toBeNull();
     expect(diadocFromEnv({ DIADOC_TOKEN: 't', DIADOC_BOX_ID: 'box' })).toBeNull();
-    expect(diadocFromEnv({ DIADOC_TOKEN: ' t ', DIADOC_BOX_ID: 'box', DIADOC_COMPANY_ID: '7' })).toEqual({ url: 'https://diadoc-api.kontur.ru', token: 't', boxId: 'box', companyId: 7, pollMs: 60_000, timeoutMs: 30_000 });
+    expect(diadocFromEnv({ DIADOC_TOKEN: ' t ', DIADOC_BOX_ID: 'box', DIADOC_COMPANY_ID: '7' })).toEqual({ url: 'https://diadoc-api.kontur.ru', token: 't', boxId: 'box', companyId: 7, pollMs: 60_000, timeoutMs: 30_000, refresh: null });
     expect(diadocFromEnv({ DIADOC_TOKEN: 't', DIADOC_BOX_ID: 'box', DIADOC_COMPANY_ID: '7', DIADOC_API_URL: 'https://diadoc-api-staging.kontur.ru/', DIADOC_POLL_SECONDS: '30', DIADOC_TIMEOUT_SECONDS: '10' })).toMatchObject({ url: 'https://diadoc-api-staging.kontur.ru', pollMs: 30_000, timeoutMs: 10_000 });
+  });
+
+  it('refreshes the token only with the refresh token, the client and its secret all given', () => {
+    const on = { DIADOC_TOKEN: 't', DIADOC_BOX_ID: 'box', DIADOC_COMPANY_ID: '7' };
+    expect(diadocFromEnv({ ...on, DIADOC_REFRESH_TOKEN: 'r', DIADOC_CLIENT_ID: 'app' })?.refresh).toBeNull();
+    expect(diadocFromEnv({ ...on, DIADOC_REFRESH_TOKEN: 'r', DIADOC_CLIENT_ID: 'app', DIADOC_CLIENT_SECRET: 's' })?.refresh).toEqual({ tokenUrl: 'https://identity.kontur.ru/connect/token', clientId: 'app', clientSecret: 's', refreshToken: 'r' });
+    expect(() => diadocFromEnv({ ...on, DIADOC_REFRESH_TOKEN: 'r', DIADOC_CLIENT_ID: 'app', DIADOC_CLIENT_SECRET: 's', DIADOC_TOKEN_URL: 'identity' })).toThrow(/DIADOC_TOKEN_URL must be an http\(s\) URL/);
   });
 
   it('stops the start-up on a malformed one, naming it', () => {

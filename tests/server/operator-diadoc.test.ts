@@ -4,8 +4,13 @@
  * network): a title sent once under its key and accepted with the УИД; rejected with ГИС ЭПД's reason; a timeout
  * whose outcome is unknown, then found sent by its key and not sent again; two instances' jobs sending it once; a
  * restart mid-way (the claim of a process that died) taken over after the lease, asked before sending; the screen's
- * line (the adapter and the last pass). On both databases (the claim is a conditional UPDATE).
+ * line (the adapter and the last pass). The second round: a shipper's Т1 in the box fetched (GetNewEvents,
+ * GetEntityContent), linked to its trip with its differences, its event not taken twice; the carrier's Т2 posted as
+ * an answer in the Т1's message (PostMessagePatch with its MessageId and ParentEntityId), once across a lost answer,
+ * two instances and a restart; an expired token refreshed once on a 401, a second 401 reported, not looped. On both
+ * databases (the claim is a conditional UPDATE).
  */
+import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +23,12 @@ import type { DiadocSettings } from '../../server/config.ts';
 import { backoffMs, LEASE_MS, startOperatorJob } from '../../server/documents/operator-job.ts';
 import type { Fetch } from '../../server/documents/diadoc.ts';
 import type { DocumentItem, DocumentPage } from '../../contract/documents.ts';
+import type { ReportDocuments } from '../../contract/calls/papers.ts';
+import { gatherTrip } from '../../server/papers/gather.ts';
+import { etrnFacts } from '../../server/papers/map.ts';
+import { tripFacts } from '../../server/trips/facts.ts';
+import { buildT1Draft } from '../../server/etrn/titles.ts';
+import { encodeCp1251 } from '../../server/etrn/xml.ts';
 
 const DAY = '2026-11-27';
 const FIXTURES = join(import.meta.dirname, '../fixtures/diadoc');
@@ -25,6 +36,8 @@ const recorded = (name: string) => JSON.parse(readFileSync(join(FIXTURES, `${nam
 const fill = (value: unknown, vars: Record<string, string>): unknown => JSON.parse(JSON.stringify(value).replace(/\{\{(\w+)\}\}/g, (m, k: string) => vars[k] ?? m));
 
 type Outcome = 'processing' | 'accepted' | 'rejected';
+/** The job's reading calls every pass makes (the sent titles' answers, the box's events). */
+const POLLS = ['/V3/GetMessage', '/V8/GetNewEvents'];
 
 /** Диадок as the docs describe it, answering with the recorded examples; counts what it created. */
 class FakeDiadoc {
@@ -32,23 +45,92 @@ class FakeDiadoc {
   /** Documents by CustomDocumentId (= our key): what PostMessage created. */
   docs = new Map<string, { messageId: string; entityId: string; xml: string }>();
   outcome = new Map<string, Outcome>();
-  /** The next PostMessage creates the document but its answer is lost (the client times out). */
+  /** The next PostMessage (PostMessagePatch) creates the document but its answer is lost (the client times out). */
   loseNextAnswer = false;
-  private n = 0;
-  constructor(private readonly settings: DiadocSettings) {}
+  /** The access token Диадок takes now; the token endpoint gives `fresh` for the refresh token. */
+  accepted: string;
+  fresh = 'refreshed-access-token';
+  /** Every token is refused (even a fresh one): the application lost its access to the box. */
+  refuseAll = false;
+  /** Answer titles by operationId: what PostMessagePatch created. */
+  patches = new Map<string, { messageId: string; parentEntityId: string; entityId: string; xml: string }>();
+  /** The box's events (GetNewEvents), in order; `content` the bytes of each entity (GetEntityContent). */
+  events: { eventId: string; indexKey: string; messageId: string; entityId: string; fileName: string; signatureId: string; uid: string }[] = [];
+  content = new Map<string, Buffer>();
+  refreshToken: string;
+  tokenRequests: string[] = [];
+  /** Ids unique across the file's fakes (the titles of earlier tests are still polled). */
+  private static seq = 0;
+  private get n() {
+    return FakeDiadoc.seq;
+  }
+  private set n(value: number) {
+    FakeDiadoc.seq = value;
+  }
+  constructor(private readonly settings: DiadocSettings) {
+    this.accepted = settings.token;
+    this.refreshToken = settings.refresh?.refreshToken ?? '';
+  }
 
-  posts(key?: string) {
-    return this.requests.filter((r) => r.path === '/V3/PostMessage' && (key === undefined || r.query.operationId === key)).length;
+  posts(key?: string, path = '/V3/PostMessage') {
+    return this.requests.filter((r) => r.path === path && (key === undefined || r.query.operationId === key)).length;
   }
 
   fetch: Fetch = async (url, init) => {
     const u = new URL(url);
     const query = Object.fromEntries(u.searchParams);
-    const body = init.body ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
+    const form = init.headers['content-type'] === 'application/x-www-form-urlencoded';
+    const body = init.body ? (form ? Object.fromEntries(new URLSearchParams(init.body)) : (JSON.parse(init.body) as Record<string, unknown>)) : undefined;
     this.requests.push({ method: init.method, path: u.pathname, query, headers: init.headers, body });
     await new Promise((r) => setImmediate(r));
     const reply = (r: { status: number; body: unknown }, vars: Record<string, string>) => ({ status: r.status, text: async () => JSON.stringify(fill(r.body, vars)) });
-    if (init.headers.authorization !== `Bearer ${this.settings.token}`) return { status: 401, text: async () => '' };
+    if (u.pathname === '/connect/token') {
+      const r = recorded('token');
+      const form = new URLSearchParams(init.body ?? '');
+      const ok = form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === this.refreshToken && form.get('client_secret') === this.settings.refresh?.clientSecret;
+      if (!ok) return reply(r.refused!, {});
+      // The provider rotates the refresh token: the next refresh must present the new one.
+      this.refreshToken = `${this.settings.refresh?.refreshToken}-r${this.tokenRequests.length}`;
+      this.tokenRequests.push(this.refreshToken);
+      this.accepted = this.fresh;
+      return reply(r.response!, { accessToken: this.fresh, nextRefreshToken: this.refreshToken });
+    }
+    if (this.refuseAll || init.headers.authorization !== `Bearer ${this.accepted}`) return { status: 401, text: async () => '' };
+    if (u.pathname === '/V4/PostMessagePatch' && init.method === 'POST') {
+      const key = query.operationId ?? '';
+      const title = (body?.RecipientTitles as { ParentEntityId: string; SignedContent: { Content: string } }[])[0]!;
+      // operationId: a repeated call answers the first success, no second title.
+      let patch = this.patches.get(key);
+      if (!patch) {
+        this.n += 1;
+        patch = { messageId: String(body?.MessageId), parentEntityId: title.ParentEntityId, entityId: `f0e1d2c3-0000-4000-8000-${String(this.n).padStart(12, '0')}`, xml: new TextDecoder('windows-1251').decode(Buffer.from(title.SignedContent.Content, 'base64')) };
+        this.patches.set(key, patch);
+      }
+      if (this.loseNextAnswer) {
+        this.loseNextAnswer = false;
+        throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
+      }
+      return reply(recorded('post-message-patch').response!, { messageId: patch.messageId, parentEntityId: patch.parentEntityId, entityId: patch.entityId, patchId: `p-${key}` });
+    }
+    if (u.pathname === '/V8/GetNewEvents') {
+      const r = recorded('get-new-events');
+      const start = query.afterIndexKey ? this.events.findIndex((e) => e.indexKey === query.afterIndexKey) + 1 : 0;
+      const next = this.events.slice(start);
+      if (next.length === 0) return reply(r.none!, {});
+      // One event a page, as the recorded example: the job reads on while TotalCount says there are more.
+      const e = next[0]!;
+      const page = fill(r.t1Received!.body, { eventId: e.eventId, indexKey: e.indexKey, messageId: e.messageId, entityId: e.entityId, uid: e.uid, boxId: this.settings.boxId }) as { TotalCount: number; Events: { Message: { Entities: { EntityId: string; FileName?: string }[] } }[] };
+      page.TotalCount = next.length;
+      // The file's name set here: `fill` takes Latin placeholders only.
+      page.Events[0]!.Message.Entities[0]!.FileName = e.fileName;
+      page.Events[0]!.Message.Entities[1]!.EntityId = e.signatureId;
+      return { status: 200, text: async () => JSON.stringify(page) };
+    }
+    if (u.pathname === '/V4/GetEntityContent') {
+      const bytes = this.content.get(query.entityId ?? '');
+      if (!bytes) return { status: 404, text: async () => '' };
+      return { status: 200, text: async () => bytes.toString('latin1'), arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer };
+    }
     if (u.pathname === '/V3/PostMessage' && init.method === 'POST') {
       const key = query.operationId ?? '';
       const attachment = (body?.DocumentAttachments as { SignedContent: { Content: string } }[])[0];
@@ -169,11 +251,11 @@ describe.each(backends)('the Диадок API adapter’s job ($name)', ({ datab
 
     // Before the backoff: not touched, its error still shown.
     expect((await one.runOnce(new Date(at.getTime() + backoffMs(1) - 1000))).errors).toEqual(['Диадок не ответил за 30 с']);
-    expect(fake.requests.filter((r) => r.path !== '/V3/GetMessage')).toHaveLength(1);
+    expect(fake.requests.filter((r) => !POLLS.includes(r.path))).toHaveLength(1);
     // After: asked by its key, found, recorded as sent — no second PostMessage.
     const second = await one.runOnce(new Date(at.getTime() + backoffMs(1)));
     expect(second.sent).toBe(1);
-    expect(fake.requests.map((r) => r.path).filter((p) => p !== '/V3/GetMessage')).toEqual(['/V3/PostMessage', '/GetDocumentsByCustomId']);
+    expect(fake.requests.map((r) => r.path).filter((p) => !POLLS.includes(p))).toEqual(['/V3/PostMessage', '/GetDocumentsByCustomId']);
     expect(fake.posts(title.key)).toBe(1);
     expect(await doc(title.id)).toMatchObject({ state: 'sent', operator_message_id: fake.docs.get(title.key)!.messageId, operator_attempts: 2, operator_error: null });
     await one.close();
@@ -211,7 +293,7 @@ describe.each(backends)('the Диадок API adapter’s job ($name)', ({ datab
       body: JSON.stringify({ FromBoxId: settings.boxId, DelaySend: true, DocumentAttachments: [{ SignedContent: { Content: '' } }] }),
     });
     fake.requests = [];
-    const calls = () => fake.requests.filter((r) => r.path !== '/V3/GetMessage');
+    const calls = () => fake.requests.filter((r) => !POLLS.includes(r.path));
 
     // Restarted within the lease: the claims are still the dead process's.
     const restarted = job(fake);
@@ -249,5 +331,143 @@ describe.each(backends)('the Диадок API adapter’s job ($name)', ({ datab
     }
     const files = await call<DocumentPage>(s, 'GET', '/api/documents/', { token: manager.token });
     expect(files.body.exchange).toEqual({ adapter: 'files', box_id: null, last_run: null });
+  });
+  /** A shipper's Т1 of the trip as the shipper's system would make it (our generator's draft), with another mass. */
+  async function shipperT1(trip: number) {
+    const facts = etrnFacts(await gatherTrip(s.db, trip), await tripFacts(s.db.kysely, trip), { name: 'Смирнов Павел Андреевич', position: 'Мастер' });
+    const t1 = buildT1Draft(facts, { guid: randomUUID() });
+    const xml = t1.xml.replaceAll('МасБрутЗнач="19600"', 'МасБрутЗнач="21350"').replace('МасБрутОтгр="19600"', 'МасБрутОтгр="21350"');
+    return { fileId: t1.fileName, bytes: encodeCp1251(xml) };
+  }
+  let incoming: { trip: number; messageId: string; entityId: string; fileId: string };
+
+  it('a shipper’s Т1 in the box: fetched, linked to its trip, its differences shown; its event not taken in twice', async () => {
+    const fake = new FakeDiadoc(settings);
+    const trip = await stampedTrip(s, cards, DAY, 'Жуков Роман Петрович');
+    const t1 = await shipperT1(trip.trip);
+    const ids = { messageId: 'c0ffee00-1111-4222-8333-444455556666', entityId: 'c0ffee00-aaaa-4bbb-8ccc-ddddeeeeffff', signatureId: '7e3c1a2b-4d5f-4a6b-8c7d-9e0f1a2b3c4d' };
+    fake.events.push({ eventId: 'b7e2f0a1-0000-4000-8000-000000000001', indexKey: 'ik-0001', ...ids, fileName: `${t1.fileId}.xml`, uid: '3f9a1c2e-6b7d-4e8f-9a0b-1c2d3e4f5a6b' });
+    fake.content.set(ids.entityId, t1.bytes);
+    fake.content.set(ids.signatureId, Buffer.from('shipper CMS signature'));
+    const one = job(fake);
+    expect(await one.runOnce(new Date('2026-11-28T16:00:00Z'))).toMatchObject({ received: 1, errors: [] });
+    const row = await s.db.kysely.selectFrom('etrn_incoming').selectAll().where('file_id', '=', t1.fileId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ company_id: company, report_id: trip.trip, title: 't1', operator_message_id: ids.messageId, operator_entity_id: ids.entityId, uid: '3f9a1c2e-6b7d-4e8f-9a0b-1c2d3e4f5a6b', signature: Buffer.from('shipper CMS signature').toString('base64'), received_by: null });
+    const papers = await call<ReportDocuments>(s, 'GET', `/api/reports/${trip.trip}/documents`, { token: manager.token });
+    expect(papers.body.received.map((r) => r.file_id)).toEqual([t1.fileId]);
+    expect(papers.body.received[0]!.differences).toContainEqual({ field: 'mass', label: 'Масса груза', theirs: '21,35 т', ours: '19,6 т' });
+
+    // The next poll starts after its event: nothing fetched again.
+    const contents = () => fake.requests.filter((r) => r.path === '/V4/GetEntityContent').length;
+    expect(contents()).toBe(2);
+    expect(await one.runOnce(new Date('2026-11-28T16:01:00Z'))).toMatchObject({ received: 0, errors: [] });
+    expect(fake.requests.filter((r) => r.path === '/V8/GetNewEvents').at(-1)!.query.afterIndexKey).toBe('ik-0001');
+    // The cursor lost (a restore, an instance that read before it was stored): the event is known, not taken in again.
+    await s.db.kysely.deleteFrom('etrn_operator_cursors').where('company_id', '=', company).execute();
+    expect(await job(fake).runOnce(new Date('2026-11-28T16:02:00Z'))).toMatchObject({ received: 0, errors: [] });
+    expect(contents()).toBe(2);
+    expect(await s.db.kysely.selectFrom('etrn_incoming').select('id').where('report_id', '=', trip.trip).execute()).toHaveLength(1);
+    incoming = { trip: trip.trip, messageId: ids.messageId, entityId: ids.entityId, fileId: t1.fileId };
+    await one.close();
+  });
+
+  it('the carrier’s Т2 answers that Т1 in its message (PostMessagePatch): sent once across a lost answer, two instances and a restart', async () => {
+    const fake = new FakeDiadoc(settings);
+    const draft = await post('/api/documents/', { report_id: incoming.trip, title: 't2' });
+    const ready = await post(`/api/documents/${draft.body.id}/ready`);
+    expect(ready.body, JSON.stringify(ready.body)).toMatchObject({ state: 'ready' });
+    const key = (await doc(ready.body.id)).idempotency_key as string;
+    const at = new Date('2026-11-28T17:00:00Z');
+    fake.loseNextAnswer = true;
+    const [ra, rb] = await Promise.all([job(fake).runOnce(at), job(fake).runOnce(at)]);
+    expect(ra.sent + rb.sent).toBe(0);
+    expect([...ra.errors, ...rb.errors]).toContain('Диадок не ответил за 30 с');
+    expect(fake.posts(key, '/V4/PostMessagePatch')).toBe(1); // one of the two held it
+    expect(fake.patches.size).toBe(1); // and Диадок made the title
+
+    // A restarted process after the backoff: posted again under the same operationId — Диадок answers the first.
+    const restarted = job(fake);
+    expect(await restarted.runOnce(new Date(at.getTime() + backoffMs(1)))).toMatchObject({ sent: 1 });
+    expect(fake.posts(key, '/V4/PostMessagePatch')).toBe(2);
+    expect(fake.patches.size).toBe(1);
+    expect(fake.posts(key)).toBe(0); // never a new message
+    const request = fake.requests.filter((r) => r.path === '/V4/PostMessagePatch').at(-1)!;
+    expect(request.body).toMatchObject({ BoxId: settings.boxId, MessageId: incoming.messageId, RecipientTitles: [{ ParentEntityId: incoming.entityId, NeedReceipt: false, TitleIndex: 1 }] });
+    const patch = fake.patches.get(key)!;
+    expect(patch.xml).toContain(`ИдФайлИнфГО="${incoming.fileId}"`);
+    expect(await doc(ready.body.id)).toMatchObject({ state: 'sent', operator_message_id: incoming.messageId, operator_entity_id: patch.entityId, operator_attempts: 2, operator_error: null });
+
+    // Later passes of two instances: nothing posted again.
+    const later = new Date(at.getTime() + backoffMs(1) + 60_000);
+    await Promise.all([restarted.runOnce(later), job(fake).runOnce(later)]);
+    expect(fake.posts(key, '/V4/PostMessagePatch')).toBe(2);
+    await restarted.close();
+  });
+
+  it('a Т2 whose Т1 was uploaded as a file waits, saying why; once that Т1 shows up in the box it is posted as its answer', async () => {
+    const fake = new FakeDiadoc(settings);
+    const trip = await stampedTrip(s, cards, DAY, 'Лебедев Олег Юрьевич');
+    const t1 = await shipperT1(trip.trip);
+    const uid = '9c8b7a6f-5e4d-4c3b-8a29-1f0e9d8c7b6a';
+    const uploaded = await s.app.inject({ method: 'POST', url: `/api/etrn/incoming?uid=${uid}`, payload: t1.bytes, headers: { authorization: `Bearer ${manager.token}`, 'content-type': 'application/xml' } });
+    expect(uploaded.statusCode).toBe(201);
+    // Signed by the shipper (as the operator's copy would be): the Т2 cites the signature.
+    await s.db.kysely.updateTable('etrn_incoming').set({ signature: 'c2lnbmF0dXJl' }).where('file_id', '=', t1.fileId).execute();
+    const draft = await post('/api/documents/', { report_id: trip.trip, title: 't2' });
+    const ready = await post(`/api/documents/${draft.body.id}/ready`);
+    expect(ready.body, JSON.stringify(ready.body)).toMatchObject({ state: 'ready' });
+    const at = new Date('2026-11-28T19:00:00Z');
+    const one = job(fake);
+    const first = await one.runOnce(at);
+    const waiting = `Т2 отвечает на Т1 грузоотправителя ${t1.fileId}, которого нет в Диадоке (он загружен файлом): отправьте Т2 архивом за день или дождитесь Т1 грузоотправителя в ящике Диадока`;
+    expect(first.errors).toContain(waiting);
+    expect(await doc(ready.body.id)).toMatchObject({ state: 'ready', operator_error: waiting });
+    expect(fake.posts(undefined, '/V4/PostMessagePatch') + fake.posts()).toBe(0);
+
+    // The same file arrives through the box: not stored again, it gets the ids; the Т2 goes as its answer.
+    const ids = { messageId: 'd00dfeed-1111-4222-8333-444455556666', entityId: 'd00dfeed-aaaa-4bbb-8ccc-ddddeeeeffff', signatureId: 'd00dfeed-5555-4666-8777-888899990000' };
+    fake.events.push({ eventId: 'b7e2f0a1-0000-4000-8000-000000000002', indexKey: 'ik-0002', ...ids, fileName: `${t1.fileId}.xml`, uid });
+    fake.content.set(ids.entityId, t1.bytes);
+    fake.content.set(ids.signatureId, Buffer.from('signature'));
+    expect(await one.runOnce(new Date(at.getTime() + 1000))).toMatchObject({ received: 0 });
+    expect(await s.db.kysely.selectFrom('etrn_incoming').select(['operator_message_id', 'operator_entity_id']).where('report_id', '=', trip.trip).execute()).toEqual([{ operator_message_id: ids.messageId, operator_entity_id: ids.entityId }]);
+    expect(await one.runOnce(new Date(at.getTime() + backoffMs(1)))).toMatchObject({ sent: 1 });
+    expect(fake.requests.find((r) => r.path === '/V4/PostMessagePatch')!.body).toMatchObject({ MessageId: ids.messageId, RecipientTitles: [{ ParentEntityId: ids.entityId }] });
+    expect(await doc(ready.body.id)).toMatchObject({ state: 'sent', operator_message_id: ids.messageId, operator_error: null });
+    await one.close();
+  });
+
+  it('an expired token: refreshed once on a 401 and the call made again; a second 401 is reported, not looped', async () => {
+    const refreshing: DiadocSettings = { ...settings, refresh: { tokenUrl: 'https://identity.example.test/connect/token', clientId: 'reis-app', clientSecret: 'app-secret', refreshToken: 'refresh-1' } };
+    const fake = new FakeDiadoc(refreshing);
+    fake.accepted = 'a-token-issued-later'; // ours has expired
+    fake.fresh = 'a-token-issued-later';
+    const title = await readyTitle('Зайцев Лев Андреевич');
+    const one = startOperatorJob(s.db, refreshing, { fetch: fake.fetch, timer: false });
+    expect(await one.runOnce(new Date('2026-11-28T18:00:00Z'))).toMatchObject({ sent: 1, errors: [] });
+    const tokens = () => fake.requests.filter((r) => r.path === '/connect/token');
+    expect(tokens()).toHaveLength(1);
+    expect(tokens()[0]!.body).toEqual({ grant_type: 'refresh_token', client_id: 'reis-app', client_secret: 'app-secret', refresh_token: 'refresh-1' });
+    expect(fake.requests.filter((r) => r.path === '/V3/PostMessage').map((r) => r.headers.authorization)).toEqual(['Bearer test-access-token', 'Bearer a-token-issued-later']);
+    expect(fake.docs.size).toBe(1);
+    expect((await doc(title.id)).state).toBe('sent');
+    // The fresh token is kept for the next calls: no second refresh.
+    await one.runOnce(new Date('2026-11-28T18:01:00Z'));
+    expect(tokens()).toHaveLength(1);
+
+    // The application's access lost: every token refused. Each call refreshed once and made once more, then reported.
+    fake.refuseAll = true;
+    const next = await readyTitle('Зуев Марк Ильич');
+    const from = fake.requests.length;
+    const failed = await one.runOnce(new Date('2026-11-28T18:02:00Z'));
+    const pass = fake.requests.slice(from).filter((r) => r.path !== '/connect/token');
+    const perCall = new Map<string, number>();
+    for (const r of pass) perCall.set(`${r.path} ${JSON.stringify(r.query)}`, (perCall.get(`${r.path} ${JSON.stringify(r.query)}`) ?? 0) + 1);
+    expect(Object.fromEntries(perCall)).toEqual(Object.fromEntries([...perCall.keys()].map((k) => [k, 2])));
+    expect(fake.posts(next.key)).toBe(2);
+    const refused = 'Диадок не принял и обновлённый токен (401): проверьте доступ приложения к ящику';
+    expect(failed.errors).toContain(refused);
+    expect(await doc(next.id)).toMatchObject({ state: 'ready', operator_claim: null, operator_error: refused });
+    await one.close();
   });
 });

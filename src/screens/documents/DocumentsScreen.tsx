@@ -84,7 +84,7 @@ function ExchangeLine({ exchange }: { exchange: DocumentExchange }) {
       </p>
       {run ? (
         <p>
-          Последний опрос {formatDateTime(run.at)}: отправлено {run.sent}, принято {run.accepted}, отклонено {run.rejected}, ждут ответа {run.waiting}
+          Последний опрос {formatDateTime(run.at)}: отправлено {run.sent}, принято {run.accepted}, отклонено {run.rejected}, ждут ответа {run.waiting}, получено титулов {run.received ?? 0}
           {run.errors.length === 0 ? ', ошибок нет.' : '.'}
         </p>
       ) : (
