@@ -3,7 +3,8 @@
  * typed; a manager creates a task picking the customer by ИНН and a loading place created in place with a pasted
  * Yandex Maps link (the service shown as recognised); the driver on a 360 px phone sees the place's address, note
  * and navigator links; a place's card shows its point and radius on the small map (tiles served here) and a click
- * there sets the card's coordinates. E2E_SCREENSHOTS=<dir> saves the new screens at 360 and 1440 px there.
+ * there sets the card's coordinates; each register opened first in the tab has its badges styled and its card's fields
+ * level. E2E_SCREENSHOTS=<dir> saves the new screens at 360 and 1440 px there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayFromToday } from '../fixtures/tasks.ts';
@@ -210,7 +211,7 @@ describe('registers in a task', () => {
     await context.close();
   });
 
-  it('the registers at 360 and 1440 px: each screen and its card open with nothing wider than the window', async () => {
+  it('the registers at 360 and 1440 px: each screen and its card open with nothing wider than the window, the badges styled, the card’s fields level', async () => {
     for (const width of [360, 1440]) {
       const context = await newContext(app.browser, 'shared', width, { serviceWorkers: 'block' });
       const page = await signIn(context, app.url, DEMO.admin, DEMO_PASSWORD);
@@ -220,8 +221,18 @@ describe('registers in a task', () => {
         await waitFor(async () => (await page.locator('[aria-busy="true"], .state-loading').count()) === 0, { message: `${path} loaded` });
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         if (shots) await page.screenshot({ path: `${shots}${path}-${width}.png`, fullPage: true });
+        if (path === '/vehicles') {
+          // A register opened first in the tab styles its badge (status-badge.css came only with other screens' chunks).
+          const badge = page.locator('.status-badge').first();
+          expect(await badge.evaluate((e) => [getComputedStyle(e).whiteSpace, getComputedStyle(e).borderRadius])).toEqual(['nowrap', '999px']);
+        }
         await page.getByRole('button', { name: /^Добавить/ }).first().click();
         await page.getByRole('dialog').waitFor();
+        if (path === '/counterparties' && width > 600) {
+          // Side by side, a field beside one with a hint keeps its input level with the other's (no stretched gap).
+          const [full, inn] = await Promise.all(['Полное наименование', 'ИНН'].map((label) => new CardDialog(page, 'Новый контрагент').field(label).boundingBox()));
+          expect(Math.abs(full!.y - inn!.y)).toBeLessThanOrEqual(1);
+        }
         if (shots) await page.screenshot({ path: `${shots}${path}-card-${width}.png` });
         await page.keyboard.press('Escape');
       }

@@ -36,8 +36,23 @@ const WORDS: CardWords = {
 
 const column = createColumnHelper<Counterparty>();
 const rolesText = (c: Counterparty) => c.roles.map((r) => COUNTERPARTY_ROLE_LABELS[r]).join(', ');
-const requisitesText = (c: Counterparty) => [c.inn && `ИНН ${c.inn}`, c.kpp && `КПП ${c.kpp}`].filter(Boolean).join(' · ') || '—';
-const contactText = (c: Counterparty) => [c.contact_name, c.phone].filter(Boolean).join(' · ');
+/** Each number with its word on one line (a table cell breaks between them, never inside «ИНН 7707083893»). */
+function Requisites({ c }: { c: Counterparty }) {
+  const parts = [c.inn && `ИНН ${c.inn}`, c.kpp && `КПП ${c.kpp}`].filter((part): part is string => !!part);
+  return parts.length === 0 ? '—' : <NoWrapParts parts={parts} />;
+}
+function Contact({ c }: { c: Counterparty }) {
+  const parts = [c.contact_name, c.phone].filter((part): part is string => !!part);
+  return parts.length === 0 ? '—' : <NoWrapParts parts={parts} />;
+}
+function NoWrapParts({ parts }: { parts: string[] }) {
+  return parts.map((part, i) => (
+    <span key={i} className="register-nowrap">
+      {i > 0 && ' · '}
+      {part}
+    </span>
+  ));
+}
 
 export function CounterpartiesScreen({ title }: ScreenProps) {
   const register = useRegisterList('GET /counterparties/', DEFAULTS, (state) => ({
@@ -89,9 +104,9 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       ),
     }),
     column.accessor('legal_form', { header: 'Форма', cell: (c) => LEGAL_FORM_LABELS[c.getValue()] }),
-    column.display({ id: 'requisites', header: 'ИНН / КПП', cell: (c) => requisitesText(c.row.original) }),
+    column.display({ id: 'requisites', header: 'ИНН / КПП', cell: (c) => <Requisites c={c.row.original} /> }),
     column.display({ id: 'roles', header: 'Роли', cell: (c) => rolesText(c.row.original) }),
-    column.display({ id: 'contact', header: 'Контакт', cell: (c) => contactText(c.row.original) || '—' }),
+    column.display({ id: 'contact', header: 'Контакт', cell: (c) => <Contact c={c.row.original} /> }),
     column.accessor('task_count', { header: 'Задач', meta: { align: 'right' }, cell: (c) => c.getValue() }),
     actionsColumn(actions),
   ];
@@ -124,9 +139,15 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       }
       card={(c) => (
         <RowCard title={c.name} badge={c.archived_at ? <ArchivedBadge /> : <span className="muted">{LEGAL_FORM_LABELS[c.legal_form]}</span>} actions={actions(c)}>
-          <span>{requisitesText(c)}</span>
+          <span>
+            <Requisites c={c} />
+          </span>
           <span className="muted">{rolesText(c)}</span>
-          {contactText(c) && <span className="muted">{contactText(c)}</span>}
+          {(c.contact_name || c.phone) && (
+            <span className="muted">
+              <Contact c={c} />
+            </span>
+          )}
         </RowCard>
       )}
       dialog={
