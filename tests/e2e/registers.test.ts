@@ -226,6 +226,9 @@ describe('registers in a task', () => {
           const badge = page.locator('.status-badge').first();
           expect(await badge.evaluate((e) => [getComputedStyle(e).whiteSpace, getComputedStyle(e).borderRadius])).toEqual(['nowrap', '999px']);
         }
+        // A plate, a phone, «ИНН …» never break inside (a wrapped inline box has two rects): «А123ВС / 77» was.
+        const broken = await page.locator('.register-plate-text, .register-nowrap').evaluateAll((all) => all.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
+        expect(broken).toEqual([]);
         await page.getByRole('button', { name: /^Добавить/ }).first().click();
         await page.getByRole('dialog').waitFor();
         if (path === '/counterparties' && width > 600) {

@@ -6,7 +6,7 @@
  * «Реестр и счета» (the statement of trips, the acts and invoices, docs/statements.md); the unpaid acts under the list.
  * «Ссылка для заказчика» (his page without an account, docs/customer-link.md).
  */
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { COUNTERPARTY_ROLE_LABELS, COUNTERPARTY_ROLES, LEGAL_FORM_LABELS } from '../../../contract/requisites.ts';
 import type { Counterparty } from '../../../contract/registers.ts';
@@ -38,19 +38,21 @@ const column = createColumnHelper<Counterparty>();
 const rolesText = (c: Counterparty) => c.roles.map((r) => COUNTERPARTY_ROLE_LABELS[r]).join(', ');
 /** Each number with its word on one line (a table cell breaks between them, never inside «ИНН 7707083893»). */
 function Requisites({ c }: { c: Counterparty }) {
-  const parts = [c.inn && `ИНН ${c.inn}`, c.kpp && `КПП ${c.kpp}`].filter((part): part is string => !!part);
-  return parts.length === 0 ? '—' : <NoWrapParts parts={parts} />;
+  return <Parts parts={[c.inn && { text: `ИНН ${c.inn}`, whole: true }, c.kpp && { text: `КПП ${c.kpp}`, whole: true }]} />;
 }
+/** The person's name breaks as any text, the phone never. */
 function Contact({ c }: { c: Counterparty }) {
-  const parts = [c.contact_name, c.phone].filter((part): part is string => !!part);
-  return parts.length === 0 ? '—' : <NoWrapParts parts={parts} />;
+  return <Parts parts={[c.contact_name && { text: c.contact_name, whole: false }, c.phone && { text: c.phone, whole: true }]} />;
 }
-function NoWrapParts({ parts }: { parts: string[] }) {
-  return parts.map((part, i) => (
-    <span key={i} className="register-nowrap">
+function Parts({ parts }: { parts: (false | null | '' | { text: string; whole: boolean })[] }) {
+  const shown = parts.filter((part) => !!part);
+  if (shown.length === 0) return '—';
+  // The separator outside the spans: the line may break there.
+  return shown.map((part, i) => (
+    <Fragment key={i}>
       {i > 0 && ' · '}
-      {part}
-    </span>
+      {part.whole ? <span className="register-nowrap">{part.text}</span> : part.text}
+    </Fragment>
   ));
 }
 
