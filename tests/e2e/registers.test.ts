@@ -153,7 +153,7 @@ describe('registers in a task', () => {
     await context.close();
   });
 
-  it('a place’s card shows its point and radius on the map; a click there moves the point into the card’s coordinates, saved with «Сохранить»', async () => {
+  it('a place’s card shows its point and radius on the map; «Я здесь» takes the device’s position with its accuracy; a click on the map moves the point into the card’s coordinates, saved with «Сохранить»', async () => {
     const name = 'Склад на карте e2e';
     const id = await insertPlace(name, { lat: 55.7558, lon: 37.6173, radius_m: 300 });
     const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
@@ -190,10 +190,18 @@ describe('registers in a task', () => {
     expect(Math.abs(circle.width / 2 - 300 / metresPerPixel)).toBeLessThanOrEqual(3);
     if (shots) await card.dialog.screenshot({ path: `${shots}/place-map-1440.png` });
 
+    // «Я здесь»: the device's position becomes the card's coordinates, its accuracy shown.
+    await context.grantPermissions(['geolocation'], { origin: app.url });
+    await context.setGeolocation({ latitude: 55.756012, longitude: 37.617912, accuracy: 12.4 });
+    await card.dialog.getByRole('button', { name: 'Я здесь', exact: true }).click();
+    await card.dialog.getByText('Точность ± 12 м').waitFor();
+    expect(await card.field('Координаты').inputValue()).toBe('55.756012, 37.617912');
+
     // A click 120 px right of and 60 px above the point: the card's coordinates are that spot's, the marker follows.
+    // (The position was inside the view, so the map did not move: the click's spot is still read from the first point.)
     await page.mouse.click(mapCentre.x + 120, mapCentre.y - 60);
     const expected = web.toPoint(at.x + 120, at.y - 60);
-    await waitFor(async () => (await card.field('Координаты').inputValue()) !== '55.7558, 37.6173', { message: 'the click sets the coordinates' });
+    await waitFor(async () => (await card.field('Координаты').inputValue()) !== '55.756012, 37.617912', { message: 'the click sets the coordinates' });
     const [lat, lon] = (await card.field('Координаты').inputValue()).split(',').map(Number) as [number, number];
     expect(Math.abs(lat - expected.lat)).toBeLessThan(5e-5);
     expect(Math.abs(lon - expected.lon)).toBeLessThan(5e-5);
