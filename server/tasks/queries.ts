@@ -8,7 +8,7 @@ import type { AuthUser } from '../auth/guard.ts';
 import type { OpenTrip, Page, Task } from '../../contract/entities.ts';
 import type { AvailableQuery, CompletedQuery, DriverCompletedQuery } from '../../contract/driver.ts';
 import { loadTasks, toPage } from './load.ts';
-import { searchCondition, taskTextIds, usersNamed } from './search.ts';
+import { counterpartyTaskIds, searchCondition, taskTextIds, usersNamed } from './search.ts';
 import { isDriver, isSuperAdmin, localToday } from './scope.ts';
 import { queryTemplate } from '../db/template.ts';
 
@@ -205,7 +205,8 @@ export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
 }
 
 /**
- * Staff search a task by its cargo or places, by a driver on it (by name), or by its number («123», «№123»).
+ * Staff search a task by its cargo or places, by a driver on it (by name), by a counterparty it names (by name), or by
+ * its number («123», «№123»).
  */
 function staffSearch(db: Db, search: string) {
   // One set of ids, each part read once by an index — the text by its own (search.ts), the drivers by name first
@@ -215,6 +216,7 @@ function staffSearch(db: Db, search: string) {
   const parts = [
     taskTextIds(db.dialect, search),
     sql`select sd.task_id from task_drivers sd where sd.driver_id in ${usersNamed(db.dialect, search)}`,
+    counterpartyTaskIds(db.dialect, search),
     ...(number ? [sql`select cast(${Number(number)} as integer)`] : []),
   ];
   return sql<SqlBool>`t.id in (${sql.join(parts, sql` union `)})`;

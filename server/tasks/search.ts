@@ -47,6 +47,17 @@ export function taskTextIds(dialect: Dialect, query: string): RawBuilder<unknown
   return sql`select st.id from tasks st where ${searchCondition(dialect, query, taskTextColumns('st'))}`;
 }
 
+/**
+ * The tasks that name a counterparty (customer, shipper or consignee) whose short or full name has `query`: the
+ * counterparties first (a small table), then each link by its own index. The register's «Задачи» link searches a
+ * card's name, so a counterparty finds its tasks though no task text holds its name.
+ */
+export function counterpartyTaskIds(dialect: Dialect, query: string): RawBuilder<unknown> {
+  const named = sql`(select sc.id from counterparties sc where ${searchCondition(dialect, query, ['sc.name', 'sc.full_name'])})`;
+  const links = (['customer_id', 'shipper_id', 'consignee_id'] as const).map((column) => sql`select ct.id from tasks ct where ${sql.ref(`ct.${column}`)} in ${named}`);
+  return sql.join(links, sql` union `);
+}
+
 /** The users whose name has `query`, as a subquery of ids (the users table is small: read first, then indexes). */
 export function usersNamed(dialect: Dialect, query: string): RawBuilder<unknown> {
   return sql`(select su.id from users su where ${searchCondition(dialect, query, ['su.name'])})`;

@@ -3,7 +3,8 @@
  * typed; a manager creates a task picking the customer by ИНН and a loading place created in place with a pasted
  * Yandex Maps link (the service shown as recognised); the driver on a 360 px phone sees the place's address, note
  * and navigator links; a place's card shows its point and radius on the small map (tiles served here) and a click
- * there sets the card's coordinates. E2E_SCREENSHOTS=<dir> saves the new screens at 360 and 1440 px there.
+ * there sets the card's coordinates; each register opened first in the tab has its badges styled and its card's fields
+ * level. E2E_SCREENSHOTS=<dir> saves the new screens at 360 and 1440 px there.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayFromToday } from '../fixtures/tasks.ts';
@@ -152,7 +153,7 @@ describe('registers in a task', () => {
     await context.close();
   });
 
-  it('a place’s card shows its point and radius on the map; a click there moves the point into the card’s coordinates, saved with «Сохранить»', async () => {
+  it('a place’s card shows its point and radius on the map; «Я здесь» takes the device’s position with its accuracy; a click on the map moves the point into the card’s coordinates, saved with «Сохранить»', async () => {
     const name = 'Склад на карте e2e';
     const id = await insertPlace(name, { lat: 55.7558, lon: 37.6173, radius_m: 300 });
     const context = await newContext(app.browser, 'shared', 1440, { serviceWorkers: 'block' });
@@ -189,10 +190,18 @@ describe('registers in a task', () => {
     expect(Math.abs(circle.width / 2 - 300 / metresPerPixel)).toBeLessThanOrEqual(3);
     if (shots) await card.dialog.screenshot({ path: `${shots}/place-map-1440.png` });
 
+    // «Я здесь»: the device's position becomes the card's coordinates, its accuracy shown.
+    await context.grantPermissions(['geolocation'], { origin: app.url });
+    await context.setGeolocation({ latitude: 55.756012, longitude: 37.617912, accuracy: 12.4 });
+    await card.dialog.getByRole('button', { name: 'Я здесь', exact: true }).click();
+    await card.dialog.getByText('Точность ± 12 м').waitFor();
+    expect(await card.field('Координаты').inputValue()).toBe('55.756012, 37.617912');
+
     // A click 120 px right of and 60 px above the point: the card's coordinates are that spot's, the marker follows.
+    // (The position was inside the view, so the map did not move: the click's spot is still read from the first point.)
     await page.mouse.click(mapCentre.x + 120, mapCentre.y - 60);
     const expected = web.toPoint(at.x + 120, at.y - 60);
-    await waitFor(async () => (await card.field('Координаты').inputValue()) !== '55.7558, 37.6173', { message: 'the click sets the coordinates' });
+    await waitFor(async () => (await card.field('Координаты').inputValue()) !== '55.756012, 37.617912', { message: 'the click sets the coordinates' });
     const [lat, lon] = (await card.field('Координаты').inputValue()).split(',').map(Number) as [number, number];
     expect(Math.abs(lat - expected.lat)).toBeLessThan(5e-5);
     expect(Math.abs(lon - expected.lon)).toBeLessThan(5e-5);
@@ -210,7 +219,7 @@ describe('registers in a task', () => {
     await context.close();
   });
 
-  it('the registers at 360 and 1440 px: each screen and its card open with nothing wider than the window', async () => {
+  it('the registers at 360 and 1440 px: each screen and its card open with nothing wider than the window, the badges styled, the card’s fields level', async () => {
     for (const width of [360, 1440]) {
       const context = await newContext(app.browser, 'shared', width, { serviceWorkers: 'block' });
       const page = await signIn(context, app.url, DEMO.admin, DEMO_PASSWORD);
@@ -220,8 +229,21 @@ describe('registers in a task', () => {
         await waitFor(async () => (await page.locator('[aria-busy="true"], .state-loading').count()) === 0, { message: `${path} loaded` });
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         if (shots) await page.screenshot({ path: `${shots}${path}-${width}.png`, fullPage: true });
+        if (path === '/vehicles') {
+          // A register opened first in the tab styles its badge (status-badge.css came only with other screens' chunks).
+          const badge = page.locator('.status-badge').first();
+          expect(await badge.evaluate((e) => [getComputedStyle(e).whiteSpace, getComputedStyle(e).borderRadius])).toEqual(['nowrap', '999px']);
+        }
+        // A plate, a phone, «ИНН …» never break inside (a wrapped inline box has two rects): «А123ВС / 77» was.
+        const broken = await page.locator('.register-plate-text, .register-nowrap').evaluateAll((all) => all.filter((e) => e.getClientRects().length > 1).map((e) => e.textContent));
+        expect(broken).toEqual([]);
         await page.getByRole('button', { name: /^Добавить/ }).first().click();
         await page.getByRole('dialog').waitFor();
+        if (path === '/counterparties' && width > 600) {
+          // Side by side, a field beside one with a hint keeps its input level with the other's (no stretched gap).
+          const [full, inn] = await Promise.all(['Полное наименование', 'ИНН'].map((label) => new CardDialog(page, 'Новый контрагент').field(label).boundingBox()));
+          expect(Math.abs(full!.y - inn!.y)).toBeLessThanOrEqual(1);
+        }
         if (shots) await page.screenshot({ path: `${shots}${path}-card-${width}.png` });
         await page.keyboard.press('Escape');
       }

@@ -9,6 +9,7 @@ import { serveSuite } from '../fixtures/suite.ts';
 import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
 import type { Board, BoardAssignResult } from '../../contract/calls/dispatch.ts';
+import { makeVehicle } from '../fixtures/registers.ts';
 
 describe.each(backends)('dispatch board ($name)', ({ databaseUrl }) => {
   let s: TestServer;
@@ -51,6 +52,14 @@ describe.each(backends)('dispatch board ($name)', ({ databaseUrl }) => {
     expect((await send('GET', `/dispatch/board?date=${date}`, p.driver)).statusCode).toBe(403);
     expect((await send('GET', `/dispatch/board?date=2026-13-01`, p.manager)).statusCode).toBe(400);
     expect((await send('GET', `/dispatch/board?date=${date}`, p.superAdmin)).json().detail).toBe('company_id: укажите компанию');
+  });
+
+  // Issue 31: «the board shows the plate» — the fleet vehicle on the driver's card, before his own old list.
+  it("shows each driver's fleet vehicle: its plate and capacity", async () => {
+    const vehicle = await makeVehicle(s, p.company, { plate: 'Е789КХ 750', capacity_t: 25 });
+    await s.db.kysely.updateTable('users').set({ vehicle_id: vehicle }).where('id', '=', p.driver.id).execute();
+    const b = await board();
+    expect(b.drivers.find((d) => d.id === p.driver.id)?.vehicle).toMatchObject({ number: 'Е789КХ 750', capacity: 25 });
   });
 
   it('every drag is one move: assign at a place, reorder, reassign, take off', async () => {

@@ -112,6 +112,20 @@ describe.each(backends)('tasks name the registers ($name)', ({ databaseUrl }) =>
     }
   });
 
+  // The register's «Задачи (N)» link searches the card's name: no task text holds a counterparty's name, so the
+  // search found none of its tasks (audit of issue 31).
+  it('the staff search finds the tasks naming a counterparty in any role by its name', async () => {
+    const party = await makeCounterparty(s, w.companyA, { name: 'АО «Лесной Поиск»', roles: ['customer', 'shipper', 'consignee'] });
+    const texts = { loading_place: 'Карьер 9', unloading_place: 'Объект 9' };
+    const ids: number[] = [];
+    for (const role of ['customer_id', 'shipper_id', 'consignee_id']) ids.push((await send('POST', '/api/tasks/', { ...base(), ...texts, [role]: party })).body.id);
+    await send('POST', '/api/tasks/', { ...base(), ...texts });
+    for (const search of ['АО «Лесной Поиск»', 'поиск']) {
+      const list = await send('GET', `/api/tasks/completed/?status=all&limit=200&search=${encodeURIComponent(search)}`);
+      expect(list.body.items.map((t: { id: number }) => t.id).sort()).toEqual(ids.sort());
+    }
+  });
+
   it('carries the ids through a template and «Повторять»', async () => {
     const customer = await makeCounterparty(s, w.companyA, { roles: ['customer'] });
     const from = await makePlace(s, w.companyA);

@@ -20,6 +20,8 @@ import { ListCacheNote, ListFrame } from '../../ui/console/ListFrame.tsx';
 import type { DataTableProps } from '../../ui/console/DataTable.tsx';
 import { RowActions, RowButton, useRowWork, type RowGate, type RowWorkOptions } from '../../ui/console/RowParts.tsx';
 import '../accounts/accounts.css';
+// The badges «В архиве», «В работе»: a register opened first in the tab has no other screen's chunk to bring them.
+import '../../ui/status-badge.css';
 import './registers.css';
 
 type Filters = { search: string; page: string; company: string } & Record<string, string>;

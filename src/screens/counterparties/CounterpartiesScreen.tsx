@@ -6,7 +6,7 @@
  * «Реестр и счета» (the statement of trips, the acts and invoices, docs/statements.md); the unpaid acts under the list.
  * «Ссылка для заказчика» (his page without an account, docs/customer-link.md).
  */
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { createColumnHelper } from '@tanstack/react-table';
 import { COUNTERPARTY_ROLE_LABELS, COUNTERPARTY_ROLES, LEGAL_FORM_LABELS } from '../../../contract/requisites.ts';
 import type { Counterparty } from '../../../contract/registers.ts';
@@ -36,8 +36,25 @@ const WORDS: CardWords = {
 
 const column = createColumnHelper<Counterparty>();
 const rolesText = (c: Counterparty) => c.roles.map((r) => COUNTERPARTY_ROLE_LABELS[r]).join(', ');
-const requisitesText = (c: Counterparty) => [c.inn && `ИНН ${c.inn}`, c.kpp && `КПП ${c.kpp}`].filter(Boolean).join(' · ') || '—';
-const contactText = (c: Counterparty) => [c.contact_name, c.phone].filter(Boolean).join(' · ');
+/** Each number with its word on one line (a table cell breaks between them, never inside «ИНН 7707083893»). */
+function Requisites({ c }: { c: Counterparty }) {
+  return <Parts parts={[c.inn && { text: `ИНН ${c.inn}`, whole: true }, c.kpp && { text: `КПП ${c.kpp}`, whole: true }]} />;
+}
+/** The person's name breaks as any text, the phone never. */
+function Contact({ c }: { c: Counterparty }) {
+  return <Parts parts={[c.contact_name && { text: c.contact_name, whole: false }, c.phone && { text: c.phone, whole: true }]} />;
+}
+function Parts({ parts }: { parts: (false | null | '' | { text: string; whole: boolean })[] }) {
+  const shown = parts.filter((part) => !!part);
+  if (shown.length === 0) return '—';
+  // The separator outside the spans: the line may break there.
+  return shown.map((part, i) => (
+    <Fragment key={i}>
+      {i > 0 && ' · '}
+      {part.whole ? <span className="register-nowrap">{part.text}</span> : part.text}
+    </Fragment>
+  ));
+}
 
 export function CounterpartiesScreen({ title }: ScreenProps) {
   const register = useRegisterList('GET /counterparties/', DEFAULTS, (state) => ({
@@ -89,9 +106,9 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       ),
     }),
     column.accessor('legal_form', { header: 'Форма', cell: (c) => LEGAL_FORM_LABELS[c.getValue()] }),
-    column.display({ id: 'requisites', header: 'ИНН / КПП', cell: (c) => requisitesText(c.row.original) }),
+    column.display({ id: 'requisites', header: 'ИНН / КПП', cell: (c) => <Requisites c={c.row.original} /> }),
     column.display({ id: 'roles', header: 'Роли', cell: (c) => rolesText(c.row.original) }),
-    column.display({ id: 'contact', header: 'Контакт', cell: (c) => contactText(c.row.original) || '—' }),
+    column.display({ id: 'contact', header: 'Контакт', cell: (c) => <Contact c={c.row.original} /> }),
     column.accessor('task_count', { header: 'Задач', meta: { align: 'right' }, cell: (c) => c.getValue() }),
     actionsColumn(actions),
   ];
@@ -124,9 +141,15 @@ export function CounterpartiesScreen({ title }: ScreenProps) {
       }
       card={(c) => (
         <RowCard title={c.name} badge={c.archived_at ? <ArchivedBadge /> : <span className="muted">{LEGAL_FORM_LABELS[c.legal_form]}</span>} actions={actions(c)}>
-          <span>{requisitesText(c)}</span>
+          <span>
+            <Requisites c={c} />
+          </span>
           <span className="muted">{rolesText(c)}</span>
-          {contactText(c) && <span className="muted">{contactText(c)}</span>}
+          {(c.contact_name || c.phone) && (
+            <span className="muted">
+              <Contact c={c} />
+            </span>
+          )}
         </RowCard>
       )}
       dialog={

@@ -119,6 +119,7 @@ function Card({ column, task, driverId, selected, onKey, onSelect }: { column: C
         <span className="dispatch-card__route">
           {task.loading_place} → {task.unloading_place}
         </span>
+        {task.customer && <span className="muted">{task.customer.name}</span>}
         <span className="muted">
           {part ? `доля ${formatQuantity(part.share, task.unit)} · ${formatQuantity(part.delivered)} из ${formatQuantity(part.share, task.unit)}` : `план ${formatQuantity(task.planned_quantity, task.unit)} · водителей ${task.taken_places}${task.max_drivers ? ` из ${task.max_drivers}` : ''}`}
         </span>

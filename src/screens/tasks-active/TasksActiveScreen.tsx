@@ -129,6 +129,7 @@ function DriverCard({ group, unit, date, days }: { group: DriverGroup; unit: str
               </Link>
               <span className="muted">
                 №{task.id} · {formatDate(task.date)} · {task.loading_place} → {task.unloading_place}
+                {task.customer ? ` · ${task.customer.name}` : ''}
               </span>
             </div>
             <div className="active-line-figures">

@@ -129,7 +129,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
       <FilterBar
         search={state.search}
         onSearch={(search) => update({ search })}
-        placeholder="Груз, место погрузки или выгрузки"
+        placeholder="Груз, место, контрагент, водитель или №"
         actions={
           <>
             <ExportButton filters={exportFilters(listParams(state))} />

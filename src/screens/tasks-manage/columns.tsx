@@ -41,6 +41,18 @@ function TaskProgress({ task }: { task: Task }) {
   return <LoadProgress compact label={`Задача №${task.id}`} delivered={delivered} of={plan} unit={task.unit} shortfall={shortfall} />;
 }
 
+/** The route, and under it the customer the task names (issue 31: the lists show the registers' names). */
+export function TaskRoute({ task }: { task: Task }) {
+  return (
+    <span className="task-route">
+      <span>
+        {task.loading_place} → {task.unloading_place}
+      </span>
+      {task.customer && <span className="muted">Заказчик: {task.customer.name}</span>}
+    </span>
+  );
+}
+
 export function taskColumns(actions: (task: Task) => React.ReactNode) {
   return [
     column.accessor('date', { header: 'Дата', enableSorting: true, cell: (c) => formatDate(c.getValue()) }),
@@ -57,11 +69,7 @@ export function taskColumns(actions: (task: Task) => React.ReactNode) {
     column.display({
       id: 'route',
       header: 'Маршрут',
-      cell: (c) => (
-        <span>
-          {c.row.original.loading_place} → {c.row.original.unloading_place}
-        </span>
-      ),
+      cell: (c) => <TaskRoute task={c.row.original} />,
     }),
     column.accessor('planned_quantity', {
       header: 'Выполнение',
@@ -96,9 +104,7 @@ export function TaskCard({ task, actions }: { task: Task; actions: React.ReactNo
         {task.rate !== null && ` · ${formatRate(task.rate, task.unit)}`}
       </div>
       <TaskProgress task={task} />
-      <div>
-        {task.loading_place} → {task.unloading_place}
-      </div>
+      <TaskRoute task={task} />
       {task.money && task.money.approved > 0 && (
         <div>
           Маржа: <Margin task={task} />
