@@ -209,7 +209,6 @@ const ms = (values: readonly number[], p: number) => round(percentile(values, p)
 export const tripStepTap: Benchmark = {
   id: 'trip-step-tap',
   title: `Trip step tap → its IndexedDB transaction complete (360 px, page CPU ${CPU_RATE}× slower)`,
-  watchdogMinutes: 10,
   run: () =>
     withApp({}, async (app): Promise<SectionResult> => {
       const t = await openTrip(app);
@@ -309,7 +308,6 @@ const takeLongTasks = (page: Page) =>
 export const tripPositions: Benchmark = {
   id: 'trip-positions',
   title: `A running trip under ${POSITIONS} position updates (10 min at 1/s compressed 5×), CPU ${CPU_RATE}× slower`,
-  watchdogMinutes: 10,
   run: () =>
     withApp({}, async (app): Promise<SectionResult> => {
       const t = await openTrip(app);
