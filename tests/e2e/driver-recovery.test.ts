@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { useDriverSuite } from './pages/driver-suite.ts';
 import { newContext } from './harness/browser.ts';
-import { associationFor, reportsOn } from './pages/driver-records.ts';
+import { associationFor, associationStatus, reportsOn } from './pages/driver-records.ts';
 import { CurrentTasksPage } from './pages/driver-tasks.ts';
 import { OutboxView } from './pages/driver-outbox.ts';
 import { signInAsDriver } from './pages/driver-session.ts';
@@ -57,16 +57,14 @@ describe('delivery after an outage', () => {
       expect((await server.app.inject({ method: 'PUT', url: `/api/tasks/${open.id}/accept/`, headers: { authorization: `Bearer ${access_token}` } })).statusCode).toBe(200);
       const { page, associationId } = await queueWithServerDown(suite.app, context, { cargo: REPORTED, quantity: '7', photos: suite.photos });
       const current = new CurrentTasksPage(page, url);
-      const card = current.card('Грунт растительный');
-      await card.getByRole('button', { name: 'Количество', exact: true }).click();
-      const save = card.getByRole('button', { name: 'Сохранить количество' });
+      const start = current.card('Грунт растительный').getByRole('button', { name: 'Начать рейс' });
       const banner = page.locator('.offline-banner');
 
       // The failed report send made the engine ask the server; it did not answer: offline mode, without a reload.
       await expect.poll(() => banner.textContent(), { timeout: 15_000 }).toBe('Приложение работает в офлайн-режиме (данные из кэша)');
       // What needs the server is disabled, and says why.
-      expect(await save.isDisabled()).toBe(true);
-      expect(await save.getAttribute('title')).toBe(NEEDS_SERVER);
+      expect(await start.isDisabled()).toBe(true);
+      expect(await start.getAttribute('title')).toBe(NEEDS_SERVER);
 
       // The banner stays at the top of the viewport while the page scrolls under it.
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
@@ -76,9 +74,10 @@ describe('delivery after an outage', () => {
       await page.getByText('Отчёт отправлен').first().waitFor({ timeout: 30_000 });
       expect(await reportsOn(server, associationId)).toHaveLength(1);
       await banner.waitFor({ state: 'detached', timeout: 15_000 });
+      const ground = await associationFor(server, 'Грунт растительный');
       // Enabled again by itself.
-      await expect.poll(() => save.isEnabled(), { timeout: 15_000 }).toBe(true);
-      expect(await save.getAttribute('title')).toBeNull();
+      await start.click();
+      await expect.poll(() => associationStatus(server, ground.id), { timeout: 15_000 }).toBe('in_progress');
     } finally {
       proxy.setDown(false);
       await context.close();

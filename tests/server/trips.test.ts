@@ -101,7 +101,7 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
     expect(association_).toEqual({ loading_quantity: 20, unloading_quantity: 19.8 });
   });
 
-  it('a trip’s first step starts the driver’s accepted part: it goes in progress, as PUT /tasks/{id}/ with in_progress does, even offline', async () => {
+  it('a trip’s first step starts the driver’s accepted part: it goes in progress, as «Начать рейс» does, even offline', async () => {
     const task = await createTask(s, p.company, { date: dayFromToday(0) });
     const association = await addDriver(s, task, p.driver.id, { status: 'accepted' });
     const res = await step(randomUUID(), 'loading_arrived', { association_id: association, at: new Date().toISOString() });

@@ -46,6 +46,7 @@ function QueuedNotice({ associationId }: { associationId: number }) {
 /** Memoised: the list re-renders on its own queries; a card only when its task or its part changed. */
 export const AssignedTaskCard = memo(function AssignedTaskCard({ task, association, online }: Props) {
   const openReportForm = useOpenReportForm();
+  const start = useSend('PUT /tasks/:id/');
   const finish = useSend('PUT /tasks/:id/');
   const [confirmElement, ask] = useConfirm();
   const [quantitiesOpen, setQuantitiesOpen] = useState(false);
@@ -76,6 +77,15 @@ export const AssignedTaskCard = memo(function AssignedTaskCard({ task, associati
       showToast('success', 'Задача завершена');
     } catch (error) {
       showToast('error', failureMessage(error, 'Нет подключения к сети: задача не завершена.'));
+    }
+  }
+
+  async function startTrip() {
+    try {
+      await start.mutateAsync({ params: { id: task.id }, body: { status: 'in_progress' } });
+      showToast('success', 'Рейс начат');
+    } catch (error) {
+      showToast('error', failureMessage(error, 'Нет подключения к сети: статус не изменён.'));
     }
   }
 
@@ -145,6 +155,17 @@ export const AssignedTaskCard = memo(function AssignedTaskCard({ task, associati
         {reportsOpen ? <ReportList associationId={association.id} task={task} /> : null}
       </div>
       <div className="drv-card__actions drv-card__actions--sticky">
+        {association.status === 'accepted' ? (
+          <button
+            type="button"
+            className="drv-btn drv-btn--ghost"
+            disabled={!online || start.isPending}
+            title={online ? undefined : NEEDS_SERVER}
+            onClick={() => void startTrip()}
+          >
+            {start.isPending ? 'Начинаем...' : 'Начать рейс'}
+          </button>
+        ) : null}
         {association.trips > 0 ? (
           <button
             type="button"
