@@ -9,6 +9,7 @@ import type { EngineSchema, OutboxRecord, RunOnDb } from './db.ts';
 import type { NewReport } from './api.ts';
 import type { OutboxStore, OutboxWrite } from './store.ts';
 import { photoName } from './report-form.ts';
+import { markTripStepStored } from './trip-steps.ts';
 
 const STORES: ['outbox', 'photos'] = ['outbox', 'photos'];
 type OutboxTx = IDBPTransaction<EngineSchema, typeof STORES, 'readwrite'>;
@@ -104,6 +105,8 @@ export function idbOutboxStore(run: RunOnDb): OutboxStore {
         const record = make(records);
         if (typeof record === 'string') return { ok: false as const, message: record };
         const stored = await addWithPhotos(tx, record, photos);
+        // The moment a trip step is on the device: its transaction's `complete` (bench trip-step-tap reads the mark).
+        if (stored.trip) tx.addEventListener('complete', () => markTripStepStored(stored.idempotencyKey));
         return { ok: true as const, id: stored.id, records: [...records, stored] };
       }),
     read: (id) =>

@@ -8,7 +8,7 @@ import { TRIP_STEPS, type TripStep, type TripStepBody } from '../../contract/tri
 import { retryDelayMs, TRIP_DELIVERED_NOTICE, UNDO_TOO_LATE } from '../../worker/outbox.ts';
 import type { Outbox } from '../../worker/outbox.ts';
 import { answeredId, outboxRequest } from '../../worker/trip-form.ts';
-import { STEP_ORDER, UNDO_WINDOW_MS } from '../../worker/trip-steps.ts';
+import { STEP_ORDER, TRIP_STEP_STORED_MARK, tripStepKey, UNDO_WINDOW_MS } from '../../worker/trip-steps.ts';
 import { photo, photoTexts, setup, T0, type Harness } from './outbox-doubles.ts';
 
 const at = (ms: number) => new Date(ms).toISOString();
@@ -55,6 +55,16 @@ describe('trip steps in the outbox', () => {
     expect(again).toMatchObject({ ok: false, message: 'Эта отметка уже сделана' });
     all.mockRestore();
     expect(await h.store.outbox.all()).toHaveLength(1);
+  });
+
+  it('marks the moment its transaction completed with the step\'s key (what bench trip-step-tap reads), a refused one not', async () => {
+    performance.clearMarks(TRIP_STEP_STORED_MARK);
+    const h = await setup();
+    const uid = await stamp(h, null, 'loading_arrived');
+    await h.outbox.queueTripStep({ trip_uid: uid, step: 'loading_arrived', body: body('loading_arrived', h.clock.now), photos: [], signature: null });
+    const marks = performance.getEntriesByName(TRIP_STEP_STORED_MARK, 'mark') as PerformanceMark[];
+    expect(marks.map((m) => m.detail as unknown)).toEqual([tripStepKey(uid, 'loading_arrived')]);
+    performance.clearMarks(TRIP_STEP_STORED_MARK);
   });
 
   it('queued offline, read again after a reload, delivered once each and in their order', async () => {

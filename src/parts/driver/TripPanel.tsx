@@ -87,16 +87,19 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
     if (stamping.current) return false;
     stamping.current = true;
     const at = auto?.at ?? new Date().toISOString();
-    const reading = auto ? null : readPosition();
-    const slow = setTimeout(() => setBusy(step), BUSY_LABEL_AFTER_MS);
+    let slow: ReturnType<typeof setTimeout> | undefined;
     try {
-      const result = await getEngine().queueTripStep({
+      // The step leaves for the engine first: the position's request and the label's timer come after its message.
+      const queued = getEngine().queueTripStep({
         trip_uid: uid,
         step,
         body: { association_id: association.id, at, position: auto ? auto.position : null, source: auto?.source ?? 'tap', ...(facts?.body ?? {}) },
         photos: facts?.photos ?? [],
         signature: facts?.signature ?? null,
       });
+      const reading = auto ? null : readPosition();
+      slow = setTimeout(() => setBusy(step), BUSY_LABEL_AFTER_MS);
+      const result = await queued;
       if (!result.ok) {
         showToast('error', result.message);
         return false;
