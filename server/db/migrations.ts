@@ -8,7 +8,7 @@ import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
-import { migration010, migration013, migration029, migration031, migration035, migration037 } from './migrations-scale.ts';
+import { migration010, migration013, migration029, migration031, migration035, migration037, migration044 } from './migrations-scale.ts';
 import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
@@ -152,6 +152,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '034_operator_api': migration034(),
         '035_approved_reports': migration035(),
         '037_photo_bands': migration037(),
+        '044_payroll_lines_pages': migration044(dialect),
       };
     },
   };
