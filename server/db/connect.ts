@@ -6,10 +6,11 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider, type Dialect } from './migrations.ts';
 import { BusyAwareSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-driver.ts';
+import { notePostgresCaseFolding } from '../tasks/search.ts';
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -59,6 +60,11 @@ export async function openDb(options: DbOptions): Promise<Db> {
     if (r.status === 'Error') throw new Error(`migration ${r.migrationName} failed`);
   }
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  if (dialect === 'postgres') {
+    // The searches need one ILIKE instead of four spellings when the database's ctype folds Cyrillic (search.ts).
+    const { rows } = await sql<{ folds: boolean }>`select 'ЁЖ' ilike 'ёж' as folds`.execute(kysely);
+    notePostgresCaseFolding(rows[0]?.folds === true);
+  }
 
   return { kysely, dialect, close: () => kysely.destroy() };
 }

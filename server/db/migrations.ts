@@ -8,7 +8,7 @@ import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
-import { migration010, migration013, migration029, migration031, migration035, migration037, migration039 } from './migrations-scale.ts';
+import { migration010, migration013, migration029, migration031, migration035, migration037, migration039, migration044 } from './migrations-scale.ts';
 import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
@@ -155,6 +155,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '039_recent_photo_hashes': migration039(dialect),
         '040_operator_events': migration040(),
         '041_documents_uid': migration041(),
+        '044_payroll_lines_pages': migration044(dialect),
       };
     },
   };

@@ -156,10 +156,22 @@ export async function driverCompletedTasks(db: Db, user: AuthUser, q: DriverComp
     .where('td.status', '=', 'completed')
     .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string));
-  const [{ n }, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-    base.select('t.id').orderBy('t.date', 'desc').orderBy('td.id', 'desc').limit(q.limit).offset(q.offset).execute(),
-  ]);
+  // PostgreSQL, asked for the newest 50, walked every company's tasks by date hoping to meet the driver's soon
+  // (200 000 tasks, 0.47 s at full size); his own assignments, read first (a materialized CTE) and sorted, are a
+  // thousand rows. SQLite plans the plain query from his assignments already.
+  const page: Promise<{ id: number }[]> =
+    db.dialect === 'postgres'
+      ? db.kysely
+          .with((w) => w('mine').materialized(), () => base.select(['t.id', 't.date', 'td.id as td_id']))
+          .selectFrom('mine')
+          .select('mine.id')
+          .orderBy('mine.date', 'desc')
+          .orderBy('mine.td_id', 'desc')
+          .limit(q.limit)
+          .offset(q.offset)
+          .execute()
+      : base.select('t.id').orderBy('t.date', 'desc').orderBy('td.id', 'desc').limit(q.limit).offset(q.offset).execute();
+  const [{ n }, rows] = await Promise.all([base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(), page]);
   const items = await loadTasks(db.kysely, rows.map((r) => r.id), user.id);
   return toPage(items, Number(n), q.offset);
 }

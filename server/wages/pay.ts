@@ -15,6 +15,7 @@ import { ladderRate, type LadderBand } from '../../contract/ladder.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type DriverPay, type PayrollDriver, type RateSource, type WageItem } from '../../contract/money.ts';
 import type { TaskMoney } from '../../contract/entities.ts';
 import { queryTemplate } from '../db/template.ts';
+import { isPostgres } from '../db/dialect.ts';
 import { currentOpenMonth } from '../payroll/months.ts';
 
 type Q = Kysely<Database>;
@@ -203,8 +204,10 @@ const approvedVolumes = queryTemplate((db, driverIds: readonly number[], company
     .innerJoin('tasks as t', 't.id', 'td.task_id')
     .select(['td.driver_id', 't.company_id', sql<string>`substr(t.date, 1, 7)`.as('month'), sql<number>`sum(${sql.raw(DELIVERED_SQL)})`.as('volume')])
     .where('r.review_status', '=', 'approved')
-    // `+`: the drivers filter each part of the period's tasks; as an index key SQLite probed every task × driver.
-    .where(sql`+td.driver_id`, 'in', driverIds)
+    // SQLite `+`: the drivers filter each part of the period's tasks; as an index key SQLite probed every task ×
+    // driver. PostgreSQL cannot use the drivers' index for the expression and read all 385 000 assignments (0.14 s at
+    // full size, against 0.05 s from the index).
+    .where(isPostgres(db) ? sql.ref('td.driver_id') : sql`+td.driver_id`, 'in', driverIds)
     .where('t.company_id', 'in', companyIds)
     .where('t.date', '>=', from)
     .where('t.date', '<=', to)

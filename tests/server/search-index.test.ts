@@ -12,12 +12,19 @@ import { serveSuite } from '../fixtures/suite.ts';
 import { makePeople, makeUser, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, createTask } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
-import { searchCondition } from '../../server/tasks/search.ts';
+import { notePostgresCaseFolding, searchCondition, spellings } from '../../server/tasks/search.ts';
 import { staffTaskQuery } from '../../server/tasks/queries.ts';
 import type { Page, Task } from '../../contract/entities.ts';
 import type { ReportListItem } from '../../contract/calls/reports.ts';
 
 const TEXT = ['t.cargo', 't.loading_place', 't.unloading_place'];
+
+/** The plain condition of before: LIKE (SQLite) or ILIKE (PostgreSQL) over every spelling and column. */
+const everySpelling = (dialect: string, q: string, columns: readonly string[]) => {
+  const op = sql.raw(dialect === 'postgres' ? 'ilike' : 'like');
+  const parts = columns.flatMap((c) => spellings(q).map((v) => sql`${sql.ref(c)} ${op} ${`%${v.replace(/[\\%_]/g, (x) => `\\${x}`)}%`} escape '\\'`));
+  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
+};
 
 /** Queries whose rows must not change: case, 1–2 characters, middles, names, places, LIKE's own characters. */
 const QUERIES = [
@@ -49,13 +56,13 @@ describe.each(backends)('searches on their indexes ($name)', ({ databaseUrl }) =
 
   /** What the task search answered before the index: LIKE/ILIKE over every spelling, a driver by name, a number. */
   const oldTaskSearch = async (q: string) => {
-    const byDriver = sql<SqlBool>`t.id in (select sd.task_id from task_drivers sd where sd.driver_id in (select su.id from users su where ${searchCondition(s.db.dialect, q, ['su.name'])}))`;
+    const byDriver = sql<SqlBool>`t.id in (select sd.task_id from task_drivers sd where sd.driver_id in (select su.id from users su where ${everySpelling(s.db.dialect, q, ['su.name'])}))`;
     const rows = await s.db.kysely
       .selectFrom('tasks as t')
       .select('t.id')
       .where('t.company_id', '=', p.company)
       .where('t.status', '=', 'completed')
-      .where(sql<SqlBool>`(${searchCondition(s.db.dialect, q, TEXT)} or ${byDriver})`)
+      .where(sql<SqlBool>`(${everySpelling(s.db.dialect, q, TEXT)} or ${byDriver})`)
       .orderBy('t.date', 'desc')
       .orderBy('t.id', 'desc')
       .execute();
@@ -72,7 +79,7 @@ describe.each(backends)('searches on their indexes ($name)', ({ databaseUrl }) =
       .where('t.company_id', '=', p.company)
       .where('t.date', '>=', '2026-11-01')
       .where('t.date', '<=', '2026-11-30')
-      .where(searchCondition(s.db.dialect, q, ['r.ticket_number', ...TEXT, 'u.name']))
+      .where(everySpelling(s.db.dialect, q, ['r.ticket_number', ...TEXT, 'u.name']))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc')
       .execute();
@@ -177,6 +184,25 @@ describe.each(backends)('searches on their indexes ($name)', ({ databaseUrl }) =
     if (s.db.dialect === 'sqlite') {
       // The index agrees with the table row for row (FTS5's own check raises an error otherwise).
       await sql`insert into tasks_search(tasks_search, rank) values ('integrity-check', 1)`.execute(s.db.kysely);
+    }
+  });
+
+  it("asks PostgreSQL one ILIKE per column when its ILIKE folds Cyrillic (the database's ctype), every spelling when not", async () => {
+    const ilikes = () => (searchCondition('postgres', 'Щебень', ['c']).compile(s.db.kysely).sql.match(/ ilike /g) ?? []).length;
+    if (s.db.dialect === 'postgres') {
+      const { rows } = await sql<{ folds: boolean }>`select 'ЁЖ' ilike 'ёж' as folds`.execute(s.db.kysely);
+      expect(ilikes()).toBe(rows[0]?.folds ? 1 : 3);
+    }
+    try {
+      notePostgresCaseFolding(true);
+      expect(ilikes()).toBe(1);
+      expect(searchCondition('sqlite', 'Щебень', ['c']).compile(s.db.kysely).sql.match(/ like /g)).toHaveLength(3);
+      notePostgresCaseFolding(false);
+      expect(ilikes()).toBe(3);
+    } finally {
+      // As the server probed it (openDb), for the other tests of this process.
+      const { rows } = s.db.dialect === 'postgres' ? await sql<{ folds: boolean }>`select 'ЁЖ' ilike 'ёж' as folds`.execute(s.db.kysely) : { rows: [{ folds: false }] };
+      notePostgresCaseFolding(rows[0]?.folds === true);
     }
   });
 

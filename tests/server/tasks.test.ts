@@ -227,6 +227,13 @@ describe.each(backends)('driver task calls ($name)', ({ databaseUrl }) => {
     expect(all.items[0]?.driver_associations[0]).toMatchObject({ status: 'completed', quantity: 22 });
     const period = await call('GET', `/tasks/driver/completed?date_from=${dayFromToday(-5)}&date_to=${dayFromToday(0)}`, p.driver);
     expect(ids(period.json())).toEqual([newer]);
+    // A task of the same day assigned later comes first; a page is cut after that order (on PostgreSQL from the
+    // driver's own assignments, read first).
+    const sameDay = await createTask(server, p.company, { date: dayFromToday(-3) });
+    await addDriver(server, sameDay, p.driver.id, { status: 'completed' });
+    expect(ids((await call('GET', '/tasks/driver/completed', p.driver)).json())).toEqual([sameDay, newer, older]);
+    const page = (await call('GET', '/tasks/driver/completed?limit=1&offset=1', p.driver)).json() as Page<Task>;
+    expect([ids(page), page.total, page.next_offset]).toEqual([[newer], 3, 2]);
   });
 
   it('answers tasks in bulk that the caller may see, and 400 for a malformed or too long list', async () => {
