@@ -62,11 +62,13 @@ export function taskTextIds(dialect: Dialect, query: string): RawBuilder<unknown
 
 /**
  * The tasks that name a counterparty (customer, shipper or consignee) whose short or full name has `query`: the
- * counterparties first (a small table), then each link by its own index. The register's «Задачи» link searches a
+ * company's counterparties first (a small set), then each link by its own index. The register's «Задачи» link searches a
  * card's name, so a counterparty finds its tasks though no task text holds its name.
  */
-export function counterpartyTaskIds(dialect: Dialect, query: string): RawBuilder<unknown> {
-  const named = sql`(select sc.id from counterparties sc where ${searchCondition(dialect, query, ['sc.name', 'sc.full_name'])})`;
+export function counterpartyTaskIds(dialect: Dialect, query: string, companyId: number | null): RawBuilder<unknown> {
+  // The caller's company's cards by their (company_id, name) index; all companies' only for a super-admin's list.
+  const company = companyId === null ? sql`` : sql`sc.company_id = ${companyId} and `;
+  const named = sql`(select sc.id from counterparties sc where ${company}(${searchCondition(dialect, query, ['sc.name', 'sc.full_name'])}))`;
   const links = (['customer_id', 'shipper_id', 'consignee_id'] as const).map((column) => sql`select ct.id from tasks ct where ${sql.ref(`ct.${column}`)} in ${named}`);
   return sql.join(links, sql` union `);
 }
