@@ -1,7 +1,10 @@
 /**
  * End to end (issue 32): the trip as it happens on a 360 px phone with its position emulated over CDP
- * (`Emulation.setGeolocationOverride`). The driver taps through a trip — the position read at each step, the
- * ticket's sheet, an undo within its window, a corrected time — then taps through a second trip with the server and the network
+ * (`Emulation.setGeolocationOverride`). The company's dwell is set to its minimum (10 s) through the API; after an
+ * undone mistaken tap and «Начать рейс», the truck drives into the quarry's radius and stays: the arrival is stamped
+ * by itself (at the time of entry, not before the dwell); leaving the radius opens the ticket's sheet with the
+ * departure's time, filled by hand; entering the site's radius stamps the arrival at unloading; the server stores the
+ * three as `auto`, the tapped «Выгружен» as `tap`. Then a corrected time, then a second trip with the server and the network
  * gone; a reload keeps it (IndexedDB, the service worker's shell), and once they are back every step reaches the
  * server exactly once (counted at the proxy). The company asks for one signature a shift: at the day's end the
  * receiver signs once on the touch screen for both trips, sent once as POST /trips/acceptance, and the trips read
@@ -9,33 +12,81 @@
  * E2E_SCREENSHOTS=<dir> saves the card and the sheet.
  */
 import { describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { newContext, trackErrors } from './harness/browser.ts';
 import { waitForServiceWorker } from './harness/engine.ts';
 import { useDriverSuite } from './pages/driver-suite.ts';
 import { signInAsDriver } from './pages/driver-session.ts';
 import { waitForEngine } from './pages/driver-outbox.ts';
 import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
+import { DEMO, DEMO_PASSWORD } from './harness/app.ts';
 
 const CARGO = 'Щебень гранитный 5–20';
 const shots = process.env.E2E_SCREENSHOTS;
 const suite = useDriverSuite(1);
 
+/** The demo's places (server/db/seed-registers.ts): the task's quarry (radius 500 m) and site (150 m); Moscow's centre, far from both. */
+const QUARRY = { latitude: 55.6461, longitude: 37.9326 };
+const SITE = { latitude: 55.8231, longitude: 37.9612 };
+const OUTSIDE = { latitude: 55.7512, longitude: 37.6184 };
+/** The company's automatic-arrival dwell, its minimum (contract/trips.ts). */
+const DWELL_S = 10;
+
+type Cdp = Awaited<ReturnType<BrowserContext['newCDPSession']>>;
+let moves = 0;
+/**
+ * The emulated position `step` × ~10 m north of `at` (each move a new point), once the page has it: Chromium keeps
+ * only the latest position, so a move made before the page took the one before would hide it. The page's last fix
+ * (a one-shot read of the cached position) is the one its watchers were just given.
+ */
+async function moveTo(page: Page, cdp: Cdp, at: { latitude: number; longitude: number }, step: number): Promise<void> {
+  moves += 1;
+  const latitude = at.latitude + step * 0.0001 + moves * 1e-6;
+  await cdp.send('Emulation.setGeolocationOverride', { latitude, longitude: at.longitude, accuracy: 12 });
+  await page.waitForFunction(
+    (lat) =>
+      new Promise<boolean>((resolve) => {
+        navigator.geolocation.getCurrentPosition(
+          (p) => resolve(p.coords.latitude === lat),
+          () => resolve(false),
+          { maximumAge: Infinity, timeout: 1000 },
+        );
+      }),
+    latitude,
+    { polling: 100 },
+  );
+}
+/** A staff member's calls through the proxy: signed in with the demo password. */
+async function apiAs(url: string, email: string) {
+  const login = await fetch(`${url}/api/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password: DEMO_PASSWORD, device_id: `e2e-${email}` }) });
+  const { access_token } = (await login.json()) as { access_token: string };
+  return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
+    const res = await fetch(`${url}/api${path}`, {
+      method,
+      headers: { authorization: `Bearer ${access_token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return { status: res.status, body: await res.json() };
+  };
+}
+
 const noHorizontalScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 describe('the trip as it happens (360 px)', () => {
-  it('taps through a trip with the position and an undo, then a second one offline that survives a reload and is delivered once when the server is back', async () => {
+  it('drives a trip stamped by its places\' radiuses (arrivals by themselves, the departure\'s sheet opened on leaving) after an undone tap, then taps a second one offline that survives a reload and is delivered once when the server is back', async () => {
     const { browser, url, proxy } = suite.app;
     const context = await newContext(browser, 'shared', 360);
     try {
-      // The company asks for one signature a shift: the trip's own «Выгружен» asks for none, the day's end does.
-      await suite.app.server.db.kysely
-        .updateTable('companies')
-        .set({ trip_settings: JSON.stringify({ acceptance_mode: 'per_shift', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90 }) })
-        .execute();
+      // The company asks for one signature a shift (the trip's own «Выгружен» asks for none, the day's end does), and
+      // its automatic arrival waits the shortest dwell: set by its admin through the API, as the card does.
+      const admin = await apiAs(url, DEMO.admin);
+      const driverRow = await suite.app.server.db.kysely.selectFrom('users').select('company_id').where('email', '=', DEMO.driver).executeTakeFirstOrThrow();
+      const put = await admin('PUT', `/companies/${driverRow.company_id}/trip-settings`, { acceptance_mode: 'per_shift', long_wait_minutes: 60, geofence_dwell_seconds: DWELL_S, no_data_minutes: 90 });
+      expect([put.status, (put.body as { geofence_dwell_seconds?: number }).geofence_dwell_seconds]).toEqual([200, DWELL_S]);
       await context.grantPermissions(['geolocation'], { origin: url });
       const page = await context.newPage();
       const errors = trackErrors(page);
+      const db = suite.app.server.db.kysely;
       const cdp = await context.newCDPSession(page);
       await cdp.send('Emulation.setGeolocationOverride', { latitude: 55.7512, longitude: 37.6184, accuracy: 12 });
       await signInAsDriver(page, url);
@@ -52,15 +103,29 @@ describe('the trip as it happens (360 px)', () => {
       await page.getByText('Отметка «Прибыл на погрузку» отменена').waitFor();
       await big('Прибыл на погрузку').waitFor();
 
-      await big('Прибыл на погрузку').click();
-      await big('Загружен, выезжаю').waitFor();
-      // The position was read at the step: its accuracy is on the timeline.
+      // The watch starts with the task under way, as a driver starts it; then the truck drives into the quarry's radius.
+      await card.getByRole('button', { name: 'Начать рейс' }).click();
+      await card.getByRole('button', { name: 'Начать рейс' }).waitFor({ state: 'detached' });
+      const enteredAt = Date.now();
+      await moveTo(page, cdp, QUARRY, 0);
+      const enteredBy = Date.now();
+      // It stays put (Chromium gives no new fix while the position holds): after the dwell the arrival stamps itself.
+      await big('Загружен, выезжаю').waitFor({ timeout: (DWELL_S + 30) * 1000 });
+      // Not before the dwell, and at the time of entry.
+      expect(Date.now() - enteredAt).toBeGreaterThanOrEqual(DWELL_S * 1000);
+      await page.getByText(/^Отмечено автоматически: Прибыл на погрузку в \d\d:\d\d/).waitFor();
+      const arrivedStep = trip.locator('.drv-trip__step').first();
+      await arrivedStep.getByText(/^авто · ±12 м · /).waitFor();
+      // The position the stamp carries is the entry's: its accuracy is on the timeline.
       await trip.getByText(/±12 м/).first().waitFor();
       if (shots) await card.screenshot({ path: `${shots}/trip-card-360.png` });
       expect(await noHorizontalScroll(page)).toBe(true);
 
-      await big('Загружен, выезжаю').click();
+      // Loaded; the truck leaves the radius: the ticket's sheet opens by itself with the departure's time.
+      await moveTo(page, cdp, QUARRY, 1);
+      await moveTo(page, cdp, OUTSIDE, 0);
       const sheet = page.getByRole('dialog', { name: 'Загружен, выезжаю' });
+      await sheet.getByText(/^Телефон заметил выезд в \d\d:\d\d: это время и будет отмечено\./).waitFor();
       await sheet.getByLabel('Номер талона').fill('№ 15');
       await sheet.getByLabel(/^Загружено по талону/).fill('20,5');
       await sheet.locator('label', { hasText: 'Из галереи' }).locator('input[type=file]').setInputFiles(suite.photos);
@@ -69,7 +134,15 @@ describe('the trip as it happens (360 px)', () => {
       expect(await noHorizontalScroll(page)).toBe(true);
       await sheet.getByRole('button', { name: 'Отметить' }).click();
       await sheet.waitFor({ state: 'detached' });
-      await big('Прибыл на выгрузку').click();
+      await trip.locator('.drv-trip__step').nth(1).getByText(/^авто · ±12 м · /).waitFor();
+
+      // The site: into its radius, and the arrival at unloading is stamped by itself after the dwell.
+      await big('Прибыл на выгрузку').waitFor();
+      const reachedSiteAt = Date.now();
+      await moveTo(page, cdp, SITE, 0);
+      await big('Выгружен').waitFor({ timeout: (DWELL_S + 30) * 1000 });
+      expect(Date.now() - reachedSiteAt).toBeGreaterThanOrEqual(DWELL_S * 1000);
+      await trip.locator('.drv-trip__step').nth(2).getByText(/^авто · ±12 м · /).waitFor();
       await big('Выгружен').click();
       const last = page.getByRole('dialog', { name: 'Выгружен' });
       await last.getByLabel(/^Выгружено/).fill('20');
@@ -78,6 +151,23 @@ describe('the trip as it happens (360 px)', () => {
       await trip.getByRole('heading', { name: /Рейс завершён/ }).waitFor();
       expect(await trip.locator('.drv-trip__step--done').count()).toBe(4);
       await big('Прибыл на погрузку').waitFor();
+
+      // On the server: the three automatic stamps are stored as such, the tapped «Выгружен» as a tap.
+      const tripReport = async () => await db.selectFrom('reports').select('id').where('trip_uid', 'is not', null).executeTakeFirst();
+      await expect.poll(async () => (await tripReport()) !== undefined, { timeout: 30_000, interval: 250 }).toBe(true);
+      const reportId = (await tripReport())!.id;
+      const sources = async () => {
+        const answer = await admin('GET', `/reports/${reportId}`);
+        const timeline = (answer.body as { timeline?: Record<string, { source: string; at: string } | null> | null }).timeline ?? {};
+        return Object.fromEntries(Object.entries(timeline).map(([step, stamp]) => [step, stamp?.source ?? null]));
+      };
+      await expect
+        .poll(sources, { timeout: 30_000, interval: 500 })
+        .toEqual({ loading_arrived: 'auto', loading_departed: 'auto', unloading_arrived: 'auto', unloading_departed: 'tap' });
+      // The arrival is stamped at the time the truck entered (the entry's fix), not when the dwell was over.
+      const arrivedAt = Date.parse(((await admin('GET', `/reports/${reportId}`)).body as { timeline: { loading_arrived: { at: string } } }).timeline.loading_arrived.at);
+      expect(arrivedAt).toBeGreaterThanOrEqual(enteredAt - 1000);
+      expect(arrivedAt).toBeLessThanOrEqual(enteredBy + 1000);
 
       // A late tap corrected: the step goes again as 'corrected', and the timeline says so.
       await trip.getByRole('button', { name: 'Исправить время: Прибыл на погрузку' }).click();
@@ -89,7 +179,6 @@ describe('the trip as it happens (360 px)', () => {
 
       // Trip 1's waybill accepted by the operator (issue 33; the exchange's own steps are tests/server/documents.test.ts):
       // after a reload the card says «принят» with the УИД and the QR code, from GET /tasks/assigned/.
-      const db = suite.app.server.db.kysely;
       const delivered1 = async () =>
         await db.selectFrom('reports as r').innerJoin('task_drivers as td', 'td.id', 'r.association_id').innerJoin('tasks as t', 't.id', 'td.task_id').select(['r.id', 't.company_id', 't.date']).where('r.trip_uid', 'is not', null).executeTakeFirst();
       await expect.poll(async () => (await delivered1()) !== undefined, { timeout: 30_000, interval: 250 }).toBe(true);

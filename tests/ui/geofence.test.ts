@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextStep } from '../../contract/trips.ts';
-import { stampsOf, type Fix } from '../../src/parts/driver/geofence.ts';
+import { advanceGeofence, dwellDue, INITIAL_GEOFENCE, stampsOf, type Fix } from '../../src/parts/driver/geofence.ts';
 
 // A quarry and a building site about 11 km apart (0.1° of latitude).
 const places = { loading: { lat: 55.0, lon: 37.0, radius_m: 150 }, unloading: { lat: 55.1, lon: 37.0, radius_m: 200 } };
@@ -51,6 +51,18 @@ describe('automatic stamps from positions', () => {
     const fixes = [fix(0, 100), fix(5, 100), fix(5.5, 100)];
     expect(stampsOf(fixes, 'loading_arrived', places, 60, nextStep)).toEqual([]);
     expect(stampsOf([...fixes, fix(6, 100)], 'loading_arrived', places, 60, nextStep).map((s) => (s.at - T) / min)).toEqual([5]);
+  });
+
+  it('standing still with no new fix: the dwell completes on its own, stamped at the entry; none due outside or once stamped', () => {
+    const entered = advanceGeofence(INITIAL_GEOFENCE, fix(0, 100), 'loading_arrived', places, 60);
+    const crept = advanceGeofence(entered.state, fix(0.25, 90), 'loading_arrived', places, 60);
+    const due = dwellDue(crept.state, 60);
+    // «Still here» at the entry plus the dwell, where the last fix was.
+    expect(due).toEqual({ ...fix(0.25, 90), at: T + 1 * min });
+    const done = advanceGeofence(crept.state, due!, 'loading_arrived', places, 60);
+    expect(done.stamp).toEqual({ step: 'loading_arrived', at: T, position: { lat: fix(0, 100).lat, lon: 37.0, accuracy: 10 } });
+    expect(dwellDue(done.state, 60)).toBeNull();
+    expect(dwellDue(advanceGeofence(INITIAL_GEOFENCE, fix(0, 3000), 'loading_arrived', places, 60).state, 60)).toBeNull();
   });
 
   it('a place without a point stamps nothing', () => {

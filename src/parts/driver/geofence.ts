@@ -87,6 +87,16 @@ export function advanceGeofence(
   return { state: { ...state, lastFixAt: fix.at }, stamp: null };
 }
 
+/**
+ * A stay inside an arrival's place with no fix since (a phone standing still may be given no new position): the fix
+ * that stands for «still here» when the dwell is over — the last fix inside, at the entry's time plus the dwell —,
+ * or null when no stay is under way. Fed to advanceGeofence at its time, it stamps the arrival at the entry.
+ */
+export function dwellDue(state: GeofenceState, dwellSeconds: number): Fix | null {
+  if (!state.enteredWith || !state.lastInside) return null;
+  return { ...state.lastInside, at: state.enteredWith.at + dwellSeconds * 1000 };
+}
+
 /** A whole sequence (tests, and a replay): the stamps it makes, each moving to the following step. */
 export function stampsOf(fixes: readonly Fix[], from: TripStep, places: { loading: Fence | null; unloading: Fence | null }, dwellSeconds: number, next: (step: TripStep) => TripStep | null): AutoStamp[] {
   const stamps: AutoStamp[] = [];
