@@ -96,7 +96,8 @@ export function StaffStatistics() {
                 bars={w.drivers.map((d) => ({ key: d.driver_id, label: d.driver_name, value: d.total_amount, note: formatQuantity(d.total_quantity, 'т') }))}
                 format={formatMoney}
               />
-              <div className="staff-table-wrap">
+              {/* Scrolls sideways on a phone: focusable, so a keyboard can scroll it too (axe: scrollable-region-focusable). */}
+              <div className="staff-table-wrap" tabIndex={0} role="region" aria-label="Начислено по водителям, таблица">
                 <table className="console-table staff-table">
                   <thead>
                     <tr>
