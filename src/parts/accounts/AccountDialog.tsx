@@ -166,6 +166,7 @@ function FleetFields({
 }) {
   const fleet = useGet('GET /vehicles/', { active: '1', limit: 200, ...(companyId ? { company_id: companyId } : {}) }).data?.data.items ?? [];
   const chosen = values.vehicle_id && !fleet.some((v) => String(v.id) === values.vehicle_id);
+  const field = (key: 'license_number' | 'inn') => ({ name: key, value: values[key], error: errors[key], onChange: (event: { target: { value: string } }) => set(key, event.target.value) });
   return (
     <>
       <Select
@@ -185,25 +186,19 @@ function FleetFields({
       </Select>
       <Field
         label="Водительское удостоверение"
-        name="license_number"
         autoComplete="off"
         placeholder="77 12 345678"
         hint="Серия и номер"
-        value={values.license_number}
-        error={errors.license_number}
-        onChange={(event) => set('license_number', event.target.value)}
+        {...field('license_number')}
       />
       <DateField label="Дата выдачи удостоверения" name="license_issued" value={values.license_issued} error={errors.license_issued} onValue={(iso) => set('license_issued', iso)} />
       <Field
         label="ИНН водителя"
-        name="inn"
         autoComplete="off"
         inputMode="numeric"
         placeholder="12 цифр"
         hint="Для транспортной накладной"
-        value={values.inn}
-        error={errors.inn}
-        onChange={(event) => set('inn', event.target.value)}
+        {...field('inn')}
       />
     </>
   );
