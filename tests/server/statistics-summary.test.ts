@@ -16,7 +16,7 @@ import { serveSuite } from '../fixtures/suite.ts';
 import { makeCompany, makeUser, withAccessToken, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
 import { nowIso } from '../../server/db/connect.ts';
-import { closeMonth } from '../../server/payroll/payroll.ts';
+import { closeMonth } from '../../server/payroll/close.ts';
 import { backfillMonthFigures } from '../../server/db/migrations-scale.ts';
 import { amountKop } from '../../server/wages/pay.ts';
 import { roundQuantity } from '../../server/tasks/progress.ts';
