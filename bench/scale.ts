@@ -278,10 +278,13 @@ const only = (parseArgs({ args: process.argv.slice(2), options: { only: { type: 
 const CALLS = only ? ALL_CALLS.filter((c) => only.includes(c.key) || c.key === 'assigned') : ALL_CALLS;
 
 /** A driver's GET /tasks/assigned/ in a loop while `heavy` runs: how much longer it took than alone. */
-async function delays(ctx: Ctx, idleMs: number, heavy: () => Promise<void>): Promise<Delay> {
+async function delays(ctx: Ctx, idleMs: number, heavy: (running: (key: string) => void) => Promise<void>): Promise<Delay> {
   const other = await token(ctx.server.base, ctx.plan.otherDriverEmail, ctx.plan.password);
   const call = get(ctx, '/tasks/assigned/', other);
   const times: number[] = [];
+  // Which heavy call ran while each sample was taken: the largest delay per heavy call is printed.
+  let current = '';
+  const byCall = new Map<string, number>();
   let errors = 0;
   let running = true;
   const loop = (async () => {
@@ -297,18 +300,23 @@ async function delays(ctx: Ctx, idleMs: number, heavy: () => Promise<void>): Pro
           errors += 1;
         }
       }
-      times.push(performance.now() - t0);
+      const took = performance.now() - t0;
+      times.push(took);
+      if (current) byCall.set(current, Math.max(byCall.get(current) ?? 0, took - idleMs));
       await sleep(20);
     }
   })();
   try {
-    await heavy();
+    await heavy((key) => {
+      current = key;
+    });
   } finally {
     running = false;
     await loop;
   }
   const extra = times.map((t) => Math.max(0, t - idleMs));
-  return { max: Math.max(0, ...extra), p99: percentile(extra, 99), samples: times.length, errors };
+  const worst = [...byCall].map(([key, ms]) => `${key} ${Math.round(Math.max(0, ms))}`).join(', ');
+  return { max: Math.max(0, ...extra), p99: percentile(extra, 99), samples: times.length, errors, worst };
 }
 
 interface Delay {
@@ -317,6 +325,8 @@ interface Delay {
   samples: number;
   /** Calls that failed at the socket (and were made again). */
   errors: number;
+  /** The largest delay seen while each heavy call ran, e.g. `close 120, sheet 40`. */
+  worst: string;
 }
 
 interface Run {
@@ -355,13 +365,14 @@ async function measure(plan: Plan, start: () => Promise<Server>, log: (line: str
     await signIn();
     const idle = results.get('assigned')?.medianMs ?? (await measureCall(ctx, CALLS.find((c) => c.key === 'assigned') as Call)).medianMs;
     const heavy = CALLS.filter((c) => ['stats-year', 'sheet', 'close', 'payroll-closed', 'stats-month'].includes(c.key));
-    const delay = await delays(ctx, idle, async () => {
+    const delay = await delays(ctx, idle, async (running) => {
       for (const call of heavy) {
+        running(call.key);
         const sample = await call.run(ctx).catch(() => null);
         if (sample) await call.after?.(ctx, sample);
       }
     });
-    log(`  ${plan.label}: a driver's GET /tasks/assigned/ delayed by up to ${round(delay.max, 0)} ms (p99 ${round(delay.p99, 0)}) over ${delay.samples} calls${delay.errors ? `, ${delay.errors} reset at the socket and made again` : ''}`);
+    log(`  ${plan.label}: a driver's GET /tasks/assigned/ delayed by up to ${round(delay.max, 0)} ms (p99 ${round(delay.p99, 0)}) over ${delay.samples} calls${delay.errors ? `, ${delay.errors} reset at the socket and made again` : ''}; by heavy call: ${delay.worst}`);
     return { label: plan.label, results, delay, idleRssMb };
   } finally {
     ctx.meter.stop();
