@@ -18,6 +18,7 @@
  */
 import { z } from 'zod';
 import { decimalFromText } from './decimal-text.ts';
+import { calendarDate } from './calendar.ts';
 
 export { DECIMAL_TEXT, decimalFromText, decimalToText } from './decimal-text.ts';
 
@@ -47,15 +48,15 @@ export const text = (message = 'ожидается текст') => z.string({ me
 
 const positiveZero = (n: number) => (n === 0 ? 0 : n);
 
-/** A JSON number: finite; chain its bounds. */
 /** YYYY-MM-DD that is a real calendar date. */
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'ожидается дата ГГГГ-ММ-ДД')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s), {
+  .refine((s) => calendarDate(Number(s.slice(0, 4)), Number(s.slice(5, 7)), Number(s.slice(8, 10))) === s, {
     message: 'несуществующая дата',
   });
 
+/** A JSON number: finite; chain its bounds. */
 export const jsonNumber = (message = 'ожидается число') => z.number({ message }).finite(message);
 
 /** A quantity (tonnes, money per unit): a finite number from 0 to 1e9. */

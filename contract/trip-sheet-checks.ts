@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { isoDate } from './fields.ts';
+import { calendarDate } from './calendar.ts';
 
 /** Which mark the list gives: the pre-trip medical check, the pre-trip technical check, the post-trip medical check. */
 export const CHECK_KINDS = ['pre_medical', 'pre_technical', 'post_medical'] as const;
@@ -116,9 +117,7 @@ function dateOf(value: string): string | null {
   const parts = ru ? [ru[3], ru[2], ru[1]] : DATE_ISO.exec(value)?.slice(1, 4);
   if (!parts) return null;
   const [y, m, d] = parts.map(Number) as [number, number, number];
-  const date = new Date(Date.UTC(y, m - 1, d));
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return null;
-  return `${y}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+  return calendarDate(y, m, d);
 }
 
 function timeOf(value: string): string | null {

@@ -10,6 +10,7 @@
 import ExcelJS from 'exceljs';
 import { z } from 'zod';
 import { taskCreateSchema, type TaskCreate } from '../../contract/driver.ts';
+import { calendarDate } from '../../contract/calendar.ts';
 import { columnLetters, DAMAGED, IMPORT_MAX_COLUMNS, IMPORT_MAX_ROWS, ImportFileError, NO_ROWS, preflight, tooManyRows } from './xlsx-preflight.ts';
 
 import { EXAMPLE_MARK, IMPORT_HEADERS, type ImportHeader } from './import-template.ts';
@@ -108,10 +109,7 @@ function cellText(v: Cell): string | null {
 
 const isEmpty = (v: Cell) => !isFormula(v) && errorOf(v) === null && cellText(v) === null;
 
-const iso = (y: number, m: number, d: number): string | null => {
-  const date = new Date(Date.UTC(y, m - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === m - 1 && date.getUTCDate() === d ? `${y}-${pad(m)}-${pad(d)}` : null;
-};
+const iso = calendarDate;
 
 /** A task date from a date cell, an Excel serial number or text; null when it is none of them. */
 function parseDate(v: Cell, date1904: boolean): string | null {

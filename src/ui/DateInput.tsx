@@ -5,6 +5,7 @@
  * browser's own calendar for picking. The value the screens keep stays ISO.
  */
 import { useRef, useState, type InputHTMLAttributes } from 'react';
+import { calendarDate } from '../../contract/calendar.ts';
 
 type Passed = Pick<InputHTMLAttributes<HTMLInputElement>, 'id' | 'className' | 'required' | 'disabled' | 'aria-label' | 'aria-invalid' | 'aria-describedby' | 'name'>;
 
@@ -28,10 +29,7 @@ export function parseDisplayDate(text: string): string | null {
   if (trimmed === '') return '';
   const m = /^(\d{1,2})[.\-/ ](\d{1,2})[.\-/ ](\d{4})$/.exec(trimmed);
   if (!m) return null;
-  const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(year, month - 1, day));
-  if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+  return calendarDate(Number(m[3]), Number(m[2]), Number(m[1]));
 }
 
 /** Digits typed one after another get their dots: '2411' → '24.11', '24.112026' → '24.11.2026'. */
