@@ -44,6 +44,10 @@ export const completedQuerySchema = z.object({
   date_to: isoDate.optional(),
   /** A super-admin's company filter; for other staff it can only narrow their own company's list. */
   company_id: wireId('ожидается номер компании').optional(),
+  /** The tasks naming this counterparty as customer, shipper or consignee (a card's «Задачи (N)»). */
+  counterparty_id: wireId('ожидается номер контрагента').optional(),
+  /** The tasks loading or unloading at this place (a place card's «Задачи (N)»). */
+  place_id: wireId('ожидается номер места').optional(),
   limit: limit(50),
   offset,
 });

@@ -22,7 +22,11 @@ export interface ExportJob {
 /** POST /tasks/completed/export: the task list's own filters (no paging: the export is all of them). */
 export const exportRequestSchema = completedQuerySchema
   .pick({ search: true, status: true, ordering: true, date_from: true, date_to: true })
-  .extend({ company_id: z.number({ message: 'ожидается номер компании' }).int().positive().optional() })
+  .extend({
+    company_id: z.number({ message: 'ожидается номер компании' }).int().positive().optional(),
+    counterparty_id: z.number({ message: 'ожидается номер контрагента' }).int().positive().optional(),
+    place_id: z.number({ message: 'ожидается номер места' }).int().positive().optional(),
+  })
   .strict();
 export type ExportRequest = z.input<typeof exportRequestSchema>;
 

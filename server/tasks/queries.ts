@@ -202,7 +202,7 @@ export async function bulkTasks(db: Db, user: AuthUser, ids: number[]): Promise<
   return loadTasks(db.kysely, ids.filter((id) => visible.has(id)), isDriver(user) ? user.id : undefined);
 }
 
-type StaffFilter = Pick<CompletedQuery, 'search' | 'status' | 'date_from' | 'date_to' | 'company_id'>;
+type StaffFilter = Pick<CompletedQuery, 'search' | 'status' | 'date_from' | 'date_to' | 'company_id'> & Partial<Pick<CompletedQuery, 'counterparty_id' | 'place_id'>>;
 
 /** The tasks a staff list or export covers: the caller's company (a super-admin: all, or one) and the filters. */
 export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
@@ -213,6 +213,11 @@ export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
     .$call((qb) => (q.status === 'all' ? qb : qb.where('t.status', '=', q.status)))
     .$if(q.date_from !== undefined, (qb) => qb.where('t.date', '>=', q.date_from as string))
     .$if(q.date_to !== undefined, (qb) => qb.where('t.date', '<=', q.date_to as string))
+    // A card's «Задачи (N)»: exactly the tasks that link it (each column has its index), as the card counts them.
+    .$if(q.counterparty_id !== undefined, (qb) =>
+      qb.where(({ or, eb }) => or([eb('t.customer_id', '=', q.counterparty_id as number), eb('t.shipper_id', '=', q.counterparty_id as number), eb('t.consignee_id', '=', q.counterparty_id as number)])),
+    )
+    .$if(q.place_id !== undefined, (qb) => qb.where(({ or, eb }) => or([eb('t.loading_place_id', '=', q.place_id as number), eb('t.unloading_place_id', '=', q.place_id as number)])))
     .$if(!!q.search, (qb) => qb.where(staffSearch(db, q.search as string, isSuperAdmin(user) ? (q.company_id ?? null) : (user.company_id ?? -1))));
 }
 

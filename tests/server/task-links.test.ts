@@ -126,6 +126,33 @@ describe.each(backends)('tasks name the registers ($name)', ({ databaseUrl }) =>
     }
   });
 
+  // «Задачи (N)» used to search the card's name, so «ООО «Гранит»» also listed «ООО «Гранит-М»»'s tasks: the link now
+  // filters by the card's id, exactly the tasks its count counts.
+  it('the staff list narrowed to a counterparty or a place lists exactly the tasks linking it, and the card counts the same', async () => {
+    const granit = await makeCounterparty(s, w.companyA, { name: 'ООО «Гранит»', roles: ['customer', 'shipper', 'consignee'] });
+    const granitM = await makeCounterparty(s, w.companyA, { name: 'ООО «Гранит-М»', roles: ['customer'] });
+    const quarry = await makePlace(s, w.companyA);
+    const texts = { loading_place: 'Карьер 10', unloading_place: 'Объект 10' };
+    const mine: number[] = [];
+    for (const role of ['customer_id', 'shipper_id', 'consignee_id']) mine.push((await send('POST', '/api/tasks/', { ...base(), ...texts, [role]: granit })).body.id);
+    await send('POST', '/api/tasks/', { ...base(), ...texts, customer_id: granitM });
+    const atQuarry = [(await send('POST', '/api/tasks/', { ...base(), loading_place_id: quarry, unloading_place: 'Объект 10' })).body.id];
+    atQuarry.push((await send('POST', '/api/tasks/', { ...base(), loading_place: 'Карьер 10', unloading_place_id: quarry })).body.id);
+    const listed = async (q: string) => (await send('GET', `/api/tasks/completed/?status=all&limit=200&${q}`)).body.items.map((t: { id: number }) => t.id).sort();
+    expect(await listed(`counterparty_id=${granit}`)).toEqual(mine.sort());
+    expect(await listed(`place_id=${quarry}`)).toEqual(atQuarry.sort());
+    // The name search still over-matches: that is why the link does not use it.
+    expect((await listed(`search=${encodeURIComponent('Гранит')}`)).length).toBeGreaterThan(mine.length);
+    const cards = await send('GET', '/api/counterparties/?limit=200');
+    expect(cards.body.items.find((c: { id: number }) => c.id === granit).task_count).toBe(mine.length);
+    // Another company's counterparty lists nothing of ours; a bad id is a 400 in Russian.
+    const theirs = await makeCounterparty(s, w.companyB, { roles: ['customer'] });
+    expect(await listed(`counterparty_id=${theirs}`)).toEqual([]);
+    const bad = await send('GET', '/api/tasks/completed/?counterparty_id=abc');
+    expect(bad.status).toBe(400);
+    expect(bad.body.detail).toContain('ожидается номер контрагента');
+  });
+
   it('carries the ids through a template and «Повторять»', async () => {
     const customer = await makeCounterparty(s, w.companyA, { roles: ['customer'] });
     const from = await makePlace(s, w.companyA);

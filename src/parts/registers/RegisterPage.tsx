@@ -139,6 +139,8 @@ export interface CardWords {
   keeps: string;
   /** «восстановлен», «восстановлено». */
   restored: string;
+  /** The task list's filter by this card's id (its «Задачи (N)»). */
+  taskFilter: 'counterparty' | 'place';
 }
 
 /** The toasts of bringing a card back from the archive. */
@@ -179,7 +181,7 @@ export function CardActions({
   onRestore,
 }: {
   words: CardWords;
-  card: { name: string; task_count: number; archived_at: string | null };
+  card: { id: number; name: string; task_count: number; archived_at: string | null };
   gate: RowGate;
   onEdit: () => void;
   onRemove: () => void;
@@ -191,8 +193,8 @@ export function CardActions({
   return (
     <RowActions>
       {extra}
-      {/* The task search reads the registers' names. */}
-      <Link className="button button-small button-quiet" href={`/tasks/manage?status=all&search=${encodeURIComponent(card.name)}`} aria-label={`Задачи ${of}`}>
+      {/* Exactly the tasks that link the card (by its id, as the count), its name for the list's filter chip. */}
+      <Link className="button button-small button-quiet" href={`/tasks/manage?status=all&${words.taskFilter}=${card.id}&of=${encodeURIComponent(card.name)}`} aria-label={`Задачи ${of}`}>
         Задачи{card.task_count > 0 ? ` (${card.task_count})` : ''}
       </Link>
       <RowButton gate={gate} label={`Изменить ${of}`} onClick={onEdit}>

@@ -32,6 +32,7 @@ const WORDS: CardWords = {
   named: 'указан',
   keeps: 'задачи сохранят его имя и реквизиты, а в новые задачи его выбрать будет нельзя.',
   restored: 'восстановлен',
+  taskFilter: 'counterparty',
 };
 
 const column = createColumnHelper<Counterparty>();

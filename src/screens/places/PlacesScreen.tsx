@@ -24,6 +24,7 @@ const WORDS: CardWords = {
   named: 'указано',
   keeps: 'задачи и водители по-прежнему увидят его адрес и заметку, а в новые задачи его выбрать будет нельзя.',
   restored: 'восстановлено',
+  taskFilter: 'place',
 };
 
 const column = createColumnHelper<Place>();

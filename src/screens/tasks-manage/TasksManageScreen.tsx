@@ -28,7 +28,7 @@ import { saveTaskWaybills } from '../../parts/report/waybills.ts';
 import { TaskCard, taskColumns } from './columns.tsx';
 import { loadAllTasks } from './load-all.ts';
 import { TaskBulkBar } from './TaskBulkBar.tsx';
-import { exportFilters, LIST_DEFAULTS, listParams, statusOf, taskLabel } from './task-list.ts';
+import { exportFilters, LIST_DEFAULTS, listParams, scopeText, statusOf, taskLabel } from './task-list.ts';
 import './tasks-manage.css';
 import { Options } from '../../ui/Options.tsx';
 import { Tabs } from '../../ui/Tabs.tsx';
@@ -122,6 +122,7 @@ export function TasksManageScreen({ title }: ScreenProps) {
     );
   }
 
+  const scope = scopeText(state);
   return (
     <Page title={title} wide aside={<ListCacheNote list={list} />}>
       {work.dialog}
@@ -164,6 +165,14 @@ export function TasksManageScreen({ title }: ScreenProps) {
           />
         )}
       </FilterBar>
+      {scope && (
+        <p className="task-list-scope" role="status">
+          {scope}{' '}
+          <button type="button" className="button button-small button-quiet" onClick={() => update({ counterparty: '', place: '', of: '' })}>
+            Показать все задачи
+          </button>
+        </p>
+      )}
       <NeedsServerHint offline={server.offline} what="менять задачи" />
       {bulk.result && <BulkResults title={bulk.result.title} outcomes={bulk.result.outcomes} onClose={bulk.dismiss} />}
       <TaskBulkBar chosen={chosen} onClear={() => setSelected(new Set())} run={runOnSelected} busy={bulk.busy} offline={server.offline} onDelete={() => void bulkDelete()} />

@@ -15,6 +15,10 @@ export const LIST_DEFAULTS = {
   ordering: '-date',
   page: '0',
   company: '',
+  /** A register card's «Задачи (N)»: its id, and its name for the filter's chip. */
+  counterparty: '',
+  place: '',
+  of: '',
 };
 export type ListState = typeof LIST_DEFAULTS;
 
@@ -36,12 +40,23 @@ export function listParams(state: ListState): ListQuery {
   if (state.date_from) params.date_from = state.date_from;
   if (state.date_to) params.date_to = state.date_to;
   if (state.company) params.company_id = Number(state.company);
+  if (/^\d+$/.test(state.counterparty)) params.counterparty_id = Number(state.counterparty);
+  if (/^\d+$/.test(state.place)) params.place_id = Number(state.place);
   return params;
 }
 
+/** «Задачи контрагента «ООО «Гранит»»»: the card the list is narrowed to, or null. */
+export function scopeText(state: ListState): string | null {
+  const params = listParams(state);
+  const name = state.of.trim();
+  if (params.counterparty_id !== undefined) return `Задачи контрагента ${name ? `«${name}»` : `№${params.counterparty_id}`}`;
+  if (params.place_id !== undefined) return `Задачи места ${name ? `«${name}»` : `№${params.place_id}`}`;
+  return null;
+}
+
 /** The export of what the list shows: its filters and sort. */
-export function exportFilters({ search, status, ordering, date_from, date_to, company_id }: ListQuery): ExportRequest {
-  return { search, status, ordering, date_from, date_to, company_id };
+export function exportFilters({ search, status, ordering, date_from, date_to, company_id, counterparty_id, place_id }: ListQuery): ExportRequest {
+  return { search, status, ordering, date_from, date_to, company_id, counterparty_id, place_id };
 }
 
 /** «Щебень» на 23.11.2026 — how dialogs and bulk results name a task. */
