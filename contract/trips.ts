@@ -111,6 +111,34 @@ export const acceptanceSchema = z.discriminatedUnion(
 );
 export type AcceptancePayload = z.infer<typeof acceptanceSchema>;
 
+/** The driver's confirmation on a step (ПЭП): his remarks on the cargo, optional. */
+export const driverConfirmationSchema = z
+  .object({
+    remarks: text().max(1000, 'не длиннее 1000 символов').nullish(),
+  })
+  .strict();
+export type DriverConfirmationPayload = z.infer<typeof driverConfirmationSchema>;
+
+/** The steps a driver confirms on, and what he confirms («Груз принят к перевозке» → Т2, «Груз сдан» → Т4). */
+export const CONFIRM_STEPS = ['loading_departed', 'unloading_departed'] as const;
+export type ConfirmStep = (typeof CONFIRM_STEPS)[number];
+export const CONFIRM_TEXT: Record<ConfirmStep, string> = {
+  loading_departed: 'Груз принят к перевозке',
+  unloading_departed: 'Груз сдан',
+};
+export const isConfirmStep = (step: TripStep): step is ConfirmStep => (CONFIRM_STEPS as readonly string[]).includes(step);
+
+/** A driver's confirmation as stored: who, when, where, the mass as the step recorded it, his remarks. */
+export interface DriverConfirmation {
+  step: ConfirmStep;
+  driver_id: number;
+  driver_name: string;
+  at: string;
+  position: Position | null;
+  quantity: number | null;
+  remarks: string | null;
+}
+
 /**
  * PUT /trips/{trip_uid}/steps/{step}: the step's facts. `association_id` names the driver's part of the task (the
  * first step makes the trip; later steps must name the same one). Step data is allowed only on its step:
@@ -129,6 +157,12 @@ export const tripStepBodySchema = z
     loading_quantity: quantity.nullish(),
     unloading_quantity: quantity.nullish(),
     acceptance: acceptanceSchema.optional(),
+    /**
+     * The driver's own confirmation by his simple electronic signature (ПЭП) when the company asks for it
+     * (`driver_confirms`): «Груз принят к перевозке» on `loading_departed`, «Груз сдан» on `unloading_departed`, with
+     * the step's mass and his remarks. It signs the carrier's Т2 / Т4 (docs/documents.md «The driver's confirmation»).
+     */
+    driver_confirmation: driverConfirmationSchema.optional(),
     /** 1 on the driver's last trip of the task: the trip's end finishes his part (as a report's `final`). */
     final: z.union([z.literal(0), z.literal(1)], { message: 'ожидается 0 или 1' }).optional(),
   })
@@ -244,6 +278,12 @@ export interface TripSettings {
    * while neither the driver nor his fleet vehicle has a trip sheet for that day; the board says «нет путевого листа».
    */
   require_trip_sheet: boolean;
+  /**
+   * «Водитель подтверждает приём и сдачу груза (ПЭП)» (issue 33 §1): the loading departure asks the driver to confirm
+   * «Груз принят к перевозке», the unloading departure «Груз сдан», by his simple electronic signature; the carrier's
+   * Т2 / Т4 of such a trip name him as their signer (docs/documents.md «The driver's confirmation»).
+   */
+  driver_confirms: boolean;
 }
 
 export const DEFAULT_TRIP_SETTINGS: TripSettings = Object.freeze({
@@ -252,6 +292,7 @@ export const DEFAULT_TRIP_SETTINGS: TripSettings = Object.freeze({
   geofence_dwell_seconds: 60,
   no_data_minutes: 90,
   require_trip_sheet: false,
+  driver_confirms: false,
 });
 
 export const tripSettingsSchema = z
@@ -262,6 +303,7 @@ export const tripSettingsSchema = z
     no_data_minutes: z.number({ message: 'ожидается число' }).int('ожидается целое число').min(10, 'не меньше 10 мин').max(1440, 'не больше 1440 мин'),
     /** Absent on a PUT: stays as stored (a client that does not know it does not switch it off). */
     require_trip_sheet: z.boolean({ message: 'ожидается true или false' }).optional(),
+    driver_confirms: z.boolean({ message: 'ожидается true или false' }).optional(),
   })
   .strict();
 

@@ -9,6 +9,7 @@ import { answer, area, GET, POST } from '../call.ts';
 import { isoDate, wireId } from '../fields.ts';
 import { STAFF } from '../roles.ts';
 import type { DocumentState } from '../waybill.ts';
+import type { DriverConfirmation } from '../trips.ts';
 
 export const ETRN_FILES = ['t1.xml', 't2.xml', 't4.xml'] as const;
 export type EtrnFileName = (typeof ETRN_FILES)[number];
@@ -83,6 +84,11 @@ export interface ReportDocuments {
   titles: DocumentTitle[];
   /** The other parties' titles received for this trip, newest first, each with its differences from our facts. */
   received: IncomingTitle[];
+  /**
+   * The driver's confirmations by his simple electronic signature (ПЭП), loading first — who, when, where, the mass,
+   * remarks — when the company asks for them (`driver_confirms`; else empty): he signs the Т2 / Т4 he confirmed.
+   */
+  driver_confirmed: DriverConfirmation[];
 }
 
 /** POST /etrn/incoming with the XML as the body: the waybill's УИД (for a Т1, as the operator gave it) and the file's name. */

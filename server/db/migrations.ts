@@ -26,6 +26,7 @@ import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
 import { migration024 } from './migrations-wait-alerts.ts';
+import { migration049 } from './migrations-trip-confirmations.ts';
 
 import type { Dialect } from './dialect.ts';
 
@@ -156,6 +157,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '040_operator_events': migration040(),
         '041_documents_uid': migration041(),
         '044_payroll_lines_pages': migration044(dialect),
+        '049_trip_confirmations': migration049(dialect),
       };
     },
   };

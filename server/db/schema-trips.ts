@@ -22,6 +22,22 @@ export interface TripStampsTable {
   wait_alerted_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
+/** The driver's confirmation (ПЭП) on a trip's step, written with its stamp (migration 049). */
+export interface TripConfirmationsTable {
+  id: Id;
+  report_id: number;
+  step: 'loading_departed' | 'unloading_departed';
+  driver_id: number;
+  at: string;
+  lat: number | null;
+  lon: number | null;
+  accuracy: number | null;
+  /** The mass (in the task's unit) as the step recorded it. */
+  quantity: number | null;
+  remarks: string | null;
+  created_at: string;
+}
+
 /** The receiver's acceptance of one trip (`scope` 'trip', keyed by the trip's id) or of a shift's trips ('shift'). */
 export interface TripAcceptancesTable {
   id: Id;

@@ -19,7 +19,7 @@ import type { CustomerDisputesTable, CustomerLinksTable, CustomerLinkViewsTable 
 import type { PriceTables, TaskPriceColumns } from './schema-prices.ts';
 import type { CompanyVatColumn, InvoiceTables } from './schema-invoices.ts';
 import type { DocumentTables } from './schema-documents.ts';
-import type { TripAcceptancesTable, TripAcceptanceTripsTable, TripStampsTable } from './schema-trips.ts';
+import type { TripAcceptancesTable, TripAcceptanceTripsTable, TripConfirmationsTable, TripStampsTable } from './schema-trips.ts';
 import type { EtrnIncomingTable } from './schema-etrn-incoming.ts';
 import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
 import type { TransferStatus } from '../../contract/transfers.ts';
@@ -360,6 +360,7 @@ export interface Database extends PriceTables, InvoiceTables, DocumentTables {
   trip_stamps: TripStampsTable;
   trip_acceptances: TripAcceptancesTable;
   trip_acceptance_trips: TripAcceptanceTripsTable;
+  trip_confirmations: TripConfirmationsTable;
   customer_links: CustomerLinksTable;
   customer_link_views: CustomerLinkViewsTable;
   customer_disputes: CustomerDisputesTable;

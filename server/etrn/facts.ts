@@ -137,6 +137,18 @@ export interface RefusalFacts {
   at: Moment;
 }
 
+/**
+ * The driver's confirmation of a carrier's title by his simple electronic signature (ПЭП): «Груз принят к
+ * перевозке» (Т2) at the loading departure, «Груз сдан» (Т4) at the unloading departure. He is that title's signer.
+ */
+export interface DriverSigned {
+  signer: SignerFacts;
+  /** When he confirmed, with the place's offset. */
+  at: Moment;
+  /** His remarks on the cargo, joined to the carrier's. */
+  remarks: string | null;
+}
+
 export interface WaybillFacts {
   /** The trip (a report) the waybill is for: the «Документы» panel links what is missing on it. */
   tripId: number | null;
@@ -176,6 +188,8 @@ export interface WaybillFacts {
   /** Who signs the shipper's Т1 draft (the shipper's card's contact) and the carrier's titles. */
   shipperSigner: SignerFacts | null;
   carrierSigner: SignerFacts | null;
+  /** The driver's ПЭП of Т2 / Т4, when the company asks for it and he confirmed: then he signs that title. */
+  driverSigned?: { t2: DriverSigned | null; t4: DriverSigned | null };
   /** The shipper's Т1 file, once received (or our draft once the shipper has signed it). */
   t1File: FileRef | null;
   /** The consignee's Т3 file, once received. */

@@ -252,7 +252,10 @@ export function missingFacts(title: EtrnTitle, facts: WaybillFacts): MissingFact
     const counterpart = title === 't2' ? 'shipper' : 'consignee';
     if (!facts[counterpart]) out.add(counterpart, counterpart === 'shipper' ? 'Не указан грузоотправитель' : 'Не указан грузополучатель', 'task', facts.tripId);
     checkEdo(out, counterpart, facts[counterpart]);
-    checkSigner(out, 'carrierSigner', facts.carrierSigner, 'перевозчика', 'company', null);
+    const byDriver = facts.driverSigned?.[title] ?? null;
+    if (byDriver) checkSigner(out, 'driverSigner', byDriver.signer, 'перевозчика (водителя)', 'driver', facts.driver?.id ?? null);
+    else checkSigner(out, 'carrierSigner', facts.carrierSigner, 'перевозчика', 'company', null);
+    if (byDriver && !isMoment(byDriver.at)) out.add('driverSigned', 'Подтверждение водителя: неверные дата, время или часовой пояс', 'timeline', facts.tripId);
     if (title === 't2') checkMoment(out, 'loadingArrived', facts.loadingArrived, 'Прибытие на погрузку', 'timeline', facts.tripId);
     else checkMoment(out, 'unloadingArrived', facts.unloadingArrived, 'Прибытие на выгрузку', 'timeline', facts.tripId);
     const optional: [keyof WaybillFacts, string][] =

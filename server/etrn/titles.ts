@@ -6,7 +6,7 @@
  * source they come from; tests/server/etrn.test.ts validates every title against them with libxml2's xmllint.
  */
 import { randomUUID } from 'node:crypto';
-import type { EtrnTitle, FileRef, Moment, PartyFacts, PersonName, PlaceFacts, SignerFacts, VehicleUnitFacts, WaybillFacts } from './facts.ts';
+import type { DriverSigned, EtrnTitle, FileRef, Moment, PartyFacts, PersonName, PlaceFacts, SignerFacts, VehicleUnitFacts, WaybillFacts } from './facts.ts';
 import { EtrnFactsMissing, missingFacts } from './missing.ts';
 import { el, encodeCp1251, serialize, type XmlElement } from './xml.ts';
 
@@ -266,6 +266,23 @@ const joinRemarks = (...parts: (string | null)[]) => {
   return text === '' ? null : text;
 };
 
+/**
+ * The carrier's signer of Т2 / Т4: the driver when he confirmed the title by his ПЭП (an employee of the carrier:
+ * СтатПодп 1, no power of attorney; docs/documents.md «The driver's confirmation»), else the carrier's.
+ */
+const carrierSignerOf = (facts: WaybillFacts, title: 't2' | 't4'): SignerFacts => facts.driverSigned?.[title]?.signer ?? need(facts.carrierSigner);
+
+/** The signature's kind and basis, which Подписант cannot hold, as the title's own information (ИнфПол/ТекстИнф). */
+function driverSignedInfo(signed: DriverSigned | null | undefined, confirmed: string): XmlElement | null {
+  if (!signed) return null;
+  const name = need(signed.signer.name);
+  const who = [name.last, name.first, name.middle].filter(Boolean).join(' ');
+  return el('ИнфПол', {}, [
+    el('ТекстИнф', { Идентиф: 'ВидПодписи', Значение: 'Простая электронная подпись водителя' }),
+    el('ТекстИнф', { Идентиф: 'ПодтвВодит', Значение: `${confirmed}: ${who}, ${formatMoment(signed.at)}`.slice(0, 2000) }),
+  ]);
+}
+
 /** The carrier's title on accepting the cargo (Т2): the shipper's Т1 it answers, the actual times, the mass, remarks. */
 export function buildT2(facts: WaybillFacts, options: BuildOptions = {}): EtrnFile {
   refuseIfMissing('t2', facts);
@@ -277,7 +294,7 @@ export function buildT2(facts: WaybillFacts, options: BuildOptions = {}): EtrnFi
     НалКоорТочВрПрб: '1',
     ЗамДатВрУбыт: departed ? formatMoment(departed) : null,
     НалКоорТочВрУб: departed ? '1' : null,
-    ЗамСостГруз: joinRemarks(facts.remarksLoading)?.slice(0, 10000) ?? null,
+    ЗамСостГруз: joinRemarks(facts.remarksLoading, facts.driverSigned?.t2?.remarks ?? null)?.slice(0, 10000) ?? null,
     ЗамМасс: facts.massAcceptedT !== null ? `Масса груза, принятого к перевозке: ${tonnes(facts.massAcceptedT)}` : null,
   });
   const content = el(
@@ -286,12 +303,12 @@ export function buildT2(facts: WaybillFacts, options: BuildOptions = {}): EtrnFi
       УИД_ТрН: need(facts.uid).trim(),
       СодОпер: 'Груз принят к перевозке водителем, уполномоченным перевозчиком на перевозку груза, от лица, осуществившего погрузку груза в транспортное средство',
     },
-    [remarks, refusalMark('ОтметПрвПрием', facts, 'loading')],
+    [remarks, refusalMark('ОтметПрвПрием', facts, 'loading'), driverSignedInfo(facts.driverSigned?.t2, 'Груз принят к перевозке')],
   );
   const document = el('Документ', { КНД: TITLE_FORMAT.t2.knd, ПоФактХЖ: TITLE_FORMAT.t2.name, ДатИнфПрвПрием: h.date, ВрИнфПрвПрием: h.time }, [
     el('ИдИнфГО', refAttrs(need(facts.t1File), 'ГО')),
     content,
-    signer(need(facts.carrierSigner)),
+    signer(carrierSignerOf(facts, 't2')),
   ]);
   const name = fileName('t2', { recipient: need(need(facts.shipper).edoId), sender: need(need(facts.carrier).edoId), third: facts.consignee?.edoId ?? null }, h.stamp, h.guid);
   return finish(document, name);
@@ -310,7 +327,7 @@ export function buildT4(facts: WaybillFacts, options: BuildOptions = {}): EtrnFi
     ЗамДатВрУбыт: departed ? formatMoment(departed) : null,
     НалКоорТочВрУб: departed ? '1' : null,
     // Т4 has no mass of its own: the mass handed over is a remark on the cargo's state, mass and places.
-    ЗамСостГруз: joinRemarks(mass, facts.remarksUnloading)?.slice(0, 10000) ?? null,
+    ЗамСостГруз: joinRemarks(mass, facts.remarksUnloading, facts.driverSigned?.t4?.remarks ?? null)?.slice(0, 10000) ?? null,
   });
   const content = el(
     'СодПрвВыд',
@@ -318,12 +335,12 @@ export function buildT4(facts: WaybillFacts, options: BuildOptions = {}): EtrnFi
       УИД_ТрН: need(facts.uid).trim(),
       СодОпер: 'Груз с указанными характеристиками сдан водителем, уполномоченным перевозчиком на перевозку груза, лицу, управомоченному на получение груза',
     },
-    [remarks, refusalMark('ОтметПрвВыд', facts, 'unloading')],
+    [remarks, refusalMark('ОтметПрвВыд', facts, 'unloading'), driverSignedInfo(facts.driverSigned?.t4, 'Груз сдан')],
   );
   const document = el('Документ', { КНД: TITLE_FORMAT.t4.knd, ПоФактХЖ: TITLE_FORMAT.t4.name, ДатИнфПрвВыд: h.date, ВрИнфПрвВыд: h.time }, [
     el('ИдИнфГП', refAttrs(need(facts.t3File), 'ГП')),
     content,
-    signer(need(facts.carrierSigner)),
+    signer(carrierSignerOf(facts, 't4')),
   ]);
   const name = fileName('t4', { recipient: need(need(facts.consignee).edoId), sender: need(need(facts.carrier).edoId), third: facts.shipper?.edoId ?? null }, h.stamp, h.guid);
   return finish(document, name);

@@ -3,9 +3,10 @@
  * each paper's renderer reads: the proof of delivery and the paper waybill (server/pdf/facts.ts) and the ЭТрН titles
  * (server/etrn/facts.ts). Pure: no database, no clock but what comes in.
  */
-import type { TripFacts, TripStep } from '../../contract/trips.ts';
+import type { DriverConfirmation, TripFacts, TripStep } from '../../contract/trips.ts';
+import type { DriverConfirmations } from '../trips/confirmations.ts';
 import type { PodFacts, PdfParty, PdfPhoto, PdfVehicle, WaybillFacts as PaperFacts } from '../pdf/facts.ts';
-import { splitName, type Moment, type PartyFacts, type SignerFacts, type WaybillFacts as EtrnFacts } from '../etrn/facts.ts';
+import { splitName, type DriverSigned, type Moment, type PartyFacts, type SignerFacts, type WaybillFacts as EtrnFacts } from '../etrn/facts.ts';
 import type { PartyRow, TripBase } from './gather.ts';
 import { LEASE_DOCUMENT_NAMES } from '../../contract/registers.ts';
 import { waybillNumberOf } from '../../contract/waybill.ts';
@@ -153,18 +154,24 @@ const moment = (trip: TripFacts, step: TripStep): Moment | null => {
 /** The tonnes of a quantity in the task's unit (a volume is not a mass: left out). */
 const tonnes = (value: number | null, unit: string): number | null => (value !== null && unit.trim() === 'т' ? value : null);
 
+/** The driver as the signer of a title he confirmed by his ПЭП: an employee of the carrier (СтатПодп 1), «Водитель». */
+const driverSigned = (c: DriverConfirmation | undefined): DriverSigned | null =>
+  c ? { signer: { name: splitName(c.driver_name), position: 'Водитель', status: '1', powerOfAttorney: null }, at: { at: c.at, offsetMinutes: ZONE_OFFSET_MINUTES }, remarks: c.remarks } : null;
+
 /**
  * The ЭТрН's facts. `signer` is the staff member who prepares the titles (status 1, an employee of the carrier; the
  * qualified signature is applied at the operator). Facts a card does not hold (a lease document, the driver's ИНН,
  * a trailer's make, the ЭДО id of a party) stay null, and missingFacts names them. `chain`: what the
  * received titles give (server/papers/incoming.ts chainFor) — the shipper's Т1 and the consignee's Т3 the carrier's
- * Т2 and Т4 cite, and the waybill's УИД.
+ * Т2 and Т4 cite, and the waybill's УИД. `confirmed`: the driver's ПЭП confirmations, given only when the company
+ * asks for them (its `driver_confirms`): he then signs the Т2 / Т4 he confirmed.
  */
 export function etrnFacts(
   base: TripBase,
   trip: TripFacts,
   signer: { name: string; position: string },
   chain: Partial<Pick<EtrnFacts, 'uid' | 't1File' | 't3File'>> = {},
+  confirmed: DriverConfirmations = {},
 ): EtrnFacts {
   const q = tripQuantities(base);
   const company = base.company;
@@ -264,6 +271,7 @@ export function etrnFacts(
       : null,
     shipperSigner: contactSigner,
     carrierSigner,
+    driverSigned: { t2: driverSigned(confirmed.loading_departed), t4: driverSigned(confirmed.unloading_departed) },
     t1File: chain.t1File ?? null,
     t3File: chain.t3File ?? null,
   };

@@ -7,6 +7,8 @@ import type { Db } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { ROLE_LABELS } from '../../contract/roles.ts';
 import { tripFacts } from '../trips/facts.ts';
+import { companyTripSettings } from '../trips/settings.ts';
+import { driverConfirmationsOf, type DriverConfirmations } from '../trips/confirmations.ts';
 import { gatherTrip, type TripBase } from './gather.ts';
 import { chainFor } from './incoming.ts';
 import { etrnFacts } from './map.ts';
@@ -19,18 +21,21 @@ import { conflict } from '../errors.ts';
 export const signerOf = (user: AuthUser) => ({ name: user.name, position: ROLE_LABELS[user.role] ?? 'Сотрудник' });
 
 /**
- * The trip's base facts, timeline and chain (the received Т1/Т3 its Т2/Т4 cite; server/papers/incoming.ts) — the
- * caller has been checked to see the report.
+ * The trip's base facts, timeline and chain (the received Т1/Т3 its Т2/Т4 cite; server/papers/incoming.ts) and the
+ * driver's ПЭП confirmations — read only when his company asks for them (`driver_confirms`), so without the setting
+ * the titles are as before. The caller has been checked to see the report.
  */
 export async function tripOf(db: Db, reportId: number) {
   const [base, facts, chain] = await Promise.all([gatherTrip(db, reportId), tripFacts(db.kysely, reportId), chainFor(db, reportId)]);
-  return { base, facts, chain };
+  const settings = await companyTripSettings(db.kysely, base.task.company_id);
+  const confirmed: DriverConfirmations = settings.driver_confirms ? await driverConfirmationsOf(db.kysely, reportId) : {};
+  return { base, facts, chain, confirmed };
 }
 
 /** The title made now, or a 409 naming every missing fact. */
 export async function makeTitle(db: Db, user: AuthUser, reportId: number, title: EtrnTitle): Promise<{ file: EtrnFile; base: TripBase }> {
-  const { base, facts, chain } = await tripOf(db, reportId);
-  const etrn = etrnFacts(base, facts, signerOf(user), chain);
+  const { base, facts, chain, confirmed } = await tripOf(db, reportId);
+  const etrn = etrnFacts(base, facts, signerOf(user), chain, confirmed);
   const missing = missingFacts(title, etrn);
   if (missing.length > 0) throw conflict(`Не хватает сведений для ${TITLE_NAMES[title]}: ${missing.map((m) => m.text).join('; ')}`);
   return { file: BUILDERS[title](etrn), base };

@@ -29,6 +29,7 @@ import { incomingRow, receivedFor } from '../papers/incoming.ts';
 import { readIncomingBody } from '../papers/incoming-body.ts';
 import { exchangeOfTrip } from '../documents/store.ts';
 import { receiveTitle } from '../papers/receive.ts';
+import { CONFIRM_STEPS } from '../../contract/trips.ts';
 
 const WHOSE: Record<EtrnTitle, { name: string; whose: string }> = {
   t1: { name: 'Т1 — сведения грузоотправителя (черновик)', whose: 'подписывает грузоотправитель' },
@@ -64,8 +65,8 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
 
     registerArea(scope, ctx, paperCalls, {
       'GET /reports/:id/documents': async ({ user, params }): Promise<ReportDocuments> => {
-        const { base, facts, chain } = await trip(user, params.id);
-        const etrn = etrnFacts(base, facts, signerOf(user), chain);
+        const { base, facts, chain, confirmed } = await trip(user, params.id);
+        const etrn = etrnFacts(base, facts, signerOf(user), chain, confirmed);
         const exchange = await exchangeOfTrip(db, base.report.id);
         return {
           report_id: base.report.id,
@@ -75,6 +76,7 @@ export const paperRoutes: RouteModule = async (app, ctx) => {
             return { title, ...WHOSE[title], ready: missing.length === 0, missing, exchange: exchange.get(title) ?? null };
           }),
           received: await receivedFor(db, base.report.id, base.task.id),
+          driver_confirmed: CONFIRM_STEPS.flatMap((step) => confirmed[step] ?? []),
         };
       },
 

@@ -20,10 +20,20 @@ export function parseTripSettings(text: string | null): TripSettings {
   }
 }
 
-/** A field the body leaves out (`require_trip_sheet` from a client that predates it) keeps its stored value. */
-export async function saveTripSettings(db: Kysely<Database>, companyId: number, settings: Omit<TripSettings, 'require_trip_sheet'> & { require_trip_sheet?: boolean | undefined }): Promise<TripSettings> {
+type OptionalSwitch = 'require_trip_sheet' | 'driver_confirms';
+
+/** A switch the body leaves out (`require_trip_sheet`, `driver_confirms` from a client that predates it) keeps its stored value. */
+export async function saveTripSettings(
+  db: Kysely<Database>,
+  companyId: number,
+  settings: Omit<TripSettings, OptionalSwitch> & { [K in OptionalSwitch]?: boolean | undefined },
+): Promise<TripSettings> {
   const stored = await companyTripSettings(db, companyId);
-  const next: TripSettings = { ...settings, require_trip_sheet: settings.require_trip_sheet ?? stored.require_trip_sheet };
+  const next: TripSettings = {
+    ...settings,
+    require_trip_sheet: settings.require_trip_sheet ?? stored.require_trip_sheet,
+    driver_confirms: settings.driver_confirms ?? stored.driver_confirms,
+  };
   await db.updateTable('companies').set({ trip_settings: JSON.stringify(next) }).where('id', '=', companyId).execute();
   return companyTripSettings(db, companyId);
 }

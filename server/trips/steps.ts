@@ -21,7 +21,7 @@ import { removeFiles, storePhotos, type Photo, type StoredPhoto } from '../repor
 import { ticketKey } from '../reports/ticket.ts';
 import { scoreReport } from '../reports/score.ts';
 import { assertLoadChangeable, settleLateLoad } from '../payroll/late.ts';
-import { TRIP_STEP_LABELS, type AcceptancePayload, type Position, type TripStep, type TripStepAnswer, type TripStepBody } from '../../contract/trips.ts';
+import { isConfirmStep, TRIP_STEP_LABELS, type AcceptancePayload, type Position, type TripStep, type TripStepAnswer, type TripStepBody } from '../../contract/trips.ts';
 import { placesOfReport, stampsOf, timelineOf } from './facts.ts';
 import { rescoreCycleNeighbours } from './cycle.ts';
 import { assertSheetForNewTrip } from '../trip-sheets/required.ts';
@@ -47,6 +47,9 @@ export function assertStepData(step: TripStep, body: TripStepBody, files: StepFi
   }
   if (files.photos.length > 0 && step !== 'loading_departed' && step !== 'unloading_departed') {
     throw badRequest(`photo: фото талона или выгрузки — ${ON('loading_departed')} или «${TRIP_STEP_LABELS.unloading_departed}»`);
+  }
+  if (body.driver_confirmation && !isConfirmStep(step)) {
+    throw badRequest(`driver_confirmation: ${ON('loading_departed')} или «${TRIP_STEP_LABELS.unloading_departed}»`);
   }
   if (files.signature && body.acceptance?.kind !== 'signed') throw badRequest('signature: подпись прилагается к приёмке получателем (acceptance.kind = signed)');
 }
@@ -191,6 +194,13 @@ export async function putTripStep(
       await insertPhotos(trx, id, kept.photos, now);
       if (body.acceptance) {
         await insertAcceptance(trx, { driverId: user.id, key: tripUid, scope: 'trip', acceptance: body.acceptance, at: body.at, position: body.position, signatureKey: kept.signature, tripUids: [tripUid] });
+      }
+      if (body.driver_confirmation && isConfirmStep(step)) {
+        const quantity = step === 'loading_departed' ? body.loading_quantity : body.unloading_quantity;
+        await trx
+          .insertInto('trip_confirmations')
+          .values({ report_id: id, step, driver_id: user.id, at: body.at, ...positionColumns(body.position), quantity: quantity ?? null, remarks: body.driver_confirmation.remarks || null, created_at: now })
+          .execute();
       }
       await syncAssociation(trx, body.association_id, body.final === 1 ? 'finish' : null);
       return id;

@@ -8,7 +8,10 @@
  * gone; a reload keeps it (IndexedDB, the service worker's shell), and once they are back every step reaches the
  * server exactly once (counted at the proxy). The company asks for one signature a shift: at the day's end the
  * receiver signs once on the touch screen for both trips, sent once as POST /trips/acceptance, and the trips read
- * «подписано за смену». Layout at 360 and 1440 px: no horizontal scroll.
+ * «подписано за смену». The company also asks the driver to confirm the cargo by his ПЭП (issue 33 §1): he ticks «Груз
+ * принят к перевозке» and «Груз сдан» on the two sheets; trip 1's Т2, signed by him, is made ready, exported and
+ * accepted through the files adapter's answers, and his card shows «принят» with the QR, offline too. Layout at 360
+ * and 1440 px: no horizontal scroll.
  * E2E_SCREENSHOTS=<dir> saves the card and the sheet.
  */
 import { describe, expect, it } from 'vitest';
@@ -20,6 +23,7 @@ import { signInAsDriver } from './pages/driver-session.ts';
 import { waitForEngine } from './pages/driver-outbox.ts';
 import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
 import { DEMO, DEMO_PASSWORD } from './harness/app.ts';
+import { carrierCards, SHIPPER_EDO } from '../fixtures/papers.ts';
 
 const CARGO = 'Щебень гранитный 5–20';
 const shots = process.env.E2E_SCREENSHOTS;
@@ -56,10 +60,15 @@ async function moveTo(page: Page, cdp: Cdp, at: { latitude: number; longitude: n
     { polling: 100 },
   );
 }
+/** A staff member's access token through the proxy: signed in with the demo password. */
+async function staffToken(url: string, email: string, device = `e2e-${email}`): Promise<string> {
+  const login = await fetch(`${url}/api/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password: DEMO_PASSWORD, device_id: device }) });
+  return ((await login.json()) as { access_token: string }).access_token;
+}
+
 /** A staff member's calls through the proxy: signed in with the demo password. */
 async function apiAs(url: string, email: string) {
-  const login = await fetch(`${url}/api/auth/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password: DEMO_PASSWORD, device_id: `e2e-${email}` }) });
-  const { access_token } = (await login.json()) as { access_token: string };
+  const access_token = await staffToken(url, email);
   return async (method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
     const res = await fetch(`${url}/api${path}`, {
       method,
@@ -81,7 +90,7 @@ describe('the trip as it happens (360 px)', () => {
       // its automatic arrival waits the shortest dwell: set by its admin through the API, as the card does.
       const admin = await apiAs(url, DEMO.admin);
       const driverRow = await suite.app.server.db.kysely.selectFrom('users').select('company_id').where('email', '=', DEMO.driver).executeTakeFirstOrThrow();
-      const put = await admin('PUT', `/companies/${driverRow.company_id}/trip-settings`, { acceptance_mode: 'per_shift', long_wait_minutes: 60, geofence_dwell_seconds: DWELL_S, no_data_minutes: 90 });
+      const put = await admin('PUT', `/companies/${driverRow.company_id}/trip-settings`, { acceptance_mode: 'per_shift', long_wait_minutes: 60, geofence_dwell_seconds: DWELL_S, no_data_minutes: 90, driver_confirms: true });
       expect([put.status, (put.body as { geofence_dwell_seconds?: number }).geofence_dwell_seconds]).toEqual([200, DWELL_S]);
       await context.grantPermissions(['geolocation'], { origin: url });
       const page = await context.newPage();
@@ -130,6 +139,9 @@ describe('the trip as it happens (360 px)', () => {
       await sheet.getByLabel(/^Загружено по талону/).fill('20,5');
       await sheet.locator('label', { hasText: 'Из галереи' }).locator('input[type=file]').setInputFiles(suite.photos);
       await sheet.getByText('сжатие...').waitFor({ state: 'detached', timeout: 30_000 });
+      // The company asks the driver to confirm by his ПЭП: «Груз принят к перевозке» with the mass he typed, a remark.
+      await sheet.getByRole('checkbox', { name: /^Груз принят к перевозке: 20,5 т/ }).check();
+      await sheet.getByLabel('Замечания к грузу').fill('Борт кузова помят');
       if (shots) await page.screenshot({ path: `${shots}/trip-sheet-360.png` });
       expect(await noHorizontalScroll(page)).toBe(true);
       await sheet.getByRole('button', { name: 'Отметить' }).click();
@@ -146,6 +158,7 @@ describe('the trip as it happens (360 px)', () => {
       await big('Выгружен').click();
       const last = page.getByRole('dialog', { name: 'Выгружен' });
       await last.getByLabel(/^Выгружено/).fill('20');
+      await last.getByRole('checkbox', { name: /^Груз сдан: 20 т/ }).check();
       await last.getByRole('button', { name: 'Отметить' }).click();
       await last.waitFor({ state: 'detached' });
       await trip.getByRole('heading', { name: /Рейс завершён/ }).waitFor();
@@ -177,19 +190,41 @@ describe('the trip as it happens (360 px)', () => {
       await trip.locator('.drv-trip__step').first().getByText('06:05').waitFor();
       await trip.getByText(/исправлено/).first().waitFor();
 
-      // Trip 1's waybill accepted by the operator (issue 33; the exchange's own steps are tests/server/documents.test.ts):
-      // after a reload the card says «принят» with the УИД and the QR code, from GET /tasks/assigned/.
+      // Trip 1's Т2, signed by the driver's confirmations, made and accepted through the files adapter (issue 33 «End to
+      // end»): the cards hold the facts, the shipper's Т1 stands accepted with its УИД (its own flow is
+      // tests/server/papers-flow.test.ts); then the card says «принят» with the УИД and the QR code (GET /tasks/assigned/).
       const delivered1 = async () =>
-        await db.selectFrom('reports as r').innerJoin('task_drivers as td', 'td.id', 'r.association_id').innerJoin('tasks as t', 't.id', 'td.task_id').select(['r.id', 't.company_id', 't.date']).where('r.trip_uid', 'is not', null).executeTakeFirst();
+        await db.selectFrom('reports as r').innerJoin('task_drivers as td', 'td.id', 'r.association_id').innerJoin('tasks as t', 't.id', 'td.task_id').select(['r.id', 't.id as task_id', 't.company_id', 't.date']).where('r.trip_uid', 'is not', null).executeTakeFirst();
       await expect.poll(async () => (await delivered1()) !== undefined, { timeout: 30_000, interval: 250 }).toBe(true);
       const report1 = await delivered1();
       if (!report1) throw new Error('trip 1 not on the server');
+      const confirmed = await db.selectFrom('trip_confirmations').select(['step', 'remarks']).where('report_id', '=', report1.id).orderBy('step').execute();
+      expect(confirmed).toEqual([
+        { step: 'loading_departed', remarks: 'Борт кузова помят' },
+        { step: 'unloading_departed', remarks: null },
+      ]);
+      const cards = await carrierCards(suite.app.server, report1.company_id, { shipperEdo: SHIPPER_EDO, carrierEdo: true, placeSuffix: ' (e2e)', plate: ['Х777ХХ77', 'Х777ХХ 77'] });
+      await db.updateTable('tasks').set({ shipper_id: cards.shipper, consignee_id: cards.consignee }).where('id', '=', report1.task_id).execute();
       const waybillUid = 'd1e41efa-4cf4-4a1f-ace9-f2bfad05587b';
-      const now = new Date().toISOString();
+      const earlier = new Date(Date.now() - 3_600_000).toISOString();
       await db
         .insertInto('etrn_documents')
-        .values({ company_id: report1.company_id, report_id: report1.id, title: 't1', direction: 'out', state: 'accepted', trip_date: report1.date, uid: waybillUid, qr: `https://epd.example/trn/${waybillUid}`, created_at: now, updated_at: now, answered_at: now })
+        .values({ company_id: report1.company_id, report_id: report1.id, title: 't1', direction: 'out', state: 'accepted', trip_date: report1.date, file_name: 'ON_TRNACLGROT_e2e', xml: '<Документ ДатИнфГО="25.11.2026" ВрИнфГО="10:00:00"/>', signature: 'MIIBsignature==', uid: waybillUid, qr: null, created_at: earlier, updated_at: earlier, answered_at: earlier })
         .execute();
+      const draft = await admin('POST', '/documents/', { report_id: report1.id, title: 't2' });
+      expect(draft.status).toBe(201);
+      const t2 = await admin('POST', `/documents/${(draft.body as { id: number }).id}/ready`);
+      expect([t2.status, (t2.body as { state: string }).state]).toEqual([200, 'ready']);
+      const t2File = (t2.body as { file_name: string }).file_name;
+      // A second session of its own (a new login on the same device would end the first).
+      const token = await staffToken(url, DEMO.admin, 'e2e-files');
+      const exported = await fetch(`${url}/api/documents/export?date=${report1.date}`, { headers: { authorization: `Bearer ${token}` } });
+      expect([exported.status, exported.headers.get('x-documents-sent')]).toEqual([200, '1']);
+      const frozen = await fetch(`${url}/api/documents/${(draft.body as { id: number }).id}/file.xml`, { headers: { authorization: `Bearer ${token}` } });
+      expect(new TextDecoder('windows-1251').decode(await frozen.arrayBuffer())).toContain('Должн="Водитель"');
+      const answer = Buffer.from(JSON.stringify({ file: t2File, status: 'accepted', uid: waybillUid, qr: `https://epd.example/trn/${waybillUid}` })).toString('base64');
+      const answered = await admin('POST', '/documents/answers', { files: [{ name: 't2.json', data: answer }] });
+      expect(answered).toMatchObject({ status: 200, body: { outcomes: [{ outcome: 'accepted' }] } });
       await page.reload();
       await current.title.waitFor();
       await waitForEngine(page);

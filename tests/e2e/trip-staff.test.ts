@@ -70,7 +70,7 @@ describe('the trip as staff see it', () => {
       await card.getByRole('button', { name: 'Сохранить настройки рейса' }).click();
       await page.getByText('Настройки рейса сохранены').waitFor();
       const company = await app.server.db.kysely.selectFrom('companies').select(['id', 'trip_settings']).where('trip_settings', 'is not', null).executeTakeFirstOrThrow();
-      expect(JSON.parse(company.trip_settings ?? '{}')).toEqual({ acceptance_mode: 'per_shift', long_wait_minutes: 45, geofence_dwell_seconds: 90, no_data_minutes: 90, require_trip_sheet: false });
+      expect(JSON.parse(company.trip_settings ?? '{}')).toEqual({ acceptance_mode: 'per_shift', long_wait_minutes: 45, geofence_dwell_seconds: 90, no_data_minutes: 90, require_trip_sheet: false, driver_confirms: false });
       expect(errors).toEqual([]);
       // Back to the defaults for the next test.
       await app.server.db.kysely.updateTable('companies').set({ trip_settings: null }).where('id', '=', company.id).execute();

@@ -355,7 +355,7 @@ describe.each(backends)('trips ($name)', ({ databaseUrl }) => {
 
   it('keeps the trip settings on the company: staff and its drivers read them, admins change them', async () => {
     const read = await call(s, 'GET', `/api/companies/${p.company}/trip-settings`, { token: p.driver.token });
-    expect(read.body).toEqual({ acceptance_mode: 'none', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90, require_trip_sheet: false });
+    expect(read.body).toEqual({ acceptance_mode: 'none', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90, require_trip_sheet: false, driver_confirms: false });
     expect((await call(s, 'GET', `/api/companies/${p.company}/trip-settings`, { token: p.otherDriver.token })).status).toBe(404);
     const bad = await call(s, 'PUT', `/api/companies/${p.company}/trip-settings`, { token: p.admin.token, body: { acceptance_mode: 'always', long_wait_minutes: 60, geofence_dwell_seconds: 60, no_data_minutes: 90 } });
     expect(bad.status).toBe(400);

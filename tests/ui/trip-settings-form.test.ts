@@ -9,7 +9,7 @@ describe('the trip settings form', () => {
   it('sends whole numbers within the contract’s bounds', () => {
     expect(settingsBody({ ...typed, acceptance_mode: 'per_shift', long_wait_minutes: ' 45 ' })).toEqual({
       ok: true,
-      body: { acceptance_mode: 'per_shift', long_wait_minutes: 45, geofence_dwell_seconds: 60, no_data_minutes: 90, require_trip_sheet: false },
+      body: { acceptance_mode: 'per_shift', long_wait_minutes: 45, geofence_dwell_seconds: 60, no_data_minutes: 90, require_trip_sheet: false, driver_confirms: false },
     });
     // «Без путевого листа смену не начать» goes as ticked.
     expect(settingsBody({ ...typed, require_trip_sheet: true })).toMatchObject({ ok: true, body: { require_trip_sheet: true } });

@@ -178,6 +178,7 @@ export function TripPanel({ task, association }: { task: Task; association: Driv
           step={sheet}
           unit={task.unit}
           askAcceptance={settings.acceptance_mode === 'per_trip'}
+          askConfirm={settings.driver_confirms}
           autoAt={sheetAuto?.at ?? null}
           onSubmit={(facts) => stamp(facts, sheetAuto)}
           onClose={() => {

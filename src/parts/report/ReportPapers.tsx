@@ -8,6 +8,8 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import type { DocumentTitle, ReportDocuments, TitleExchange } from '../../../contract/calls/papers.ts';
 import { DOCUMENT_STATE_LABELS, type DocumentState } from '../../../contract/waybill.ts';
+import { CONFIRM_TEXT, type DriverConfirmation } from '../../../contract/trips.ts';
+import { formatDateTime } from '../../ui/format.ts';
 import { useGet, useSend } from '../../engine/api.ts';
 import { downloadOnce } from '../../engine/once.ts';
 import { failureMessage } from '../../engine/send.ts';
@@ -19,6 +21,22 @@ import { saveTaskWaybills } from './waybills.ts';
 import type { NavPath } from '../../app/nav.ts';
 import '../../ui/status-badge.css';
 import './reports.css';
+
+/** The driver's confirmations by his ПЭП: he signs the Т2 / Т4 he confirmed (docs/documents.md «The driver's confirmation»). */
+function DriverConfirmed({ confirmed }: { confirmed: readonly DriverConfirmation[] }) {
+  if (confirmed.length === 0) return null;
+  return (
+    <ul className="report-papers__confirmed" aria-label="Подтверждения водителя">
+      {confirmed.map((c) => (
+        <li key={c.step}>
+          Водитель подтвердил простой электронной подписью «{CONFIRM_TEXT[c.step]}» ({c.step === 'loading_departed' ? 'Т2' : 'Т4'}): {c.driver_name},{' '}
+          {formatDateTime(c.at)}
+          {c.remarks ? <span className="muted"> · замечания: {c.remarks}</span> : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** Where a missing fact is filled in: a screen of the app (typed, so a path that is no screen does not compile). */
 function cardLink(m: DocumentTitle['missing'][number]): { href: NavPath; label: string } | null {
@@ -125,6 +143,7 @@ export function ReportPapers({ reportId, taskId }: { reportId: number; taskId: n
           <>
             <p className="muted">Электронная транспортная накладная № {docs.waybill_number}: титулы, которые готовит перевозчик.</p>
             <ReportReceived reportId={reportId} received={docs.received} />
+            <DriverConfirmed confirmed={docs.driver_confirmed} />
             <ul className="report-papers__titles">
               {docs.titles.map((t) => (
                 <li key={t.title}>

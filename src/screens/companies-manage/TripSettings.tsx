@@ -93,6 +93,17 @@ function SettingsForm({ companyId, stored, canEdit, offline, reason }: { company
             </span>
           </span>
         </label>
+        <label className="check-switch">
+          <input type="checkbox" checked={texts.driver_confirms} disabled={!canEdit} onChange={(event) => setTexts((t) => ({ ...t, driver_confirms: event.target.checked }))} />
+          <span>
+            Водитель подтверждает приём и сдачу груза (ПЭП)
+            <span className="muted check-switch__hint">
+              При выезде с погрузки водитель подтверждает на телефоне «Груз принят к перевозке», при выезде с выгрузки — «Груз сдан» простой
+              электронной подписью. Титулы перевозчика Т2 и Т4 такого рейса подписывает водитель. Включайте, если оператор ЭДО принимает ПЭП
+              водителя.
+            </span>
+          </span>
+        </label>
         {refusal && (
           <p className="field-error" role="alert">
             {refusal}

@@ -4,7 +4,7 @@
  */
 import { ACCEPTANCE_MODES, tripSettingsSchema, type AcceptanceMode, type TripSettings } from '../../../contract/trips.ts';
 
-export type NumberKey = Exclude<keyof TripSettings, 'acceptance_mode' | 'require_trip_sheet'>;
+export type NumberKey = Exclude<keyof TripSettings, 'acceptance_mode' | 'require_trip_sheet' | 'driver_confirms'>;
 export const NUMBER_KEYS: readonly NumberKey[] = ['long_wait_minutes', 'geofence_dwell_seconds', 'no_data_minutes'];
 
 export interface SettingsTexts {
@@ -13,6 +13,7 @@ export interface SettingsTexts {
   geofence_dwell_seconds: string;
   no_data_minutes: string;
   require_trip_sheet: boolean;
+  driver_confirms: boolean;
 }
 export type SettingsErrors = Partial<Record<keyof TripSettings, string>>;
 
@@ -22,6 +23,7 @@ export const textsOf = (s: TripSettings): SettingsTexts => ({
   geofence_dwell_seconds: String(s.geofence_dwell_seconds),
   no_data_minutes: String(s.no_data_minutes),
   require_trip_sheet: s.require_trip_sheet,
+  driver_confirms: s.driver_confirms,
 });
 
 const capital = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
@@ -36,15 +38,15 @@ export function settingsBody(texts: SettingsTexts): { ok: true; body: TripSettin
     else if (!/^\d+$/.test(typed)) errors[key] = 'Укажите целое число';
     else numbers[key] = Number(typed);
   }
-  const parsed = tripSettingsSchema.safeParse({ acceptance_mode: texts.acceptance_mode, ...numbers, require_trip_sheet: texts.require_trip_sheet });
+  const parsed = tripSettingsSchema.safeParse({ acceptance_mode: texts.acceptance_mode, ...numbers, require_trip_sheet: texts.require_trip_sheet, driver_confirms: texts.driver_confirms });
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const key = issue.path[0] as keyof TripSettings | undefined;
-      if (key && !(key in errors) && (key === 'acceptance_mode' || key === 'require_trip_sheet' || numbers[key] !== undefined)) errors[key] = capital(issue.message);
+      if (key && !(key in errors) && (key === 'acceptance_mode' || key === 'require_trip_sheet' || key === 'driver_confirms' || numbers[key] !== undefined)) errors[key] = capital(issue.message);
     }
   }
   if (Object.keys(errors).length > 0 || !parsed.success) return { ok: false, errors };
-  return { ok: true, body: { ...parsed.data, require_trip_sheet: texts.require_trip_sheet } };
+  return { ok: true, body: { ...parsed.data, require_trip_sheet: texts.require_trip_sheet, driver_confirms: texts.driver_confirms } };
 }
 
 /** The server's refusal «field: message» under its field; any other refusal stays for the form as a whole. */
