@@ -1,6 +1,7 @@
 /**
- * The operator job (docs/documents.md «The Диадок API adapter»): with Диадок configured, every `pollMs` (and at
- * start) it sends the company's ready titles and polls the sent ones for the operator's answer.
+ * The operator job (docs/documents.md «The Диадок API adapter», «The operator of a company»): every `pollMs` (and at
+ * start), for each company whose operator is Диадок's API — its saved setting, or the environment's company while it
+ * saved none —, it sends the company's ready titles and polls the sent ones, with that company's own client.
  *
  * Sending, per title: claimed by one conditional UPDATE (ready, not claimed or its claim older than the lease, not
  * before its backoff) that also counts the attempt — of two instances, or of a pass and a restarted process, only

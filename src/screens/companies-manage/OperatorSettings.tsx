@@ -82,8 +82,8 @@ function OperatorForm({ stored, offline, reason }: { stored: OperatorSettings; o
       type="password"
       autoComplete="off"
       value={texts[key]}
-      placeholder={isSet ? 'задан — оставьте пустым, чтобы не менять' : 'не задан'}
-      hint={hint}
+      placeholder={isSet ? 'задан' : 'не задан'}
+      hint={isSet ? `Задан; пустое поле его не меняет. ${hint}` : hint}
       error={errors[key]}
       disabled={offline}
       onChange={set(key)}
