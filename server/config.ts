@@ -78,6 +78,12 @@ export interface Config {
    * polled by a background job instead of the files adapter.
    */
   diadoc: DiadocSettings | null;
+  /**
+   * What every company's Диадок client shares (docs/documents.md «The operator of a company»): the API's origin, the
+   * job's period, the calls' timeout and the token endpoint — from DIADOC_API_URL, DIADOC_POLL_SECONDS,
+   * DIADOC_TIMEOUT_SECONDS and DIADOC_TOKEN_URL, read even when the three above are not given. Absent: the defaults.
+   */
+  diadocApi?: DiadocApi;
   /** Run the operator job on its timer; not from the environment: tests turn it off and run passes themselves. */
   operatorJob?: boolean;
 }
@@ -110,32 +116,54 @@ export interface DiadocRefresh {
   refreshToken: string;
 }
 
-/** The Диадок settings, or null (off) when any of the three required is missing; a malformed one stops the start. */
+/** What every company's Диадок client shares; see `Config.diadocApi`. */
+export interface DiadocApi {
+  url: string;
+  pollMs: number;
+  timeoutMs: number;
+  tokenUrl: string;
+}
+
+/** The shared Диадок settings from the environment (each with its default); a malformed one stops the start. */
+export function diadocApiFromEnv(env: NodeJS.ProcessEnv): DiadocApi {
+  const url = (env.DIADOC_API_URL?.trim() || 'https://diadoc-api.kontur.ru').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/\s]+$/.test(url)) throw new Error(`DIADOC_API_URL must be an http(s) origin, e.g. https://diadoc-api.kontur.ru; got "${url}"`);
+  const tokenUrl = env.DIADOC_TOKEN_URL?.trim() || 'https://identity.kontur.ru/connect/token';
+  if (!/^https?:\/\/\S+$/.test(tokenUrl)) throw new Error(`DIADOC_TOKEN_URL must be an http(s) URL; got "${tokenUrl}"`);
+  return {
+    url,
+    pollMs: intFromEnv(env.DIADOC_POLL_SECONDS, 60, 'DIADOC_POLL_SECONDS') * 1000,
+    timeoutMs: intFromEnv(env.DIADOC_TIMEOUT_SECONDS, 30, 'DIADOC_TIMEOUT_SECONDS') * 1000,
+    tokenUrl,
+  };
+}
+
+/**
+ * The environment's Диадок company (the fallback of docs/documents.md «The operator of a company»: used while that
+ * company has no setting saved), or null when any of the three required is missing; a malformed one stops the start.
+ */
 export function diadocFromEnv(env: NodeJS.ProcessEnv): DiadocSettings | null {
   const token = env.DIADOC_TOKEN?.trim() ?? '';
   const boxId = env.DIADOC_BOX_ID?.trim() ?? '';
   const company = env.DIADOC_COMPANY_ID?.trim() ?? '';
   if (!token || !boxId || !company) return null;
-  const url = (env.DIADOC_API_URL?.trim() || 'https://diadoc-api.kontur.ru').replace(/\/+$/, '');
-  if (!/^https?:\/\/[^/\s]+$/.test(url)) throw new Error(`DIADOC_API_URL must be an http(s) origin, e.g. https://diadoc-api.kontur.ru; got "${url}"`);
+  const api = diadocApiFromEnv(env);
   return {
-    url,
+    url: api.url,
     token,
     boxId,
     companyId: intFromEnv(company, 0, 'DIADOC_COMPANY_ID'),
-    pollMs: intFromEnv(env.DIADOC_POLL_SECONDS, 60, 'DIADOC_POLL_SECONDS') * 1000,
-    timeoutMs: intFromEnv(env.DIADOC_TIMEOUT_SECONDS, 30, 'DIADOC_TIMEOUT_SECONDS') * 1000,
-    refresh: refreshFromEnv(env),
+    pollMs: api.pollMs,
+    timeoutMs: api.timeoutMs,
+    refresh: refreshFromEnv(env, api.tokenUrl),
   };
 }
 
-function refreshFromEnv(env: NodeJS.ProcessEnv): DiadocRefresh | null {
+function refreshFromEnv(env: NodeJS.ProcessEnv, tokenUrl: string): DiadocRefresh | null {
   const refreshToken = env.DIADOC_REFRESH_TOKEN?.trim() ?? '';
   const clientId = env.DIADOC_CLIENT_ID?.trim() ?? '';
   const clientSecret = env.DIADOC_CLIENT_SECRET?.trim() ?? '';
   if (!refreshToken || !clientId || !clientSecret) return null;
-  const tokenUrl = env.DIADOC_TOKEN_URL?.trim() || 'https://identity.kontur.ru/connect/token';
-  if (!/^https?:\/\/\S+$/.test(tokenUrl)) throw new Error(`DIADOC_TOKEN_URL must be an http(s) URL; got "${tokenUrl}"`);
   return { tokenUrl, clientId, clientSecret, refreshToken };
 }
 
@@ -260,6 +288,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     onlyofficeJwtSecret: env.ONLYOFFICE_JWT_SECRET || undefined,
     mapTiles: mapTilesFromEnv(env.MAP_TILE_URL, env.MAP_TILE_ATTRIBUTION),
     diadoc: diadocFromEnv(env),
+    diadocApi: diadocApiFromEnv(env),
     ...overrides,
   };
 }

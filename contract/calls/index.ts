@@ -30,6 +30,7 @@ import { paperCalls } from './papers.ts';
 import { statementCalls } from './statements.ts';
 import { customerLinkCalls } from './customer-links.ts';
 import { documentCalls } from './documents.ts';
+import { operatorSettingsCalls } from './operator.ts';
 
 export const CALLS = {
   ...companyCalls,
@@ -58,6 +59,7 @@ export const CALLS = {
   ...statementCalls,
   ...customerLinkCalls,
   ...documentCalls,
+  ...operatorSettingsCalls,
 };
 
 export type Calls = typeof CALLS;

@@ -55,3 +55,28 @@ export function migration040(): Migration {
     },
   };
 }
+
+/**
+ * The operator per company (docs/documents.md «The operator of a company»): the admin chooses the files adapter or
+ * Диадок's API with its box and credentials, stored here; a company without a row keeps the default (files, or the
+ * environment's DIADOC_* for the company DIADOC_COMPANY_ID names). The secrets are never sent back by the API. A new
+ * table only: instant on a database of any size.
+ */
+export function migration050(): Migration {
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('company_operator_settings')
+        .addColumn('company_id', 'integer', (c) => c.primaryKey().references('companies.id').onDelete('cascade'))
+        .addColumn('adapter', 'text', (c) => c.notNull())
+        .addColumn('box_id', 'text')
+        .addColumn('token', 'text')
+        .addColumn('refresh_token', 'text')
+        .addColumn('client_id', 'text')
+        .addColumn('client_secret', 'text')
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('updated_by', 'integer')
+        .execute();
+    },
+  };
+}

@@ -20,7 +20,7 @@ import { migration026, migration041 } from './migrations-documents.ts';
 import { migration028 } from './migrations-waiting.ts';
 import { migration030 } from './migrations-odometer-photos.ts';
 import { migration032 } from './migrations-search.ts';
-import { migration034, migration040 } from './migrations-operator.ts';
+import { migration034, migration040, migration050 } from './migrations-operator.ts';
 import { migration033 } from './migrations-papers-cards.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
@@ -158,6 +158,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '041_documents_uid': migration041(),
         '044_payroll_lines_pages': migration044(dialect),
         '049_trip_confirmations': migration049(dialect),
+        '050_operator_settings': migration050(),
       };
     },
   };

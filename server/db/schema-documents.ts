@@ -69,7 +69,24 @@ export interface EtrnOperatorCursorsTable {
   after_index_key: string;
 }
 
+/**
+ * Per company, the operator its titles go through (migration 050): `files` or `diadoc` with the box and the
+ * credentials. The secrets (token, refresh token, client secret) are read by the job only, never answered.
+ */
+export interface CompanyOperatorSettingsTable {
+  company_id: number;
+  adapter: string;
+  box_id: string | null;
+  token: string | null;
+  refresh_token: string | null;
+  client_id: string | null;
+  client_secret: string | null;
+  updated_at: string;
+  updated_by: number | null;
+}
+
 export interface DocumentTables {
+  company_operator_settings: CompanyOperatorSettingsTable;
   etrn_documents: EtrnDocumentsTable;
   etrn_operator_runs: EtrnOperatorRunsTable;
   etrn_operator_events: EtrnOperatorEventsTable;

@@ -1,6 +1,7 @@
 /**
- * The operator job (docs/documents.md «The Диадок API adapter»): with Диадок configured, every `pollMs` (and at
- * start) it sends the company's ready titles and polls the sent ones for the operator's answer.
+ * The operator job (docs/documents.md «The Диадок API adapter», «The operator of a company»): every `pollMs` (and at
+ * start), for each company whose operator is Диадок's API — its saved setting, or the environment's company while it
+ * saved none —, it sends the company's ready titles and polls the sent ones, with that company's own client.
  *
  * Sending, per title: claimed by one conditional UPDATE (ready, not claimed or its claim older than the lease, not
  * before its backoff) that also counts the attempt — of two instances, or of a pass and a restarted process, only
@@ -27,7 +28,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.ts';
-import type { DiadocSettings } from '../config.ts';
+import type { DiadocApi, DiadocSettings } from '../config.ts';
+import { apiOf, diadocCompanies } from './operator-settings.ts';
 import type { OperatorRun } from '../../contract/documents.ts';
 import { diadocClient, type BoxTitle, type DiadocClient, type DiadocIds, type Fetch } from './diadoc.ts';
 import { applyAnswer } from './exchange.ts';
@@ -50,14 +52,15 @@ export const backoffMs = (attempts: number) => Math.min(BACKOFF_BASE_MS * 2 ** M
 export interface OperatorJob {
   /** One pass at `now` (tests choose it): sends, polls, stores and returns the pass's result. */
   runOnce(now?: Date): Promise<OperatorRun>;
+  /** The same pass, its result per company served. */
+  runEach(now?: Date): Promise<Map<number, OperatorRun>>;
   close(): Promise<void>;
 }
 
-export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = globalThis.fetch as unknown as Fetch, timer = true } = {}): OperatorJob {
+/** One company's side of the job: its own Диадок client (its box, its token refreshed in memory) and its pass. */
+function companyJob(db: Db, settings: DiadocSettings, fetch: Fetch, isClosed: () => boolean) {
   const client = diadocClient(settings, fetch);
   const company = settings.companyId;
-  let running: Promise<OperatorRun | null> = Promise.resolve(null);
-  let closed = false;
 
   const due = (now: string, cutoff: string) =>
     db.kysely
@@ -152,7 +155,7 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
     let received = 0;
     const cursor = await db.kysely.selectFrom('etrn_operator_cursors').select('after_index_key').where('company_id', '=', company).executeTakeFirst();
     let after = cursor?.after_index_key ?? null;
-    for (let page = 0; page < EVENT_PAGES && !closed; page += 1) {
+    for (let page = 0; page < EVENT_PAGES && !isClosed(); page += 1) {
       const res = await c.newTitles(after);
       if (!res.ok) {
         errors.push(res.detail);
@@ -241,7 +244,7 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
     const run: OperatorRun = { at: now, sent: 0, accepted: 0, rejected: 0, waiting: 0, received: 0, errors: [] };
     const candidates = await due(now, cutoff).select('id').orderBy('id').limit(BATCH).execute();
     for (const { id } of candidates) {
-      if (closed) break;
+      if (isClosed()) break;
       const token = randomUUID();
       const claim = await db.kysely
         .updateTable('etrn_documents')
@@ -266,7 +269,7 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
       .orderBy('id')
       .execute();
     for (const doc of sent) {
-      if (closed) break;
+      if (isClosed()) break;
       const res = await client.answer({ message_id: doc.operator_message_id as string, entity_id: doc.operator_entity_id ?? '' }, doc.idempotency_key ?? '');
       if (!res.ok) {
         run.errors.push(res.detail);
@@ -278,7 +281,7 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
         if (outcome.outcome === 'rejected') run.rejected += 1;
       }
     }
-    if (!closed) {
+    if (!isClosed()) {
       const taken = await intake(client, at);
       run.received = taken.received;
       run.errors.push(...taken.errors);
@@ -299,21 +302,78 @@ export function startOperatorJob(db: Db, settings: DiadocSettings, { fetch = glo
       .execute();
     return run;
   }
+  return { pass };
+}
 
-  function runOnce(at = new Date()): Promise<OperatorRun> {
-    const next = running.catch(() => null).then(() => (closed ? { at: at.toISOString(), sent: 0, accepted: 0, rejected: 0, waiting: 0, errors: [] } : pass(at)));
+const emptyRun = (at: Date): OperatorRun => ({ at: at.toISOString(), sent: 0, accepted: 0, rejected: 0, waiting: 0, received: 0, errors: [] });
+
+/**
+ * The job of the installation: every pass serves each company whose titles go through Диадок (its saved setting, or
+ * the environment's company while it saved none: operator-settings.ts `diadocCompanies`), each with its own client.
+ * A company's client is kept while its settings stay the same — so a refresh token the provider rotated is used
+ * for its next refresh — and made anew when the admin changes them (the saved token again; memory only).
+ */
+export function startOperatorJob(
+  db: Db,
+  env: DiadocSettings | null,
+  { fetch = globalThis.fetch as unknown as Fetch, timer = true, api }: { fetch?: Fetch; timer?: boolean; api?: DiadocApi } = {},
+): OperatorJob {
+  const shared = apiOf(api);
+  const jobs = new Map<number, { key: string; job: ReturnType<typeof companyJob> }>();
+  let running: Promise<unknown> = Promise.resolve(null);
+  let closed = false;
+  const isClosed = () => closed;
+
+  async function passes(at: Date): Promise<Map<number, OperatorRun>> {
+    const runs = new Map<number, OperatorRun>();
+    const served = await diadocCompanies(db, env, shared);
+    for (const settings of served) {
+      if (closed) break;
+      const key = JSON.stringify(settings);
+      let held = jobs.get(settings.companyId);
+      if (held?.key !== key) {
+        held = { key, job: companyJob(db, settings, fetch, isClosed) };
+        jobs.set(settings.companyId, held);
+      }
+      try {
+        runs.set(settings.companyId, await held.job.pass(at));
+      } catch (error) {
+        // One company's failure (its database rows, a bug) does not stop the others' pass.
+        console.error(`operator job failed for company ${settings.companyId}`, error);
+      }
+    }
+    for (const company of jobs.keys()) if (!served.some((s) => s.companyId === company)) jobs.delete(company);
+    return runs;
+  }
+
+  function runEach(at = new Date()): Promise<Map<number, OperatorRun>> {
+    const next = running.catch(() => null).then(() => (closed ? new Map<number, OperatorRun>() : passes(at)));
     running = next;
     return next;
   }
 
-  const tick = () => void runOnce().catch((error: unknown) => console.error('operator job failed', error));
+  async function runOnce(at = new Date()): Promise<OperatorRun> {
+    const total = emptyRun(at);
+    for (const run of (await runEach(at)).values()) {
+      total.sent += run.sent;
+      total.accepted += run.accepted;
+      total.rejected += run.rejected;
+      total.waiting += run.waiting;
+      total.received = (total.received ?? 0) + (run.received ?? 0);
+      total.errors.push(...run.errors);
+    }
+    return total;
+  }
+
+  const tick = () => void runEach().catch((error: unknown) => console.error('operator job failed', error));
   const first = timer ? setTimeout(tick, 5_000) : null;
-  const every = timer ? setInterval(tick, settings.pollMs) : null;
+  const every = timer ? setInterval(tick, env?.pollMs ?? shared.pollMs) : null;
   first?.unref();
   every?.unref();
 
   return {
     runOnce,
+    runEach,
     async close() {
       closed = true;
       if (first) clearTimeout(first);

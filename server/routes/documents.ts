@@ -12,20 +12,22 @@ import { contentDisposition } from '../exports/workbook.ts';
 import { encodeCp1251 } from '../etrn/xml.ts';
 import { conflict } from '../errors.ts';
 import { startOperatorJob } from '../documents/operator-job.ts';
+import { apiOf, diadocOf } from '../documents/operator-settings.ts';
 import type { DocumentExchange, OperatorRun } from '../../contract/documents.ts';
 
 export const documentRoutes: RouteModule = (app, ctx) => {
   const { db } = ctx;
-  // The files adapter for every company; the one DIADOC_COMPANY_ID names sends through Диадок's API by a job.
+  // The files adapter for every company but those whose operator is Диадок's API (their saved setting, or the
+  // environment's company: server/documents/operator-settings.ts); those a job serves, each with its own box.
   const adapter = filesAdapter;
-  const diadoc = ctx.config.diadoc;
-  if (diadoc) {
-    const job = startOperatorJob(db, diadoc, { timer: ctx.config.operatorJob !== false });
-    app.addHook('onClose', async () => job.close());
-  }
+  const env = ctx.config.diadoc;
+  const api = apiOf(ctx.config.diadocApi);
+  const job = startOperatorJob(db, env, { timer: ctx.config.operatorJob !== false, api });
+  app.addHook('onClose', async () => job.close());
 
   async function exchangeOf(company: number | null): Promise<DocumentExchange> {
-    if (company === null || diadoc?.companyId !== company) return { adapter: 'files', box_id: null, last_run: null };
+    const diadoc = company === null ? null : await diadocOf(db, company, env, api);
+    if (company === null || !diadoc) return { adapter: 'files', box_id: null, last_run: null };
     const run = await db.kysely.selectFrom('etrn_operator_runs').select('result').where('company_id', '=', company).executeTakeFirst();
     return { adapter: 'diadoc', box_id: diadoc.boxId, last_run: run ? (JSON.parse(run.result) as OperatorRun) : null };
   }
@@ -34,7 +36,8 @@ export const documentRoutes: RouteModule = (app, ctx) => {
     'GET /documents/': async ({ user, query }) => ({ ...(await listDocuments(db, user, query)), exchange: await exchangeOf(await companyFor(db, user, query.company_id)) }),
     'POST /documents/': ({ user, body }) => createDocument(db, user, body),
     'GET /documents/export': async ({ user, query, reply }) => {
-      if (diadoc && (await companyFor(db, user, query.company_id)) === diadoc.companyId) {
+      const company = await companyFor(db, user, query.company_id);
+      if (company !== null && (await diadocOf(db, company, env, api))) {
         throw conflict('Документы компании отправляет Диадок по API (фоновая задача): выгрузка файлов для неё выключена');
       }
       const day = await exportDay(db, user, adapter, query);

@@ -30,6 +30,7 @@ import { paperRoutes } from './papers.ts';
 import { statementRoutes } from './statements.ts';
 import { customerLinkRoutes } from './customer-links.ts';
 import { documentRoutes } from './documents.ts';
+import { operatorRoutes } from './operator.ts';
 
 export const routeModules: RouteModule[] = [
   authRoutes,
@@ -62,4 +63,5 @@ export const routeModules: RouteModule[] = [
   statementRoutes,
   customerLinkRoutes,
   documentRoutes,
+  operatorRoutes,
 ];

@@ -11,8 +11,6 @@
  * databases (the claim is a conditional UPDATE).
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
@@ -22,6 +20,7 @@ import { buildApp } from '../../server/app.ts';
 import type { DiadocSettings } from '../../server/config.ts';
 import { backoffMs, LEASE_MS, startOperatorJob } from '../../server/documents/operator-job.ts';
 import type { Fetch } from '../../server/documents/diadoc.ts';
+import { FakeDiadoc, POLLS } from '../fixtures/diadoc-fake.ts';
 import type { DocumentItem, DocumentPage } from '../../contract/documents.ts';
 import type { ReportDocuments } from '../../contract/calls/papers.ts';
 import { gatherTrip } from '../../server/papers/gather.ts';
@@ -31,135 +30,6 @@ import { buildT1Draft } from '../../server/etrn/titles.ts';
 import { encodeCp1251 } from '../../server/etrn/xml.ts';
 
 const DAY = '2026-11-27';
-const FIXTURES = join(import.meta.dirname, '../fixtures/diadoc');
-const recorded = (name: string) => JSON.parse(readFileSync(join(FIXTURES, `${name}.json`), 'utf8')) as Record<string, { status: number; body: unknown }>;
-const fill = (value: unknown, vars: Record<string, string>): unknown => JSON.parse(JSON.stringify(value).replace(/\{\{(\w+)\}\}/g, (m, k: string) => vars[k] ?? m));
-
-type Outcome = 'processing' | 'accepted' | 'rejected';
-/** The job's reading calls every pass makes (the sent titles' answers, the box's events). */
-const POLLS = ['/V3/GetMessage', '/V8/GetNewEvents'];
-
-/** Диадок as the docs describe it, answering with the recorded examples; counts what it created. */
-class FakeDiadoc {
-  requests: { method: string; path: string; query: Record<string, string>; headers: Record<string, string>; body: unknown }[] = [];
-  /** Documents by CustomDocumentId (= our key): what PostMessage created. */
-  docs = new Map<string, { messageId: string; entityId: string; xml: string }>();
-  outcome = new Map<string, Outcome>();
-  /** The next PostMessage (PostMessagePatch) creates the document but its answer is lost (the client times out). */
-  loseNextAnswer = false;
-  /** The access token Диадок takes now; the token endpoint gives `fresh` for the refresh token. */
-  accepted: string;
-  fresh = 'refreshed-access-token';
-  /** Every token is refused (even a fresh one): the application lost its access to the box. */
-  refuseAll = false;
-  /** Answer titles by operationId: what PostMessagePatch created. */
-  patches = new Map<string, { messageId: string; parentEntityId: string; entityId: string; xml: string }>();
-  /** The box's events (GetNewEvents), in order; `content` the bytes of each entity (GetEntityContent). */
-  events: { eventId: string; indexKey: string; messageId: string; entityId: string; fileName: string; signatureId: string; uid: string }[] = [];
-  content = new Map<string, Buffer>();
-  refreshToken: string;
-  tokenRequests: string[] = [];
-  /** Ids unique across the file's fakes (the titles of earlier tests are still polled). */
-  private static seq = 0;
-  private get n() {
-    return FakeDiadoc.seq;
-  }
-  private set n(value: number) {
-    FakeDiadoc.seq = value;
-  }
-  constructor(private readonly settings: DiadocSettings) {
-    this.accepted = settings.token;
-    this.refreshToken = settings.refresh?.refreshToken ?? '';
-  }
-
-  posts(key?: string, path = '/V3/PostMessage') {
-    return this.requests.filter((r) => r.path === path && (key === undefined || r.query.operationId === key)).length;
-  }
-
-  fetch: Fetch = async (url, init) => {
-    const u = new URL(url);
-    const query = Object.fromEntries(u.searchParams);
-    const form = init.headers['content-type'] === 'application/x-www-form-urlencoded';
-    const body = init.body ? (form ? Object.fromEntries(new URLSearchParams(init.body)) : (JSON.parse(init.body) as Record<string, unknown>)) : undefined;
-    this.requests.push({ method: init.method, path: u.pathname, query, headers: init.headers, body });
-    await new Promise((r) => setImmediate(r));
-    const reply = (r: { status: number; body: unknown }, vars: Record<string, string>) => ({ status: r.status, text: async () => JSON.stringify(fill(r.body, vars)) });
-    if (u.pathname === '/connect/token') {
-      const r = recorded('token');
-      const form = new URLSearchParams(init.body ?? '');
-      const ok = form.get('grant_type') === 'refresh_token' && form.get('refresh_token') === this.refreshToken && form.get('client_secret') === this.settings.refresh?.clientSecret;
-      if (!ok) return reply(r.refused!, {});
-      // The provider rotates the refresh token: the next refresh must present the new one.
-      this.refreshToken = `${this.settings.refresh?.refreshToken}-r${this.tokenRequests.length}`;
-      this.tokenRequests.push(this.refreshToken);
-      this.accepted = this.fresh;
-      return reply(r.response!, { accessToken: this.fresh, nextRefreshToken: this.refreshToken });
-    }
-    if (this.refuseAll || init.headers.authorization !== `Bearer ${this.accepted}`) return { status: 401, text: async () => '' };
-    if (u.pathname === '/V4/PostMessagePatch' && init.method === 'POST') {
-      const key = query.operationId ?? '';
-      const title = (body?.RecipientTitles as { ParentEntityId: string; SignedContent: { Content: string } }[])[0]!;
-      // operationId: a repeated call answers the first success, no second title.
-      let patch = this.patches.get(key);
-      if (!patch) {
-        this.n += 1;
-        patch = { messageId: String(body?.MessageId), parentEntityId: title.ParentEntityId, entityId: `f0e1d2c3-0000-4000-8000-${String(this.n).padStart(12, '0')}`, xml: new TextDecoder('windows-1251').decode(Buffer.from(title.SignedContent.Content, 'base64')) };
-        this.patches.set(key, patch);
-      }
-      if (this.loseNextAnswer) {
-        this.loseNextAnswer = false;
-        throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
-      }
-      return reply(recorded('post-message-patch').response!, { messageId: patch.messageId, parentEntityId: patch.parentEntityId, entityId: patch.entityId, patchId: `p-${key}` });
-    }
-    if (u.pathname === '/V8/GetNewEvents') {
-      const r = recorded('get-new-events');
-      const start = query.afterIndexKey ? this.events.findIndex((e) => e.indexKey === query.afterIndexKey) + 1 : 0;
-      const next = this.events.slice(start);
-      if (next.length === 0) return reply(r.none!, {});
-      // One event a page, as the recorded example: the job reads on while TotalCount says there are more.
-      const e = next[0]!;
-      const page = fill(r.t1Received!.body, { eventId: e.eventId, indexKey: e.indexKey, messageId: e.messageId, entityId: e.entityId, uid: e.uid, boxId: this.settings.boxId }) as { TotalCount: number; Events: { Message: { Entities: { EntityId: string; FileName?: string }[] } }[] };
-      page.TotalCount = next.length;
-      // The file's name set here: `fill` takes Latin placeholders only.
-      page.Events[0]!.Message.Entities[0]!.FileName = e.fileName;
-      page.Events[0]!.Message.Entities[1]!.EntityId = e.signatureId;
-      return { status: 200, text: async () => JSON.stringify(page) };
-    }
-    if (u.pathname === '/V4/GetEntityContent') {
-      const bytes = this.content.get(query.entityId ?? '');
-      if (!bytes) return { status: 404, text: async () => '' };
-      return { status: 200, text: async () => bytes.toString('latin1'), arrayBuffer: async () => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer };
-    }
-    if (u.pathname === '/V3/PostMessage' && init.method === 'POST') {
-      const key = query.operationId ?? '';
-      const attachment = (body?.DocumentAttachments as { SignedContent: { Content: string } }[])[0];
-      // Диадок's operationId: a repeated call answers the first success, no second document.
-      let doc = this.docs.get(key);
-      if (!doc) {
-        this.n += 1;
-        doc = { messageId: `a1b2c3d4-0000-4000-8000-${String(this.n).padStart(12, '0')}`, entityId: `e5f6a7b8-0000-4000-8000-${String(this.n).padStart(12, '0')}`, xml: new TextDecoder('windows-1251').decode(Buffer.from(attachment?.SignedContent.Content ?? '', 'base64')) };
-        this.docs.set(key, doc);
-      }
-      if (this.loseNextAnswer) {
-        this.loseNextAnswer = false;
-        throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' });
-      }
-      return reply(recorded('post-message').response!, { key, messageId: doc.messageId, entityId: doc.entityId, boxId: this.settings.boxId });
-    }
-    if (u.pathname === '/GetDocumentsByCustomId') {
-      const key = query.customDocumentId ?? '';
-      const doc = this.docs.get(key);
-      const r = recorded('get-documents-by-custom-id');
-      return doc ? reply(r.response!, { key, messageId: doc.messageId, entityId: doc.entityId }) : reply(r.none!, {});
-    }
-    if (u.pathname === '/V3/GetMessage') {
-      return reply(recorded('get-message')[this.outcome.get(query.messageId ?? '') ?? 'processing']!, { messageId: query.messageId ?? '', entityId: query.entityId ?? '' });
-    }
-    return { status: 404, text: async () => '' };
-  };
-}
-
 describe.each(backends)('the Диадок API adapter’s job ($name)', ({ databaseUrl }) => {
   let s: TestServer;
   let cards: CarrierCards;

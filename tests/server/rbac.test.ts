@@ -1245,6 +1245,20 @@ export const EXTRA_ROWS: Row[] = [
     badBy: 'admin',
   },
   {
+    call: 'GET /companies/{id}/operator',
+    method: 'GET',
+    matrix: '401 403 403 403 ok 404 ok',
+    make: async (c) => ({ url: `/api/companies/${c.w.companyA}/operator` }),
+  },
+  {
+    call: 'PUT /companies/{id}/operator',
+    method: 'PUT',
+    matrix: '401 403 403 403 ok 403 ok',
+    make: async (c) => ({ url: `/api/companies/${c.w.companyA}/operator`, body: { adapter: 'files' } }),
+    bad: async (c) => ({ url: `/api/companies/${c.w.companyA}/operator`, body: { adapter: 'diadoc', box_id: 'ящик', token: 't' } }),
+    badBy: 'admin',
+  },
+  {
     call: 'GET /reports/{id}/documents',
     method: 'GET',
     matrix: '401 403 ok 404 ok 404 ok',

@@ -26,6 +26,7 @@ import { RateLadder } from './RateLadder.tsx';
 import { CheckThresholdsCard } from './CheckThresholds.tsx';
 import { TripSettingsCard } from './TripSettings.tsx';
 import { PhotoRetentionCard } from './PhotoRetention.tsx';
+import { OperatorSettingsCard } from './OperatorSettings.tsx';
 import { CompanyRequisites } from './CompanyRequisites.tsx';
 import '../../ui/console/console.css';
 import './companies.css';
@@ -129,6 +130,7 @@ export function CompaniesManageScreen({ title }: ScreenProps) {
               <CheckThresholdsCard companyId={selected.id} canEdit offline={server.offline} reason={server.reason} />
               <TripSettingsCard companyId={selected.id} canEdit offline={server.offline} reason={server.reason} />
               <PhotoRetentionCard companyId={selected.id} offline={server.offline} reason={server.reason} />
+              <OperatorSettingsCard companyId={selected.id} offline={server.offline} reason={server.reason} />
             </div>
           )}
         </section>
