@@ -1,8 +1,9 @@
 /**
  * A company's figures for a period (the staff statistics, WAGES.md) at any length of history: aggregates, never
- * every load in memory. The period is walked month by month, and what sums loads does so `SLICE_DAYS` days a
- * statement (`partsOf`; on SQLite each statement is one turn of the event loop, the driver turning it before the
- * next: issue 35's «no call delays another by more than 100 ms»; tests/server/statistics-slices.test.ts):
+ * every load in memory. The period is walked month by month, and on SQLite what sums loads does so `SLICE_DAYS`
+ * days a statement (`partsOf`: each statement is one turn of the event loop, the driver turning it before the next —
+ * issue 35's «no call delays another by more than 100 ms»; tests/server/statistics-slices.test.ts; on PostgreSQL a
+ * month a statement, which runs outside the event loop):
  * - a closed month the period covers whole is read from what its close stored (payroll/summary.ts): its drivers'
  *   totals (payroll_drivers) and its revenue, losses and tasks (payroll_months) — a few rows a month, whatever its
  *   loads; only when it has losses and the period's first LOSS_ITEMS are not yet named are its lines read for them,
@@ -13,7 +14,8 @@
  * - an open month (the current one and the few not yet closed) is priced by the one rule in SQL (open-month.ts:
  *   the drivers' month volumes and bands first, then each load priced and rounded per load in the query), part by
  *   part with the month's rates read once;
- * - the loads not approved are counted a month a statement (`reports_unapproved_idx`, a partial index: migration 029).
+ * - the loads not approved are counted a month a statement on SQLite (`reports_unapproved_idx`, a partial index:
+ *   migration 029).
  * Per part the sums come per task and driver: the drivers' sums and the tasks (a task's loads share its date, so
  * its part) add up exactly — kopecks as integers, the delivered volume rounded once at the end. Per-load detail is
  * paged (`companyLoads`). The figures equal those of /payroll and the driver's statistics to the kopeck
@@ -32,19 +34,21 @@ type Slice = { month: string; start: string; end: string };
  * A month's slice in parts of `SLICE_DAYS` whole days, in date order: each figure is one short statement per part
  * (~3 600 loads of a 200-truck carrier, a few milliseconds), so no statement holds the event loop for long (issue 35:
  * no call delays another by more than 100 ms; outside a transaction the SQLite driver turns the loop before each).
+ * PostgreSQL runs a statement in its own process, not in the event loop: there the slice stays one statement, whose
+ * plan reads the month's assignments once (per part, its plan read them all again: `Seq Scan on task_drivers`).
  */
-const partsOf = (slice: Slice): Slice[] => daySlices(slice, SLICE_DAYS).map((p) => ({ month: slice.month, ...p }));
+const partsOf = (db: Db, slice: Slice): Slice[] => (db.dialect === 'postgres' ? [slice] : daySlices(slice, SLICE_DAYS).map((p) => ({ month: slice.month, ...p })));
 
 /**
- * Turns of the event loop a statement over loads lets pass before it runs (besides the SQLite driver's own, sqlite-
- * driver.ts): a short call made meanwhile — a driver's dozen statements, one a turn — runs ~GIVE_WAY of its
+ * Turns of the event loop a statement over loads lets pass before it runs on SQLite (besides the driver's own,
+ * sqlite-driver.ts): a short call made meanwhile — a driver's dozen statements, one a turn — runs ~GIVE_WAY of its
  * statements for each of these, so it waits for a few parts, not for one part per statement of its own. When no
  * other call waits, a turn costs microseconds.
  */
 const GIVE_WAY = 3;
 
-async function giveWay(): Promise<void> {
-  for (let i = 0; i < GIVE_WAY; i++) await nextTurn();
+async function giveWay(db: Db): Promise<void> {
+  if (db.dialect === 'sqlite') for (let i = 0; i < GIVE_WAY; i++) await nextTurn();
 }
 
 interface DriverSum {
@@ -158,8 +162,8 @@ function closedLines(db: Db, companyId: number, slice: Slice) {
 /** A closed month's slice cut by the period, summed from its stored lines part by part (`partsOf`). */
 async function addClosed(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const revenue = closedRevenue(db);
-  for (const part of partsOf(slice)) {
-    await giveWay();
+  for (const part of partsOf(db, slice)) {
+    await giveWay(db);
     const rows = await closedLines(db, companyId, part)
       .select([
         't.id as task_id',
@@ -185,7 +189,7 @@ const closedRevenue = (db: Db) => sql<number>`case when t.rate is null then 0 el
 async function addClosedLossItems(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const wanted = LOSS_ITEMS - acc.lossItems.length;
   if (wanted <= 0) return;
-  await giveWay();
+  await giveWay(db);
   const ids = await closedLines(db, companyId, slice)
     .select('r.id')
     .where(sql<boolean>`${closedRevenue(db)} < pl.amount_kop`)
@@ -231,8 +235,8 @@ async function addStored(db: Db, companyId: number, months: ReadonlyMap<string, 
  */
 async function addOpen(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const p = await openMonthPriced(db.kysely, db.dialect, companyId, slice.month, slice);
-  for (const part of partsOf(slice)) {
-    await giveWay();
+  for (const part of partsOf(db, slice)) {
+    await giveWay(db);
     const rows = await p
       .part(part)
       .select([
@@ -293,12 +297,18 @@ async function unapprovedSum(db: Db, filter: Pick<LoadFilter, 'driverId' | 'comp
   return { loads: Number(row?.loads ?? 0), quantity: Number(row?.quantity ?? 0) };
 }
 
-/** The company's `pendingLoads` over the period's months (`monthSlices`, every task's date in one): a statement a month. */
+/**
+ * The company's `pendingLoads` over the period's months (`monthSlices`, every task's date in one): on SQLite a
+ * statement a month (each a short turn), on PostgreSQL one over them all (see `partsOf`).
+ */
 async function companyPending(db: Db, companyId: number, slices: readonly Slice[]): Promise<PendingLoads> {
   let loads = 0;
   let quantity = 0;
-  for (const slice of slices) {
-    await giveWay();
+  const first = slices[0];
+  const last = slices.at(-1);
+  const statements = db.dialect === 'postgres' && first && last ? [{ ...first, end: last.end }] : slices;
+  for (const slice of statements) {
+    await giveWay(db);
     const sum = await unapprovedSum(db, { companyId, start_date: slice.start, end_date: slice.end });
     loads += sum.loads;
     quantity += sum.quantity;
@@ -370,7 +380,7 @@ export async function companyStatistics(db: Db, companyId: number, period: Perio
     const whole = stored.get(slice.month);
     if (whole) {
       // Its figures are in; its lines are read only for the period's first loss loads, part by part until named.
-      if (whole.losses > 0) for (const part of partsOf(slice)) if (acc.lossItems.length < LOSS_ITEMS) await addClosedLossItems(db, companyId, part, acc, transferOf);
+      if (whole.losses > 0) for (const part of partsOf(db, slice)) if (acc.lossItems.length < LOSS_ITEMS) await addClosedLossItems(db, companyId, part, acc, transferOf);
       continue;
     }
     if (closed.has(slice.month)) await addClosed(db, companyId, slice, acc, transferOf);

@@ -4,10 +4,11 @@
  * statement outside a transaction (server/db/sqlite-driver.ts), so what bounds a turn is the work of one statement:
  * here every statement of a period's statistics is recorded, and each one that sums the approved loads reads at
  * most SLICE_DAYS days of them — an open month, a closed month the period cuts, the loss loads of a whole closed
- * month — and the unapproved loads are counted a month at a time. The figures themselves are the other suites'
- * (statistics-summary, money-properties, reconciliation). Which statements were long needs no clock: their date
- * bounds say it (before this, an open month was one statement over the whole month, a cut closed month thirds of
- * ten days, the unapproved loads one statement over the whole period).
+ * month — and the unapproved loads are counted a month at a time. (PostgreSQL runs a statement outside the event
+ * loop: there a month a statement, one plan reading its assignments once.) The figures themselves are the other
+ * suites' (statistics-summary, money-properties, reconciliation). Which statements were long needs no clock: their
+ * date bounds say it (before this, an open month was one statement over the whole month, a cut closed month thirds
+ * of ten days, the unapproved loads one statement over the whole period).
  */
 import { createQueryId, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryId, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -55,7 +56,7 @@ describe.each(backends)('statistics in short statements ($name)', ({ databaseUrl
     s = server;
   });
 
-  it('each statement that sums the loads reads at most SLICE_DAYS days of them, the unapproved loads a month', async () => {
+  it('on SQLite each statement that sums the loads reads at most SLICE_DAYS days of them, the unapproved loads a month', async () => {
     const companyId = await makeCompany(s);
     const admin = await withAccessToken(s, await makeUser(s, 'admin', companyId));
     const drivers = [(await makeUser(s, 'driver', companyId)).id, (await makeUser(s, 'driver', companyId)).id];
@@ -89,8 +90,9 @@ describe.each(backends)('statistics in short statements ($name)', ({ databaseUrl
         const what = /review_status" <> /.test(text) ? 'unapproved' : 'approved';
         spans.push({ what, days: from && to ? days(from, to) : Infinity });
       }
-      expect(spans.filter((x) => x.what === 'approved').length).toBeGreaterThan(10);
-      for (const x of spans) expect(x.days, `${x.what} loads summed over ${x.days} days`).toBeLessThanOrEqual(x.what === 'approved' ? SLICE_DAYS : 31);
+      const sqlite = databaseUrl === undefined;
+      expect(spans.filter((x) => x.what === 'approved').length).toBeGreaterThan(sqlite ? 10 : 1);
+      for (const x of spans) expect(x.days, `${x.what} loads summed over ${x.days} days`).toBeLessThanOrEqual(sqlite && x.what === 'approved' ? SLICE_DAYS : 62);
     }
   });
 });
