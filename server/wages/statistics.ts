@@ -1,25 +1,55 @@
 /**
  * A company's figures for a period (the staff statistics, WAGES.md) at any length of history: aggregates, never
- * every load in memory. The period is walked month by month (a closed month in thirds), one slice per turn of the
- * event loop:
+ * every load in memory. The period is walked month by month, and on SQLite what sums loads does so `SLICE_DAYS`
+ * days a statement (`partsOf`: each statement is one turn of the event loop, the driver turning it before the next —
+ * issue 35's «no call delays another by more than 100 ms»; tests/server/statistics-slices.test.ts; on PostgreSQL a
+ * month a statement, which runs outside the event loop):
  * - a closed month the period covers whole is read from what its close stored (payroll/summary.ts): its drivers'
  *   totals (payroll_drivers) and its revenue, losses and tasks (payroll_months) — a few rows a month, whatever its
- *   loads; only when it has losses and the period's first LOSS_ITEMS are not yet named are its lines read for them;
- * - a closed month the period cuts (its first or last) is summed from its stored lines in SQL: Σ amount_kop (the
- *   per-load kopecks as frozen), its revenue Σ of each load's quantity × task price rounded to the kopeck per load;
+ *   loads; only when it has losses and the period's first LOSS_ITEMS are not yet named are its lines read for them,
+ *   part by part until they are;
+ * - a closed month the period cuts (its first or last) is summed from its stored lines in SQL, part by part: Σ
+ *   amount_kop (the per-load kopecks as frozen), its revenue Σ of each load's quantity × task price rounded to the
+ *   kopeck per load;
  * - an open month (the current one and the few not yet closed) is priced by the one rule in SQL (open-month.ts:
- *   the drivers' month volumes and bands first, then each load priced and rounded per load in the query).
- * Per-load detail is paged (`companyLoads`). The figures equal those of /payroll and the driver's statistics to the
- * kopeck (tests/server/money-properties.test.ts, payroll.test.ts).
+ *   the drivers' month volumes and bands first, then each load priced and rounded per load in the query), part by
+ *   part with the month's rates read once;
+ * - the loads not approved are counted a month a statement on SQLite (`reports_unapproved_idx`, a partial index:
+ *   migration 029).
+ * Per part the sums come per task and driver: the drivers' sums and the tasks (a task's loads share its date, so
+ * its part) add up exactly — kopecks as integers, the delivered volume rounded once at the end. Per-load detail is
+ * paged (`companyLoads`). The figures equal those of /payroll and the driver's statistics to the kopeck
+ * (tests/server/money-properties.test.ts, payroll.test.ts, statistics-summary.test.ts).
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages, type PendingLoads } from '../../contract/money.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { amountKop, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
-import { kopSql, monthThirds, openMonthPriced } from './open-month.ts';
+import { kopSql, monthSlices as daySlices, nextTurn, openMonthPriced, SLICE_DAYS } from './open-month.ts';
 
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+type Slice = { month: string; start: string; end: string };
+
+/**
+ * A month's slice in parts of `SLICE_DAYS` whole days, in date order: each figure is one short statement per part
+ * (~3 600 loads of a 200-truck carrier, a few milliseconds), so no statement holds the event loop for long (issue 35:
+ * no call delays another by more than 100 ms; outside a transaction the SQLite driver turns the loop before each).
+ * PostgreSQL runs a statement in its own process, not in the event loop: there the slice stays one statement, whose
+ * plan reads the month's assignments once (per part, its plan read them all again: `Seq Scan on task_drivers`).
+ */
+const partsOf = (db: Db, slice: Slice): Slice[] => (db.dialect === 'postgres' ? [slice] : daySlices(slice, SLICE_DAYS).map((p) => ({ month: slice.month, ...p })));
+
+/**
+ * Turns of the event loop a statement over loads lets pass before it runs on SQLite (besides the driver's own,
+ * sqlite-driver.ts): a short call made meanwhile — a driver's dozen statements, one a turn — runs ~GIVE_WAY of its
+ * statements for each of these, so it waits for a few parts, not for one part per statement of its own. When no
+ * other call waits, a turn costs microseconds.
+ */
+const GIVE_WAY = 3;
+
+async function giveWay(db: Db): Promise<void> {
+  if (db.dialect === 'sqlite') for (let i = 0; i < GIVE_WAY; i++) await nextTurn();
+}
 
 interface DriverSum {
   loads: number;
@@ -46,9 +76,29 @@ const driverSum = (acc: Acc, id: number): DriverSum => {
   return d;
 };
 
-/** Per-driver sums of a slice (SQL aggregates) into the period's figures; the slice's count of losses. */
-function addDriverRows(acc: Acc, rows: readonly { driver_id: number; loads: number; trips: number; quantity: number; pay_kop: number; revenue_kop: number; losses: number }[]): number {
-  let losses = 0;
+interface PartRow {
+  task_id: number;
+  driver_id: number;
+  loads: number;
+  trips: number;
+  quantity: number;
+  pay_kop: number;
+  revenue_kop: number;
+  losses: number;
+}
+
+/**
+ * A part's sums per task and driver (SQL aggregates) into the period's figures: the drivers' sums, the company's,
+ * its tasks (a task's loads are all on its date, so in one part: the parts' tasks are disjoint) and losses.
+ */
+function addPart(acc: Acc, rows: readonly PartRow[]): void {
+  addDriverRows(acc, rows);
+  acc.tasks += new Set(rows.map((r) => r.task_id)).size;
+  for (const r of rows) acc.lossCount += Number(r.losses);
+}
+
+/** Per-driver sums into the period's figures. */
+function addDriverRows(acc: Acc, rows: readonly Omit<PartRow, 'task_id' | 'losses'>[]): void {
   for (const r of rows) {
     const d = driverSum(acc, r.driver_id);
     d.loads += Number(r.loads);
@@ -59,9 +109,7 @@ function addDriverRows(acc: Acc, rows: readonly { driver_id: number; loads: numb
     acc.quantity += Number(r.quantity);
     acc.payKop += Number(r.pay_kop);
     acc.revenueKop += Number(r.revenue_kop);
-    losses += Number(r.losses);
   }
-  return losses;
 }
 
 /**
@@ -69,7 +117,7 @@ function addDriverRows(acc: Acc, rows: readonly { driver_id: number; loads: numb
  * load is dated outside them: the months before a young company's first task are not walked); «all time» is those
  * months whole. Two index lookups (min and max apart, each one step of the company's date index).
  */
-async function monthSlices(db: Db, companyId: number, period: Period): Promise<{ month: string; start: string; end: string }[]> {
+async function monthSlices(db: Db, companyId: number, period: Period): Promise<Slice[]> {
   const tasks = db.kysely.selectFrom('tasks').where('company_id', '=', companyId);
   const [first, last] = await Promise.all([
     tasks.select(sql<string | null>`min(date)`.as('d')).executeTakeFirst(),
@@ -89,15 +137,20 @@ async function monthSlices(db: Db, companyId: number, period: Period): Promise<{
   return slices;
 }
 
-/** The company's approved loads of a closed month's slice, from its stored lines (the joins selectLoads makes). */
-function closedLines(db: Db, companyId: number, slice: { month: string; start: string; end: string }) {
+/**
+ * The company's approved loads of a closed month's slice, from its stored lines (the joins selectLoads makes). On
+ * SQLite the lines' month is no index key (`+`): a part of a few days is read from the company's tasks of those
+ * days, each load's line by its report, not by walking the month's every line in its index.
+ */
+function closedLines(db: Db, companyId: number, slice: Slice) {
+  const line = (column: 'company_id' | 'month') => (db.dialect === 'postgres' ? sql.ref(`pl.${column}`) : sql`+pl.${sql.ref(column)}`);
   return db.kysely
     .selectFrom('payroll_lines as pl')
     .innerJoin('reports as r', 'r.id', 'pl.report_id')
     .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
     .innerJoin('tasks as t', 't.id', 'td.task_id')
-    .where('pl.company_id', '=', companyId)
-    .where('pl.month', '=', slice.month)
+    .where(line('company_id'), '=', companyId)
+    .where(line('month'), '=', slice.month)
     .where('pl.date', '>=', slice.start)
     .where('pl.date', '<=', slice.end)
     .where('t.company_id', '=', companyId)
@@ -106,35 +159,37 @@ function closedLines(db: Db, companyId: number, slice: { month: string; start: s
     .where('r.review_status', '=', 'approved');
 }
 
-async function addClosed(db: Db, companyId: number, slice: { month: string; start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
+/** A closed month's slice cut by the period, summed from its stored lines part by part (`partsOf`). */
+async function addClosed(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const revenue = closedRevenue(db);
-  const rows = await closedLines(db, companyId, slice)
-    .select([
-      'td.driver_id',
-      sql<number>`count(*)`.as('loads'),
-      sql<number>`sum(r.trips)`.as('trips'),
-      sql<number>`sum(pl.quantity)`.as('quantity'),
-      sql<number>`sum(pl.amount_kop)`.as('pay_kop'),
-      sql<number>`sum(${revenue})`.as('revenue_kop'),
-      sql<number>`sum(case when ${revenue} < pl.amount_kop then 1 else 0 end)`.as('losses'),
-    ])
-    .groupBy('td.driver_id')
-    .execute();
-  const losses = addDriverRows(acc, rows);
-  if (rows.length === 0) return;
-  const tasks = await closedLines(db, companyId, slice).select(sql<number>`count(distinct t.id)`.as('n')).executeTakeFirst();
-  acc.tasks += Number(tasks?.n ?? 0);
-  acc.lossCount += losses;
-  if (losses > 0) await addClosedLossItems(db, companyId, slice, acc, transferOf);
+  for (const part of partsOf(db, slice)) {
+    await giveWay(db);
+    const rows = await closedLines(db, companyId, part)
+      .select([
+        't.id as task_id',
+        'td.driver_id',
+        sql<number>`count(*)`.as('loads'),
+        sql<number>`sum(r.trips)`.as('trips'),
+        sql<number>`sum(pl.quantity)`.as('quantity'),
+        sql<number>`sum(pl.amount_kop)`.as('pay_kop'),
+        sql<number>`sum(${revenue})`.as('revenue_kop'),
+        sql<number>`sum(case when ${revenue} < pl.amount_kop then 1 else 0 end)`.as('losses'),
+      ])
+      .groupBy(['t.id', 'td.driver_id'])
+      .execute();
+    addPart(acc, rows);
+    if (rows.some((r) => Number(r.losses) > 0)) await addClosedLossItems(db, companyId, part, acc, transferOf);
+  }
 }
 
 /** The revenue of a stored line `pl` at its task's price `t.rate`, per load to the kopeck. */
 const closedRevenue = (db: Db) => sql<number>`case when t.rate is null then 0 else ${kopSql(db.dialect, sql`pl.quantity * t.rate`)} end`;
 
-/** The first loss loads of a closed month's slice, oldest first, while the period has named fewer than LOSS_ITEMS. */
-async function addClosedLossItems(db: Db, companyId: number, slice: { month: string; start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
+/** The first loss loads of a closed month's part, oldest first, while the period has named fewer than LOSS_ITEMS. */
+async function addClosedLossItems(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const wanted = LOSS_ITEMS - acc.lossItems.length;
   if (wanted <= 0) return;
+  await giveWay(db);
   const ids = await closedLines(db, companyId, slice)
     .select('r.id')
     .where(sql<boolean>`${closedRevenue(db)} < pl.amount_kop`)
@@ -166,7 +221,7 @@ async function addStored(db: Db, companyId: number, months: ReadonlyMap<string, 
     .where('month', 'in', [...months.keys()])
     .groupBy('driver_id')
     .execute();
-  addDriverRows(acc, rows.map((r) => ({ ...r, revenue_kop: 0, losses: 0 })));
+  addDriverRows(acc, rows.map((r) => ({ ...r, revenue_kop: 0 })));
   for (const m of months.values()) {
     acc.revenueKop += m.revenue_kop;
     acc.lossCount += m.losses;
@@ -174,32 +229,35 @@ async function addStored(db: Db, companyId: number, months: ReadonlyMap<string, 
   }
 }
 
-/** An open month's slice: its loads priced in SQL (open-month.ts), summed per driver there; only the first losses read as loads. */
-async function addOpen(db: Db, companyId: number, slice: { month: string; start: string; end: string }, acc: Acc, transferOf: Map<number, number>): Promise<void> {
+/**
+ * An open month's slice: its loads priced in SQL (open-month.ts), summed per task and driver part by part (`partsOf`);
+ * only the first losses read as loads.
+ */
+async function addOpen(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const p = await openMonthPriced(db.kysely, db.dialect, companyId, slice.month, slice);
-  const rows = await p.loads
-    .select([
-      'p.driver_id',
-      sql<number>`count(*)`.as('loads'),
-      sql<number>`sum(p.trips)`.as('trips'),
-      sql<number>`sum(p.quantity)`.as('quantity'),
-      sql<number>`sum(p.amount_kop)`.as('pay_kop'),
-      sql<number>`sum(p.revenue_kop)`.as('revenue_kop'),
-      sql<number>`sum(case when p.revenue_kop < p.amount_kop then 1 else 0 end)`.as('losses'),
-    ])
-    .groupBy('p.driver_id')
-    .execute();
-  const losses = addDriverRows(acc, rows);
-  if (rows.length === 0) return;
-  // The tasks need no price: counted over the loads unpriced.
-  const tasks = await p.approved.select(sql<number>`count(distinct t.id)`.as('n')).executeTakeFirst();
-  acc.tasks += Number(tasks?.n ?? 0);
-  acc.lossCount += losses;
-  const wanted = LOSS_ITEMS - acc.lossItems.length;
-  if (losses > 0 && wanted > 0) {
-    const ids = await p.loads.select('p.report_id as id').where(sql<boolean>`p.revenue_kop < p.amount_kop`).orderBy('p.date').orderBy('p.report_id').limit(wanted).execute();
-    const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, reportIds: ids.map((i) => i.id), review: 'approved' }));
-    acc.lossItems.push(...loads.map((l) => companyItem(l, transferOf)));
+  for (const part of partsOf(db, slice)) {
+    await giveWay(db);
+    const rows = await p
+      .part(part)
+      .select([
+        'p.task_id',
+        'p.driver_id',
+        sql<number>`count(*)`.as('loads'),
+        sql<number>`sum(p.trips)`.as('trips'),
+        sql<number>`sum(p.quantity)`.as('quantity'),
+        sql<number>`sum(p.amount_kop)`.as('pay_kop'),
+        sql<number>`sum(p.revenue_kop)`.as('revenue_kop'),
+        sql<number>`sum(case when p.revenue_kop < p.amount_kop then 1 else 0 end)`.as('losses'),
+      ])
+      .groupBy(['p.task_id', 'p.driver_id'])
+      .execute();
+    addPart(acc, rows);
+    const wanted = LOSS_ITEMS - acc.lossItems.length;
+    if (wanted > 0 && rows.some((r) => Number(r.losses) > 0)) {
+      const ids = await p.part(part).select('p.report_id as id').where(sql<boolean>`p.revenue_kop < p.amount_kop`).orderBy('p.date').orderBy('p.report_id').limit(wanted).execute();
+      const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { companyId, reportIds: ids.map((i) => i.id), review: 'approved' }));
+      acc.lossItems.push(...loads.map((l) => companyItem(l, transferOf)));
+    }
   }
 }
 
@@ -219,6 +277,12 @@ export function companyItem(l: PricedLoad, transferOf: ReadonlyMap<number, numbe
 
 /** Loads filed in the period but not approved (pending or disputed): counted apart, not paid. In SQL. */
 export async function pendingLoads(db: Db, filter: Pick<LoadFilter, 'driverId' | 'companyId' | 'start_date' | 'end_date'>): Promise<PendingLoads> {
+  const sum = await unapprovedSum(db, filter);
+  return { loads: sum.loads, quantity: roundQuantity(sum.quantity) };
+}
+
+/** The count and delivered volume (not rounded) of the loads `pendingLoads` counts. */
+async function unapprovedSum(db: Db, filter: Pick<LoadFilter, 'driverId' | 'companyId' | 'start_date' | 'end_date'>): Promise<{ loads: number; quantity: number }> {
   const row = await db.kysely
     .selectFrom('reports as r')
     .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
@@ -230,7 +294,26 @@ export async function pendingLoads(db: Db, filter: Pick<LoadFilter, 'driverId' |
     .$if(filter.start_date !== undefined, (qb) => qb.where('t.date', '>=', filter.start_date as string))
     .$if(filter.end_date !== undefined, (qb) => qb.where('t.date', '<=', filter.end_date as string))
     .executeTakeFirst();
-  return { loads: Number(row?.loads ?? 0), quantity: roundQuantity(Number(row?.quantity ?? 0)) };
+  return { loads: Number(row?.loads ?? 0), quantity: Number(row?.quantity ?? 0) };
+}
+
+/**
+ * The company's `pendingLoads` over the period's months (`monthSlices`, every task's date in one): on SQLite a
+ * statement a month (each a short turn), on PostgreSQL one over them all (see `partsOf`).
+ */
+async function companyPending(db: Db, companyId: number, slices: readonly Slice[]): Promise<PendingLoads> {
+  let loads = 0;
+  let quantity = 0;
+  const first = slices[0];
+  const last = slices.at(-1);
+  const statements = db.dialect === 'postgres' && first && last ? [{ ...first, end: last.end }] : slices;
+  for (const slice of statements) {
+    await giveWay(db);
+    const sum = await unapprovedSum(db, { companyId, start_date: slice.start, end_date: slice.end });
+    loads += sum.loads;
+    quantity += sum.quantity;
+  }
+  return { loads, quantity: roundQuantity(quantity) };
 }
 
 /** Accepted transfers touching the company, with their carrier task's completed volume in the period. */
@@ -296,14 +379,12 @@ export async function companyStatistics(db: Db, companyId: number, period: Perio
   for (const slice of slices) {
     const whole = stored.get(slice.month);
     if (whole) {
-      // Its figures are in; its lines are read only for the period's first loss loads.
-      if (whole.losses > 0 && acc.lossItems.length < LOSS_ITEMS) await addClosedLossItems(db, companyId, slice, acc, transferOf);
+      // Its figures are in; its lines are read only for the period's first loss loads, part by part until named.
+      if (whole.losses > 0) for (const part of partsOf(db, slice)) if (acc.lossItems.length < LOSS_ITEMS) await addClosedLossItems(db, companyId, part, acc, transferOf);
       continue;
     }
-    // A closed month cut by the period in thirds: each aggregate a third of its lines, one turn of the event loop each.
-    if (closed.has(slice.month)) for (const part of monthThirds(slice)) await addClosed(db, companyId, part, acc, transferOf);
+    if (closed.has(slice.month)) await addClosed(db, companyId, slice, acc, transferOf);
     else await addOpen(db, companyId, slice, acc, transferOf);
-    await yieldTurn();
   }
   const adjustments = await db.kysely
     .selectFrom('payroll_adjustments')
@@ -344,7 +425,7 @@ export async function companyStatistics(db: Db, companyId: number, period: Perio
     total_amount: fromKop(acc.payKop + adjustmentsKop),
     revenue: fromKop(acc.revenueKop),
     margin: fromKop(acc.revenueKop - acc.payKop - adjustmentsKop),
-    pending: await pendingLoads(db, { companyId, ...period }),
+    pending: await companyPending(db, companyId, slices),
     loads: acc.loads,
     tasks: acc.tasks,
     drivers,
