@@ -218,20 +218,21 @@ export function staffTaskQuery(db: Db, user: AuthUser, q: StaffFilter) {
       qb.where(({ or, eb }) => or([eb('t.customer_id', '=', q.counterparty_id as number), eb('t.shipper_id', '=', q.counterparty_id as number), eb('t.consignee_id', '=', q.counterparty_id as number)])),
     )
     .$if(q.place_id !== undefined, (qb) => qb.where(({ or, eb }) => or([eb('t.loading_place_id', '=', q.place_id as number), eb('t.unloading_place_id', '=', q.place_id as number)])))
-    .$if(!!q.search, (qb) => qb.where(staffSearch(db, q.search as string, isSuperAdmin(user) ? (q.company_id ?? null) : (user.company_id ?? -1))));
+    .$if(!!q.search, (qb) => qb.where(staffSearch(db, q.search as string, isSuperAdmin(user) ? (q.company_id ?? null) : (user.company_id ?? -1), q)));
 }
 
 /**
  * Staff search a task by its cargo or places, by a driver on it (by name), by a counterparty it names (by name), or by
  * its number («123», «№123»).
  */
-function staffSearch(db: Db, search: string, companyId: number | null) {
+function staffSearch(db: Db, search: string, companyId: number | null, q: StaffFilter) {
   // One set of ids, each part read once by an index — the text by its own (search.ts), the drivers by name first
   // (a small table) and then their parts by the driver index, the number itself — not a test of every task of the
   // period (an OR of a subquery and the texts made PostgreSQL read the whole table, SQLite every task of the company).
   const number = /^№?\s*(\d{1,9})$/.exec(search.trim())?.[1];
   const parts = [
-    taskTextIds(db.dialect, search),
+    // PostgreSQL: the text's tasks bounded by the list's own filters (search.ts), not every company's history.
+    taskTextIds(db.dialect, search, { companyId, status: q.status === 'all' ? undefined : q.status, dateFrom: q.date_from, dateTo: q.date_to }),
     sql`select sd.task_id from task_drivers sd where sd.driver_id in ${usersNamed(db.dialect, search)}`,
     counterpartyTaskIds(db.dialect, search, companyId),
     ...(number ? [sql`select cast(${Number(number)} as integer)`] : []),

@@ -71,6 +71,25 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
 
   const october = 'month=2026-10';
 
+  // PostgreSQL reads the month's waiting loads by another plan than SQLite (payroll.ts monthUnapproved): the same
+  // loads, counted, summed and listed in the same order, open and closed.
+  it("lists a month's waiting loads — pending and disputed, its own tasks only — by date then report, open and closed", async () => {
+    const later = await createTask(s, p.company, { date: '2026-10-20', rate: 600 });
+    const laterPart = await addDriver(s, later, p.driver2.id, {});
+    const waiting = [await addLoad(s, laterPart, 7, { review: 'pending' }), await addLoad(s, laterPart, 8.25, { review: 'disputed' })];
+    await addLoad(s, laterPart, 9, { review: 'approved' });
+    const earlier = await createTask(s, p.company, { date: '2026-10-02', rate: 600 });
+    const first = await addLoad(s, await addDriver(s, earlier, p.driver2.id, {}), 3, { review: 'disputed' });
+    // Not October's, or not the company's: never listed.
+    await addLoad(s, await addDriver(s, await createTask(s, p.company, { date: '2026-11-01', rate: 600 }), p.driver.id, {}), 11, { review: 'pending' });
+    await addLoad(s, await addDriver(s, await createTask(s, p.otherCompany, { date: '2026-10-10', rate: 600 }), p.otherDriver.id, {}), 13, { review: 'pending' });
+    const expected = { loads: 4, quantity: 43.25, items: [first, pendingReport, ...waiting] };
+    const pendingOf = (m: PayrollMonth) => ({ loads: m.pending.loads, quantity: m.pending.quantity, items: m.pending.items.map((i) => i.report_id) });
+    expect(pendingOf(await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin))).toEqual(expected);
+    await close('2026-10');
+    expect(pendingOf(await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin))).toEqual(expected);
+  });
+
   it('shows a month: each driver’s approved loads, pay and total; pending loads apart', async () => {
     const m = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
     expect(m).toMatchObject({ status: 'open', month: '2026-10', total_quantity: 150.5, loads_amount: 120 * 480 + 30.5 * 500, adjustments_amount: 0 });

@@ -55,13 +55,14 @@ describe.each(backends)('searches on their indexes ($name)', ({ databaseUrl }) =
     (await get<Page<ReportListItem>>(`/reports/?limit=200&date_from=2026-11-01&date_to=2026-11-30&search=${encodeURIComponent(q)}`, p.manager)).items.map((r) => r.id);
 
   /** What the task search answered before the index: LIKE/ILIKE over every spelling, a driver by name, a number. */
-  const oldTaskSearch = async (q: string) => {
+  const oldTaskSearch = async (q: string, f: { company?: number | null; status?: 'all' } = {}) => {
     const byDriver = sql<SqlBool>`t.id in (select sd.task_id from task_drivers sd where sd.driver_id in (select su.id from users su where ${everySpelling(s.db.dialect, q, ['su.name'])}))`;
+    const company = f.company === undefined ? p.company : f.company;
     const rows = await s.db.kysely
       .selectFrom('tasks as t')
       .select('t.id')
-      .where('t.company_id', '=', p.company)
-      .where('t.status', '=', 'completed')
+      .$if(company !== null, (qb) => qb.where('t.company_id', '=', company as number))
+      .$if(f.status !== 'all', (qb) => qb.where('t.status', '=', 'completed'))
       .where(sql<SqlBool>`(${everySpelling(s.db.dialect, q, TEXT)} or ${byDriver})`)
       .orderBy('t.date', 'desc')
       .orderBy('t.id', 'desc')
@@ -69,16 +70,17 @@ describe.each(backends)('searches on their indexes ($name)', ({ databaseUrl }) =
     return rows.map((r) => r.id);
   };
   /** What the review list's search answered before: the same over the ticket, the task's texts and the driver. */
-  const oldReportSearch = async (q: string) => {
+  const oldReportSearch = async (q: string, f: { company?: number | null; from?: string; to?: string } = {}) => {
+    const company = f.company === undefined ? p.company : f.company;
     const rows = await s.db.kysely
       .selectFrom('reports as r')
       .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
       .innerJoin('tasks as t', 't.id', 'td.task_id')
       .leftJoin('users as u', 'u.id', 'r.driver_id')
       .select('r.id')
-      .where('t.company_id', '=', p.company)
-      .where('t.date', '>=', '2026-11-01')
-      .where('t.date', '<=', '2026-11-30')
+      .$if(company !== null, (qb) => qb.where('t.company_id', '=', company as number))
+      .where('t.date', '>=', f.from ?? '2026-11-01')
+      .where('t.date', '<=', f.to ?? '2026-11-30')
       .where(everySpelling(s.db.dialect, q, ['r.ticket_number', ...TEXT, 'u.name']))
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc')
@@ -217,5 +219,34 @@ describe.each(backends)('searches on their indexes ($name)', ({ databaseUrl }) =
     expect(plan.some((d) => /^SCAN tasks_search VIRTUAL TABLE INDEX \d+:M/.test(d))).toBe(true);
     expect(plan).toContain('SEARCH sd USING INDEX task_drivers_driver_idx (driver_id=?)');
     expect(plan.filter((d) => d.startsWith('SCAN ') && !d.startsWith('SCAN tasks_search') && d !== 'SCAN su')).toEqual([]);
+  });
+
+  // PostgreSQL bounds the text's tasks by the list's own filters (search.ts taskTextIds): under each filter — every
+  // status, a period, a super-admin's every company or one — the rows are still exactly the plain search's. Last:
+  // its rows would change the totals the tests above count.
+  it("answers the plain search's rows under every filter the text is bounded by", async () => {
+    // The text outside the period and in the other company, with reports, so the bounds have something to leave out.
+    const october = await createTask(s, p.company, { status: 'completed', date: '2026-10-31', cargo: 'Щебень из октября' });
+    const octoberPart = await addDriver(s, october, p.driver.id, { status: 'completed' });
+    await addReport(octoberPart, p.driver.id, 'щеб-10', 6);
+    const other = await s.db.kysely.selectFrom('tasks').select('id').where('company_id', '=', p.otherCompany).executeTakeFirstOrThrow();
+    await addReport(await addDriver(s, other.id, p.otherDriver.id, { status: 'completed' }), p.otherDriver.id, 'Щ-1', 7);
+    const reportsOf = async (q: string, user: SignedInUser, extra: string) =>
+      (await get<Page<ReportListItem>>(`/reports/?limit=200&search=${encodeURIComponent(q)}${extra}`, user)).items.map((r) => r.id);
+    for (const q of ['щебень', 'ще', 'Семёнов', 'щеб', 'рьер']) {
+      expect({ q, rows: await taskSearch(q, '&status=all') }).toEqual({ q, rows: await oldTaskSearch(q, { status: 'all' }) });
+      const all = await get<Page<Task>>(`/tasks/completed/?limit=200&search=${encodeURIComponent(q)}`, p.superAdmin);
+      expect({ q, rows: all.items.map((t) => t.id) }).toEqual({ q, rows: await oldTaskSearch(q, { company: null }) });
+      const one = await get<Page<Task>>(`/tasks/completed/?limit=200&company_id=${p.otherCompany}&search=${encodeURIComponent(q)}`, p.superAdmin);
+      expect({ q, rows: one.items.map((t) => t.id) }).toEqual({ q, rows: await oldTaskSearch(q, { company: p.otherCompany }) });
+      for (const [from, to] of [['2026-10-01', '2026-11-30'], ['2026-10-31', '2026-10-31'], ['2026-11-11', '2026-11-12']] as const) {
+        const period = `&date_from=${from}&date_to=${to}`;
+        expect({ q, from, rows: await reportsOf(q, p.manager, period) }).toEqual({ q, from, rows: await oldReportSearch(q, { from, to }) });
+        expect({ q, from, rows: await reportsOf(q, p.superAdmin, period) }).toEqual({ q, from, rows: await oldReportSearch(q, { company: null, from, to }) });
+      }
+    }
+    // Sanity: the October task is found by a period that holds it, the other company's by the super-admin.
+    expect(await reportsOf('щебень', p.manager, '&date_from=2026-10-01&date_to=2026-10-31')).toHaveLength(1);
+    expect(await oldTaskSearch('щебень', { company: null })).toHaveLength(5);
   });
 });
