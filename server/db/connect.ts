@@ -10,11 +10,12 @@ import { Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import type { Database } from './schema.ts';
 import { migrationProvider, type Dialect } from './migrations.ts';
 import { BusyAwareSqliteDialect, SQLITE_BUSY_TIMEOUT_MS } from './sqlite-driver.ts';
-import { notePostgresCaseFolding } from '../tasks/search.ts';
 
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** Whether the database's case-insensitive match folds Cyrillic (PostgreSQL's ILIKE by its ctype; server/tasks/search.ts). */
+  foldsCase: boolean;
   close(): Promise<void>;
 }
 
@@ -60,13 +61,15 @@ export async function openDb(options: DbOptions): Promise<Db> {
     if (r.status === 'Error') throw new Error(`migration ${r.migrationName} failed`);
   }
   if (error) throw error instanceof Error ? error : new Error(String(error));
+  // The searches need one ILIKE instead of four spellings when the database's ctype folds Cyrillic (search.ts).
+  // SQLite's LIKE folds ASCII only: its searches try the spellings.
+  let foldsCase = false;
   if (dialect === 'postgres') {
-    // The searches need one ILIKE instead of four spellings when the database's ctype folds Cyrillic (search.ts).
     const { rows } = await sql<{ folds: boolean }>`select 'ЁЖ' ilike 'ёж' as folds`.execute(kysely);
-    notePostgresCaseFolding(rows[0]?.folds === true);
+    foldsCase = rows[0]?.folds === true;
   }
 
-  return { kysely, dialect, close: () => kysely.destroy() };
+  return { kysely, dialect, foldsCase, close: () => kysely.destroy() };
 }
 
 /** ISO time now, the one format every time column uses. */

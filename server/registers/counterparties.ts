@@ -64,7 +64,7 @@ export async function listCounterparties(db: Db, companyId: number, query: z.out
     const digits = query.q.replace(/\s+/g, '');
     const q = query.q;
     list = list.where((eb) =>
-      /^\d+$/.test(digits) ? eb.or([eb('c.inn', 'like', `${digits}%`), searchCondition(db.dialect, q, ['c.name'])]) : searchCondition(db.dialect, q, ['c.name', 'c.full_name']),
+      /^\d+$/.test(digits) ? eb.or([eb('c.inn', 'like', `${digits}%`), searchCondition(db, q, ['c.name'])]) : searchCondition(db, q, ['c.name', 'c.full_name']),
     );
   }
   return pageOf(list.clearSelect(), list.orderBy('c.name').orderBy('c.id'), query, toCounterparty);

@@ -48,7 +48,7 @@ export async function listPlaces(db: Db, companyId: number, query: z.output<type
   if (query.counterparty_id !== undefined) list = list.where('p.counterparty_id', '=', query.counterparty_id);
   if (query.q) {
     const q = query.q;
-    list = list.where(() => searchCondition(db.dialect, q, ['p.name', 'p.address']));
+    list = list.where(() => searchCondition(db, q, ['p.name', 'p.address']));
   }
   return pageOf(list.clearSelect(), list.orderBy('p.name').orderBy('p.id'), query, toPlace);
 }

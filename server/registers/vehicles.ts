@@ -59,7 +59,7 @@ export async function listVehicles(db: Db, companyId: number, query: z.output<ty
     const q = query.q;
     // A plate is found as typed, with Latin look-alikes, spaces and case as the plate's own rule reads them.
     const plate = plateCharacters(q).replace(/[%_\\]/g, '');
-    list = list.where((eb) => eb.or([...(plate ? [eb('plate_key', 'like', `%${plate}%`)] : []), searchCondition(db.dialect, q, ['make', 'model'])]));
+    list = list.where((eb) => eb.or([...(plate ? [eb('plate_key', 'like', `%${plate}%`)] : []), searchCondition(db, q, ['make', 'model'])]));
   }
   const page = await pageOf(list.clearSelect(), list.orderBy('is_active', 'desc').orderBy('plate').orderBy('id'), query, (row) => row);
   return { ...page, items: await toVehicles(db, page.items) };

@@ -29,7 +29,7 @@ export const userAdminRoutes: RouteModule = (app, ctx) => {
   registerArea(app, ctx, userAdminCalls, {
     'GET /users/': async ({ query: q }) => {
       let select = db.kysely.selectFrom('users');
-      if (q.search) select = select.where(searchCondition(db.dialect, q.search, ['users.name', 'users.email', 'users.phone']));
+      if (q.search) select = select.where(searchCondition(db, q.search, ['users.name', 'users.email', 'users.phone']));
       const roles = rolesOfFilter(q.role);
       if (roles.length > 0) select = select.where('users.role', 'in', roles);
       if (q.company_id) select = select.where('users.company_id', '=', q.company_id);

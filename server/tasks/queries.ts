@@ -26,7 +26,7 @@ export async function availableTasks(db: Db, user: AuthUser, q: AvailableQuery):
     .where('t.status', 'in', ['open', 'in_progress'])
     .where('t.date', '>=', localToday())
     .$if(q.date !== undefined, (qb) => qb.where('t.date', '=', q.date as string))
-    .$if(!!q.search, (qb) => qb.where(searchCondition(db.dialect, q.search as string, SEARCH_COLUMNS)))
+    .$if(!!q.search, (qb) => qb.where(searchCondition(db, q.search as string, SEARCH_COLUMNS)))
     .where(({ not, exists, selectFrom }) =>
       not(
         exists(
@@ -232,9 +232,9 @@ function staffSearch(db: Db, search: string, companyId: number | null, q: StaffF
   const number = /^№?\s*(\d{1,9})$/.exec(search.trim())?.[1];
   const parts = [
     // PostgreSQL: the text's tasks bounded by the list's own filters (search.ts), not every company's history.
-    taskTextIds(db.dialect, search, { companyId, status: q.status === 'all' ? undefined : q.status, dateFrom: q.date_from, dateTo: q.date_to }),
-    sql`select sd.task_id from task_drivers sd where sd.driver_id in ${usersNamed(db.dialect, search)}`,
-    counterpartyTaskIds(db.dialect, search, companyId),
+    taskTextIds(db, search, { companyId, status: q.status === 'all' ? undefined : q.status, dateFrom: q.date_from, dateTo: q.date_to }),
+    sql`select sd.task_id from task_drivers sd where sd.driver_id in ${usersNamed(db, search)}`,
+    counterpartyTaskIds(db, search, companyId),
     ...(number ? [sql`select cast(${Number(number)} as integer)`] : []),
   ];
   return sql<SqlBool>`t.id in (${sql.join(parts, sql` union `)})`;

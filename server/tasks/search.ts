@@ -16,15 +16,15 @@ function escapeLike(s: string): string {
 }
 
 /**
- * Whether PostgreSQL's `ILIKE` folds Cyrillic case in this database (its ctype: yes under C.UTF-8 or ru_RU.UTF-8,
- * no under C), probed by openDb. When it does, every spelling below is the same `ILIKE` and one is enough: nine
- * ILIKEs over three columns made PostgreSQL guess 163 000 of 281 000 tasks for «щебень» (it matches 70 000) and
- * read the table row by row (5.8 s at full size) instead of the trigram index (0.3 s).
+ * What a search needs of its database: the dialect, and whether its case-insensitive match folds Cyrillic —
+ * PostgreSQL's `ILIKE` does under a ctype of C.UTF-8 or ru_RU.UTF-8, not under C (probed by openDb, kept on the `Db`,
+ * so two databases in one process each keep their own). When it does, every spelling below is the same `ILIKE` and
+ * one is enough: nine ILIKEs over three columns made PostgreSQL guess 163 000 of 281 000 tasks for «щебень» (it
+ * matches 70 000) and read the table row by row (5.8 s at full size) instead of the trigram index (0.3 s).
  */
-let postgresFoldsCase = false;
-
-export function notePostgresCaseFolding(folds: boolean): void {
-  postgresFoldsCase = folds;
+export interface SearchDb {
+  dialect: Dialect;
+  foldsCase: boolean;
 }
 
 export function spellings(query: string): string[] {
@@ -34,9 +34,9 @@ export function spellings(query: string): string[] {
 }
 
 /** `(col1 LIKE %q% OR col2 LIKE %q% ...)` over every spelling. */
-export function searchCondition(dialect: Dialect, query: string, columns: readonly string[]): RawBuilder<SqlBool> {
-  const op = dialect === 'postgres' ? sql.raw('ilike') : sql.raw('like');
-  const variants = dialect === 'postgres' && postgresFoldsCase ? [query] : spellings(query);
+export function searchCondition(db: SearchDb, query: string, columns: readonly string[]): RawBuilder<SqlBool> {
+  const op = db.dialect === 'postgres' ? sql.raw('ilike') : sql.raw('like');
+  const variants = db.dialect === 'postgres' && db.foldsCase ? [query] : spellings(query);
   const parts = columns.flatMap((column) =>
     variants.map((v) => sql`${sql.ref(column)} ${op} ${`%${escapeLike(v)}%`} escape '\\'`),
   );
@@ -66,12 +66,12 @@ export interface TaskBounds {
  * against its own few thousand; bounded, the set is the list's own (docs/scale.md «PostgreSQL reads at full size»).
  * The same tasks pass the caller's filters either way. SQLite's FTS5 query stays as it was (its goals are met).
  */
-export function taskTextIds(dialect: Dialect, query: string, within: TaskBounds = {}): RawBuilder<unknown> {
-  if (dialect === 'sqlite' && [...query].length >= TRIGRAM) {
+export function taskTextIds(db: SearchDb, query: string, within: TaskBounds = {}): RawBuilder<unknown> {
+  if (db.dialect === 'sqlite' && [...query].length >= TRIGRAM) {
     return sql`select rowid from tasks_search where tasks_search match ${`"${query.replaceAll('"', '""')}"`}`;
   }
   const bounds =
-    dialect === 'postgres'
+    db.dialect === 'postgres'
       ? [
           ...(within.companyId != null ? [sql`st.company_id = ${within.companyId}`] : []),
           ...(within.status !== undefined ? [sql`st.status = ${within.status}`] : []),
@@ -79,7 +79,7 @@ export function taskTextIds(dialect: Dialect, query: string, within: TaskBounds 
           ...(within.dateTo !== undefined ? [sql`st.date <= ${within.dateTo}`] : []),
         ]
       : [];
-  return sql`select st.id from tasks st where ${sql.join([...bounds, searchCondition(dialect, query, taskTextColumns('st'))], sql` and `)}`;
+  return sql`select st.id from tasks st where ${sql.join([...bounds, searchCondition(db, query, taskTextColumns('st'))], sql` and `)}`;
 }
 
 /**
@@ -87,15 +87,15 @@ export function taskTextIds(dialect: Dialect, query: string, within: TaskBounds 
  * company's counterparties first (a small set), then each link by its own index. The register's «Задачи» link searches a
  * card's name, so a counterparty finds its tasks though no task text holds its name.
  */
-export function counterpartyTaskIds(dialect: Dialect, query: string, companyId: number | null): RawBuilder<unknown> {
+export function counterpartyTaskIds(db: SearchDb, query: string, companyId: number | null): RawBuilder<unknown> {
   // The caller's company's cards by their (company_id, name) index; all companies' only for a super-admin's list.
   const company = companyId === null ? sql`` : sql`sc.company_id = ${companyId} and `;
-  const named = sql`(select sc.id from counterparties sc where ${company}(${searchCondition(dialect, query, ['sc.name', 'sc.full_name'])}))`;
+  const named = sql`(select sc.id from counterparties sc where ${company}(${searchCondition(db, query, ['sc.name', 'sc.full_name'])}))`;
   // PostgreSQL: `= any(array(…))`, the cards read once and each link by its index. As `in (…)`, a table of cards
   // without statistics (none yet, or never analyzed) let the planner guess every task for each link, and it then read
   // all the company's tasks to meet the union (search by a driver's name at full size: 580 → 250 ms).
   const links = (['customer_id', 'shipper_id', 'consignee_id'] as const).map((column) =>
-    dialect === 'postgres'
+    db.dialect === 'postgres'
       ? sql`select ct.id from tasks ct where ${sql.ref(`ct.${column}`)} = any(array${named})`
       : sql`select ct.id from tasks ct where ${sql.ref(`ct.${column}`)} in ${named}`,
   );
@@ -103,6 +103,6 @@ export function counterpartyTaskIds(dialect: Dialect, query: string, companyId: 
 }
 
 /** The users whose name has `query`, as a subquery of ids (the users table is small: read first, then indexes). */
-export function usersNamed(dialect: Dialect, query: string): RawBuilder<unknown> {
-  return sql`(select su.id from users su where ${searchCondition(dialect, query, ['su.name'])})`;
+export function usersNamed(db: SearchDb, query: string): RawBuilder<unknown> {
+  return sql`(select su.id from users su where ${searchCondition(db, query, ['su.name'])})`;
 }

@@ -120,7 +120,7 @@ export async function listSheets(db: Db, companyId: number, query: TripSheetList
     q = q.where((eb) =>
       eb.or([
         eb('vehicle_id', 'in', eb.selectFrom('vehicles').select('id').where('company_id', '=', companyId).where('plate_key', 'like', plate)),
-        eb('driver_id', 'in', eb.selectFrom('users').select('id').where('company_id', '=', companyId).where(searchCondition(db.dialect, search, ['name']))),
+        eb('driver_id', 'in', eb.selectFrom('users').select('id').where('company_id', '=', companyId).where(searchCondition(db, search, ['name']))),
       ]),
     );
   }

@@ -48,7 +48,7 @@ describe.each(backends)('migration 012 on the demo data ($name)', ({ databaseUrl
       };
     }
     const dialect = databaseUrl ? 'postgres' : 'sqlite';
-    db = { kysely, dialect, close: () => kysely.destroy() };
+    db = { kysely, dialect, foldsCase: false, close: () => kysely.destroy() };
     const migrator = new Migrator({ db: kysely, provider: migrationProvider(dialect) });
     const atPrevious = await migrator.migrateTo('011_late_payments');
     expect(atPrevious.error).toBeUndefined();
