@@ -13,7 +13,7 @@ import type { Dialect } from '../db/migrations.ts';
 import { ladderRate } from '../../contract/ladder.ts';
 import { monthRange } from '../../contract/money.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
-import { scaleBands, versionAt } from './pay.ts';
+import { scaleBands, versionAt, type ScaleBand } from './pay.ts';
 
 type Q = Kysely<Database>;
 
@@ -28,9 +28,14 @@ function roundSql(dialect: Dialect, y: RawBuilder<number>): RawBuilder<number> {
 
 /** `toKop(quantity × rate)` (contract/money.ts: Math.round(x·100 + 1e-9)); 0 without a rate. 1e-9 is bound, not parsed by the database. */
 export function amountKopSql(dialect: Dialect, quantity: RawBuilder<number>, rate: RawBuilder<number | null>): RawBuilder<number> {
-  const kop = roundSql(dialect, sql<number>`((${quantity}) * (${rate})) * 100 + ${1e-9}`);
-  return sql<number>`(case when (${rate}) is null then 0 else ${dialect === 'postgres' ? sql`cast(${kop} as bigint)` : kop} end)`;
+  return sql<number>`(case when (${rate}) is null then 0 else ${kopAtSql(dialect, quantity, rate)} end)`;
 }
+
+/** `toKop(quantity × rate)` for a rate that is not null. */
+const kopAtSql = (dialect: Dialect, quantity: RawBuilder<number>, rate: RawBuilder<number | null>): RawBuilder<number> => {
+  const kop = roundSql(dialect, sql<number>`((${quantity}) * (${rate})) * 100 + ${1e-9}`);
+  return dialect === 'postgres' ? sql<number>`cast(${kop} as bigint)` : kop;
+};
 
 /** toKop(x) for x ≥ 0 on the same doubles as JS (contract/money.ts): ⌊x·100 + 1e-9 + 0.5⌋ — a load's revenue as statistics sum it. */
 export function kopSql(dialect: Dialect, rubles: RawBuilder<unknown>): RawBuilder<number> {
@@ -60,15 +65,26 @@ async function scaleRates(db: Q, companyId: number, month: string): Promise<Rate
     scaleBands(db, [companyId]).then((by) => by.get(companyId) ?? []),
     monthVolumes(db, companyId, month),
   ]);
-  // The month cut where a version of the scale starts: within a period the version, so the rate, is one.
-  const starts = [start, ...new Set(bands.map((b) => b.valid_from).filter((d) => d > start && d <= end))].sort();
-  const periods = starts.map((from, i) => ({ from, to: i + 1 < starts.length ? dayBefore(starts[i + 1] as string) : end, version: versionAt(bands, from) }));
+  const periods = scalePeriods(bands, start, end);
   const rows: RateRow[] = [];
   for (const [driverId, sum] of volumes) {
     const volume = roundQuantity(sum);
     for (const p of periods) rows.push({ driver_id: driverId, from: p.from, to: p.to, rate: ladderRate(p.version, volume), volume });
   }
   return rows;
+}
+
+/** Part of a month with one version of the scale in force: its days and that version's bands. */
+interface ScalePeriod {
+  from: string;
+  to: string;
+  version: ScaleBand[];
+}
+
+/** The month `start`–`end` cut where a version of the scale starts: within a period the version, so the rate, is one. */
+function scalePeriods(bands: readonly ScaleBand[], start: string, end: string): ScalePeriod[] {
+  const starts = [start, ...new Set(bands.map((b) => b.valid_from).filter((d) => d > start && d <= end))].sort();
+  return starts.map((from, i) => ({ from, to: i + 1 < starts.length ? dayBefore(starts[i + 1] as string) : end, version: versionAt(bands, from) }));
 }
 
 /**
@@ -115,18 +131,23 @@ function ratesTable(rows: readonly RateRow[]) {
  * out. The review state is a literal: the approved loads' covering index (migration 035) is partial on it.
  */
 function approvedLoads(db: Q, companyId: number, month: string, start: string, end: string) {
-  return db
+  return everyApproved(db, companyId, start, end).where(sql<SqlBool>`r.id not in ${paidLate(companyId, month)}`);
+}
+
+/** The company's approved loads dated `start`–`end`, those paid late included (they count in the driver's month volume). */
+const everyApproved = (db: Q, companyId: number, start: string, end: string) =>
+  db
     .selectFrom('tasks as t')
     .innerJoin('task_drivers as td', 'td.task_id', 't.id')
     .innerJoin('reports as r', 'r.association_id', 'td.id')
     .where('t.company_id', '=', companyId)
     .where('t.date', '>=', start)
     .where('t.date', '<=', end)
-    .where(sql<SqlBool>`r.review_status = 'approved'`)
-    .where(
-      sql<SqlBool>`r.id not in (select a.report_id from payroll_adjustments a where a.late = 1 and a.company_id = ${companyId} and a.concerns_month = ${month} and a.report_id is not null)`,
-    );
-}
+    .where(sql<SqlBool>`r.review_status = 'approved'`);
+
+/** The reports of the company's month already paid as late loads (payroll/late.ts), as a subquery. */
+const paidLate = (companyId: number, month: string) =>
+  sql`(select a.report_id from payroll_adjustments a where a.late = 1 and a.company_id = ${companyId} and a.concerns_month = ${month} and a.report_id is not null)`;
 
 /**
  * Keeps a derived table a table of its own: each of its columns is computed once per row. Without it both databases
@@ -208,26 +229,92 @@ export type OpenMonthPriced = Awaited<ReturnType<typeof openMonthPriced>>;
  * Per driver of an open month: loads, trips, delivered and pay, summed in SQL over slices of `SLICE_DAYS` days (each
  * its own statement, a turn of the event loop between: issue 35's «no call delays another»), the slices' sums added
  * here — the pay in whole kopecks, so exactly; the delivered volume rounded once at the end. Names are the caller's.
+ *
+ * One pass over the month's loads, not two (the drivers' volumes, then the loads priced at the rates they give): a
+ * load's pay is `toKop(quantity × rate)`, and a driver's rate from the scale is one of the few rates of the versions
+ * in force that month, the same for all their loads of a period. So each slice sums, per driver and period, every
+ * load's pay at each of those rates (and at the assignment's own rate where it has one) beside the delivered
+ * volume; once the volumes are known, the band each driver reaches picks which sum is theirs. Exact: the sum picked
+ * is the sum of the very per-load amounts `pricedLoads` would compute (tests/server/open-month-sql.test.ts).
  */
 export async function openMonthSums(db: Q, dialect: Dialect, companyId: number, month: string): Promise<{ driver_id: number; loads: number; trips: number; quantity: number; amount_kop: number }[]> {
-  const p = await openMonthPriced(db, dialect, companyId, month);
-  const by = new Map<number, { driver_id: number; loads: number; trips: number; quantity: number; amount_kop: number }>();
-  for (const part of monthSlices(monthRange(month), SLICE_DAYS)) {
-    const rows = await p
-      .pay(part)
-      .select(['p.driver_id', sql<number>`count(*)`.as('loads'), sql<number>`sum(p.trips)`.as('trips'), sql<number>`sum(p.quantity)`.as('quantity'), sql<number>`sum(p.amount_kop)`.as('amount_kop')])
-      .groupBy('p.driver_id')
+  const range = monthRange(month);
+  const bands = (await scaleBands(db, [companyId])).get(companyId) ?? [];
+  const periods = scalePeriods(bands, range.start, range.end);
+  const rates = [...new Set(periods.flatMap((p) => p.version.map((b) => b.rate)))];
+  // The load's period: the last whose first day is on or before its date (a literal 0 when the month has one).
+  const period =
+    periods.length === 1
+      ? sql<number>`0`
+      : sql<number>`(case ${sql.join(
+          periods
+            .map((p, i) => ({ p, i }))
+            .slice(1)
+            .reverse()
+            .map(({ p, i }) => sql`when t.date >= ${p.from} then ${i}`),
+          sql` `,
+        )} else 0 end)`;
+  const by = new Map<string, { driver_id: number; period: number; loads: number; trips: number; quantity: number; own_kop: number; kop: number[] }>();
+  const volumes = new Map<number, number>();
+  for (const part of monthSlices(range, SLICE_DAYS)) {
+    await nextTurn();
+    const loads = everyApproved(db, companyId, part.start, part.end)
+      .select([
+        'td.driver_id',
+        period.as('period'),
+        // A load paid late counts in its driver's volume, not in the month's loads and pay (`pricedLoads` leaves it out).
+        sql<number>`(case when r.id in ${paidLate(companyId, month)} then 1 else 0 end)`.as('late'),
+        'r.trips',
+        'td.transport_rate',
+        sql<number>`${sql.raw(DELIVERED_SQL)}`.as('delivered'),
+        quantitySql(dialect, sql<number>`${sql.raw(DELIVERED_SQL)}`).as('quantity'),
+      ])
+      .modifyEnd(keepDerived(dialect));
+    const q = sql<number>`l.quantity`;
+    const rows = await db
+      .selectFrom(loads.as('l'))
+      .select([
+        'l.driver_id',
+        'l.period',
+        'l.late',
+        sql<number>`count(*)`.as('loads'),
+        sql<number>`sum(l.trips)`.as('trips'),
+        sql<number>`sum(l.delivered)`.as('volume'),
+        sql<number>`sum(l.quantity)`.as('quantity'),
+        sql<number>`sum(${amountKopSql(dialect, q, sql<number | null>`l.transport_rate`)})`.as('own_kop'),
+        // At each rate of the scale: the loads without a rate of their own (a literal rate, bound as a double).
+        ...rates.map((rate, k) =>
+          sql<number>`sum(case when l.transport_rate is null then ${kopAtSql(dialect, q, sql<number>`cast(${rate} as double precision)`)} else 0 end)`.as(`kop${k}`),
+        ),
+      ])
+      .groupBy(['l.driver_id', 'l.period', 'l.late'])
       .execute();
-    for (const r of rows) {
-      const d = by.get(r.driver_id) ?? { driver_id: r.driver_id, loads: 0, trips: 0, quantity: 0, amount_kop: 0 };
+    for (const r of rows as unknown as Record<string, unknown>[]) {
+      const driverId = Number(r.driver_id);
+      const p = Number(r.period);
+      volumes.set(driverId, (volumes.get(driverId) ?? 0) + Number(r.volume ?? 0));
+      if (Number(r.late) === 1) continue;
+      const key = `${driverId}:${p}`;
+      const d = by.get(key) ?? { driver_id: driverId, period: p, loads: 0, trips: 0, quantity: 0, own_kop: 0, kop: rates.map(() => 0) };
       d.loads += Number(r.loads);
       d.trips += Number(r.trips);
       d.quantity += Number(r.quantity ?? 0);
-      d.amount_kop += Number(r.amount_kop ?? 0);
-      by.set(r.driver_id, d);
+      d.own_kop += Number(r.own_kop ?? 0);
+      rates.forEach((_, k) => (d.kop[k] = (d.kop[k] as number) + Number(r[`kop${k}`] ?? 0)));
+      by.set(key, d);
     }
   }
-  return [...by.values()].map((d) => ({ ...d, quantity: roundQuantity(d.quantity) }));
+  const drivers = new Map<number, { driver_id: number; loads: number; trips: number; quantity: number; amount_kop: number }>();
+  for (const d of by.values()) {
+    const rate = ladderRate((periods[d.period] as ScalePeriod).version, roundQuantity(volumes.get(d.driver_id) ?? 0));
+    const s = drivers.get(d.driver_id) ?? { driver_id: d.driver_id, loads: 0, trips: 0, quantity: 0, amount_kop: 0 };
+    s.loads += d.loads;
+    s.trips += d.trips;
+    s.quantity += d.quantity;
+    s.amount_kop += d.own_kop + (rate === null ? 0 : (d.kop[rates.indexOf(rate)] as number));
+    drivers.set(d.driver_id, s);
+  }
+  return [...drivers.values()].map((d) => ({ ...d, quantity: roundQuantity(d.quantity) }));
 }
 
 /**

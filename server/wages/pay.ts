@@ -402,5 +402,13 @@ export function sumDrivers(rows: readonly DriverSum[], adjustments: readonly Adj
   for (const a of adjustments) row(a.driver_id, a.driver_name).adjKop += toKop(a.amount);
   return [...by.values()]
     .map(({ loadsKop, adjKop, ...r }) => ({ ...r, loads_amount: fromKop(loadsKop), adjustments_amount: fromKop(adjKop), total_amount: fromKop(loadsKop + adjKop) }))
-    .sort((a, b) => a.driver_name.localeCompare(b.driver_name, 'ru') || a.driver_id - b.driver_id);
+    .sort(byDriverName);
 }
+
+/**
+ * Drivers in the order every list shows them: by name (Russian), then id. One collator for all: `localeCompare(…, 'ru')`
+ * builds one per comparison — ~5 ms to sort a 200-driver month, in every /payroll and close (issue 35).
+ */
+const names = new Intl.Collator('ru');
+export const byDriverName = (a: { driver_name: string; driver_id: number }, b: { driver_name: string; driver_id: number }): number =>
+  names.compare(a.driver_name, b.driver_name) || a.driver_id - b.driver_id;

@@ -25,7 +25,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
 import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages, type PendingLoads } from '../../contract/money.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
-import { amountKop, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
+import { amountKop, byDriverName, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
 import { kopSql, monthSlices as daySlices, nextTurn, openMonthPriced, SLICE_DAYS } from './open-month.ts';
 
 type Slice = { month: string; start: string; end: string };
@@ -410,7 +410,7 @@ export async function companyStatistics(db: Db, companyId: number, period: Perio
       adjustments_amount: fromKop(d.adjKop),
       total_amount: fromKop(d.payKop + d.adjKop),
     }))
-    .sort((a, b) => a.driver_name.localeCompare(b.driver_name, 'ru') || a.driver_id - b.driver_id);
+    .sort(byDriverName);
 
   // Work done for other companies: the carrier tasks' own loads (few), priced as every other figure.
   const carrierIds = incoming.map((t) => t.carrier_task_id);

@@ -163,6 +163,36 @@ describe.each(backends)('an open month\'s priced loads ($name)', ({ databaseUrl 
     }
   });
 
+  it('are summed for /payroll in one pass over the month, a statement per slice, the scale\'s few rates bound, not a table per driver', async () => {
+    const company = await makeCompany(s);
+    await s.db.kysely.insertInto('progressive_rates').values([0, 20].map((min, i) => ({ company_id: company, min_quantity: min, max_quantity: i === 0 ? 20 : null, rate: [500.5, 480.25][i] as number, valid_from: '2000-01-01', created_at: nowIso() }))).execute();
+    const drivers: number[] = [];
+    for (let i = 0; i < 12; i++) drivers.push((await makeUser(s, 'driver', company)).id);
+    for (const [i, driver] of drivers.entries()) {
+      // The first driver at his assignments' own rate (350 ₽/т), the others by the scale.
+      for (const d of [2, 15, 29]) await addLoad(s, await addDriver(s, await createTask(s, company, { date: day(d) }), driver, { transport_rate: i === 0 ? 350 : null }), 3 + i, { review: 'approved' });
+    }
+    // Every statement the sums run, as the database receives it: a copy of the database handle (a plugin that changes
+    // nothing gives it an executor of its own) whose executor notes each query it executes.
+    const statements: { sql: string; parameters: number }[] = [];
+    const watched = s.db.kysely.withPlugin({ transformQuery: (args) => args.node, transformResult: async (args) => args.result });
+    const executor = watched.getExecutor();
+    const execute = executor.executeQuery.bind(executor);
+    executor.executeQuery = ((query: CompiledQuery) => {
+      statements.push({ sql: query.sql, parameters: query.parameters.length });
+      return execute(query);
+    }) as typeof executor.executeQuery;
+    const sums = await openMonthSums(watched, s.db.dialect, company, MONTH);
+    // 9 t a month: 500,50 ₽/т; from 20 t: 480,25 ₽/т (3 loads of 3 + i t each).
+    expect(sums.map((d) => ({ driver: d.driver_id, loads: d.loads, pay: d.amount_kop }))).toEqual(
+      expect.arrayContaining(drivers.map((driver, i) => ({ driver, loads: 3, pay: 3 * Math.round((3 + i) * (i === 0 ? 350 : 9 + 3 * i < 20 ? 500.5 : 480.25) * 100) }))),
+    );
+    const overLoads = statements.filter((st) => /"reports"/.test(st.sql));
+    // 31 days in 3-day slices: 11 statements (the drivers' volumes and their pay were 22, with a rates table of 5 values per driver).
+    expect(overLoads).toHaveLength(11);
+    for (const st of overLoads) expect(st.parameters).toBeLessThan(30);
+  });
+
   it('waiting by the hundred: all counted and summed, the first 200 of them listed in load order', async () => {
     const company = await makeCompany(s);
     const driver = (await makeUser(s, 'driver', company)).id;
