@@ -22,6 +22,7 @@ import { migration030 } from './migrations-odometer-photos.ts';
 import { migration032 } from './migrations-search.ts';
 import { migration034, migration040 } from './migrations-operator.ts';
 import { migration033 } from './migrations-papers-cards.ts';
+import { migration051 } from './migrations-card-facts.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
@@ -156,6 +157,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '040_operator_events': migration040(),
         '041_documents_uid': migration041(),
         '044_payroll_lines_pages': migration044(dialect),
+        '051_card_facts': migration051(),
       };
     },
   };
