@@ -68,13 +68,11 @@ export function TaskFields({ values, errors, onChange, companies, drivers, dayLo
         <div className="task-form-cargo">
           <Field label="Состояние груза" placeholder={BULK_CARGO.state} {...text('cargo_state')} />
           <Field label="Способ упаковки" placeholder={BULK_CARGO.packaging} {...text('cargo_packaging')} />
-          <Field
-            label="Вид тары (код ОКВГУМ)"
-            placeholder={BULK_CARGO.packageCode}
-            hint={`Для накладной; все три пусто — навалом: «${BULK_CARGO.state}», «${BULK_CARGO.packaging}», ${BULK_CARGO.packageCode}`}
-            {...text('cargo_package_code')}
-          />
+          <Field label="Вид тары" placeholder={BULK_CARGO.packageCode} {...text('cargo_package_code')} />
         </div>
+        <p className="muted task-form-cargo-hint">
+          Для накладной. Вид тары — код ОКВГУМ из двух знаков. Все три пусто — навалом: «{BULK_CARGO.state}», «{BULK_CARGO.packaging}», {BULK_CARGO.packageCode}.
+        </p>
         <TaskLinks values={values} errors={errors} onChange={onChange} companyId={companyOf(values)} disabled={disabled} part="places" />
         <div className="task-form-pair">
           <Field label="Плановое количество" inputMode="decimal" placeholder="120" {...text('planned_quantity')} />
