@@ -17,13 +17,17 @@ export function migration051(): Migration {
         await db.schema.alterTable('vehicles').addColumn(column, 'text').execute();
       }
       await db.schema.alterTable('users').addColumn('license_series', 'text').execute();
-      // The card stored «77 12 345678» (contract/payloads.ts before 051): its first five characters are the series.
-      await sql`update users set license_series = substr(license_number, 1, 5), license_number = substr(license_number, 7)
-        where license_number is not null and length(license_number) = 12
-          and substr(license_number, 3, 1) = ' ' and substr(license_number, 6, 1) = ' '`.execute(db);
+      await splitStoredLicences(db);
       for (const column of ['cargo_state', 'cargo_packaging', 'cargo_package_code']) {
         await db.schema.alterTable('tasks').addColumn(column, 'text').execute();
       }
     },
   };
+}
+
+/** The card stored «77 12 345678» (contract/payloads.ts before 051): its first five characters are the series. */
+export async function splitStoredLicences(db: Kysely<unknown>): Promise<void> {
+  await sql`update users set license_series = substr(license_number, 1, 5), license_number = substr(license_number, 7)
+    where license_series is null and license_number is not null and length(license_number) = 12
+      and substr(license_number, 3, 1) = ' ' and substr(license_number, 6, 1) = ' '`.execute(db);
 }
