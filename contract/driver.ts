@@ -7,6 +7,7 @@ import { DRIVER_STATUSES, TASK_STATUSES } from './entities.ts';
 import { REPORT_MAX_TRIPS } from './report-limits.ts';
 import { MAX_ID, formFlag, formQuantity, isoDate, jsonFlag, quantityNumber, text, wireId, wireInt } from './fields.ts';
 import { taskLinkFields } from './registers.ts';
+import { taskCargoFields } from './cargo-facts.ts';
 
 export { isoDate };
 
@@ -119,6 +120,7 @@ export const taskCreateSchema = z.object({
   /** Each assigned driver's own fields (docs/product.md §3: id, quantity, status, loading_quantity, transport_rate, unloading_quantity). */
   drivers: z.array(quantityUpdateSchema.extend({ id: z.number().int().positive() })).max(200).optional(),
   ...taskLinkFields,
+  ...taskCargoFields,
 });
 export type TaskCreate = z.infer<typeof taskCreateSchema>;
 
@@ -160,6 +162,9 @@ export const taskFieldsSchema = taskCreateSchema
     consignee_id: true,
     loading_place_id: true,
     unloading_place_id: true,
+    cargo_state: true,
+    cargo_packaging: true,
+    cargo_package_code: true,
   })
   .partial()
   // The create schema defaults the unit to 'т'; an edit that does not send it must leave it alone.

@@ -53,6 +53,8 @@ export interface UserWire {
   vehicle_id: number | null;
   vehicle: VehicleRef | null;
   /** A driver's licence: series and number («77 12 345678»), date of issue (YYYY-MM-DD). */
+  /** The licence's series («77 12») and number («345678»), apart (migration 051: the waybill's СерВУ, НомВУ). */
+  license_series: string | null;
   license_number: string | null;
   license_issued: string | null;
   /** A driver's ИНН (12 digits), the waybill's. */
@@ -197,6 +199,10 @@ export interface Task {
   unloading_place_id: number | null;
   loading: PlaceRef | null;
   unloading: PlaceRef | null;
+  /** The cargo's state, packaging and ОКВГУМ package code for the waybill (contract/cargo-facts.ts); all null: bulk. */
+  cargo_state: string | null;
+  cargo_packaging: string | null;
+  cargo_package_code: string | null;
   /** Staff views only (a driver never sees the counterparties): the customer, shipper and consignee. */
   customer_id?: number | null;
   shipper_id?: number | null;

@@ -37,9 +37,21 @@ const jsonVehicleFields = {
   vehicle_brand: text().max(100).nullish(),
   vehicle_capacity: jsonCapacity,
 };
-/** A driver's licence: series (4 digits, or 2 digits and 2 letters on old ones) and number (6 digits). */
+/**
+ * A driver's licence (the waybill's `СерВУ` and `НомВУ`, migration 051): the series, 4 characters (2 digits and 2
+ * digits, or 2 letters on old ones), stored «77 12»; the number, 6 digits. The number's field also takes the whole
+ * «77 12 345678» (as the card took it before 051): then it sets the series too.
+ */
 const LICENSE = /^(\d{2})([\dА-ЯЁ]{2})(\d{6})$/;
-const LICENSE_MESSAGE = 'Водительское удостоверение: ожидается серия и номер, например 77 12 345678';
+const LICENSE_SERIES = /^(\d{2})([\dА-ЯЁ]{2})$/;
+const LICENSE_MESSAGE = 'Номер удостоверения: ожидается 6 цифр, например 345678 (или серия и номер: 77 12 345678)';
+const SERIES_MESSAGE = 'Серия удостоверения: ожидается 4 знака — 2 цифры и 2 цифры или буквы, например 77 12';
+
+/** The licence's fields as stored: the number, and the series when the text gave it. */
+export interface LicenceParts {
+  series?: string;
+  number: string;
+}
 
 /**
  * A driver's card beyond the account (issue 31): the current vehicle of the company's fleet, the licence and the ИНН, each
@@ -47,17 +59,31 @@ const LICENSE_MESSAGE = 'Водительское удостоверение: о
  */
 const driverCardFields = {
   vehicle_id: z.number({ message: 'Машина: ожидается номер машины из парка' }).int('Машина: ожидается номер машины из парка').positive('Машина: ожидается номер машины из парка').nullish(),
-  license_number: z
-    .string({ message: LICENSE_MESSAGE })
+  license_series: z
+    .string({ message: SERIES_MESSAGE })
     .transform((s, ctx) => {
       const compact = s.replace(/[\s-]+/g, '').toUpperCase();
       if (compact === '') return null;
+      const m = LICENSE_SERIES.exec(compact);
+      if (!m) {
+        ctx.addIssue({ code: 'custom', message: SERIES_MESSAGE });
+        return z.NEVER;
+      }
+      return `${m[1]} ${m[2]}`;
+    })
+    .nullish(),
+  license_number: z
+    .string({ message: LICENSE_MESSAGE })
+    .transform((s, ctx): LicenceParts | null => {
+      const compact = s.replace(/[\s-]+/g, '').toUpperCase();
+      if (compact === '') return null;
+      if (/^\d{6}$/.test(compact)) return { number: compact };
       const m = LICENSE.exec(compact);
       if (!m) {
         ctx.addIssue({ code: 'custom', message: LICENSE_MESSAGE });
         return z.NEVER;
       }
-      return `${m[1]} ${m[2]} ${m[3]}`;
+      return { series: `${m[1]} ${m[2]}`, number: m[3] as string };
     })
     .nullish(),
   license_issued: isoDate

@@ -70,6 +70,13 @@ export interface VehiclePaperFields {
   trailer_make: string | null;
   trailer_capacity_t: number | null;
   trailer_volume_m3: number | null;
+  /** How the carrier holds the trailer, apart from the vehicle (migration 051): a leased truck may pull its own trailer. */
+  trailer_ownership: Ownership | null;
+  /** When the trailer is not owned: its document (name, number, date) and its lessor's ИНН, as the vehicle's above. */
+  trailer_lease_doc_name: string | null;
+  trailer_lease_doc_number: string | null;
+  trailer_lease_doc_date: string | null;
+  trailer_lessor_inn: string | null;
 }
 
 export interface Vehicle extends VehiclePaperFields {
@@ -233,6 +240,18 @@ const positive = (label: string, max: number, unit: string, hint = '') =>
     .nullish()
     .transform((v) => v ?? null);
 
+const ownership = (label: string) =>
+  z.enum(OWNERSHIPS, { message: `${label}: ожидается одно из ${OWNERSHIPS.join(', ')}` }).nullish().transform((v) => v ?? null);
+
+/** The date of a document a vehicle or trailer is held under. */
+const leaseDate = (label: string) =>
+  z
+    .string({ message: `${label}: ожидается дата ГГГГ-ММ-ДД` })
+    .refine((d) => isoDate.safeParse(d).success, `${label}: ожидается дата ГГГГ-ММ-ДД`)
+    .refine((d) => d >= '1990-01-01', `${label}: слишком ранняя`)
+    .nullish()
+    .transform((v) => v ?? null);
+
 /**
  * POST /vehicles/, PUT /vehicles/{id}: the whole card. The plate is read as contract/plates.ts reads it (a foreign
  * one when `is_foreign`); the answer and the database carry its shown form, the database also its normalised key.
@@ -244,19 +263,19 @@ export const vehicleSchema = z
     make: cardText('Марка', 100),
     model: cardText('Модель', 100),
     body_type: z.enum(BODY_TYPES, { message: `Тип кузова: ожидается одно из ${BODY_TYPES.join(', ')}` }).nullish().transform((v) => v ?? null),
-    ownership: z.enum(OWNERSHIPS, { message: `Владение: ожидается одно из ${OWNERSHIPS.join(', ')}` }).nullish().transform((v) => v ?? null),
+    ownership: ownership('Владение'),
     capacity_t: positive('Грузоподъёмность', MAX_VEHICLE_CAPACITY, 'т', ' — проверьте запятую'),
     volume_m3: positive('Объём кузова', MAX_VEHICLE_VOLUME, 'м³'),
     trailer_plate: z.string({ message: 'Госномер прицепа: ожидается текст' }).nullish(),
     lease_doc_name: cardText('Документ владения', 200),
     lease_doc_number: cardText('Номер документа владения', 100),
-    lease_doc_date: z
-      .string({ message: 'Дата документа владения: ожидается дата ГГГГ-ММ-ДД' })
-      .refine((d) => isoDate.safeParse(d).success, 'Дата документа владения: ожидается дата ГГГГ-ММ-ДД')
-      .refine((d) => d >= '1990-01-01', 'Дата документа владения: слишком ранняя')
-      .nullish()
-      .transform((v) => v ?? null),
+    lease_doc_date: leaseDate('Дата документа владения'),
     lessor_inn: innField('ИНН арендодателя').transform((v) => v ?? null),
+    trailer_ownership: ownership('Владение прицепом'),
+    trailer_lease_doc_name: cardText('Документ владения прицепом', 200),
+    trailer_lease_doc_number: cardText('Номер документа владения прицепом', 100),
+    trailer_lease_doc_date: leaseDate('Дата документа владения прицепом'),
+    trailer_lessor_inn: innField('ИНН арендодателя прицепа').transform((v) => v ?? null),
     trailer_type: cardText('Тип прицепа', 100),
     trailer_make: cardText('Марка прицепа', 100),
     trailer_capacity_t: positive('Грузоподъёмность прицепа', MAX_VEHICLE_CAPACITY, 'т', ' — проверьте запятую'),

@@ -22,6 +22,7 @@ import { migration030 } from './migrations-odometer-photos.ts';
 import { migration032 } from './migrations-search.ts';
 import { migration034, migration040, migration050 } from './migrations-operator.ts';
 import { migration033 } from './migrations-papers-cards.ts';
+import { migration051 } from './migrations-card-facts.ts';
 import { migration015 } from './migrations-prices.ts';
 import { migration014 } from './migrations-trips.ts';
 import { migration020 } from './migrations-customer-links.ts';
@@ -159,6 +160,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '044_payroll_lines_pages': migration044(dialect),
         '049_trip_confirmations': migration049(dialect),
         '050_operator_settings': migration050(),
+        '051_card_facts': migration051(),
       };
     },
   };

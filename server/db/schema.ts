@@ -76,7 +76,8 @@ export interface UsersTable {
   company_id: number | null;
   is_active: Bool;
   created_at: string;
-  /** A driver's licence: series and number, date of issue (YYYY-MM-DD). */
+  /** A driver's licence: its series («77 12»; migration 051), its number («345678»), date of issue (YYYY-MM-DD). */
+  license_series: string | null;
   license_number: string | null;
   license_issued: string | null;
   /** A driver's ИНН (12 digits, both check digits right; migration 033): the waybill's driver. */
@@ -159,6 +160,10 @@ export interface TasksTable extends TaskPriceColumns {
   consignee_id: number | null;
   loading_place_id: number | null;
   unloading_place_id: number | null;
+  /** The cargo's state, packaging and kind of package for the waybill (migration 051); all null: bulk (contract/cargo-facts.ts). */
+  cargo_state: string | null;
+  cargo_packaging: string | null;
+  cargo_package_code: string | null;
 }
 
 export interface TaskDriversTable {

@@ -17,19 +17,20 @@ export type PlaceRow = Pick<Row<PlacesTable>, 'id' | 'name' | 'address' | 'lat' 
 const VEHICLE_COLUMNS = [
   ...['id', 'plate', 'plate_key', 'make', 'model', 'body_type', 'ownership', 'capacity_t', 'volume_m3', 'trailer_plate'] as const,
   ...['lease_doc_name', 'lease_doc_number', 'lease_doc_date', 'lessor_inn', 'trailer_type', 'trailer_make', 'trailer_capacity_t', 'trailer_volume_m3'] as const,
+  ...['trailer_ownership', 'trailer_lease_doc_name', 'trailer_lease_doc_number', 'trailer_lease_doc_date', 'trailer_lessor_inn'] as const,
 ];
 type VehicleRow = Pick<Row<VehiclesTable>, (typeof VEHICLE_COLUMNS)[number]>;
 
 export interface TripBase {
   report: Pick<Row<ReportsTable>, 'id' | 'ticket_number' | 'quantity' | 'total_loading_quantity' | 'total_unloading_quantity' | 'completed_at' | 'created_at'> & { photo_keys: string[] };
-  task: Pick<Row<TasksTable>, 'company_id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit'> & { id: number };
+  task: Pick<Row<TasksTable>, 'company_id' | 'date' | 'cargo' | 'loading_place' | 'unloading_place' | 'planned_quantity' | 'unit' | 'cargo_state' | 'cargo_packaging' | 'cargo_package_code'> & { id: number };
   company: Pick<Row<CompaniesTable>, 'id' | 'name' | 'full_name' | 'inn' | 'kpp' | 'ogrn' | 'address' | 'phone' | 'edo_id'>;
   customer: PartyRow | null;
   shipper: PartyRow | null;
   consignee: PartyRow | null;
   loading: PlaceRow | null;
   unloading: PlaceRow | null;
-  driver: { id: number; name: string; phone: string | null; license_number: string | null; license_issued: string | null; inn: string | null };
+  driver: { id: number; name: string; phone: string | null; license_series: string | null; license_number: string | null; license_issued: string | null; inn: string | null };
   vehicle: VehicleRow | null;
 }
 
@@ -61,6 +62,9 @@ export async function gatherTrip(db: Db, reportId: number, missing = 'Отчёт
       't.unloading_place',
       't.planned_quantity',
       't.unit',
+      't.cargo_state',
+      't.cargo_packaging',
+      't.cargo_package_code',
       't.customer_id',
       't.shipper_id',
       't.consignee_id',
@@ -76,7 +80,7 @@ export async function gatherTrip(db: Db, reportId: number, missing = 'Отчёт
     k.selectFrom('companies').select(['id', 'name', 'full_name', 'inn', 'kpp', 'ogrn', 'address', 'phone', 'edo_id']).where('id', '=', row.company_id).executeTakeFirstOrThrow(),
     partyIds.length ? k.selectFrom('counterparties').select([...PARTY_COLUMNS]).where('id', 'in', partyIds).execute() : Promise.resolve([]),
     placeIds.length ? k.selectFrom('places').select(['id', 'name', 'address', 'lat', 'lon']).where('id', 'in', placeIds).execute() : Promise.resolve([]),
-    k.selectFrom('users').select(['id', 'name', 'phone', 'license_number', 'license_issued', 'inn', 'vehicle_id']).where('id', '=', row.driver_id).executeTakeFirstOrThrow(),
+    k.selectFrom('users').select(['id', 'name', 'phone', 'license_series', 'license_number', 'license_issued', 'inn', 'vehicle_id']).where('id', '=', row.driver_id).executeTakeFirstOrThrow(),
     k.selectFrom('report_photos').select('storage_key').where('report_id', '=', reportId).orderBy('id').execute(),
   ]);
   const vehicle = driver.vehicle_id
@@ -108,6 +112,9 @@ export async function gatherTrip(db: Db, reportId: number, missing = 'Отчёт
       unloading_place: row.unloading_place,
       planned_quantity: Number(row.planned_quantity),
       unit: row.unit,
+      cargo_state: row.cargo_state,
+      cargo_packaging: row.cargo_packaging,
+      cargo_package_code: row.cargo_package_code,
     },
     company,
     customer: party(row.customer_id),
@@ -115,7 +122,7 @@ export async function gatherTrip(db: Db, reportId: number, missing = 'Отчёт
     consignee: party(row.consignee_id),
     loading: place(row.loading_place_id),
     unloading: place(row.unloading_place_id),
-    driver: { id: driver.id, name: driver.name, phone: driver.phone || null, license_number: driver.license_number, license_issued: driver.license_issued, inn: driver.inn },
+    driver: { id: driver.id, name: driver.name, phone: driver.phone || null, license_series: driver.license_series, license_number: driver.license_number, license_issued: driver.license_issued, inn: driver.inn },
     vehicle: vehicle
       ? {
           ...vehicle,

@@ -10,6 +10,7 @@ import { splitName, type DriverSigned, type Moment, type PartyFacts, type Signer
 import type { PartyRow, TripBase } from './gather.ts';
 import { LEASE_DOCUMENT_NAMES } from '../../contract/registers.ts';
 import { waybillNumberOf } from '../../contract/waybill.ts';
+import { cargoPacking, licenceText } from '../../contract/cargo-facts.ts';
 
 /** Times are written in Moscow time until a company has a zone of its own (docs/documents.md). */
 export const PAPER_ZONE = 'Europe/Moscow';
@@ -39,8 +40,21 @@ const carrierOf = (c: TripBase['company']): PdfParty => ({
   phone: c.phone,
 });
 
-/** The document a vehicle not owned is held under: the card's name, else the ownership's usual one, with number and date. */
-function leaseDocument(v: NonNullable<TripBase['vehicle']>): { name: string; number: string; date: string } | null {
+type VehicleRow = NonNullable<TripBase['vehicle']>;
+/** How a vehicle or its trailer is held: the ownership, the document when not owned, the lessor. */
+type Holding = Pick<VehicleRow, 'ownership' | 'lease_doc_name' | 'lease_doc_number' | 'lease_doc_date' | 'lessor_inn'>;
+
+/** The trailer's own holding (migration 051): a leased truck may pull its own trailer, and the other way round. */
+const trailerHolding = (v: VehicleRow): Holding => ({
+  ownership: v.trailer_ownership,
+  lease_doc_name: v.trailer_lease_doc_name,
+  lease_doc_number: v.trailer_lease_doc_number,
+  lease_doc_date: v.trailer_lease_doc_date,
+  lessor_inn: v.trailer_lessor_inn,
+});
+
+/** The document a unit not owned is held under: the card's name, else the ownership's usual one, with number and date. */
+function leaseDocument(v: Holding): { name: string; number: string; date: string } | null {
   if (!v.ownership || v.ownership === 'own' || !v.lease_doc_number || !v.lease_doc_date) return null;
   return { name: v.lease_doc_name ?? LEASE_DOCUMENT_NAMES[v.ownership], number: v.lease_doc_number, date: v.lease_doc_date };
 }
@@ -48,14 +62,16 @@ function leaseDocument(v: NonNullable<TripBase['vehicle']>): { name: string; num
 const dotted = (iso: string) => iso.split('-').reverse().join('.');
 
 /** The paper's «основание владения»: «Договор лизинга № Л-12 от 01.02.2025, арендодатель ИНН 7707083893». */
-function ownershipDocument(v: NonNullable<TripBase['vehicle']>): string | null {
+function ownershipDocument(v: Holding): string | null {
   const doc = leaseDocument(v);
   if (!doc) return null;
   return `${doc.name} № ${doc.number} от ${dotted(doc.date)}${v.lessor_inn ? `, арендодатель ИНН ${v.lessor_inn}` : ''}`;
 }
 
-const licenceOf = (d: TripBase['driver']): string | null =>
-  d.license_number ? `${d.license_number}${d.license_issued ? ` от ${dotted(d.license_issued)}` : ''}` : null;
+const licenceOf = (d: TripBase['driver']): string | null => {
+  const text = licenceText(d.license_series, d.license_number);
+  return text ? `${text}${d.license_issued ? ` от ${dotted(d.license_issued)}` : ''}` : null;
+};
 
 const vehicleOf = (v: TripBase['vehicle']): PdfVehicle | null =>
   v
@@ -69,7 +85,16 @@ const vehicleOf = (v: TripBase['vehicle']): PdfVehicle | null =>
         capacity_t: v.capacity_t,
         volume_m3: v.volume_m3,
         trailer_plate: v.trailer_plate,
-        trailer: v.trailer_plate ? { type: v.trailer_type, make: v.trailer_make, capacity_t: v.trailer_capacity_t, volume_m3: v.trailer_volume_m3 } : null,
+        trailer: v.trailer_plate
+          ? {
+              type: v.trailer_type,
+              make: v.trailer_make,
+              capacity_t: v.trailer_capacity_t,
+              volume_m3: v.trailer_volume_m3,
+              ownership: v.trailer_ownership,
+              ownership_document: ownershipDocument(trailerHolding(v)),
+            }
+          : null,
       }
     : null;
 
@@ -105,6 +130,13 @@ export function podFacts(base: TripBase, trip: TripFacts, photos: PdfPhoto[], si
 /** The waybill's number: the task's and the trip's, so it is unique in the company and says what it is for. */
 export const waybillNumber = (base: TripBase): string => waybillNumberOf(base.task.id, base.report.id);
 
+/** The paper's cargo boxes: its state, and «Навалом; вид тары VY» (what the task names; bulk when it names none). */
+function paperPacking(task: TripBase['task']): { state: string | null; packaging: string | null } {
+  const c = cargoPacking(task);
+  const packaging = [c.packaging, c.packageCode ? `вид тары ${c.packageCode}` : null].filter(Boolean).join('; ');
+  return { state: c.state, packaging: packaging || null };
+}
+
 export function paperWaybillFacts(base: TripBase, trip: TripFacts, signature: Uint8Array | null): PaperFacts {
   const q = tripQuantities(base);
   return {
@@ -114,7 +146,7 @@ export function paperWaybillFacts(base: TripBase, trip: TripFacts, signature: Ui
     shipper: partyOf(base.shipper),
     consignee: partyOf(base.consignee),
     delivery_address: base.unloading?.address ?? base.task.unloading_place,
-    cargo: { name: base.task.cargo, packaging: 'навалом, без упаковки', quantity: q.loaded, unit: base.task.unit },
+    cargo: { name: base.task.cargo, ...paperPacking(base.task), quantity: q.loaded, unit: base.task.unit },
     carrier: carrierOf(base.company),
     driver: { name: base.driver.name, inn: base.driver.inn, licence: licenceOf(base.driver), phone: base.driver.phone },
     vehicle: vehicleOf(base.vehicle),
@@ -205,9 +237,7 @@ export function etrnFacts(
     customerContract: null,
     cargo: {
       name: base.task.cargo,
-      state: 'Сыпучий',
-      packaging: 'Навалом',
-      packageCode: 'VY',
+      ...cargoPacking(base.task),
       places: 1,
       massT: tonnes(q.loaded ?? base.task.planned_quantity, base.task.unit),
       volumeM3: base.task.unit.trim() === 'м³' ? q.loaded : null,
@@ -225,7 +255,7 @@ export function etrnFacts(
           ownership: v.ownership,
           leaseDocument: leaseDocument(v),
           lessorInn: v.lessor_inn,
-          // The trailer is held as the vehicle is (one card, one ownership document).
+          // The trailer is held on its own (migration 051): its ownership, document and lessor, not the vehicle's.
           trailer: v.trailer_plate
             ? {
                 plate: v.trailer_plate.replace(/\s+/g, ''),
@@ -233,9 +263,9 @@ export function etrnFacts(
                 make: v.trailer_make,
                 capacityT: v.trailer_capacity_t,
                 volumeM3: v.trailer_volume_m3,
-                ownership: v.ownership,
-                leaseDocument: leaseDocument(v),
-                lessorInn: v.lessor_inn,
+                ownership: v.trailer_ownership,
+                leaseDocument: leaseDocument(trailerHolding(v)),
+                lessorInn: v.trailer_lessor_inn,
               }
             : null,
         }
@@ -245,8 +275,8 @@ export function etrnFacts(
       name: splitName(base.driver.name),
       phone: base.driver.phone,
       inn: base.driver.inn,
-      licenceSeries: base.driver.license_number?.replace(/\D/g, '').slice(0, 4) || null,
-      licenceNumber: base.driver.license_number?.replace(/\D/g, '').slice(4) || null,
+      licenceSeries: base.driver.license_series,
+      licenceNumber: base.driver.license_number,
       licenceIssued: base.driver.license_issued,
     },
     loading: base.loading ? { id: base.loading.id, name: base.loading.name, address: base.loading.address, lat: base.loading.lat, lon: base.loading.lon } : null,

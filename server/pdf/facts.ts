@@ -40,8 +40,15 @@ export interface PdfVehicle {
   capacity_t?: number | null;
   volume_m3?: number | null;
   trailer_plate?: string | null;
-  /** The trailer's card fields (its type, make, capacity and volume) when it has a plate. */
-  trailer?: { type: string | null; make: string | null; capacity_t: number | null; volume_m3: number | null } | null;
+  /** The trailer's card fields (its type, make, capacity, volume and how it is held) when it has a plate. */
+  trailer?: {
+    type: string | null;
+    make: string | null;
+    capacity_t: number | null;
+    volume_m3: number | null;
+    ownership?: Ownership | null;
+    ownership_document?: string | null;
+  } | null;
 }
 
 /** A picture's bytes as stored (JPEG, PNG or WebP) and what it shows. */
@@ -97,6 +104,8 @@ export interface WaybillFacts {
   /** 3. Груз. */
   cargo: {
     name: string | null;
+    /** The cargo's state («Сыпучий»). */
+    state?: string | null;
     /** Places, marking, tare, packing. */
     packaging?: string | null;
     /** The planned (or declared) quantity in `unit`. */

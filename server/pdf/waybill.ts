@@ -111,6 +111,7 @@ function drawWaybill(pdf: PdfDoc, f: WaybillFacts, signature: Buffer | null): vo
   pdf.boxes([{ caption: 'Отгрузочное наименование груза (для опасных грузов — номер ООН)', value: f.cargo.name, bold: true }]);
   pdf.boxes([
     { caption: 'Количество грузовых мест, маркировка, вид тары и способ упаковки', value: f.cargo.packaging, share: 2 },
+    { caption: 'Состояние груза', value: f.cargo.state },
     { caption: 'Масса нетто (брутто), кг; объём, м³', value: quantity(f.cargo.quantity, unit) },
   ]);
   pdf.boxes([{ caption: 'Для опасного груза: класс, номер ООН, информация по каждому опасному веществу', value: f.cargo.dangerous }]);
@@ -157,6 +158,13 @@ function drawWaybill(pdf: PdfDoc, f: WaybillFacts, signature: Buffer | null): vo
     { caption: 'Тип владения', value: v?.ownership ? OWNERSHIP_LABELS[v.ownership] : null },
     { caption: 'Реквизиты документа — основания владения (кроме собственности)', value: v?.ownership_document, share: 3 },
   ]);
+  // The trailer is held on its own (a leased truck may pull its own trailer): its row only when there is one.
+  if (v?.trailer_plate) {
+    pdf.boxes([
+      { caption: 'Тип владения прицепом', value: t?.ownership ? OWNERSHIP_LABELS[t.ownership] : null },
+      { caption: 'Реквизиты документа — основания владения прицепом (кроме собственности)', value: t?.ownership_document, share: 3 },
+    ]);
+  }
 
   handover(pdf, f, 'loading', zone);
   pdf.boxes([

@@ -93,7 +93,7 @@ export const driverRoutes: RouteModule = (app, ctx) => {
    * The driver's card beyond the account: a fleet vehicle of the driver's company (one in service, unless it is
    * already his) and the licence. Only what is sent.
    */
-  async function cardChanges(companyId: number, driverId: number | null, body: Pick<DriverUpdate, 'vehicle_id' | 'license_number' | 'license_issued' | 'inn'>): Promise<UserUpdate> {
+  async function cardChanges(companyId: number, driverId: number | null, body: Pick<DriverUpdate, 'vehicle_id' | 'license_series' | 'license_number' | 'license_issued' | 'inn'>): Promise<UserUpdate> {
     const changes: UserUpdate = {};
     if (body.vehicle_id != null) {
       const vehicle = await db.kysely.selectFrom('vehicles').select(['company_id', 'is_active', 'plate']).where('id', '=', body.vehicle_id).executeTakeFirst();
@@ -102,9 +102,29 @@ export const driverRoutes: RouteModule = (app, ctx) => {
       if (!vehicle.is_active && had?.vehicle_id !== body.vehicle_id) throw badRequest(`Машина: ${vehicle.plate} выведена из работы — выберите другую`);
     }
     if (body.vehicle_id !== undefined) changes.vehicle_id = body.vehicle_id;
-    if (body.license_number !== undefined) changes.license_number = body.license_number;
+    Object.assign(changes, licenceChanges(body));
     if (body.license_issued !== undefined) changes.license_issued = body.license_issued;
     if (body.inn !== undefined) changes.inn = body.inn;
+    return changes;
+  }
+
+  /**
+   * The licence's columns from what was sent: a number alone leaves the series; the whole «77 12 345678» sets both
+   * (a series sent beside it must be the same); a number cleared clears the series (a series alone names nothing).
+   */
+  function licenceChanges(body: Pick<DriverUpdate, 'license_series' | 'license_number'>): Pick<UserUpdate, 'license_series' | 'license_number'> {
+    const changes: Pick<UserUpdate, 'license_series' | 'license_number'> = {};
+    if (body.license_series !== undefined) changes.license_series = body.license_series;
+    const parts = body.license_number;
+    if (parts === undefined) return changes;
+    if (parts === null) return { license_series: null, license_number: null };
+    if (parts.series !== undefined) {
+      if (body.license_series != null && body.license_series !== parts.series) {
+        throw badRequest(`Серия удостоверения: ${body.license_series} не совпадает с серией в номере (${parts.series})`);
+      }
+      changes.license_series = parts.series;
+    }
+    changes.license_number = parts.number;
     return changes;
   }
 

@@ -78,6 +78,9 @@ export async function insertTask(trx: Db['kysely'], companyId: number, userId: n
       ...price,
       comment: input.comment ?? null,
       max_drivers: input.max_drivers ?? null,
+      cargo_state: input.cargo_state ?? null,
+      cargo_packaging: input.cargo_packaging ?? null,
+      cargo_package_code: input.cargo_package_code ?? null,
       created_at: now,
       updated_at: now,
     })

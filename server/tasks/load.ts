@@ -86,6 +86,9 @@ export function toTask(row: TaskRow, associations: DriverAssociation[], totals: 
     unloading_place_id: row.unloading_place_id,
     loading: row.loading_place_id === null ? null : (places.get(row.loading_place_id) ?? null),
     unloading: row.unloading_place_id === null ? null : (places.get(row.unloading_place_id) ?? null),
+    cargo_state: row.cargo_state,
+    cargo_packaging: row.cargo_packaging,
+    cargo_package_code: row.cargo_package_code,
     driver_associations: associations,
     taken_places: totals.live,
     progress: {

@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../db/unique-violation.ts';
 import { badRequest, conflict, notFound } from '../errors.ts';
 import { toPage } from '../tasks/load.ts';
 import type { Page } from '../../contract/entities.ts';
+import { licenceText } from '../../contract/cargo-facts.ts';
 import {
   missingTripSheet,
   tripSheetFilled,
@@ -51,7 +52,7 @@ async function wire(db: Db, rows: Row[]): Promise<TripSheet[]> {
     .execute();
   const drivers = await db.kysely
     .selectFrom('users')
-    .select(['id', 'name', 'license_number', 'license_issued'])
+    .select(['id', 'name', 'license_series', 'license_number', 'license_issued'])
     .where('id', 'in', [...new Set(rows.map((r) => r.driver_id))])
     .execute();
   // The year's last number of each company: only that sheet, while empty, may be deleted.
@@ -75,7 +76,7 @@ async function wire(db: Db, rows: Row[]): Promise<TripSheet[]> {
       year: r.year,
       date: r.date,
       vehicle: { id: r.vehicle_id, plate: v?.plate ?? '', make: v?.make ?? null, model: v?.model ?? null, body_type: v?.body_type ?? null, ownership: v?.ownership ?? null, trailer_plate: v?.trailer_plate ?? null },
-      driver: { id: r.driver_id, name: d?.name ?? '', license_number: d?.license_number ?? null, license_issued: d?.license_issued ?? null },
+      driver: { id: r.driver_id, name: d?.name ?? '', license_number: d ? licenceText(d.license_series, d.license_number) : null, license_issued: d?.license_issued ?? null },
       pre_medical: mark(r.pre_medical_at, r.pre_medical_name),
       pre_technical: mark(r.pre_technical_at, r.pre_technical_name),
       post_medical: mark(r.post_medical_at, r.post_medical_name),

@@ -69,7 +69,7 @@ describe.each(backends)('received titles: POST /etrn/incoming ($name)', ({ datab
     const vehicle = await makeVehicle(s, company, { plate: 'Е321КХ 77', capacity_t: 20 });
     await s.db.kysely.updateTable('vehicles').set({ ownership: 'own', volume_m3: 12 }).where('id', '=', vehicle).execute();
     const driver = await makeUser(s, 'driver', company, { name: 'Сидоров Пётр Ильич' });
-    await s.db.kysely.updateTable('users').set({ license_number: '7712 345678', license_issued: '2020-05-14', vehicle_id: vehicle }).where('id', '=', driver.id).execute();
+    await s.db.kysely.updateTable('users').set({ license_series: '77 12', license_number: '345678', license_issued: '2020-05-14', vehicle_id: vehicle }).where('id', '=', driver.id).execute();
     await s.db.kysely
       .updateTable('companies')
       .set({ full_name: 'ООО «ТК Рейс»', inn: inn10('662301234'), kpp: '662301001', address: 'г. Екатеринбург, ул. Ленина, д. 5', phone: '+7 343 000-00-00', edo_id: '2BM-6623012345-662301001-202201010000000000001' })

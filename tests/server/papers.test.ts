@@ -83,7 +83,7 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
       shipper: { name: 'ООО «Карьер Северный»', edo_id: null },
       loading: { name: 'Карьер Северный' },
       vehicle: { plate: 'А123ВС 77', plate_key: 'А123ВС77' },
-      driver: { id: driverId, license_number: '7712 345678' },
+      driver: { id: driverId, license_series: '77 12', license_number: '345678' },
     });
     const facts = etrnFacts(base, TRIP, { name: 'Волков Сергей Николаевич', position: 'Диспетчер' });
     const missing = missingFacts('t1', facts);
@@ -147,7 +147,7 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
     for (const path of ['documents', 'pod.pdf', 'waybill.pdf', 'etrn/t1.xml']) expect((await download(`/api/reports/${trip}/${path}`, stranger.token)).status).toBe(404);
   });
 
-  it('a leased vehicle with a trailer and a driver with his ИНН, filled on their cards: the panel stops naming them, the Т1 carries them and validates, the paper waybill shows them', async () => {
+  it('a leased truck with its own trailer and a driver with his ИНН, filled on their cards: the panel stops naming them, the Т1 carries each unit’s ownership and validates, the paper waybill shows them', async () => {
     await s.db.kysely.updateTable('counterparties').set({ edo_id: SHIPPER_EDO }).where('id', '=', shipper).execute();
     const vehicle = (await gatherTrip(s.db, report)).vehicle!;
     const card = { plate: vehicle.plate, make: 'КАМАЗ', model: '65115', body_type: 'dump_truck', ownership: 'leasing', capacity_t: 20, volume_m3: 12, trailer_plate: 'АВ 1234 77' };
@@ -161,18 +161,32 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
       ['vehicle.trailer.make', 'vehicle'],
       ['vehicle.trailer.capacityT', 'vehicle'],
       ['vehicle.trailer.volumeM3', 'vehicle'],
-      ['vehicle.trailer.leaseDocument', 'vehicle'],
-      ['vehicle.trailer.lessorInn', 'vehicle'],
+      // The trailer is held on its own (migration 051): not told, it is asked, not taken from the truck.
+      ['vehicle.trailer.ownership', 'vehicle'],
     ]);
     // A lessor's ИНН with a wrong check digit is refused naming the field.
     const lessor = inn10('781001234');
     const badLessor = await put({ ...card, lessor_inn: `${lessor.slice(0, 9)}${(Number(lessor[9]) + 1) % 10}` });
     expect(badLessor.status).toBe(400);
     expect((badLessor.body as unknown as { detail: string }).detail).toContain('ИНН арендодателя: неверная контрольная цифра');
-    const filled = { ...card, lease_doc_number: 'Л-2025/77', lease_doc_date: '2025-03-01', lessor_inn: lessor, trailer_type: 'Полуприцеп', trailer_make: 'НефАЗ 9509', trailer_capacity_t: 30, trailer_volume_m3: 28 };
+    const badTrailer = await put({ ...card, trailer_ownership: 'rent', trailer_lessor_inn: '7707083894' });
+    expect(badTrailer.status).toBe(400);
+    expect((badTrailer.body as unknown as { detail: string }).detail).toBe('ИНН арендодателя прицепа: неверная контрольная цифра');
+    expect(((await put({ ...card, trailer_ownership: 'mine' })).body as unknown as { detail: string }).detail).toBe(
+      'Владение прицепом: ожидается одно из own, rent, leasing, free_use',
+    );
+    expect(((await put({ ...card, trailer_lease_doc_date: '01.03.2025' })).body as unknown as { detail: string }).detail).toBe(
+      'Дата документа владения прицепом: ожидается дата ГГГГ-ММ-ДД',
+    );
+    const filled = {
+      ...card,
+      ...{ lease_doc_number: 'Л-2025/77', lease_doc_date: '2025-03-01', lessor_inn: lessor },
+      ...{ trailer_type: 'Полуприцеп', trailer_make: 'НефАЗ 9509', trailer_capacity_t: 30, trailer_volume_m3: 28, trailer_ownership: 'own' },
+    };
     const saved = await put(filled);
     expect(saved.status).toBe(200);
     expect(saved.body).toMatchObject({ lease_doc_name: null, lease_doc_number: 'Л-2025/77', lease_doc_date: '2025-03-01', lessor_inn: lessor, trailer_make: 'НефАЗ 9509', trailer_capacity_t: 30 });
+    expect(saved.body).toMatchObject({ trailer_ownership: 'own', trailer_lease_doc_number: null, trailer_lessor_inn: null });
 
     // The driver's ИНН: a person's 12 digits with both check digits; each wrong one named, the right one kept.
     const driverInn = inn10('7701234567');
@@ -196,11 +210,89 @@ describe.each(backends)('a trip’s papers from the database ($name)', ({ databa
     expect(run.stderr).toContain('validates');
     const text = new TextDecoder('windows-1251').decode(xml.body).replace(/>\s+</g, '><');
     expect(text).toContain(`<ОснАрЛиз НаимДок="Договор лизинга" НомерДок="Л-2025/77" ДатаДок="01.03.2025"><ИдРекСост><ИННЮЛ>${lessor}</ИННЮЛ>`);
-    expect(text).toMatch(/<Прицеп РегНомер="АВ123477" ТипВлад="4"><ПарТС Тип="Полуприцеп" Марка="НефАЗ 9509" Грузопод="30" Вместим="28"\/>/);
+    // The truck is leased (4, with its document), the trailer the carrier's own (1, none).
+    expect(text).toMatch(/<ТС РегНомер="А123ВС77" ТипВлад="4">/);
+    expect(text).toMatch(/<Прицеп РегНомер="АВ123477" ТипВлад="1"><ПарТС Тип="Полуприцеп" Марка="НефАЗ 9509" Грузопод="30" Вместим="28"\/><\/Прицеп>/);
     expect(text).toContain(`ИННФЛ="${driverInn}"`);
 
     const waybill = pdfText((await download(`/api/reports/${trip}/waybill.pdf`, manager.token)).body);
     for (const fact of ['Лизинг', `Договор лизинга № Л-2025/77 от 01.03.2025, арендодатель ИНН ${lessor}`, 'Полуприцеп НефАЗ 9509', '30 т', '28 м³', 'АВ1234 77', driverInn]) expect(waybill.replace(/\s+/g, ' ')).toContain(fact);
+    // The trailer's row (its value above its caption): the carrier's own, no document.
+    expect(waybill.replace(/\s+/g, ' ')).toContain('Собственность Тип владения прицепом Реквизиты документа — основания владения прицепом');
+  });
+
+  it('a trailer leased apart from the truck: each carries its own document and lessor in the Т1 (valid) and on paper; a licence with its series in СерВУ and НомВУ', async () => {
+    const vehicle = (await gatherTrip(s.db, report)).vehicle!;
+    const lessor = inn10('781001234');
+    const trailerLessor = inn10('502701234');
+    const card = {
+      ...{ plate: vehicle.plate, make: 'КАМАЗ', model: '65115', body_type: 'dump_truck', ownership: 'own', capacity_t: 20, volume_m3: 12, trailer_plate: 'АВ 1234 77' },
+      ...{ trailer_type: 'Полуприцеп', trailer_make: 'НефАЗ 9509', trailer_capacity_t: 30, trailer_volume_m3: 28, trailer_ownership: 'rent' },
+      ...{ lease_doc_number: 'Л-2025/77', lease_doc_date: '2025-03-01', lessor_inn: lessor },
+    };
+    const put = (body: object) => call<Vehicle>(s, 'PUT', `/api/vehicles/${vehicle.id}`, { token: manager.token, body });
+    expect((await put(card)).status).toBe(200);
+    const t1Missing = async () => (await call<ReportDocuments>(s, 'GET', `/api/reports/${trip}/documents`, { token: manager.token })).body.titles.find((t) => t.title === 't1')?.missing.map((m) => [m.field, m.card]);
+    // The truck's own: its lease fields are not the trailer's. The trailer's document is asked for.
+    expect(await t1Missing()).toEqual([
+      ['vehicle.trailer.leaseDocument', 'vehicle'],
+      ['vehicle.trailer.lessorInn', 'vehicle'],
+    ]);
+    const trailerDoc = { trailer_lease_doc_name: 'Договор аренды прицепа', trailer_lease_doc_number: 'П-9', trailer_lease_doc_date: '2024-06-10', trailer_lessor_inn: trailerLessor };
+    expect((await put({ ...card, ...trailerDoc })).body).toMatchObject(trailerDoc);
+    // The licence: series and number apart; the whole text still sets both; a bad one names its field.
+    const licence = (body: object) => call<{ license_series: string | null; license_number: string | null; detail?: string }>(s, 'PUT', `/api/users/drivers/${driverId}/`, { token: manager.token, body });
+    expect((await licence({ license_series: '99АВ', license_number: '123 456', inn: null })).body).toMatchObject({ license_series: '99 АВ', license_number: '123456' });
+    expect((await licence({ license_series: '9' })).body.detail).toBe('Серия удостоверения: ожидается 4 знака — 2 цифры и 2 цифры или буквы, например 77 12');
+    expect((await licence({ license_number: '12345' })).body.detail).toBe('Номер удостоверения: ожидается 6 цифр, например 345678 (или серия и номер: 77 12 345678)');
+    expect((await licence({ license_number: '77 12-345678' })).body).toMatchObject({ license_series: '77 12', license_number: '345678' });
+    expect((await licence({ license_series: '99 АВ', license_number: '123456' })).body).toMatchObject({ license_series: '99 АВ', license_number: '123456' });
+    expect(await t1Missing()).toEqual([]);
+
+    const xml = await download(`/api/reports/${trip}/etrn/t1.xml`, manager.token);
+    expect(xml.status).toBe(200);
+    const path = join(mkdtempSync(join(tmpdir(), 'reis-papers-')), 't1.xml');
+    writeFileSync(path, xml.body);
+    const run = spawnSync('xmllint', ['--noout', '--schema', join(process.cwd(), 'server/etrn/schemas/etrn-t1-shipper.xsd'), path], { encoding: 'utf8' });
+    expect(run.stderr).toContain('validates');
+    const text = new TextDecoder('windows-1251').decode(xml.body).replace(/>\s+</g, '><');
+    expect(text).toMatch(/<ТС РегНомер="А123ВС77" ТипВлад="1"><ПарТС [^>]*\/><\/ТС>/);
+    expect(text).toContain(
+      `<Прицеп РегНомер="АВ123477" ТипВлад="3"><ПарТС Тип="Полуприцеп" Марка="НефАЗ 9509" Грузопод="30" Вместим="28"/><ОснАрЛиз НаимДок="Договор аренды прицепа" НомерДок="П-9" ДатаДок="10.06.2024"><ИдРекСост><ИННЮЛ>${trailerLessor}</ИННЮЛ>`,
+    );
+    expect(text).toMatch(/<СвВодит [^>]*НомВУ="123456" СерВУ="99 АВ" ДатаВыдВУ="14.05.2020"/);
+
+    const waybill = pdfText((await download(`/api/reports/${trip}/waybill.pdf`, manager.token)).body).replace(/\s+/g, ' ');
+    expect(waybill).toContain(`Договор аренды прицепа № П-9 от 10.06.2024, арендодатель ИНН ${trailerLessor}`);
+    expect(waybill).toContain('99 АВ 123456 от');
+    expect(waybill).toContain('Аренда Договор аренды прицепа № П-9');
+    expect(waybill).not.toContain(`арендодатель ИНН ${lessor}`);
+  });
+
+  it('the cargo’s state and packaging, set on its task by staff: in the Т1 (valid) and the paper waybill; bulk when none; bad input 400 naming the field', async () => {
+    const setTask = (body: object) => call<{ cargo_state: string | null; cargo_packaging: string | null; cargo_package_code: string | null; detail?: string }>(s, 'PUT', `/api/tasks/${taskId}/`, { token: manager.token, body });
+    const t1 = async () => {
+      const xml = await download(`/api/reports/${trip}/etrn/t1.xml`, manager.token);
+      expect(xml.status).toBe(200);
+      const path = join(mkdtempSync(join(tmpdir(), 'reis-papers-')), 't1.xml');
+      writeFileSync(path, xml.body);
+      expect(spawnSync('xmllint', ['--noout', '--schema', join(process.cwd(), 'server/etrn/schemas/etrn-t1-shipper.xsd'), path], { encoding: 'utf8' }).stderr).toContain('validates');
+      return new TextDecoder('windows-1251').decode(xml.body);
+    };
+    expect(await t1()).toMatch(/СостГруз="Сыпучий" СпУпак="Навалом" ВидТар="VY"/);
+    expect((await setTask({ cargo_package_code: 'мешок' })).body.detail).toBe('Вид тары: ожидается код ОКВГУМ из двух латинских букв или цифр, например VY');
+    expect((await setTask({ cargo_state: 'x'.repeat(301) })).body.detail).toBe('Состояние груза: не длиннее 300 символов');
+    const saved = await setTask({ cargo_state: 'Твёрдый, порошкообразный', cargo_packaging: 'В мешках по 50 кг', cargo_package_code: 'bg' });
+    expect(saved.body).toMatchObject({ cargo_state: 'Твёрдый, порошкообразный', cargo_packaging: 'В мешках по 50 кг', cargo_package_code: 'BG' });
+    expect(await t1()).toMatch(/СостГруз="Твёрдый, порошкообразный" СпУпак="В мешках по 50 кг" ВидТар="BG"/);
+    const waybill = pdfText((await download(`/api/reports/${trip}/waybill.pdf`, manager.token)).body).replace(/\s+/g, ' ');
+    expect(waybill).toContain('В мешках по 50 кг; вид тары BG Твёрдый, порошкообразный');
+    // A packaging without its code is not made up: the panel asks for it on the task.
+    await setTask({ cargo_package_code: '' });
+    const panel = await call<ReportDocuments>(s, 'GET', `/api/reports/${trip}/documents`, { token: manager.token });
+    expect(panel.body.titles.find((t) => t.title === 't1')?.missing.map((m) => [m.field, m.card])).toEqual([['cargo.packageCode', 'task']]);
+    await setTask({ cargo_state: null, cargo_packaging: '', cargo_package_code: null });
+    expect(await t1()).toMatch(/СостГруз="Сыпучий" СпУпак="Навалом" ВидТар="VY"/);
   });
 
   it('a task’s and a day’s waybills in one PDF: each trip’s waybill, read back in Cyrillic; no trip is 404; another company’s task is 404', async () => {

@@ -304,7 +304,7 @@ describe.each(backends)('registers ($name)', ({ databaseUrl }) => {
       const vehicle = await makeVehicle(s, w.companyA, { capacity_t: 12 });
       const res = await asManager('PUT', `/api/users/drivers/${driver.id}/`, { vehicle_id: vehicle, license_number: '77 12-345678', license_issued: '2020-05-17' });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ vehicle_id: vehicle, vehicle: { id: vehicle, capacity_t: 12, make: 'КАМАЗ' }, license_number: '77 12 345678', license_issued: '2020-05-17' });
+      expect(res.body).toMatchObject({ vehicle_id: vehicle, vehicle: { id: vehicle, capacity_t: 12, make: 'КАМАЗ' }, license_series: '77 12', license_number: '345678', license_issued: '2020-05-17' });
       const fleet = await asManager('GET', '/api/vehicles/?limit=200');
       expect(fleet.body.items.find((v: { id: number }) => v.id === vehicle).drivers).toEqual([{ id: driver.id, name: driver.name }]);
       const foreign = await asManager('PUT', `/api/users/drivers/${driver.id}/`, { vehicle_id: await makeVehicle(s, w.companyB) });
@@ -312,10 +312,10 @@ describe.each(backends)('registers ($name)', ({ databaseUrl }) => {
       const retired = await makeVehicle(s, w.companyA, { is_active: false });
       expect((await asManager('PUT', `/api/users/drivers/${driver.id}/`, { vehicle_id: retired })).body.detail).toMatch(/^Машина: .+ выведена из работы/);
       expect((await asManager('PUT', `/api/users/drivers/${driver.id}/`, { license_number: '12345' })).body.detail).toBe(
-        'Водительское удостоверение: ожидается серия и номер, например 77 12 345678',
+        'Номер удостоверения: ожидается 6 цифр, например 345678 (или серия и номер: 77 12 345678)',
       );
       const cleared = await asManager('PUT', `/api/users/drivers/${driver.id}/`, { vehicle_id: null, license_number: '' });
-      expect(cleared.body).toMatchObject({ vehicle_id: null, vehicle: null, license_number: null, license_issued: '2020-05-17' });
+      expect(cleared.body).toMatchObject({ vehicle_id: null, vehicle: null, license_series: null, license_number: null, license_issued: '2020-05-17' });
     });
 
     it('checks a load against the fleet vehicle’s capacity where the driver has one', async () => {

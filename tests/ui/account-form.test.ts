@@ -17,6 +17,7 @@ const driver: UserWire = {
   current_transport: { id: 3, vehicle_number: 'А123ВС 77', vehicle_brand: 'КАМАЗ', vehicle_capacity: 15, is_current: true },
   vehicle_id: null,
   vehicle: null,
+  license_series: null,
   license_number: null,
   license_issued: null, inn: null,
 };

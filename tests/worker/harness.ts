@@ -32,6 +32,7 @@ export const driverWire: UserWire = {
   current_transport: null,
   vehicle_id: null,
   vehicle: null,
+  license_series: null,
   license_number: null,
   license_issued: null, inn: null,
 };

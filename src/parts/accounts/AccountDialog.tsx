@@ -166,7 +166,7 @@ function FleetFields({
 }) {
   const fleet = useGet('GET /vehicles/', { active: '1', limit: 200, ...(companyId ? { company_id: companyId } : {}) }).data?.data.items ?? [];
   const chosen = values.vehicle_id && !fleet.some((v) => String(v.id) === values.vehicle_id);
-  const field = (key: 'license_number' | 'inn') => ({ name: key, value: values[key], error: errors[key], onChange: (event: { target: { value: string } }) => set(key, event.target.value) });
+  const field = (key: 'license_series' | 'license_number' | 'inn') => ({ name: key, value: values[key], error: errors[key], onChange: (event: { target: { value: string } }) => set(key, event.target.value) });
   return (
     <>
       <Select
@@ -184,13 +184,8 @@ function FleetFields({
           </option>
         ))}
       </Select>
-      <Field
-        label="Водительское удостоверение"
-        autoComplete="off"
-        placeholder="77 12 345678"
-        hint="Серия и номер"
-        {...field('license_number')}
-      />
+      <Field label="Серия удостоверения" autoComplete="off" placeholder="77 12" hint="4 знака" {...field('license_series')} />
+      <Field label="Номер удостоверения" autoComplete="off" inputMode="numeric" placeholder="345678" hint="6 цифр" {...field('license_number')} />
       <DateField label="Дата выдачи удостоверения" name="license_issued" value={values.license_issued} error={errors.license_issued} onValue={(iso) => set('license_issued', iso)} />
       <Field
         label="ИНН водителя"

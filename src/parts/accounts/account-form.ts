@@ -22,6 +22,7 @@ export interface AccountValues {
   vehicle_capacity: string;
   /** A driver's current vehicle of the fleet (its id; '' none) and licence (issue 31). */
   vehicle_id: string;
+  license_series: string;
   license_number: string;
   license_issued: string;
   /** The driver's ИНН (issue 33: the waybill's driver), as typed. */
@@ -44,12 +45,12 @@ export interface AccountShape {
 }
 
 export const FIELD_ORDER: readonly AccountField[] = [
-  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_number', 'license_issued', 'inn',
+  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_series', 'license_number', 'license_issued', 'inn',
 ];
 
 export const EMPTY_ACCOUNT: AccountValues = {
   name: '', email: '', phone: '', password: '', role: '', company_id: '', vehicle_number: '', vehicle_brand: '', vehicle_capacity: '',
-  vehicle_id: '', license_number: '', license_issued: '', inn: '',
+  vehicle_id: '', license_series: '', license_number: '', license_issued: '', inn: '',
 };
 
 export function roleOf(user: Pick<UserWire, 'role'>): Role {
@@ -69,6 +70,7 @@ export function valuesOf(user: UserWire): AccountValues {
     vehicle_brand: transport?.vehicle_brand ?? '',
     vehicle_capacity: quantityText(transport?.vehicle_capacity),
     vehicle_id: user.vehicle_id ? String(user.vehicle_id) : '',
+    license_series: user.license_series ?? '',
     license_number: user.license_number ?? '',
     license_issued: user.license_issued ?? '',
     inn: user.inn ?? '',
@@ -90,6 +92,7 @@ export interface AccountBody {
   vehicle_brand?: string | null;
   vehicle_capacity?: number | null;
   vehicle_id?: number | null;
+  license_series?: string | null;
   license_number?: string | null;
   license_issued?: string | null;
   inn?: string | null;
@@ -107,7 +110,7 @@ export interface NewAccount extends AccountBody {
 export type AccountCheck<B> = { ok: true; body: B } | { ok: false; errors: AccountErrors };
 
 const BODY_FIELDS = [
-  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_number', 'license_issued', 'inn',
+  'name', 'email', 'phone', 'password', 'role', 'company_id', 'vehicle_number', 'vehicle_brand', 'vehicle_capacity', 'vehicle_id', 'license_series', 'license_number', 'license_issued', 'inn',
 ] as const satisfies readonly (keyof AccountBody)[];
 
 function copy<K extends keyof AccountBody>(to: AccountBody, from: AccountBody, key: K): void {
@@ -201,6 +204,7 @@ function normalized(values: AccountValues, shape: AccountShape, capacity: number
   }
   if (shape.fleet) {
     body.vehicle_id = values.vehicle_id ? Number(values.vehicle_id) : null;
+    body.license_series = values.license_series.trim() || null;
     body.license_number = values.license_number.trim() || null;
     body.license_issued = values.license_issued || null;
     body.inn = values.inn.replace(/\s+/g, '') || null;
@@ -213,6 +217,8 @@ function normalized(values: AccountValues, shape: AccountShape, capacity: number
 const LABELLED: readonly [string, AccountField][] = [
   ['Машина: ', 'vehicle_id'],
   ['Водительское удостоверение: ', 'license_number'],
+  ['Серия удостоверения: ', 'license_series'],
+  ['Номер удостоверения: ', 'license_number'],
   ['Дата выдачи удостоверения: ', 'license_issued'],
   ['ИНН водителя: ', 'inn'],
 ];

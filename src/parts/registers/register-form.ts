@@ -216,6 +216,7 @@ export function placeBody(v: PlaceValues): { ok: true; body: PlaceBody } | { ok:
 export const VEHICLE_FIELDS = [
   ...['plate', 'is_foreign', 'make', 'model', 'body_type', 'ownership', 'capacity_t', 'volume_m3', 'trailer_plate', 'is_active'] as const,
   ...['lease_doc_name', 'lease_doc_number', 'lease_doc_date', 'lessor_inn', 'trailer_type', 'trailer_make', 'trailer_capacity_t', 'trailer_volume_m3'] as const,
+  ...['trailer_ownership', 'trailer_lease_doc_name', 'trailer_lease_doc_number', 'trailer_lease_doc_date', 'trailer_lessor_inn'] as const,
 ];
 export type VehicleField = (typeof VEHICLE_FIELDS)[number];
 
@@ -238,11 +239,21 @@ export const VEHICLE_LABELS: Readonly<Record<string, VehicleField>> = {
   'Марка прицепа': 'trailer_make',
   'Грузоподъёмность прицепа': 'trailer_capacity_t',
   'Объём прицепа': 'trailer_volume_m3',
+  'Владение прицепом': 'trailer_ownership',
+  'Документ владения прицепом': 'trailer_lease_doc_name',
+  'Номер документа владения прицепом': 'trailer_lease_doc_number',
+  'Дата документа владения прицепом': 'trailer_lease_doc_date',
+  'ИНН арендодателя прицепа': 'trailer_lessor_inn',
 };
 
 /** The card's texts the waybill reads (issue 33): the ownership document and the trailer. */
-type PaperText = 'lease_doc_name' | 'lease_doc_number' | 'lease_doc_date' | 'lessor_inn' | 'trailer_type' | 'trailer_make';
-const PAPER_TEXTS: readonly PaperText[] = ['lease_doc_name', 'lease_doc_number', 'lease_doc_date', 'lessor_inn', 'trailer_type', 'trailer_make'];
+type PaperText =
+  | 'lease_doc_name' | 'lease_doc_number' | 'lease_doc_date' | 'lessor_inn' | 'trailer_type' | 'trailer_make'
+  | 'trailer_lease_doc_name' | 'trailer_lease_doc_number' | 'trailer_lease_doc_date' | 'trailer_lessor_inn';
+const PAPER_TEXTS: readonly PaperText[] = [
+  ...['lease_doc_name', 'lease_doc_number', 'lease_doc_date', 'lessor_inn', 'trailer_type', 'trailer_make'] as const,
+  ...['trailer_lease_doc_name', 'trailer_lease_doc_number', 'trailer_lease_doc_date', 'trailer_lessor_inn'] as const,
+];
 
 export interface VehicleValues {
   plate: string;
@@ -264,6 +275,11 @@ export interface VehicleValues {
   trailer_make: string;
   trailer_capacity_t: string;
   trailer_volume_m3: string;
+  trailer_ownership: Ownership | '';
+  trailer_lease_doc_name: string;
+  trailer_lease_doc_number: string;
+  trailer_lease_doc_date: string;
+  trailer_lessor_inn: string;
 }
 
 export interface VehicleBody extends VehiclePaperFields {
@@ -283,6 +299,7 @@ export function emptyVehicle(): VehicleValues {
   return {
     ...{ plate: '', is_foreign: false, make: '', model: '', body_type: '', ownership: '', capacity_t: '', volume_m3: '', trailer_plate: '', is_active: true },
     ...{ lease_doc_name: '', lease_doc_number: '', lease_doc_date: '', lessor_inn: '', trailer_type: '', trailer_make: '', trailer_capacity_t: '', trailer_volume_m3: '' },
+    ...{ trailer_ownership: '', trailer_lease_doc_name: '', trailer_lease_doc_number: '', trailer_lease_doc_date: '', trailer_lessor_inn: '' },
   };
 }
 
@@ -301,6 +318,7 @@ export function vehicleValues(v: Vehicle): VehicleValues {
     ...(Object.fromEntries(PAPER_TEXTS.map((key) => [key, v[key] ?? ''])) as Record<PaperText, string>),
     trailer_capacity_t: quantityText(v.trailer_capacity_t),
     trailer_volume_m3: quantityText(v.trailer_volume_m3),
+    trailer_ownership: v.trailer_ownership ?? '',
   };
 }
 
@@ -320,9 +338,14 @@ export function vehicleBody(v: VehicleValues): { ok: true; body: VehicleBody } |
     const trailer = parsePlate(v.trailer_plate, { foreign: v.is_foreign, trailer: true, label: 'Госномер прицепа' });
     if (!trailer.ok) errors.trailer_plate = bare(trailer.reason, 'Госномер прицепа');
   }
-  const lessor = v.lessor_inn.replace(/\s+/g, '');
-  const lessorProblem = lessor === '' ? null : innProblem(lessor);
-  if (lessorProblem) errors.lessor_inn = bare(lessorProblem, 'ИНН');
+  const inn = (key: 'lessor_inn' | 'trailer_lessor_inn'): string => {
+    const digits = v[key].replace(/\s+/g, '');
+    const problem = digits === '' ? null : innProblem(digits);
+    if (problem) errors[key] = bare(problem, 'ИНН');
+    return digits;
+  };
+  const lessor = inn('lessor_inn');
+  const trailerLessor = inn('trailer_lessor_inn');
   const number = (key: 'capacity_t' | 'volume_m3' | 'trailer_capacity_t' | 'trailer_volume_m3'): number | null => {
     const parsed = parseQuantity(v[key]);
     if (!parsed.ok) errors[key] = parsed.error;
@@ -350,6 +373,8 @@ export function vehicleBody(v: VehicleValues): { ok: true; body: VehicleBody } |
       is_active: v.is_active,
       ...papers,
       lessor_inn: lessor || null,
+      trailer_ownership: v.trailer_ownership || null,
+      trailer_lessor_inn: trailerLessor || null,
       trailer_capacity_t: trailerCapacity,
       trailer_volume_m3: trailerVolume,
     },

@@ -11,6 +11,7 @@ import type { DayLoad } from './form-helpers.ts';
 import { NamedOptions, Options } from '../../ui/Options.tsx';
 import { TaskLinks } from './TaskLinks.tsx';
 import { PriceHint } from './PriceHint.tsx';
+import { BULK_CARGO } from '../../../contract/cargo-facts.ts';
 
 const DRIVER_FIELD_LABELS: Record<DriverNumberField, string> = {
   planned_quantity: 'Доля (пусто — поровну)',
@@ -40,7 +41,7 @@ const companyOf = (values: TaskFormValues): number | null => (values.company_id 
 export function TaskFields({ values, errors, onChange, companies, drivers, dayLoad, editing, disabled, driverActions }: TaskFieldsProps) {
   const text = (key: keyof TaskFormValues) => ({
     name: key,
-    value: values[key] as string,
+    value: (values[key] as string | undefined) ?? '',
     error: errors[key],
     disabled,
     onChange: (event: { target: { value: string } }) => onChange({ [key]: event.target.value }),
@@ -64,6 +65,14 @@ export function TaskFields({ values, errors, onChange, companies, drivers, dayLo
         <DateField label="Дата" required name="date" value={values.date} error={errors.date} disabled={disabled} onValue={(date) => onChange({ date })} />
         <TaskLinks values={values} errors={errors} onChange={onChange} companyId={companyOf(values)} disabled={disabled} part="parties" />
         <SuggestField label="Груз" placeholder="Щебень 20–40" field="cargo" companyId={companyOf(values)} {...text('cargo')} />
+        <div className="task-form-cargo">
+          <Field label="Состояние груза" placeholder={BULK_CARGO.state} {...text('cargo_state')} />
+          <Field label="Способ упаковки" placeholder={BULK_CARGO.packaging} {...text('cargo_packaging')} />
+          <Field label="Вид тары" placeholder={BULK_CARGO.packageCode} {...text('cargo_package_code')} />
+        </div>
+        <p className="muted task-form-cargo-hint">
+          Для накладной. Вид тары — код ОКВГУМ из двух знаков. Все три пусто — навалом: «{BULK_CARGO.state}», «{BULK_CARGO.packaging}», {BULK_CARGO.packageCode}.
+        </p>
         <TaskLinks values={values} errors={errors} onChange={onChange} companyId={companyOf(values)} disabled={disabled} part="places" />
         <div className="task-form-pair">
           <Field label="Плановое количество" inputMode="decimal" placeholder="120" {...text('planned_quantity')} />

@@ -59,6 +59,10 @@ export interface TaskFormValues {
   comment: string;
   max_drivers: string;
   drivers: DriverRowValues[];
+  /** The cargo's state, packaging and ОКВГУМ package code for the waybill; all empty: bulk (optional: older drafts). */
+  cargo_state?: string;
+  cargo_packaging?: string;
+  cargo_package_code?: string;
 }
 
 export type FieldErrors = Partial<Record<string, string>>;
@@ -67,7 +71,7 @@ export const DRIVER_NUMBER_FIELDS = ['planned_quantity', 'quantity', 'transport_
 export type DriverNumberField = (typeof DRIVER_NUMBER_FIELDS)[number];
 
 /** Field order on screen: the first wrong one gets the focus. */
-export const FIELD_ORDER = ['company_id', 'date', 'customer_id', 'shipper_id', 'consignee_id', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'max_drivers', 'comment', 'drivers'];
+export const FIELD_ORDER = ['company_id', 'date', 'customer_id', 'shipper_id', 'consignee_id', 'cargo', 'cargo_state', 'cargo_packaging', 'cargo_package_code', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'max_drivers', 'comment', 'drivers'];
 
 export function emptyValues(date: string): TaskFormValues {
   return {
@@ -105,6 +109,9 @@ export function valuesFromTask(task: Task): TaskFormValues {
     rate: quantityText(task.rate),
     comment: task.comment ?? '',
     max_drivers: task.max_drivers === null ? '' : String(task.max_drivers),
+    cargo_state: task.cargo_state ?? '',
+    cargo_packaging: task.cargo_packaging ?? '',
+    cargo_package_code: task.cargo_package_code ?? '',
     drivers: task.driver_associations
       .filter((a) => a.status !== 'cancelled')
       .map((a) => ({
@@ -146,6 +153,9 @@ export interface TaskBody {
   rate: number | null;
   comment: string | null;
   max_drivers: number | null;
+  cargo_state: string | null;
+  cargo_packaging: string | null;
+  cargo_package_code: string | null;
   driver_ids: number[];
   drivers: DriverBody[];
   /** The register links: null is none picked (docs/registers.md; `createBody` leaves those out so the server defaults them). */
@@ -231,6 +241,9 @@ export function buildBody(values: TaskFormValues, needsCompany: boolean): { ok: 
     rate,
     comment: values.comment.trim() === '' ? null : values.comment,
     max_drivers: maxDrivers,
+    cargo_state: values.cargo_state?.trim() || null,
+    cargo_packaging: values.cargo_packaging?.trim() || null,
+    cargo_package_code: values.cargo_package_code?.trim().toUpperCase() || null,
     driver_ids: values.drivers.map((d) => d.driver_id),
   };
   const checked = checks?.safeParse(candidate);
@@ -258,6 +271,9 @@ export function buildBody(values: TaskFormValues, needsCompany: boolean): { ok: 
   };
 }
 
+/** The cargo fields' refusals start with their Russian label (contract/cargo-facts.ts). */
+const CARGO_LABELS: Record<string, string> = { 'Состояние груза': 'cargo_state', 'Способ упаковки': 'cargo_packaging', 'Вид тары': 'cargo_package_code' };
+
 /** The first field (in screen order) that has an error. */
 export function firstErrorField(errors: FieldErrors): string | null {
   const keys = Object.keys(errors);
@@ -273,6 +289,8 @@ export function firstErrorField(errors: FieldErrors): string | null {
  * when the form has it, else at the top of the form.
  */
 export function serverFieldError(detail: string): { field: string | null; message: string } {
+  const labelled = Object.entries(CARGO_LABELS).find(([label]) => detail.startsWith(`${label}: `));
+  if (labelled) return { field: labelled[1], message: detail };
   const match = /^([a-z_]+)(?:\.\d+)*(?:\.[a-z_]+)?:\s*(.+)$/.exec(detail);
   // A place's id is refused under the place's field (its picker).
   const named = match?.[1]?.replace(/^(loading_place|unloading_place)_id$/, '$1');
@@ -283,7 +301,10 @@ export function serverFieldError(detail: string): { field: string | null; messag
 /** What an edit sends: only the task fields that differ from what was loaded, plus the drivers when they changed. */
 export function editBody(loaded: TaskBody, edited: TaskBody): Partial<TaskBody> {
   const changed: Partial<TaskBody> = {};
-  const keys = ['date', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'comment', 'max_drivers'] as const;
+  const keys = [
+    ...['date', 'cargo', 'loading_place', 'unloading_place', 'planned_quantity', 'unit', 'rate', 'comment', 'max_drivers'] as const,
+    ...['cargo_state', 'cargo_packaging', 'cargo_package_code'] as const,
+  ];
   for (const key of keys) {
     if (loaded[key] !== edited[key]) (changed as Record<string, unknown>)[key] = edited[key];
   }

@@ -11,7 +11,7 @@ import { useSend } from '../../engine/api.ts';
 import { DateField, Field } from '../../ui/Field.tsx';
 import { Options } from '../../ui/Options.tsx';
 import { Select } from '../../ui/Select.tsx';
-import { emptyVehicle, plateHint, VEHICLE_FIELDS, VEHICLE_LABELS, vehicleBody, vehicleValues } from '../../parts/registers/register-form.ts';
+import { emptyVehicle, plateHint, VEHICLE_FIELDS, VEHICLE_LABELS, vehicleBody, vehicleValues, type VehicleBody, type VehicleField, type VehicleValues } from '../../parts/registers/register-form.ts';
 import { CardDialog, saveCard, useCard } from '../../parts/registers/use-card.tsx';
 import '../../parts/registers/registers.css';
 
@@ -56,15 +56,7 @@ export function VehicleDialog({ card, companyId, onSaved, onClose }: { card: Veh
         </Select>
         <Field label="Грузоподъёмность, т" inputMode="decimal" placeholder="22,5" hint="Можно с запятой: 22,5" {...text('capacity_t')} />
         <Field label="Объём кузова, м³" inputMode="decimal" placeholder="16" {...text('volume_m3')} />
-        {values.ownership !== '' && values.ownership !== 'own' && (
-          <fieldset className="register-wide register-group">
-            <legend>Документ владения (для накладной)</legend>
-            <Field label="Документ" placeholder={LEASE_DOCUMENT_NAMES[values.ownership]} hint={`Пусто — «${LEASE_DOCUMENT_NAMES[values.ownership]}»`} {...text('lease_doc_name')} />
-            <Field label="Номер документа" placeholder="Л-2025/77" {...text('lease_doc_number')} />
-            <DateField label="Дата документа" name="lease_doc_date" value={values.lease_doc_date} error={errors.lease_doc_date} onValue={(iso) => set({ lease_doc_date: iso })} />
-            <Field label="ИНН арендодателя" inputMode="numeric" placeholder="10 или 12 цифр" {...text('lessor_inn')} />
-          </fieldset>
-        )}
+        {values.ownership !== '' && values.ownership !== 'own' && <LeaseFields form={form} ownership={values.ownership} prefix="" legend="Документ владения (для накладной)" />}
         <Field label="Госномер прицепа" placeholder="АВ1234 77" hint={trailer?.text ?? 'Пусто — без прицепа'} {...text('trailer_plate')} />
         {values.trailer_plate.trim() !== '' && (
           <fieldset className="register-wide register-group">
@@ -73,12 +65,42 @@ export function VehicleDialog({ card, companyId, onSaved, onClose }: { card: Veh
             <Field label="Марка прицепа" placeholder="НефАЗ 9509" {...text('trailer_make')} />
             <Field label="Грузоподъёмность прицепа, т" inputMode="decimal" placeholder="30" {...text('trailer_capacity_t')} />
             <Field label="Объём прицепа, м³" inputMode="decimal" placeholder="28" {...text('trailer_volume_m3')} />
+            <Select
+              label="Владение прицепом"
+              name="trailer_ownership"
+              value={values.trailer_ownership}
+              error={errors.trailer_ownership}
+              onChange={(event) => set({ trailer_ownership: event.target.value as Ownership | '' })}
+            >
+              <option value="">Не указано</option>
+              <Options options={OWNERSHIP_OPTIONS} />
+            </Select>
           </fieldset>
+        )}
+        {values.trailer_plate.trim() !== '' && values.trailer_ownership !== '' && values.trailer_ownership !== 'own' && (
+          <LeaseFields form={form} ownership={values.trailer_ownership} prefix="trailer_" legend="Документ владения прицепом (для накладной)" />
         )}
         <label className="check register-active">
           <input type="checkbox" name="is_active" checked={values.is_active} onChange={(event) => set({ is_active: event.target.checked })} />
           В работе (снятую с работы машину нельзя назначить водителю)
         </label>
     </CardDialog>
+  );
+}
+
+type VehicleForm = ReturnType<typeof useCard<VehicleValues, VehicleField, VehicleBody, Vehicle>>;
+
+/** The document a vehicle (`prefix` '') or its trailer (`trailer_`) is held under when not owned, and the lessor's ИНН. */
+function LeaseFields({ form, ownership, prefix, legend }: { form: VehicleForm; ownership: Exclude<Ownership, 'own'>; prefix: '' | 'trailer_'; legend: string }) {
+  const { values, errors, set, text } = form;
+  const date = `${prefix}lease_doc_date` as const;
+  return (
+    <fieldset className="register-wide register-group">
+      <legend>{legend}</legend>
+      <Field label="Документ" placeholder={LEASE_DOCUMENT_NAMES[ownership]} hint={`Пусто — «${LEASE_DOCUMENT_NAMES[ownership]}»`} {...text(`${prefix}lease_doc_name`)} />
+      <Field label="Номер документа" placeholder="Л-2025/77" {...text(`${prefix}lease_doc_number`)} />
+      <DateField label="Дата документа" name={date} value={values[date]} error={errors[date]} onValue={(iso) => set({ [date]: iso })} />
+      <Field label="ИНН арендодателя" inputMode="numeric" placeholder="10 или 12 цифр" {...text(`${prefix}lessor_inn`)} />
+    </fieldset>
   );
 }
