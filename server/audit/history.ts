@@ -144,6 +144,12 @@ async function taskAfter(db: Db, route: string, answer: unknown): Promise<number
 
 const WRITES = new Set(['POST', 'PUT', 'DELETE']);
 
+/** The task a write's handler already read (a new report's), so the history does not look it up again. */
+const knownTasks = new WeakMap<FastifyRequest, number>();
+export function noteHistoryTask(request: FastifyRequest, taskId: number): void {
+  knownTasks.set(request, taskId);
+}
+
 export function installHistory(api: FastifyInstance, db: Db): void {
   const pending = new WeakMap<FastifyRequest, { before: TaskSnapshot | null; taskId: number | null }>();
   const routeOf = (request: FastifyRequest) => (request.routeOptions.url ?? '').replace(/^\/api/, '');
@@ -158,10 +164,12 @@ export function installHistory(api: FastifyInstance, db: Db): void {
   api.addHook('onSend', async (request, reply, payload) => {
     const entry = pending.get(request);
     if (!entry || reply.statusCode >= 300 && reply.statusCode !== 304) return payload;
+    // A new report sent again under its Idempotency-Key (the outbox's retry) is answered 200 and changed nothing.
+    if (request.method === 'POST' && routeOf(request) === '/reports/' && reply.statusCode === 200) return payload;
     try {
       let answer: unknown = null;
       if (typeof payload === 'string' && payload.startsWith('{')) answer = JSON.parse(payload);
-      const taskId = entry.taskId ?? (await taskAfter(db, routeOf(request), answer));
+      const taskId = entry.taskId ?? knownTasks.get(request) ?? (await taskAfter(db, routeOf(request), answer));
       if (taskId === null) return payload;
       const after = await snapshotTask(db, taskId);
       const base = after ?? entry.before;

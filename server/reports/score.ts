@@ -65,8 +65,10 @@ export function nearPhotos(db: Q, hash: string, since: string, now = Date.now())
  * none) are looked up for their report's company and time. Not bounded by driver nor place: a photo re-used by
  * another driver of the company, or for another route, is the repeat the check is for.
  */
-async function duplicatePhoto(db: Q, reportId: number, companyId: number, since: string): Promise<{ report_id: number; distance: number } | null> {
-  const mine = await db.selectFrom('report_photos').select('phash').where('report_id', '=', reportId).where('phash', 'is not', null).execute();
+async function duplicatePhoto(db: Q, reportId: number, companyId: number, since: string, known?: readonly (string | null)[]): Promise<{ report_id: number; distance: number } | null> {
+  const mine = known
+    ? known.flatMap((phash) => (phash === null ? [] : [{ phash }]))
+    : await db.selectFrom('report_photos').select('phash').where('report_id', '=', reportId).where('phash', 'is not', null).execute();
   if (mine.length === 0) return null;
   const near = await Promise.all(mine.map(async (own) => (await Promise.all(nearPhotos(db, own.phash as string, since).map((q) => q.execute()))).flat()));
   const closest = new Map<number, number>();
@@ -112,7 +114,17 @@ export function ticketRepeat(db: Q, ticketKey: string, reportId: number, company
     .orderBy('o.id');
 }
 
-export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]> {
+/**
+ * What the caller that has just stored the report knows, so scoring need not read it back: `photoHashes`, every
+ * photo of the report with its hash (null: not hashed); `created`, the report was stored by this call (no customer
+ * has disputed it yet).
+ */
+export interface ScoreHints {
+  photoHashes?: readonly (string | null)[];
+  created?: boolean;
+}
+
+export async function scoreReport(db: Q, reportId: number, hints: ScoreHints = {}): Promise<ReportFlag[]> {
   const r = await db
     .selectFrom('reports as r')
     .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
@@ -162,7 +174,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
       : Promise.resolve(undefined),
     db.selectFrom('task_drivers').select((eb) => eb.fn.countAll<number>().as('n')).where('task_id', '=', r.task_id).where('status', '<>', 'cancelled').executeTakeFirstOrThrow(),
     r.ticket_key ? ticketRepeat(db, r.ticket_key, r.id, r.company_id, since).executeTakeFirst() : Promise.resolve(undefined),
-    duplicatePhoto(db, r.id, r.company_id, since),
+    duplicatePhoto(db, r.id, r.company_id, since, hints.photoHashes),
     companyThresholds(db, r.company_id),
     r.after_the_fact ? Promise.resolve(null) : tripCheckFacts(db, r),
     r.after_the_fact ? typedCycle(db, r) : Promise.resolve(null),
@@ -190,7 +202,7 @@ export async function scoreReport(db: Q, reportId: number): Promise<ReportFlag[]
     thresholds,
   );
   // The customer's unanswered dispute (docs/customer-link.md) is a flag no check computes: kept through every rescore.
-  const flags = [...checked, ...(await disputeFlags(db, r.id))];
+  const flags = hints.created ? checked : [...checked, ...(await disputeFlags(db, r.id))];
   await db.updateTable('reports').set({ flags: JSON.stringify(flags) }).where('id', '=', r.id).execute();
   return flags;
 }
