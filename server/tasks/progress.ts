@@ -18,8 +18,11 @@ import { nowIso } from '../db/connect.ts';
 
 type Q = Kysely<Database>;
 
+/** One report's delivered quantity, in SQL over the reports row aliased `alias`. */
+export const deliveredSql = (alias: string): string =>
+  `case when ${alias}.total_unloading_quantity > 0 then ${alias}.total_unloading_quantity else coalesce(${alias}.quantity, 0) end`;
 /** One report's delivered quantity, in SQL over `reports r`. */
-export const DELIVERED_SQL = 'case when r.total_unloading_quantity > 0 then r.total_unloading_quantity else coalesce(r.quantity, 0) end';
+export const DELIVERED_SQL = deliveredSql('r');
 
 export const roundToHalf = (value: number): number => Math.round(value * 2) / 2;
 /** Sums of quantities stay exact to the gram: no 62.49999999 on screen. */
