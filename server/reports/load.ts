@@ -48,13 +48,17 @@ export async function photosOf(db: Q, reportIds: readonly number[]): Promise<Map
   return byReport;
 }
 
-/** Reports by a filter, oldest first, each with its photos. */
-export async function loadReports(db: Q, filter: { ids?: number[]; associationId?: number }): Promise<Report[]> {
+/**
+ * Reports by a filter, oldest first, each with its photos. `created`: reports stored by this very call, which no
+ * closed month's line or late payment can name yet (not looked up).
+ */
+export async function loadReports(db: Q, filter: { ids?: number[]; associationId?: number }, options: { created?: boolean } = {}): Promise<Report[]> {
   let query = db.selectFrom('reports').selectAll();
   if (filter.ids) query = query.where('id', 'in', filter.ids.length ? filter.ids : [-1]);
   if (filter.associationId !== undefined) query = query.where('association_id', '=', filter.associationId);
   const rows = await query.orderBy('created_at').orderBy('id').execute();
-  const [photos, closed] = await Promise.all([photosOf(db, rows.map((r) => r.id)), closedLoads(db, rows.map((r) => r.id))]);
+  const ids = rows.map((r) => r.id);
+  const [photos, closed] = await Promise.all([photosOf(db, ids), options.created ? new Set<number>() : closedLoads(db, ids)]);
   return rows.map((r) => ({ ...reportFields(r), closed: closed.has(r.id), idempotency_key: r.idempotency_key, photos: photos.get(r.id) ?? [] }));
 }
 
@@ -94,8 +98,8 @@ export function parseFlags(text: string): ReportFlag[] {
   }
 }
 
-export async function loadReport(db: Q, id: number): Promise<Report> {
-  const [report] = await loadReports(db, { ids: [id] });
+export async function loadReport(db: Q, id: number, options: { created?: boolean } = {}): Promise<Report> {
+  const [report] = await loadReports(db, { ids: [id] }, options);
   if (!report) throw notFound('Отчёт не найден');
   return report;
 }

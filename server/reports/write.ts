@@ -10,11 +10,11 @@ import type { AppContext } from '../context.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { nowIso } from '../db/connect.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
-import { conflict, HttpError } from '../errors.ts';
+import { conflict, HttpError, notFound } from '../errors.ts';
 import type { Report } from '../../contract/entities.ts';
 import type { TripStep } from '../../contract/trips.ts';
 import { TYPED_TIME_FIELDS, type ReportCreate, type ReportUpdate } from '../../contract/driver.ts';
-import { associationScope, assertSeesAssociation, loadReport } from './load.ts';
+import { assertSeesAssociation, loadReport } from './load.ts';
 import { settleTask } from '../tasks/progress.ts';
 import { scoreReport } from './score.ts';
 import { rescoreCycleNeighbours } from '../trips/cycle.ts';
@@ -32,16 +32,21 @@ export const FINISHED = 'Задача уже завершена';
  * what the driver typed); `finish` completes the driver's part. Then the task is settled (progress.ts).
  */
 export async function syncAssociation(trx: Q, associationId: number, finish: 'finish' | 'reopen' | null = null): Promise<void> {
+  // The part's task and its reports' sums in one read (no row: no such part).
   const agg = await trx
-    .selectFrom('reports')
+    .selectFrom('task_drivers as td')
+    .leftJoin('reports as r', 'r.association_id', 'td.id')
     .select((eb) => [
-      eb.fn.countAll<number>().as('n'),
-      eb.fn.sum<number | null>('quantity').as('quantity'),
-      eb.fn.sum<number | null>('total_loading_quantity').as('loading'),
-      eb.fn.sum<number | null>('total_unloading_quantity').as('unloading'),
+      'td.task_id',
+      eb.fn.count<number>('r.id').as('n'),
+      eb.fn.sum<number | null>('r.quantity').as('quantity'),
+      eb.fn.sum<number | null>('r.total_loading_quantity').as('loading'),
+      eb.fn.sum<number | null>('r.total_unloading_quantity').as('unloading'),
     ])
-    .where('association_id', '=', associationId)
-    .executeTakeFirstOrThrow();
+    .where('td.id', '=', associationId)
+    .groupBy('td.task_id')
+    .executeTakeFirst();
+  if (!agg) return;
   const sums: Partial<Record<'quantity' | 'loading_quantity' | 'unloading_quantity', number>> = {};
   if (Number(agg.n) > 0) {
     if (agg.quantity !== null) sums.quantity = Number(agg.quantity);
@@ -57,8 +62,7 @@ export async function syncAssociation(trx: Q, associationId: number, finish: 'fi
       .where('status', '<>', 'cancelled')
       .execute();
   }
-  const association = await trx.selectFrom('task_drivers').select('task_id').where('id', '=', associationId).executeTakeFirst();
-  if (association) await settleTask(trx, association.task_id);
+  await settleTask(trx, agg.task_id);
 }
 
 async function findByKey(db: Q, driverId: number, key: string) {
@@ -87,12 +91,23 @@ export async function createReport(
   key: string,
   input: ReportCreate,
   photos: readonly Photo[],
-): Promise<{ report: Report; created: boolean }> {
+): Promise<{ report: Report; created: boolean; /** The report's task, for its history (null: not known here). */ taskId: number | null }> {
   const db = ctx.db.kysely;
-  const earlier = await findByKey(db, user.id, key);
-  if (earlier) return { report: await replay(db, earlier, input.association_id), created: false };
+  // The part with its task, and this driver's report under the key if one was stored already: one read.
+  const found = await db
+    .selectFrom('task_drivers as td')
+    .innerJoin('tasks as t', 't.id', 'td.task_id')
+    .leftJoin('reports as k', (join) => join.on('k.driver_id', '=', user.id).on('k.idempotency_key', '=', key))
+    .select(['td.id', 'td.driver_id', 'td.status', 'td.task_id', 't.company_id', 't.status as task_status', 'k.id as earlier_id', 'k.association_id as earlier_association_id'])
+    .where('td.id', '=', input.association_id)
+    .executeTakeFirst();
+  const earlier = found
+    ? found.earlier_id !== null && found.earlier_association_id !== null ? { id: found.earlier_id, association_id: found.earlier_association_id } : undefined
+    : await findByKey(db, user.id, key);
+  if (earlier) return { report: await replay(db, earlier, input.association_id), created: false, taskId: found?.task_id ?? null };
 
-  const scope = await associationScope(db, input.association_id);
+  if (!found) throw notFound('Задание водителя не найдено');
+  const scope = found;
   assertSeesAssociation(user, scope);
   if (scope.status === 'cancelled' || scope.task_status === 'cancelled') throw conflict('Задание отменено: отчёт не принят');
   if (scope.status === 'completed') throw conflict(FINISHED);
@@ -127,15 +142,17 @@ export async function createReport(
       await syncAssociation(trx, input.association_id, input.final === 1 ? 'finish' : null);
       return id;
     });
-    await scoreReport(db, id);
+    // What scoring would read back is known here: the photos' hashes just stored, and no dispute on a new report.
+    await scoreReport(db, id, { photoHashes: stored.map((p) => p.phash), created: true });
     // A typed loading arrival is a point of the driver's cycles: his next trip's cycle changed.
     if (input.loading_arrived_at) await rescoreCycleNeighbours(db, id);
-    return { report: await loadReport(db, id), created: true };
+    // A new report is no closed month's load yet: no payroll line or late payment names it.
+    return { report: await loadReport(db, id, { created: true }), created: true, taskId: scope.task_id };
   } catch (error) {
     await removeFiles(ctx.storage, stored.map((s) => s.key));
     if (isUniqueViolation(error)) {
       const winner = await findByKey(db, user.id, key);
-      if (winner) return { report: await replay(db, winner, input.association_id), created: false };
+      if (winner) return { report: await replay(db, winner, input.association_id), created: false, taskId: scope.task_id };
     }
     throw error;
   }

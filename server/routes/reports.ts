@@ -16,6 +16,7 @@ import { createReport, deletePhoto, deleteReport, photoTotals, updateReport } fr
 import { listDailyHours, upsertDailyHours } from '../reports/daily-hours.ts';
 import { photoFor, sendImage } from '../reports/photo-file.ts';
 import { loadReportView } from '../reports/view.ts';
+import { noteHistoryTask } from '../audit/history.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -42,7 +43,8 @@ export const reportRoutes: RouteModule = async (app, ctx) => {
         const form = await readReportForm(request, () => ctx.storage.uploadPath());
         try {
           const input = parse(reportCreateSchema, form.fields);
-          const { report, created } = await createReport(ctx, user, key, input, form.photos);
+          const { report, created, taskId } = await createReport(ctx, user, key, input, form.photos);
+          if (taskId !== null) noteHistoryTask(request, taskId);
           if (!created) setStatus(200);
           return report;
         } finally {

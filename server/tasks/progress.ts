@@ -18,8 +18,11 @@ import { nowIso } from '../db/connect.ts';
 
 type Q = Kysely<Database>;
 
+/** One report's delivered quantity, in SQL over the reports row aliased `alias`. */
+export const deliveredSql = (alias: string): string =>
+  `case when ${alias}.total_unloading_quantity > 0 then ${alias}.total_unloading_quantity else coalesce(${alias}.quantity, 0) end`;
 /** One report's delivered quantity, in SQL over `reports r`. */
-export const DELIVERED_SQL = 'case when r.total_unloading_quantity > 0 then r.total_unloading_quantity else coalesce(r.quantity, 0) end';
+export const DELIVERED_SQL = deliveredSql('r');
 
 export const roundToHalf = (value: number): number => Math.round(value * 2) / 2;
 /** Sums of quantities stay exact to the gram: no 62.49999999 on screen. */
@@ -72,13 +75,16 @@ export function settledAssociation(a: { status: DriverStatus; finished_at: strin
  * any change to the task's drivers, their parts or their reports.
  */
 export async function settleTask(trx: Q, taskId: number): Promise<void> {
-  const task = await trx.selectFrom('tasks').select(['status']).where('id', '=', taskId).executeTakeFirst();
-  if (!task) return;
-  const rows = await trx
-    .selectFrom('task_drivers as td')
-    .select(['td.id', 'td.status', 'td.finished_at', sql<number>`(select count(*) from reports r where r.association_id = td.id)`.as('reports')])
-    .where('td.task_id', '=', taskId)
+  // The task's status and its parts in one read (a task without parts: one row, its part's columns null).
+  const read = await trx
+    .selectFrom('tasks as t')
+    .leftJoin('task_drivers as td', 'td.task_id', 't.id')
+    .select(['t.status as task_status', 'td.id', 'td.status', 'td.finished_at', sql<number>`(select count(*) from reports r where r.association_id = td.id)`.as('reports')])
+    .where('t.id', '=', taskId)
     .execute();
+  const task = read[0] ? { status: read[0].task_status } : undefined;
+  if (!task) return;
+  const rows = read.flatMap((r) => (r.id === null || r.status === null ? [] : [{ id: r.id, status: r.status, finished_at: r.finished_at, reports: r.reports }]));
   const now = nowIso();
   const settled = [];
   for (const row of rows) {

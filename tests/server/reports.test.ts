@@ -137,6 +137,24 @@ describe.each(backends)('reports ($name)', ({ databaseUrl }) => {
     expect(reused.statusCode).toBe(422);
   });
 
+  it("answers a retried last trip's report though its part is finished now, and its key on a part that is gone 422", async () => {
+    const key = randomUUID();
+    const first = await post(p.driver, reportForm(fields({ final: '1' }), [jpeg()]), key);
+    expect(first.statusCode).toBe(201);
+    expect(first.json().flags).toEqual(expect.any(Array));
+    // The outbox sends it again (the answer was lost): the stored report, not «Задача уже завершена».
+    const again = await post(p.driver, reportForm(fields({ final: '1' }), [jpeg()]), key);
+    expect(again.statusCode).toBe(200);
+    expect(again.json()).toMatchObject({ id: first.json().id, closed: false, photos: [{ id: first.json().photos[0].id }] });
+    // A new key on the finished part is refused.
+    expect((await post(p.driver, reportForm(fields()))).statusCode).toBe(409);
+    // The same key on a part that does not exist: the key is taken, whatever the part.
+    expect((await post(p.driver, reportForm(fields({ association_id: 999999 })), key)).statusCode).toBe(422);
+    // The history has the report once, created.
+    const history = await server.db.kysely.selectFrom('audit_log').select(['action']).where('entity', '=', 'report').where('entity_id', '=', first.json().id).execute();
+    expect(history.map((h) => h.action)).toEqual(['create']);
+  });
+
   it('makes exactly one report and one set of photo files when the same key arrives five times at once', async () => {
     const key = randomUUID();
     const before = photoFiles().length;

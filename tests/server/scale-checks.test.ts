@@ -9,7 +9,7 @@ import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { makePeople, type People } from '../fixtures/accounts.ts';
 import { addDriver, addLoad, createTask, dayFromToday } from '../fixtures/tasks.ts';
-import { nearPhotos, scoreReport, ticketRepeat } from '../../server/reports/score.ts';
+import { bandStatements, nearPhotos, scoreReport, ticketRepeat } from '../../server/reports/score.ts';
 import { bandNeighbours, bandSql, hammingDistance } from '../../server/reports/phash.ts';
 import { ticketKey } from '../../server/reports/ticket.ts';
 import { backfillTicketKeys } from '../../server/db/migrations-scale.ts';
@@ -110,6 +110,18 @@ describe.each(backends)('duplicate checks at scale ($name)', ({ databaseUrl }) =
       // Each band its own index's ranges (its values, since the window's start) over the recent photos alone
       // (migration 039); nothing else is read. A window older than they go back: every photo's bands.
       for (const [i, band] of bands.entries()) expect(await plan(band)).toEqual([`SEARCH p USING INDEX recent_photo_hashes_band${i}_idx (<expr>=? AND created_at>?)`]);
+      // As run: one statement, a UNION ALL whose every part is still its band's index ranges.
+      const run = bandStatements(server.db.kysely, nearPhotos(server.db.kysely, BASE, since)).map((q) => q.compile());
+      expect(run).toHaveLength(1);
+      expect(await plan(run[0]!)).toEqual([
+        'COMPOUND QUERY',
+        'LEFT-MOST SUBQUERY',
+        'SEARCH p USING INDEX recent_photo_hashes_band0_idx (<expr>=? AND created_at>?)',
+        'UNION ALL',
+        'SEARCH p USING INDEX recent_photo_hashes_band1_idx (<expr>=? AND created_at>?)',
+        'UNION ALL',
+        'SEARCH p USING INDEX recent_photo_hashes_band2_idx (<expr>=? AND created_at>?)',
+      ]);
       const older = nearPhotos(server.db.kysely, BASE, new Date(Date.now() - 100 * 86_400_000).toISOString()).map((q) => q.compile());
       for (const [i, band] of older.entries()) expect(await plan(band)).toEqual([`SEARCH p USING INDEX report_photos_hash${i}_idx (<expr>=? AND created_at>?)`]);
       expect(await plan(ticket)).toEqual([
