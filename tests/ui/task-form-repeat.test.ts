@@ -41,6 +41,19 @@ describe('templates', () => {
     expect(next.drivers).toEqual([{ driver_id: 7, planned_quantity: '60', quantity: '', transport_rate: '480,5', loading_quantity: '', unloading_quantity: '', status: 'accepted' }]);
   });
 
+  it("carries the waybill's cargo facts (state, packaging, package code) to the next task, and none of them stays bulk", () => {
+    const built = buildBody({ ...values, cargo_state: 'Влажный', cargo_packaging: 'В мешках', cargo_package_code: 'bg' }, false);
+    if (!built.ok) throw new Error('the form is valid');
+    const fields = templateFromBody(built.body);
+    expect(fields).toMatchObject({ cargo_state: 'Влажный', cargo_packaging: 'В мешках', cargo_package_code: 'BG' });
+    const next = valuesFromTemplate(emptyValues('2026-12-01'), fields, new Set())!;
+    expect([next.cargo_state, next.cargo_packaging, next.cargo_package_code]).toEqual(['Влажный', 'В мешках', 'BG']);
+    const bulk = buildBody(values, false);
+    if (!bulk.ok) throw new Error('the form is valid');
+    const plain = valuesFromTemplate(emptyValues('2026-12-01'), templateFromBody(bulk.body), new Set())!;
+    expect([plain.cargo_state, plain.cargo_packaging, plain.cargo_package_code]).toEqual(['', '', '']);
+  });
+
   it('is not applied while the company\'s drivers load: it would keep none of them, silently', () => {
     const built = buildBody(withDrivers, false);
     if (!built.ok) throw new Error('the form is valid');

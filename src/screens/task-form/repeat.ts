@@ -51,6 +51,10 @@ export function templateFromBody(body: TaskBody): TemplateFields {
     rate: body.rate,
     comment: body.comment,
     max_drivers: body.max_drivers,
+    // The waybill's cargo facts repeat with the cargo (none of them: bulk, as the task).
+    cargo_state: body.cargo_state,
+    cargo_packaging: body.cargo_packaging,
+    cargo_package_code: body.cargo_package_code,
     driver_ids: body.driver_ids,
     drivers: body.drivers.map((d) => ({ id: d.id, planned_quantity: d.planned_quantity, transport_rate: d.transport_rate })),
   };
@@ -76,6 +80,9 @@ export function valuesFromTemplate(values: TaskFormValues, fields: TemplateField
     rate: quantityText(fields.rate ?? null),
     comment: fields.comment ?? '',
     max_drivers: fields.max_drivers == null ? '' : String(fields.max_drivers),
+    cargo_state: fields.cargo_state ?? '',
+    cargo_packaging: fields.cargo_packaging ?? '',
+    cargo_package_code: fields.cargo_package_code ?? '',
     drivers: (fields.driver_ids ?? [])
       .filter((id) => companyDrivers.has(id))
       .map((id) => {
