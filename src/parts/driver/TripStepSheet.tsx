@@ -13,11 +13,11 @@ import { parseQuantity } from './quantity.ts';
 import { formatClock } from '../../ui/format.ts';
 import { DriverSheet } from './DriverSheet.tsx';
 import { AcceptanceFields, useAcceptance, type AcceptanceErrors } from './AcceptanceFields.tsx';
-import { confirmLine, readConfirmation, REMARKS_MAX } from './driver-confirm.ts';
+import { confirmLine, readConfirmation, REMARKS_MAX, type FactStep } from './driver-confirm.ts';
 import './dialogs.css';
 import './trip.css';
 
-export type FactStep = 'loading_departed' | 'unloading_departed';
+export type { FactStep };
 
 /** What the sheet hands back: the step's own facts (the panel adds the time, the place and the task). */
 export interface StepFacts {

@@ -4,7 +4,9 @@
  * the body's `driver_confirmation` (or the Russian error under the remarks).
  */
 import { CONFIRM_TEXT, type DriverConfirmationPayload } from '../../../contract/trips.ts';
-import type { FactStep } from './TripStepSheet.tsx';
+
+/** The steps whose sheet asks for facts (the mass, the receiver's acceptance, the driver's confirmation). */
+export type FactStep = 'loading_departed' | 'unloading_departed';
 
 export const REMARKS_MAX = 1000;
 
