@@ -24,6 +24,7 @@ import { waitForEngine } from './pages/driver-outbox.ts';
 import { AvailableTasksPage, CurrentTasksPage } from './pages/driver-tasks.ts';
 import { DEMO, DEMO_PASSWORD } from './harness/app.ts';
 import { carrierCards, SHIPPER_EDO } from '../fixtures/papers.ts';
+import { pdfText, schemaErrors } from '../fixtures/read-back.ts';
 
 const CARGO = 'Щебень гранитный 5–20';
 const shots = process.env.E2E_SCREENSHOTS;
@@ -221,7 +222,16 @@ describe('the trip as it happens (360 px)', () => {
       const exported = await fetch(`${url}/api/documents/export?date=${report1.date}`, { headers: { authorization: `Bearer ${token}` } });
       expect([exported.status, exported.headers.get('x-documents-sent')]).toEqual([200, '1']);
       const frozen = await fetch(`${url}/api/documents/${(draft.body as { id: number }).id}/file.xml`, { headers: { authorization: `Bearer ${token}` } });
-      expect(new TextDecoder('windows-1251').decode(await frozen.arrayBuffer())).toContain('Должн="Водитель"');
+      const t2Bytes = new Uint8Array(await frozen.arrayBuffer());
+      expect(new TextDecoder('windows-1251').decode(t2Bytes)).toContain('Должн="Водитель"');
+      // The title the phone's steps made is valid against the official schema (libxml2), and the trip's paper
+      // waybill carries the same trip: the plate and the confirming driver, in Cyrillic.
+      expect(schemaErrors('t2', t2Bytes)).toBe('');
+      const paper = await fetch(`${url}/api/reports/${report1.id}/waybill.pdf`, { headers: { authorization: `Bearer ${token}` } });
+      expect(paper.status).toBe(200);
+      const paperText = pdfText(new Uint8Array(await paper.arrayBuffer()));
+      const vehicle = await db.selectFrom('users as u').innerJoin('vehicles as v', 'v.id', 'u.vehicle_id').select('v.plate').where('u.email', '=', DEMO.driver).executeTakeFirstOrThrow();
+      for (const fact of [vehicle.plate, 'Иван Петров', '20,5 т', 'ООО «ТК Рейс»']) expect(paperText).toContain(fact);
       const answer = Buffer.from(JSON.stringify({ file: t2File, status: 'accepted', uid: waybillUid, qr: `https://epd.example/trn/${waybillUid}` })).toString('base64');
       const answered = await admin('POST', '/documents/answers', { files: [{ name: 't2.json', data: answer }] });
       expect(answered).toMatchObject({ status: 200, body: { outcomes: [{ outcome: 'accepted' }] } });
