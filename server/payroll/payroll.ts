@@ -15,7 +15,7 @@ import { badRequest } from '../errors.ts';
 import { localToday } from '../tasks/scope.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type AdjustmentPayload, type DriverPayrollMonth, type PayrollItems, type PayrollMonth, type RateSource, type WageItem } from '../../contract/money.ts';
 import { openMonthSums, quantitySql } from '../wages/open-month.ts';
-import { closedMonths, priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
+import { priceLoads, selectLoads, sumDrivers, sumKop, sumQuantity, toWageItem, type DriverSum, type LoadRow, type PricedLoad } from '../wages/pay.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { listAdjustments } from './adjustments.ts';
 import { assertMonthOpen, currentOpenMonth, isClosed } from './months.ts';
@@ -38,8 +38,8 @@ interface Pending {
  */
 export async function pendingLoads(db: Q, dialect: Dialect, companyId: number, month: string, items: number): Promise<Pending> {
   const { start, end } = monthRange(month);
-  const earlier = await lateWaiting(db, companyId, month, start);
-  const limit = items - earlier.length;
+  const earlier = await lateWaiting(db, dialect, companyId, month, start, items);
+  const limit = items - earlier.items.length;
   const [own, first] = await Promise.all([
     monthUnapproved(db, dialect, companyId, start, end)
       .select([sql<number>`count(*)`.as('loads'), sql<number | null>`sum(${quantitySql(dialect, sql<number>`${sql.raw(DELIVERED_SQL)}`)})`.as('quantity')])
@@ -57,9 +57,9 @@ export async function pendingLoads(db: Q, dialect: Dialect, companyId: number, m
         : selectLoads(db, { companyId, start_date: start, end_date: end, review: 'unapproved', limit }),
   ]);
   return {
-    loads: earlier.length + Number(own.loads),
-    quantity: roundQuantity(sumQuantity(earlier, (l) => l.quantity) + Number(own.quantity ?? 0)),
-    items: [...earlier, ...first].slice(0, items),
+    loads: earlier.loads + Number(own.loads),
+    quantity: roundQuantity(earlier.quantity + Number(own.quantity ?? 0)),
+    items: [...earlier.items, ...first].slice(0, items),
   };
 }
 
@@ -90,14 +90,28 @@ function monthUnapproved(db: Q, dialect: Dialect, companyId: number, start: stri
   return joined.where('t.company_id', '=', companyId).where('t.date', '>=', start).where('t.date', '<=', end);
 }
 
-/** The late loads of closed months still waiting, when `month` is the company's current open month (else none). */
-async function lateWaiting(db: Q, companyId: number, month: string, start: string): Promise<LoadRow[]> {
-  if ((await isClosed(db, companyId, month)) || month !== (await currentOpenMonth(db, companyId))) return [];
-  const ids = await unapprovedBefore(db, companyId, start).execute();
-  // By their ids only (already the company's): with the company's filter too, SQLite would walk its every task.
-  const earlier = ids.length ? await selectLoads(db, { reportIds: ids.map((r) => r.id), review: 'unapproved' }) : [];
-  const closed = await closedMonths(db, earlier.map((l) => ({ company_id: companyId, month: monthOf(l.date) })));
-  return earlier.filter((l) => closed.has(`${companyId}:${monthOf(l.date)}`));
+/**
+ * The late loads of closed months still waiting, when `month` is the company's current open month (else none): their
+ * count and volume summed in SQL, and the first `items` of them (by date, then report) as rows. A carrier's years
+ * can leave thousands waiting in closed months (7 510 in the 3-year seed): reading them all as rows for a page of
+ * 200 was most of the open month's `GET /payroll/` and of the close at full size (docs/scale.md).
+ */
+async function lateWaiting(db: Q, dialect: Dialect, companyId: number, month: string, start: string, items: number): Promise<{ loads: number; quantity: number; items: LoadRow[] }> {
+  if ((await isClosed(db, companyId, month)) || month !== (await currentOpenMonth(db, companyId))) return { loads: 0, quantity: 0, items: [] };
+  // A load's month is closed: the month's row, by its (company_id, month) key.
+  const waiting = unapprovedBefore(db, companyId, start).where(
+    sql<SqlBool>`exists (select 1 from payroll_months pm where pm.company_id = t.company_id and pm.month = substr(t.date, 1, 7) and pm.status = 'closed')`,
+  );
+  const [total, page] = await Promise.all([
+    waiting
+      .clearSelect()
+      .select([sql<number>`count(*)`.as('loads'), sql<number | null>`sum(${quantitySql(dialect, sql<number>`${sql.raw(DELIVERED_SQL)}`)})`.as('quantity')])
+      .executeTakeFirstOrThrow(),
+    items > 0 ? waiting.orderBy('t.date').orderBy('r.id').limit(items).execute() : [],
+  ]);
+  // The page by its ids only (already the company's): with the company's filter too, SQLite would walk its every task.
+  const rows = page.length ? await selectLoads(db, { reportIds: page.map((r) => r.id), review: 'unapproved' }) : [];
+  return { loads: Number(total.loads), quantity: Number(total.quantity ?? 0), items: rows };
 }
 
 /**

@@ -12,6 +12,7 @@ import { makePeople, type People, type SignedInUser } from '../fixtures/accounts
 import { addDriver, addLoad, createTask, dayFromToday } from '../fixtures/tasks.ts';
 import { localToday } from '../../server/tasks/scope.ts';
 import { nowIso } from '../../server/db/connect.ts';
+import { pendingLoads } from '../../server/payroll/payroll.ts';
 import { confirmedOf, monthRange, type Adjustment, type CompanyWages, type DriverPayrollMonth, type DriverWages, type PayrollItems, type PayrollMonth, type WageItem } from '../../contract/money.ts';
 import type { RateBand } from '../../contract/wages.ts';
 
@@ -373,6 +374,29 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect(await lateOf()).toEqual([9600]);
     expect((await send('DELETE', `/reports/${pendingReport}`, p.manager)).statusCode).toBe(204);
     expect(await lateOf()).toEqual([]);
+  });
+
+  // A carrier's years left 7 510 loads waiting in closed months: the open month read them all as rows for a page of
+  // 200 (most of its GET /payroll/ at full size). They are counted and summed in SQL, and only the page is read.
+  it('counts and sums the late loads still waiting in SQL, and reads as rows only as many as the page shows', async () => {
+    const thisMonth = localToday().slice(0, 7);
+    await close('2026-10');
+    const company = p.company;
+    const whole = await pendingLoads(s.db.kysely, s.db.dialect, company, thisMonth, 200);
+    expect(whole.items.map((i) => i.report_id)).toContain(pendingReport);
+    // No page: the same count and volume, no row; a page of one: the late load first.
+    const none = await pendingLoads(s.db.kysely, s.db.dialect, company, thisMonth, 0);
+    expect([none.loads, none.quantity, none.items]).toEqual([whole.loads, whole.quantity, []]);
+    const one = await pendingLoads(s.db.kysely, s.db.dialect, company, thisMonth, 1);
+    expect([one.loads, one.quantity, one.items.map((i) => i.report_id)]).toEqual([whole.loads, whole.quantity, [pendingReport]]);
+    // The screen's figures are the same ones.
+    const screen = await json<PayrollMonth>('GET', `/payroll/?month=${thisMonth}`, p.admin);
+    expect([screen.pending.loads, screen.pending.quantity]).toEqual([whole.loads, whole.quantity]);
+    // Reopened, October's waiting load is October's own again, not a late one of this month.
+    expect((await send('POST', '/payroll/reopen', p.superAdmin, { company_id: p.company, month: '2026-10', reason: 'проверка' })).statusCode).toBe(200);
+    const reopened = await pendingLoads(s.db.kysely, s.db.dialect, company, thisMonth, 200);
+    expect(reopened.items.map((i) => i.report_id)).not.toContain(pendingReport);
+    expect(reopened.loads).toBe(whole.loads - 1);
   });
 
   it('a late load paid in a month closed since is paid once: its month reopened and closed again leaves it out and names where it was paid', async () => {
