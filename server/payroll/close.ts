@@ -12,7 +12,7 @@ import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
 import { fromKop, monthOf, monthRange, toKop, type PayrollConfirmed, type PayrollMonth } from '../../contract/money.ts';
-import { monthSlices, nextTurn, openMonthPriced, SLICE_DAYS } from '../wages/open-month.ts';
+import { giveWay, monthSlices, openMonthPriced, SLICE_DAYS } from '../wages/open-month.ts';
 import { sumDrivers, sumKop, sumQuantity, type DriverSum } from '../wages/pay.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { localToday } from '../tasks/scope.ts';
@@ -98,7 +98,7 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
     const { start, end } = monthRange(month);
     const stored: CloseSums = { drivers: new Map(), figures: { revenue_kop: 0, losses: 0, tasks: 0 } };
     for (const part of monthSlices({ start, end }, SLICE_DAYS)) {
-      await nextTurn();
+      await giveWay(db.dialect);
       const after = await lastLineId(trx);
       const inserted = await trx
         .insertInto('payroll_lines')
@@ -112,13 +112,13 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
         )
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) continue;
-      await nextTurn();
+      await giveWay(db.dialect);
       await addStoredSlice(trx, db.dialect, company.id, month, after, stored);
     }
-    await nextTurn();
+    await giveWay(db.dialect);
     const adjustments = await listAdjustments(trx, { companyId: company.id, start_date: start, end_date: end });
     const pending = await pendingLoads(trx, db.dialect, company.id, month, 0);
-    await nextTurn();
+    await giveWay(db.dialect);
     const sums = [...stored.drivers.values()].map((d) => ({ ...d, quantity: roundQuantity(d.quantity) }));
     const loadsCount = sums.reduce((n, d) => n + d.loads, 0);
     const loadsKop = sumKop(sums, (d) => d.amount_kop);
@@ -147,7 +147,7 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
     if (Number(updated.numUpdatedRows) === 0) await trx.insertInto('payroll_months').values({ company_id: company.id, month, ...totals }).execute();
     await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'close', reason: null, user_id: user.id, created_at: now }).execute();
     // The COMMIT (writing the month's pages) in a turn of its own.
-    await nextTurn();
+    await giveWay(db.dialect);
   });
   return payrollMonth(db, company, month);
 }
@@ -156,12 +156,12 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
  * A month's stored lines deleted in runs of ids (~a day of a 200-truck carrier's month each), a turn of the event
  * loop between: one statement over 36 000 lines and their indexes held the loop (issue 35). In the caller's transaction.
  */
-async function deleteLines(trx: Q, companyId: number, month: string): Promise<void> {
+async function deleteLines(trx: Q, dialect: Dialect, companyId: number, month: string): Promise<void> {
   const lines = () => trx.deleteFrom('payroll_lines').where('company_id', '=', companyId).where('month', '=', month);
   const ids = await trx.selectFrom('payroll_lines').select([sql<number | null>`min(id)`.as('first'), sql<number | null>`max(id)`.as('last')]).where('company_id', '=', companyId).where('month', '=', month).executeTakeFirstOrThrow();
   if (ids.first === null || ids.last === null) return;
   for (let from = Number(ids.first); from <= Number(ids.last); from += DELETE_RUN) {
-    await nextTurn();
+    await giveWay(dialect);
     await lines().where('id', '>=', from).where('id', '<', from + DELETE_RUN).execute();
   }
 }
@@ -173,13 +173,13 @@ export async function reopenMonth(db: Db, user: AuthUser, company: { id: number;
   await db.kysely.transaction().execute(async (trx) => {
     if (!(await isClosed(trx, company.id, month))) throw conflict(`${closedText(month).replace(/ закрыт$/, '')} не закрыт`);
     const now = nowIso();
-    await deleteLines(trx, company.id, month);
+    await deleteLines(trx, db.dialect, company.id, month);
     await trx.deleteFrom('payroll_drivers').where('company_id', '=', company.id).where('month', '=', month).execute();
     await trx.updateTable('payroll_months').set({ status: 'reopened', reopened_at: now, reopened_by: user.id, reopen_reason: reason, ...NO_FIGURES }).where('company_id', '=', company.id).where('month', '=', month).execute();
     // Late loads whose month and payment month are both open now count in their own month again (payroll/late.ts).
     await dropOpenLatePayments(trx, company.id, month);
     await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'reopen', reason, user_id: user.id, created_at: now }).execute();
-    await nextTurn();
+    await giveWay(db.dialect);
   });
   return payrollMonth(db, company, month);
 }

@@ -59,11 +59,11 @@ interface RateRow {
  * Per driver with approved loads in the company's month, and per period of the month with one scale version in
  * force: the scale's rate at the driver's month volume (pay.ts `resolveRate` without an assignment's own rate).
  */
-async function scaleRates(db: Q, companyId: number, month: string): Promise<RateRow[]> {
+async function scaleRates(db: Q, dialect: Dialect, companyId: number, month: string): Promise<RateRow[]> {
   const { start, end } = monthRange(month);
   const [bands, volumes] = await Promise.all([
     scaleBands(db, [companyId]).then((by) => by.get(companyId) ?? []),
-    monthVolumes(db, companyId, month),
+    monthVolumes(db, dialect, companyId, month),
   ]);
   const periods = scalePeriods(bands, start, end);
   const rows: RateRow[] = [];
@@ -91,11 +91,11 @@ function scalePeriods(bands: readonly ScaleBand[], start: string, end: string): 
  * Per driver: the month's approved delivered volume, summed over slices of a few days (`SLICE_DAYS`), each its own
  * statement — a turn of the event loop between them, so a 200-truck month never holds the loop in one (issue 35).
  */
-async function monthVolumes(db: Q, companyId: number, month: string): Promise<Map<number, number>> {
+async function monthVolumes(db: Q, dialect: Dialect, companyId: number, month: string): Promise<Map<number, number>> {
   const by = new Map<number, number>();
   for (const part of monthSlices(monthRange(month), SLICE_DAYS)) {
     // Also inside a transaction (a close), where the database driver runs statement after statement in one turn.
-    await nextTurn();
+    await giveWay(dialect);
     const rows = await db
       .selectFrom('reports as r')
       .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
@@ -114,6 +114,19 @@ async function monthVolumes(db: Q, companyId: number, month: string): Promise<Ma
 
 /** One turn of the event loop: what other calls are waiting for runs before the next statement. */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * Turns of the event loop a long job's statement over loads lets pass before it runs on SQLite (besides the driver's
+ * own turn outside a transaction, sqlite-driver.ts): a short call made meanwhile — a driver's dozen statements, one a
+ * turn — runs ~GIVE_WAY of its statements for each of the job's, so it waits for a few of them, not for one per
+ * statement of its own (statistics, the open month, the close; issue 35: no call delays another by more than 100 ms).
+ * When no other call waits, a turn costs microseconds. PostgreSQL runs statements in its own processes: one turn.
+ */
+export const GIVE_WAY = 3;
+
+export async function giveWay(dialect: Dialect): Promise<void> {
+  for (let i = dialect === 'sqlite' ? GIVE_WAY : 1; i > 0; i--) await nextTurn();
+}
 
 const dayBefore = (date: string): string => new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 
@@ -213,7 +226,7 @@ function pricedLoads(db: Q, dialect: Dialect, companyId: number, month: string, 
  */
 export async function openMonthPriced(db: Q, dialect: Dialect, companyId: number, month: string, range?: { start: string; end: string }) {
   const { start, end } = range ?? monthRange(month);
-  const rates = await scaleRates(db, companyId, month);
+  const rates = await scaleRates(db, dialect, companyId, month);
   return {
     loads: pricedLoads(db, dialect, companyId, month, rates, start, end),
     part: (r: { start: string; end: string }) => pricedLoads(db, dialect, companyId, month, rates, r.start, r.end),
@@ -257,7 +270,7 @@ export async function openMonthSums(db: Q, dialect: Dialect, companyId: number, 
   const by = new Map<string, { driver_id: number; period: number; loads: number; trips: number; quantity: number; own_kop: number; kop: number[] }>();
   const volumes = new Map<number, number>();
   for (const part of monthSlices(range, SLICE_DAYS)) {
-    await nextTurn();
+    await giveWay(dialect);
     const loads = everyApproved(db, companyId, part.start, part.end)
       .select([
         'td.driver_id',

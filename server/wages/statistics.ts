@@ -26,7 +26,12 @@ import type { Db } from '../db/connect.ts';
 import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages, type PendingLoads } from '../../contract/money.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
 import { amountKop, byDriverName, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
-import { kopSql, monthSlices as daySlices, nextTurn, openMonthPriced, SLICE_DAYS } from './open-month.ts';
+import { giveWay, kopSql, monthSlices as daySlices, openMonthPriced, SLICE_DAYS } from './open-month.ts';
+
+/** Before each statement over loads: a driver's call made meanwhile goes first (open-month.ts `giveWay`; on PostgreSQL no turn is needed). */
+const giveWayOf = async (db: Db): Promise<void> => {
+  if (db.dialect === 'sqlite') await giveWay(db.dialect);
+};
 
 type Slice = { month: string; start: string; end: string };
 
@@ -38,18 +43,6 @@ type Slice = { month: string; start: string; end: string };
  * plan reads the month's assignments once (per part, its plan read them all again: `Seq Scan on task_drivers`).
  */
 const partsOf = (db: Db, slice: Slice): Slice[] => (db.dialect === 'postgres' ? [slice] : daySlices(slice, SLICE_DAYS).map((p) => ({ month: slice.month, ...p })));
-
-/**
- * Turns of the event loop a statement over loads lets pass before it runs on SQLite (besides the driver's own,
- * sqlite-driver.ts): a short call made meanwhile — a driver's dozen statements, one a turn — runs ~GIVE_WAY of its
- * statements for each of these, so it waits for a few parts, not for one part per statement of its own. When no
- * other call waits, a turn costs microseconds.
- */
-const GIVE_WAY = 3;
-
-async function giveWay(db: Db): Promise<void> {
-  if (db.dialect === 'sqlite') for (let i = 0; i < GIVE_WAY; i++) await nextTurn();
-}
 
 interface DriverSum {
   loads: number;
@@ -163,7 +156,7 @@ function closedLines(db: Db, companyId: number, slice: Slice) {
 async function addClosed(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const revenue = closedRevenue(db);
   for (const part of partsOf(db, slice)) {
-    await giveWay(db);
+    await giveWayOf(db);
     const rows = await closedLines(db, companyId, part)
       .select([
         't.id as task_id',
@@ -189,7 +182,7 @@ const closedRevenue = (db: Db) => sql<number>`case when t.rate is null then 0 el
 async function addClosedLossItems(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const wanted = LOSS_ITEMS - acc.lossItems.length;
   if (wanted <= 0) return;
-  await giveWay(db);
+  await giveWayOf(db);
   const ids = await closedLines(db, companyId, slice)
     .select('r.id')
     .where(sql<boolean>`${closedRevenue(db)} < pl.amount_kop`)
@@ -236,7 +229,7 @@ async function addStored(db: Db, companyId: number, months: ReadonlyMap<string, 
 async function addOpen(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const p = await openMonthPriced(db.kysely, db.dialect, companyId, slice.month, slice);
   for (const part of partsOf(db, slice)) {
-    await giveWay(db);
+    await giveWayOf(db);
     const rows = await p
       .part(part)
       .select([
@@ -308,7 +301,7 @@ async function companyPending(db: Db, companyId: number, slices: readonly Slice[
   const last = slices.at(-1);
   const statements = db.dialect === 'postgres' && first && last ? [{ ...first, end: last.end }] : slices;
   for (const slice of statements) {
-    await giveWay(db);
+    await giveWayOf(db);
     const sum = await unapprovedSum(db, { companyId, start_date: slice.start, end_date: slice.end });
     loads += sum.loads;
     quantity += sum.quantity;

@@ -389,6 +389,9 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect([none.loads, none.quantity, none.items]).toEqual([whole.loads, whole.quantity, []]);
     const one = await pendingLoads(s.db.kysely, s.db.dialect, company, thisMonth, 1);
     expect([one.loads, one.quantity, one.items.map((i) => i.report_id)]).toEqual([whole.loads, whole.quantity, [pendingReport]]);
+    // Read in runs of report ids (a run per id here: the runs' counts added, their first rows merged in order).
+    const byRuns = await pendingLoads(s.db.kysely, s.db.dialect, company, thisMonth, 200, 1);
+    expect([byRuns.loads, byRuns.quantity, byRuns.items.map((i) => i.report_id)]).toEqual([whole.loads, whole.quantity, whole.items.map((i) => i.report_id)]);
     // The screen's figures are the same ones.
     const screen = await json<PayrollMonth>('GET', `/payroll/?month=${thisMonth}`, p.admin);
     expect([screen.pending.loads, screen.pending.quantity]).toEqual([whole.loads, whole.quantity]);
