@@ -110,12 +110,15 @@ async function lateWaiting(db: Q, dialect: Dialect, companyId: number, month: st
   let loads = 0;
   let quantity = 0;
   const firsts: { id: number; date: string }[] = [];
-  for (let from = Number(span.first); from <= Number(span.last); from += runLength) {
+  // PostgreSQL runs a statement in its own process, not in the event loop: one run there (each run re-reads the
+  // partial index's rows from the heap for their ids: 11 runs cost ~1 s at full size against ~100 ms for one).
+  const step = dialect === 'postgres' ? Number(span.last) - Number(span.first) + 1 : runLength;
+  for (let from = Number(span.first); from <= Number(span.last); from += step) {
     // A load's month is closed: the month's row, by its (company_id, month) key.
     // `+r.id`: the run filters the unapproved reports' partial index (16 541 entries), not the reports by id (a
     // range of 250 000 rows each read for its review state: 36 ms a run instead of 3–9 at full size).
     const waiting = unapprovedBefore(db, companyId, start)
-      .where(sql<SqlBool>`+r.id >= ${from} and +r.id < ${from + runLength}`)
+      .$if(dialect === 'sqlite', (qb) => qb.where(sql<SqlBool>`+r.id >= ${from} and +r.id < ${from + step}`))
       .where(sql<SqlBool>`exists (select 1 from payroll_months pm where pm.company_id = t.company_id and pm.month = substr(t.date, 1, 7) and pm.status = 'closed')`);
     await giveWay(dialect);
     const run = await waiting
