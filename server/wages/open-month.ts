@@ -12,7 +12,7 @@ import type { Database } from '../db/schema.ts';
 import type { Dialect } from '../db/migrations.ts';
 import { ladderRate } from '../../contract/ladder.ts';
 import { monthRange } from '../../contract/money.ts';
-import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
+import { DELIVERED_SQL, roundQuantity, roundVolume } from '../tasks/progress.ts';
 import { scaleBands, versionAt, type ScaleBand } from './pay.ts';
 
 type Q = Kysely<Database>;
@@ -68,7 +68,7 @@ async function scaleRates(db: Q, dialect: Dialect, companyId: number, month: str
   const periods = scalePeriods(bands, start, end);
   const rows: RateRow[] = [];
   for (const [driverId, sum] of volumes) {
-    const volume = roundQuantity(sum);
+    const volume = roundVolume(sum);
     for (const p of periods) rows.push({ driver_id: driverId, from: p.from, to: p.to, rate: ladderRate(p.version, volume), volume });
   }
   return rows;
@@ -319,7 +319,7 @@ export async function openMonthSums(db: Q, dialect: Dialect, companyId: number, 
   }
   const drivers = new Map<number, { driver_id: number; loads: number; trips: number; quantity: number; amount_kop: number }>();
   for (const d of by.values()) {
-    const rate = ladderRate((periods[d.period] as ScalePeriod).version, roundQuantity(volumes.get(d.driver_id) ?? 0));
+    const rate = ladderRate((periods[d.period] as ScalePeriod).version, roundVolume(volumes.get(d.driver_id) ?? 0));
     const s = drivers.get(d.driver_id) ?? { driver_id: d.driver_id, loads: 0, trips: 0, quantity: 0, amount_kop: 0 };
     s.loads += d.loads;
     s.trips += d.trips;

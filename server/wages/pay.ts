@@ -10,7 +10,7 @@
  */
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
-import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
+import { DELIVERED_SQL, roundQuantity, roundVolume } from '../tasks/progress.ts';
 import { ladderRate, type LadderBand } from '../../contract/ladder.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type DriverPay, type PayrollDriver, type RateSource, type WageItem } from '../../contract/money.ts';
 import type { TaskMoney } from '../../contract/entities.ts';
@@ -226,7 +226,7 @@ async function monthVolumes(db: Q, keys: readonly { driver_id: number; company_i
     monthRange(months[0] as string).start,
     monthRange(months.at(-1) as string).end,
   );
-  for (const r of rows) volumes.set(volumeKey(r.driver_id, r.company_id, r.month), roundQuantity(Number(r.volume ?? 0)));
+  for (const r of rows) volumes.set(volumeKey(r.driver_id, r.company_id, r.month), roundVolume(Number(r.volume ?? 0)));
   return volumes;
 }
 

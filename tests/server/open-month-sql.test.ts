@@ -103,7 +103,24 @@ describe.each(backends)('an open month priced in SQL ($name)', ({ databaseUrl })
         const byId = new Map(lines.map((l) => [l.report_id, { quantity: Number(l.quantity), rate: l.rate === null ? null : Number(l.rate), rate_source: l.rate_source, month_volume: Number(l.month_volume), amount_kop: Number(l.amount_kop) }]));
         expect(byId).toEqual(new Map(priced.map((l) => [l.report_id, { quantity: l.quantity, rate: l.rate, rate_source: l.rate_source, month_volume: l.month_volume, amount_kop: l.amount_kop }])));
       }),
-      { numRuns: databaseUrl ? 15 : 40 },
+      {
+        numRuns: databaseUrl ? 15 : 40,
+        // Found by this property in a full run: a month volume summed in another order came out 50,189 against 50,19
+        // (its true value 50,1895): the volumes are rounded by `roundVolume`, past the sum's float noise.
+        examples: [
+          [
+            {
+              versions: [{ from: '2000-01-01', bands: [{ min: 0, max: null, rate: 100 }] }],
+              loads: [
+                { driver: 2, day: 1, quantity: 37.9135, unloading: null, ownRate: null, review: 'approved', paidLate: false },
+                { driver: 2, day: 1, quantity: 0.0001, unloading: 0.24, ownRate: null, review: 'approved', paidLate: false },
+                { driver: 2, day: 4, quantity: 0.0001, unloading: 12.036, ownRate: null, review: 'approved', paidLate: false },
+                { driver: 0, day: 1, quantity: 0.0001, unloading: null, ownRate: null, review: 'approved', paidLate: false },
+              ],
+            },
+          ],
+        ],
+      },
     );
   }, 120_000);
 });
