@@ -84,7 +84,7 @@ export function migration013(dialect: Dialect): Migration {
 /**
  * The reports not approved (pending or disputed), a partial index: the current open month's /payroll and its close
  * list the late loads still waiting in closed months (payroll/late.ts) by scanning these few, not the company's
- * whole history of parts (payroll/payroll.ts `unapprovedBefore`).
+ * whole history of parts (payroll/pending.ts `unapprovedBefore`).
  */
 export function migration029(): Migration {
   return {

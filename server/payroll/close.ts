@@ -20,7 +20,8 @@ import { listAdjustments } from './adjustments.ts';
 import { dropOpenLatePayments } from './late.ts';
 import { closedText, isClosed } from './months.ts';
 import { lineRevenueSql, NO_FIGURES, type MonthFigures } from './summary.ts';
-import { payrollMonth, pendingLoads } from './payroll.ts';
+import { payrollMonth } from './payroll.ts';
+import { pendingLoads } from './pending.ts';
 
 type Q = Kysely<Database>;
 

@@ -16,7 +16,8 @@ import { latePaid, priceLive } from '../../server/wages/pay.ts';
 import { openMonthPriced, openMonthSums } from '../../server/wages/open-month.ts';
 import { DELIVERED_SQL, roundQuantity } from '../../server/tasks/progress.ts';
 import { CompiledQuery, sql } from 'kysely';
-import { payrollMonth, unapprovedBefore } from '../../server/payroll/payroll.ts';
+import { payrollMonth } from '../../server/payroll/payroll.ts';
+import { unapprovedBefore } from '../../server/payroll/pending.ts';
 
 const MONTH = '2026-10';
 const day = (d: number) => `${MONTH}-${String(d).padStart(2, '0')}`;

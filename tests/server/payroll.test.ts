@@ -12,7 +12,7 @@ import { makePeople, type People, type SignedInUser } from '../fixtures/accounts
 import { addDriver, addLoad, createTask, dayFromToday } from '../fixtures/tasks.ts';
 import { localToday } from '../../server/tasks/scope.ts';
 import { nowIso } from '../../server/db/connect.ts';
-import { pendingLoads } from '../../server/payroll/payroll.ts';
+import { pendingLoads } from '../../server/payroll/pending.ts';
 import { confirmedOf, monthRange, type Adjustment, type CompanyWages, type DriverPayrollMonth, type DriverWages, type PayrollItems, type PayrollMonth, type WageItem } from '../../contract/money.ts';
 import type { RateBand } from '../../contract/wages.ts';
 
