@@ -13,7 +13,8 @@ import { fromKop, toKop } from '../../contract/money.ts';
 import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../contract/wages.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { amountKop, priceLoads, selectLoads, sumKop, sumQuantity, toWageItem, type Period } from './pay.ts';
-import { companyItem, pendingLoads, transfersOf } from './statistics.ts';
+import { pendingLoads } from './pending.ts';
+import { companyItem, transfersOf } from './statistics.ts';
 import { listAdjustments } from '../payroll/adjustments.ts';
 
 export type { Period } from './pay.ts';

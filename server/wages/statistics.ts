@@ -23,15 +23,11 @@
  */
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.ts';
-import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages, type PendingLoads } from '../../contract/money.ts';
+import { fromKop, LOSS_ITEMS, monthOf, monthRange, nextMonth, type CompanyWageItem, type CompanyWageLoads, type CompanyWages } from '../../contract/money.ts';
 import { DELIVERED_SQL, roundQuantity } from '../tasks/progress.ts';
-import { amountKop, byDriverName, priceLoads, selectLoads, toWageItem, type LoadFilter, type Period, type PricedLoad } from './pay.ts';
+import { amountKop, byDriverName, priceLoads, selectLoads, toWageItem, type Period, type PricedLoad } from './pay.ts';
+import { companyPending } from './pending.ts';
 import { giveWay, kopSql, monthSlices as daySlices, openMonthPriced, SLICE_DAYS } from './open-month.ts';
-
-/** Before each statement over loads: a driver's call made meanwhile goes first (open-month.ts `giveWay`; on PostgreSQL no turn is needed). */
-const giveWayOf = async (db: Db): Promise<void> => {
-  if (db.dialect === 'sqlite') await giveWay(db.dialect);
-};
 
 type Slice = { month: string; start: string; end: string };
 
@@ -156,7 +152,7 @@ function closedLines(db: Db, companyId: number, slice: Slice) {
 async function addClosed(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const revenue = closedRevenue(db);
   for (const part of partsOf(db, slice)) {
-    await giveWayOf(db);
+    await giveWay(db.dialect);
     const rows = await closedLines(db, companyId, part)
       .select([
         't.id as task_id',
@@ -182,7 +178,7 @@ const closedRevenue = (db: Db) => sql<number>`case when t.rate is null then 0 el
 async function addClosedLossItems(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const wanted = LOSS_ITEMS - acc.lossItems.length;
   if (wanted <= 0) return;
-  await giveWayOf(db);
+  await giveWay(db.dialect);
   const ids = await closedLines(db, companyId, slice)
     .select('r.id')
     .where(sql<boolean>`${closedRevenue(db)} < pl.amount_kop`)
@@ -229,7 +225,7 @@ async function addStored(db: Db, companyId: number, months: ReadonlyMap<string, 
 async function addOpen(db: Db, companyId: number, slice: Slice, acc: Acc, transferOf: Map<number, number>): Promise<void> {
   const p = await openMonthPriced(db.kysely, db.dialect, companyId, slice.month, slice);
   for (const part of partsOf(db, slice)) {
-    await giveWayOf(db);
+    await giveWay(db.dialect);
     const rows = await p
       .part(part)
       .select([
@@ -266,47 +262,6 @@ export function companyItem(l: PricedLoad, transferOf: ReadonlyMap<number, numbe
     margin: fromKop(revenueKop - l.amount_kop),
     transfer_id: transferOf.get(l.task_id) ?? null,
   };
-}
-
-/** Loads filed in the period but not approved (pending or disputed): counted apart, not paid. In SQL. */
-export async function pendingLoads(db: Db, filter: Pick<LoadFilter, 'driverId' | 'companyId' | 'start_date' | 'end_date'>): Promise<PendingLoads> {
-  const sum = await unapprovedSum(db, filter);
-  return { loads: sum.loads, quantity: roundQuantity(sum.quantity) };
-}
-
-/** The count and delivered volume (not rounded) of the loads `pendingLoads` counts. */
-async function unapprovedSum(db: Db, filter: Pick<LoadFilter, 'driverId' | 'companyId' | 'start_date' | 'end_date'>): Promise<{ loads: number; quantity: number }> {
-  const row = await db.kysely
-    .selectFrom('reports as r')
-    .innerJoin('task_drivers as td', 'td.id', 'r.association_id')
-    .innerJoin('tasks as t', 't.id', 'td.task_id')
-    .select([sql<number>`count(*)`.as('loads'), sql<number | null>`sum(${sql.raw(DELIVERED_SQL)})`.as('quantity')])
-    .where('r.review_status', '<>', 'approved')
-    .$if(filter.driverId !== undefined, (qb) => qb.where('td.driver_id', '=', filter.driverId as number))
-    .$if(filter.companyId !== undefined, (qb) => qb.where('t.company_id', '=', filter.companyId as number))
-    .$if(filter.start_date !== undefined, (qb) => qb.where('t.date', '>=', filter.start_date as string))
-    .$if(filter.end_date !== undefined, (qb) => qb.where('t.date', '<=', filter.end_date as string))
-    .executeTakeFirst();
-  return { loads: Number(row?.loads ?? 0), quantity: Number(row?.quantity ?? 0) };
-}
-
-/**
- * The company's `pendingLoads` over the period's months (`monthSlices`, every task's date in one): on SQLite a
- * statement a month (each a short turn), on PostgreSQL one over them all (see `partsOf`).
- */
-async function companyPending(db: Db, companyId: number, slices: readonly Slice[]): Promise<PendingLoads> {
-  let loads = 0;
-  let quantity = 0;
-  const first = slices[0];
-  const last = slices.at(-1);
-  const statements = db.dialect === 'postgres' && first && last ? [{ ...first, end: last.end }] : slices;
-  for (const slice of statements) {
-    await giveWayOf(db);
-    const sum = await unapprovedSum(db, { companyId, start_date: slice.start, end_date: slice.end });
-    loads += sum.loads;
-    quantity += sum.quantity;
-  }
-  return { loads, quantity: roundQuantity(quantity) };
 }
 
 /** Accepted transfers touching the company, with their carrier task's completed volume in the period. */
