@@ -97,7 +97,7 @@ function OperatorForm({ stored, offline, reason }: { stored: OperatorSettings; o
         Через кого уходят титулы ЭТрН. {SOURCE_TEXT[stored.source]}
         {stored.updated_at && ` Изменено ${formatDateTime(stored.updated_at)}.`}
       </p>
-      <Form className="check-thresholds-grid" onSubmit={submit}>
+      <Form className="check-thresholds-grid operator-grid" onSubmit={submit}>
         <Select
           label="Оператор"
           value={texts.adapter}
