@@ -10,8 +10,8 @@ export function Toasts() {
   if (!wanted) return null;
   return (
     <Suspense fallback={null}>
-      {/* At most three at once (quick moves on the board queue the rest); where they stand: styles.css. */}
-      <ToastContainer position="bottom-left" autoClose={3000} newestOnTop limit={3} />
+      {/* No `limit`: at most three at once, a fourth dismisses the oldest (ui/toasts.ts); where they stand: styles.css. */}
+      <ToastContainer position="bottom-left" autoClose={3000} newestOnTop />
     </Suspense>
   );
 }

@@ -54,6 +54,9 @@ describe('dispatch board', () => {
     await page.goto(`${app.url}/dispatch`);
     const other = await desk.newPage();
     await other.goto(`${app.url}/dispatch`);
+    // The manager works in the first tab: it is the one in front (a hidden tab draws no frames, so every mouse step
+    // and every wait on it crawled, and under load a wait ran out).
+    await page.bringToFront();
     const column = (p: Page, name: string) => p.getByRole('region', { name: `Колонка: ${name}` });
     const card = (p: Page, name: string, id: number) => column(p, name).locator(`[data-task-id="${id}"]`);
     await card(page, 'Без водителя', gravel).waitFor();
@@ -112,9 +115,18 @@ describe('dispatch board', () => {
     const banner = page.getByRole('status').filter({ hasText: 'Нет связи с сервером — данные на экране могут быть устаревшими' });
     const cut = Date.now();
     app.proxy.setDown(true);
-    await banner.waitFor();
-    const shownAfter = Date.now() - cut;
-    app.proxy.setDown(false);
+    let shownAfter: number;
+    try {
+      await banner.waitFor().catch(async (error: unknown) => {
+        // What the tab said instead, if anything: the failure names it.
+        const said = await page.getByRole('status').allInnerTexts().catch(() => []);
+        throw new Error(`no live banner; the statuses on screen: ${JSON.stringify(said)}`, { cause: error });
+      });
+      shownAfter = Date.now() - cut;
+    } finally {
+      // Never left down for the next test, whatever happened here.
+      app.proxy.setDown(false);
+    }
     const back = Date.now();
     await banner.waitFor({ state: 'detached' });
     // Reported, not asserted (the machines are shared): the issue's goal is 10 s each way.

@@ -39,12 +39,15 @@ async function settledBox(locator: Locator): Promise<Box> {
   }, { message: 'the toast in place' });
 }
 
-/** Counts the toasts on screen at every change, from now on: `window.__mostToasts` is the most seen at once. */
+/**
+ * Counts the toasts on screen at every change, from now on: `window.__mostToasts` is the most seen at once. One
+ * sliding out (made room for a newer one) is leaving, not counted.
+ */
 async function countToasts(page: Page): Promise<() => Promise<number>> {
   await page.evaluate(() => {
     const w = window as unknown as { __mostToasts: number };
     w.__mostToasts = 0;
-    const count = () => (w.__mostToasts = Math.max(w.__mostToasts, document.querySelectorAll('.Toastify__toast').length));
+    const count = () => (w.__mostToasts = Math.max(w.__mostToasts, document.querySelectorAll('.Toastify__toast:not([class*="exit"])').length));
     new MutationObserver(count).observe(document.body, { childList: true, subtree: true });
   });
   return () => page.evaluate(() => (window as unknown as { __mostToasts: number }).__mostToasts);

@@ -62,10 +62,15 @@ export function DispatchScreen({ title }: ScreenProps) {
   );
 }
 
-function BoardView({ board }: { board: Board }) {
+function BoardView({ board: fetched }: { board: Board }) {
   const server = useNeedsServer();
   const move = useSend('POST /dispatch/move');
   const assign = useSend('POST /dispatch/assign');
+  // A move's answer is the board after it: shown until the refetch it set off arrives, so a moved card never jumps
+  // back to its old place in between (and a second Alt+↑ pressed then counts from where the card is seen).
+  // `over`: the fetched board it was answered over; any newer fetch wins.
+  const [answered, setAnswered] = useState<{ board: Board; over: Board } | null>(null);
+  const board = answered?.over === fetched ? answered.board : fetched;
   const [optimistic, setOptimistic] = useState<Columns | null>(null);
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [choice, setChoice] = useState('');
@@ -88,7 +93,8 @@ function BoardView({ board }: { board: Board }) {
     setOptimistic(applyMove(columns, taskId, from, to, index));
     const cargo = tasks.get(taskId)?.cargo ?? `задача №${taskId}`;
     try {
-      await move.mutateAsync({ body: { task_id: taskId, from_driver_id: driverOf(from), to_driver_id: driverOf(to), index, date: board.date } });
+      const after = await move.mutateAsync({ body: { task_id: taskId, from_driver_id: driverOf(from), to_driver_id: driverOf(to), index, date: board.date } });
+      setAnswered({ board: after, over: fetched });
       if (!undo) {
         const text = from === to ? `«${cargo}»: место ${index + 1} ${whereIs(to)}` : `«${cargo}» → ${nameOf(to)}`;
         showToast('success', 
@@ -125,7 +131,8 @@ function BoardView({ board }: { board: Board }) {
     setSelected(new Set());
     if (cards.every((c) => c.column === 'none')) {
       try {
-        const { results } = await assign.mutateAsync({ body: { task_ids: cards.map((c) => c.taskId), driver_id: driverId, date: board.date } });
+        const { results, board: after } = await assign.mutateAsync({ body: { task_ids: cards.map((c) => c.taskId), driver_id: driverId, date: board.date } });
+        setAnswered({ board: after, over: fetched });
         const refused = results.filter((r) => !r.ok);
         const ok = results.length - refused.length;
         if (ok > 0) showToast('success', `${nameOf(target)}: ${plural(ok, ['задача назначена', 'задачи назначены', 'задач назначено'])}`);
