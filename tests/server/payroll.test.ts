@@ -13,6 +13,7 @@ import { addDriver, addLoad, createTask, dayFromToday } from '../fixtures/tasks.
 import { localToday } from '../../server/tasks/scope.ts';
 import { nowIso } from '../../server/db/connect.ts';
 import { pendingLoads } from '../../server/payroll/pending.ts';
+import { storedSheetLoads } from '../../server/payroll/payroll.ts';
 import { confirmedOf, monthRange, type Adjustment, type CompanyWages, type DriverPayrollMonth, type DriverWages, type PayrollItems, type PayrollMonth, type WageItem } from '../../contract/money.ts';
 import type { RateBand } from '../../contract/wages.ts';
 
@@ -240,6 +241,20 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     const wageSheet = wageBook.worksheets[0] as ExcelJS.Worksheet;
     const sourceColumn = (wageSheet.getRow(1).values as unknown[]).indexOf('Откуда ставка');
     expect(wageSheet.getRow(2).getCell(sourceColumn).value).toBe('по шкале при 82,9 т за месяц');
+  });
+
+  it('the sheet reads a closed month’s stored lines in pages, the next read while one is written: every line once, in order', async () => {
+    await close('2026-10');
+    const names = new Map([[p.driver.id, 'Первый'], [p.driver2.id, 'Второй']]);
+    const stored = await s.db.kysely.selectFrom('payroll_lines').select(['report_id', 'driver_id']).where('company_id', '=', p.company).where('month', '=', '2026-10').orderBy('id').execute();
+    expect(stored).toHaveLength(4);
+    const want = stored.map((l) => [l.report_id, names.get(l.driver_id)]);
+    // Pages of one, of two, of exactly all four (an empty page after), of more than all.
+    for (const size of [1, 2, 4, 5]) {
+      const read: unknown[][] = [];
+      for await (const load of storedSheetLoads(s.db.kysely, p.company, '2026-10', names, size)) read.push([load.report_id, load.driver_name]);
+      expect(read, `pages of ${size}`).toEqual(want);
+    }
   });
 
   it('reconciles: driver statistics, company statistics, /payroll and its sheet agree to the kopeck', async () => {
