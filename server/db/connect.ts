@@ -58,7 +58,8 @@ export async function openDb(options: DbOptions): Promise<Db> {
   const migrator = new Migrator({ db: kysely, provider: migrationProvider(dialect) });
   const { error, results } = await migrator.migrateToLatest();
   for (const r of results ?? []) {
-    if (r.status === 'Error') throw new Error(`migration ${r.migrationName} failed`);
+    // The migration's own error named: a bare «failed» left a broken migration to be found by hand.
+    if (r.status === 'Error') throw new Error(`migration ${r.migrationName} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   if (error) throw error instanceof Error ? error : new Error(String(error));
   // The searches need one ILIKE instead of four spellings when the database's ctype folds Cyrillic (search.ts).

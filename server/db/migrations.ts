@@ -8,7 +8,7 @@ import { migration005, migration006 } from './migrations-loads.ts';
 import { migration007 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
-import { migration010, migration013, migration029, migration031, migration035, migration037, migration039, migration044 } from './migrations-scale.ts';
+import { migration010, migration013, migration029, migration031, migration035, migration037, migration039, migration044, migration052 } from './migrations-scale.ts';
 import { migration011 } from './migrations-late.ts';
 import { migration012 } from './migrations-registers.ts';
 import { migration017 } from './migrations-retention.ts';
@@ -161,6 +161,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '049_trip_confirmations': migration049(dialect),
         '050_operator_settings': migration050(),
         '051_card_facts': migration051(),
+        '052_unapproved_covering': migration052(),
       };
     },
   };

@@ -197,9 +197,15 @@ class BusyAwareSqliteDriver implements Driver {
     // its first to its last while every other request waits (issue 35: no call delays another by more than 100 ms).
     await nextTurn();
     const deadline = this.deadline();
-    const readStmt = await this.retryBusy(() => this.#prepareReader(sql), deadline);
+    // A statement the reader cannot prepare goes to the writer, which prepares it again (a real error is thrown
+    // there): the reader's schema may be a statement behind the writer's — `drop index x` then `create index x`
+    // outside a transaction (a migration) failed to prepare on the reader with «index x already exists».
+    const readStmt = await this.retryBusy(() => this.#prepareReader(sql), deadline).catch((error: unknown) => {
+      if (isSqliteBusy(error)) throw error;
+      return null;
+    });
     // Row-returning and read-only (SELECT, WITH … SELECT, a reading PRAGMA other than a connection setting).
-    if (readStmt.reader && readStmt.readonly && !/^\s*pragma\b/i.test(sql)) {
+    if (readStmt?.reader && readStmt.readonly && !/^\s*pragma\b/i.test(sql)) {
       return this.retryBusy(() => run(readStmt, parameters), deadline);
     }
     await this.lockWriter(conn, deadline);

@@ -88,6 +88,18 @@ describe('a database locked by another writer (sqlite)', () => {
     expect(order).toEqual(['another request', 'read']);
   });
 
+  it('drops and creates an index of the same name outside a transaction (a migration): the reader a schema behind never refuses it', async () => {
+    const { sql } = await import('kysely');
+    await sql`create index probe_idx on users (email)`.execute(server.db.kysely);
+    await sql`drop index probe_idx`.execute(server.db.kysely);
+    await sql`create index probe_idx on users (name)`.execute(server.db.kysely);
+    const made = await sql<{ sql: string }>`select sql from sqlite_master where name = 'probe_idx'`.execute(server.db.kysely);
+    expect(made.rows.map((r) => r.sql)).toEqual(['CREATE INDEX probe_idx on users (name)']);
+    // A statement wrong everywhere is still refused, with SQLite's own words.
+    await expect(sql`create index probe_idx on users (name)`.execute(server.db.kysely)).rejects.toThrow(/already exists/);
+    await sql`drop index probe_idx`.execute(server.db.kysely);
+  });
+
   it('answers a write 503 with Retry-After and a Russian detail past the wait budget, and writes nothing', async () => {
     const held = lock();
     const cargo = 'Щебень, не записан';
