@@ -73,18 +73,31 @@ describe('dispatch board', () => {
     await card(other, morozov.name, gravel).waitFor();
 
     // 2. The keyboard: Alt+→ takes it on to the next column (Петров), Alt+↑ puts it first there.
+    // Each key once the last move is answered and drawn, as a dispatcher sees it: the server has the card at its
+    // place, the board is not busy, and the page shows it there (a key pressed while the answer redraws the board
+    // was lost in full runs). A failure names what the page showed.
+    const placeOnPage = (name: string, id: number) =>
+      column(page, name).locator('[data-task-id]').evaluateAll((cards, wanted) => cards.findIndex((c) => c.getAttribute('data-task-id') === String(wanted)), id);
+    const settledAt = async (driverId: number, name: string, id: number, index: number, message: string) => {
+      try {
+        await waitFor(async () => (await api()).drivers.find((d) => d.id === driverId)?.task_ids.indexOf(id) === index, { message: `${message}: on the server` });
+        await waitFor(async () => (await page.locator('.dispatch-board[aria-busy="false"]').count()) === 1 && (await placeOnPage(name, id)) === index, { message: `${message}: on the page` });
+      } catch (error) {
+        const toasts = await page.locator('.Toastify__toast').allInnerTexts();
+        throw new Error(`${(error as Error).message}; the page has it at ${await placeOnPage(name, id)}, toasts ${JSON.stringify(toasts)}`, { cause: error });
+      }
+    };
     await card(page, morozov.name, gravel).focus();
     await page.keyboard.press('Alt+ArrowRight');
     await card(page, petrov.name, gravel).waitFor();
-    // The card shows in its new column before the server has the move; the move's answer then redraws the board
-    // (a key pressed in between was lost once in a full run): wait for the server's order first.
-    await waitFor(async () => (await api()).drivers.find((d) => d.id === petrov.id)?.task_ids.includes(gravel) === true, { message: 'moved to Петров' });
+    // Put after Петров's two tasks of the day.
+    await settledAt(petrov.id, petrov.name, gravel, 2, 'moved to Петров');
     await card(page, petrov.name, gravel).focus();
     await page.keyboard.press('Alt+ArrowUp');
-    await waitFor(async () => (await api()).drivers.find((d) => d.id === petrov.id)?.task_ids.indexOf(gravel) === 1, { message: 'one place up' });
+    await settledAt(petrov.id, petrov.name, gravel, 1, 'one place up');
     await card(page, petrov.name, gravel).focus();
     await page.keyboard.press('Alt+ArrowUp');
-    await waitFor(async () => (await api()).drivers.find((d) => d.id === petrov.id)?.task_ids[0] === gravel, { message: 'first in Петров’s column' });
+    await settledAt(petrov.id, petrov.name, gravel, 0, 'first in Петров’s column');
 
     // 3. Space selects two; the bar assigns them to Морозов at once.
     await card(page, 'Без водителя', sand).focus();

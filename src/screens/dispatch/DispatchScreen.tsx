@@ -244,7 +244,8 @@ function BoardView({ board: fetched }: { board: Board }) {
         </button>
       </div>
       <DndContext sensors={sensors} collisionDetection={closestCorners} onDragEnd={onDragEnd}>
-        <div className="dispatch-board" aria-label={`Доска на ${formatDate(board.date)}`} ref={boardRef}>
+        {/* Busy while a move is drawn but not yet answered: the columns are then what the dispatcher made, not yet the server's. */}
+        <div className="dispatch-board" aria-label={`Доска на ${formatDate(board.date)}`} aria-busy={optimistic !== null} ref={boardRef}>
           {order.map((key) => (
             <Column
               key={key}
