@@ -60,7 +60,9 @@ export function showToast(kind: 'error' | 'warning' | 'info' | 'success', messag
       // queueing behind the others' timers, as react-toastify's own `limit` does (a bulk assign's result waited
       // 7 s behind three moves' undo toasts). A dismissed toast is no longer active at once.
       for (const id of makeRoom(raised, (id) => toast.isActive(id))) toast.dismiss(id);
-      raised.push(toast[kind](message, options));
+      const id = toast[kind](message, options);
+      // A toast raised again under its own `toastId` while on screen is the same toast: counted once.
+      if (!raised.includes(id)) raised.push(id);
     })
     .catch((error: unknown) => console.warn('toast not shown', message, error));
 }
