@@ -46,13 +46,14 @@ describe('driver report payload', () => {
     expect(typedTimes({ ...emptyDraft, unloadingDeparted: '16:30' }, now)).toEqual({ ok: false, errors: { unloadingDeparted: 'Это время ещё не наступило' } });
     expect(typedTimes({ ...emptyDraft, loadingArrived: '25:00' }, now)).toEqual({ ok: false, errors: { loadingArrived: 'Укажите время в виде ЧЧ:ММ' } });
 
-    const built = buildReport(7, { ...emptyDraft, quantity: '20', loadingArrived: '00:00' }, []);
+    // At `now`, as the times above: on the clock's own, '00:40' today was ahead of it from midnight to 00:40 (CI ran then).
+    const built = buildReport(7, { ...emptyDraft, quantity: '20', loadingArrived: '00:00' }, [], now);
     if (!built.ok) throw new Error('not built');
     const record = newOutboxRecord(built.report, 3, Date.now());
     const form = buildReportForm(record, []);
     expect(form.get('loading_arrived_at')).toBe(built.report.times?.loading_arrived_at);
     expect(form.get('unloading_departed_at')).toBeNull();
-    const four = buildReport(7, { ...emptyDraft, quantity: '20', loadingArrived: '00:00', loadingDeparted: '00:10', unloadingArrived: '00:30', unloadingDeparted: '00:40' }, []);
+    const four = buildReport(7, { ...emptyDraft, quantity: '20', loadingArrived: '00:00', loadingDeparted: '00:10', unloadingArrived: '00:30', unloadingDeparted: '00:40' }, [], now);
     if (!four.ok) throw new Error('not built');
     const fourForm = buildReportForm(newOutboxRecord(four.report, 3, Date.now()), []);
     expect([fourForm.get('loading_departed_at'), fourForm.get('unloading_arrived_at')]).toEqual([four.report.times?.loading_departed_at, four.report.times?.unloading_arrived_at]);

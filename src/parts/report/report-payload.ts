@@ -148,9 +148,10 @@ export function resolvedErrors(errors: ReportDraftErrors, draft: ReportDraft, ph
   return next;
 }
 
-export function buildReport(associationId: number, draft: ReportDraft, photos: Blob[]): ReportBuild {
+/** `now`: the moment the typed times are of (today's date, none ahead of it); the clock's by default. */
+export function buildReport(associationId: number, draft: ReportDraft, photos: Blob[], now = new Date()): ReportBuild {
   const parsed = draftValues(draft);
-  const typed = typedTimes(draft);
+  const typed = typedTimes(draft, now);
   if (!parsed.ok || !typed.ok) return { ok: false, errors: { ...(parsed.ok ? {} : parsed.errors), ...(typed.ok ? {} : typed.errors) } };
   const { values } = parsed;
   if (values.quantity === null && photos.length === 0) return { ok: false, errors: NOTHING_TO_REPORT };
