@@ -151,7 +151,14 @@ describe('trip sheets', () => {
     const db = app.server.db.kysely;
     // The sheet the manager wrote out above is the driver's of today; its readings cleared for the phone to record.
     const sheet = await db.selectFrom('trip_sheets').select(['id', 'number']).where('date', '=', isoDate(new Date())).executeTakeFirstOrThrow();
-    await db.updateTable('trip_sheets').set({ odometer_start: null, odometer_end: null, departure_at: null, return_at: null }).where('id', '=', sheet.id).execute();
+    // The checks made just before now: the manager's 06:40 was after a departure recorded between midnight and 06:40,
+    // which the server rightly refused («предрейсовый медосмотр позже выезда») — CI ran then.
+    const justBefore = new Date(Date.now() - 10 * 60_000).toISOString();
+    await db
+      .updateTable('trip_sheets')
+      .set({ odometer_start: null, odometer_end: null, departure_at: null, return_at: null, pre_medical_at: justBefore, pre_technical_at: justBefore, post_medical_at: null, post_medical_name: null })
+      .where('id', '=', sheet.id)
+      .execute();
     const [photo] = await cameraPhotos(app.browser, 1);
 
     const phone = await newContext(app.browser, 'shared', 360);
