@@ -125,6 +125,10 @@ describe('dispatch board', () => {
     expect(errors).toEqual([]);
 
     // 5. The server goes away: the staff banner says the screen may be stale; it goes when the server is back.
+    // Cut once the undo's answer has reached the tab (the board no longer busy), not merely once the server has it:
+    // an answer cut on its way is a write that met a dead server, which rightly puts the app in offline mode — and
+    // its banner, not the live feed's, is what a full run then showed.
+    await page.locator('.dispatch-board[aria-busy="false"]').waitFor();
     const banner = page.getByRole('status').filter({ hasText: 'Нет связи с сервером — данные на экране могут быть устаревшими' });
     const cut = Date.now();
     app.proxy.setDown(true);
