@@ -13,7 +13,7 @@ import { fromKop, toKop } from '../../contract/money.ts';
 import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../contract/wages.ts';
 import { roundQuantity } from '../tasks/progress.ts';
 import { amountKop, priceLoads, selectLoads, sumKop, sumQuantity, toWageItem, type Period } from './pay.ts';
-import { pendingLoads } from './pending.ts';
+import { unapprovedLoads } from './pending.ts';
 import { companyItem, transfersOf } from './statistics.ts';
 import { listAdjustments } from '../payroll/adjustments.ts';
 
@@ -33,7 +33,7 @@ export async function driverWages(db: Db, driverId: number, period: Period): Pro
     loads_amount: fromKop(loadsKop),
     adjustments_amount: fromKop(adjustmentsKop),
     total_amount: fromKop(loadsKop + adjustmentsKop),
-    pending: await pendingLoads(db, { driverId, ...period }),
+    pending: await unapprovedLoads(db, { driverId, ...period }),
     items: loads.map(toWageItem),
     adjustments,
   };

@@ -10,12 +10,12 @@ import { giveWay } from './open-month.ts';
 import type { LoadFilter } from './pay.ts';
 
 /** Loads filed in the period but not approved (pending or disputed): counted apart, not paid. In SQL. */
-export async function pendingLoads(db: Db, filter: Pick<LoadFilter, 'driverId' | 'companyId' | 'start_date' | 'end_date'>): Promise<PendingLoads> {
+export async function unapprovedLoads(db: Db, filter: Pick<LoadFilter, 'driverId' | 'companyId' | 'start_date' | 'end_date'>): Promise<PendingLoads> {
   const sum = await unapprovedSum(db, filter);
   return { loads: sum.loads, quantity: roundQuantity(sum.quantity) };
 }
 
-/** The count and delivered volume (not rounded) of the loads `pendingLoads` counts. */
+/** The count and delivered volume (not rounded) of the loads `unapprovedLoads` counts. */
 async function unapprovedSum(db: Db, filter: Pick<LoadFilter, 'driverId' | 'companyId' | 'start_date' | 'end_date'>): Promise<{ loads: number; quantity: number }> {
   const row = await db.kysely
     .selectFrom('reports as r')
@@ -32,7 +32,7 @@ async function unapprovedSum(db: Db, filter: Pick<LoadFilter, 'driverId' | 'comp
 }
 
 /**
- * The company's `pendingLoads` over the period's months (`monthSlices`, every task's date in one): on SQLite a
+ * The company's `unapprovedLoads` over the period's months (`monthSlices`, every task's date in one): on SQLite a
  * statement a month (each a short turn), on PostgreSQL one over them all (see `partsOf`).
  */
 export async function companyPending(db: Db, companyId: number, slices: readonly { start: string; end: string }[]): Promise<PendingLoads> {
