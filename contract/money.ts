@@ -233,6 +233,26 @@ export interface PayrollMonth {
    * first 50; `count` all), whose loads a close now leaves to the next open month. Null once the month is over.
    */
   ahead: { from: string; to: string; count: number; tasks: { id: number; date: string; cargo: string }[] } | null;
+  /** A close of the month under way (any admin's, any tab's), else null: the month is being stored. */
+  closing: PayrollClose | null;
+}
+
+/**
+ * A month's close as a job: POST /payroll/close records it and answers at once (202), the server stores the month
+ * (a 200-truck carrier's ~36 000 lines take a few hundred milliseconds, a larger fleet's seconds) and the job ends
+ * 'done' or 'failed'; GET /payroll/closes/{id} follows it (server/routes/WAGES.md «Расчёт с водителями»).
+ */
+export interface PayrollClose {
+  id: number;
+  company_id: number;
+  month: string;
+  status: 'running' | 'done' | 'failed';
+  started_at: string;
+  finished_at: string | null;
+  user_name: string | null;
+  /** A failed close: why (the `detail` the request would have answered) and that answer's HTTP status. */
+  error: string | null;
+  error_status: number | null;
 }
 
 /** The figures the close dialog shows and the close request carries back (`confirmed`). */

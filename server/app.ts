@@ -24,6 +24,7 @@ import { installJsonCompression } from './compress.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { installCustomerPage } from './customer-links/page.ts';
 import { startWaitAlertJob, type WaitAlertJob } from './trips/wait-alerts.ts';
+import { startPayrollCloses, type PayrollCloses } from './payroll/close-jobs.ts';
 
 export interface RegisteredRoute {
   method: string;
@@ -36,6 +37,8 @@ declare module 'fastify' {
     registeredRoutes: RegisteredRoute[];
     /** The long-wait alerts' job (server/trips/wait-alerts.ts): tests run a pass at a time of their choice. */
     waitAlerts: WaitAlertJob;
+    /** Months' closes as jobs (server/payroll/close-jobs.ts): tests wait for them with `idle()`. */
+    payrollCloses: PayrollCloses;
   }
 }
 
@@ -104,6 +107,10 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
 
   const tokens = new AccessTokens(config.jwtSecret, config.accessTokenTtl);
   const refresh = new RefreshTokens(db, config.refreshTokenTtl, config.sessionCacheMs);
+  const pusher = new Pusher(db, config.vapid, pushTransport);
+  const changes = config.databaseUrl
+    ? postgresBus(config.databaseUrl, () => app.log.warn('change feed: LISTEN connection lost; streams may miss changes'))
+    : memoryBus();
   const ctx: AppContext = {
     config,
     db,
@@ -111,12 +118,11 @@ export async function buildApp({ config, db, storage, pushTransport }: BuildOpti
     refresh,
     guard: makeGuard({ db, tokens, sessions: refresh }),
     storage: storage ?? new DiskStorage(join(config.dataDir, 'files')),
+    payrollCloses: startPayrollCloses(db, changes, (error) => app.log.error({ err: error }, 'payroll close failed')),
   };
-
-  const pusher = new Pusher(db, config.vapid, pushTransport);
-  const changes = config.databaseUrl
-    ? postgresBus(config.databaseUrl, () => app.log.warn('change feed: LISTEN connection lost; streams may miss changes'))
-    : memoryBus();
+  app.decorate('payrollCloses', ctx.payrollCloses);
+  // The server stops once the close under way is stored or rolled back, before the change feed's bus closes.
+  app.addHook('preClose', async () => ctx.payrollCloses.close());
   const waitAlerts = startWaitAlertJob(db, changes, { timer: config.waitAlertJob !== false });
   app.decorate('waitAlerts', waitAlerts);
   app.addHook('onClose', async () => waitAlerts.close());

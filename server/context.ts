@@ -6,6 +6,7 @@ import type { Guard } from './auth/guard.ts';
 import type { AccessTokens } from './auth/jwt.ts';
 import type { RefreshTokens } from './auth/refresh.ts';
 import type { FileStorage } from './files/storage.ts';
+import type { PayrollCloses } from './payroll/close-jobs.ts';
 
 export interface AppContext {
   config: Config;
@@ -14,6 +15,8 @@ export interface AppContext {
   refresh: RefreshTokens;
   guard: Guard;
   storage: FileStorage;
+  /** Months' closes as jobs (payroll/close-jobs.ts). */
+  payrollCloses: PayrollCloses;
 }
 
 /** A route module: registers its routes on `app` (already prefixed with /api). */

@@ -19,6 +19,7 @@ import {
   payrollReopenSchema,
   type Adjustment,
   type DriverPayrollMonth,
+  type PayrollClose,
   type PayrollItems,
   type PayrollMonth,
   type WageItem,
@@ -37,7 +38,13 @@ export const payrollCalls = area(
   GET('/payroll/', { roles: STAFF, query: payrollQuerySchema, answer: answer<PayrollMonth>() }),
   /** One driver's loads of the month (a closed month: the lines stored at close). */
   GET('/payroll/items', { roles: STAFF, query: payrollItemsQuerySchema, answer: answer<PayrollItems>() }),
-  POST('/payroll/close', { roles: ADMINS, body: payrollCloseSchema, answer: answer<PayrollMonth>(), invalidates: MONEY, audience: ['company:answer.company_id'] }),
+  /**
+   * Starts the month's close (202): the job stores it and tells every tab when done (the change feed); a second
+   * close of a month while one runs is 409. Failures (the figures moved since confirmed) are the job's.
+   */
+  POST('/payroll/close', { roles: ADMINS, body: payrollCloseSchema, status: 202, answer: answer<PayrollClose>(), invalidates: MONEY, audience: ['company:answer.company_id'] }),
+  /** A close started by POST /payroll/close: running, done, or failed with why. */
+  GET('/payroll/closes/:id', { roles: ADMINS, params: z.object({ id: wireId('ожидается номер закрытия') }), answer: answer<PayrollClose>() }),
   POST('/payroll/reopen', { roles: ['super-admin'], body: payrollReopenSchema, answer: answer<PayrollMonth>(), invalidates: MONEY, audience: ['company:answer.company_id'] }),
   /** The month's sheet («Ведомость»): one row per driver, then a sheet of every load; an attachment. */
   GET('/payroll/:company_id/:month/sheet', { roles: STAFF, params: sheetParams, answer: answer<unknown>() }),

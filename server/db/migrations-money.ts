@@ -3,7 +3,7 @@
  * with their figures stored per load, the history of closing and reopening, and adjustments after close.
  * Append-only, as migrations.ts. Money is stored in kopecks (bigint): sums are exact to the kopeck.
  */
-import type { ColumnDefinitionBuilder, Kysely, Migration } from 'kysely';
+import { sql, type ColumnDefinitionBuilder, type Kysely, type Migration } from 'kysely';
 import type { Dialect } from './dialect.ts';
 
 /** The date the scale's first version starts: before any load (the bands there before versions existed). */
@@ -83,6 +83,44 @@ export function migration007(dialect: Dialect): Migration {
         .execute();
       await db.schema.createIndex('payroll_adjustments_idx').on('payroll_adjustments').columns(['company_id', 'date']).execute();
       await db.schema.createIndex('payroll_adjustments_driver_idx').on('payroll_adjustments').columns(['driver_id', 'date']).execute();
+    },
+  };
+}
+
+/**
+ * A month's close runs as a job (server/payroll/close-jobs.ts; issue 35): the request records it here and answers at
+ * once, the job stores the month and ends 'done' or 'failed' with what the request would have answered. At most one
+ * close of a month runs: a partial unique index on the running ones (both databases have them).
+ */
+export function migration053(dialect: Dialect): Migration {
+  const id = (c: ColumnDefinitionBuilder) =>
+    dialect === 'postgres' ? c.primaryKey().generatedByDefaultAsIdentity() : c.primaryKey().autoIncrement();
+  return {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('payroll_closes')
+        .addColumn('id', 'integer', id)
+        .addColumn('company_id', 'integer', (c) => c.notNull())
+        .addColumn('month', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('confirmed', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'text', (c) => c.notNull())
+        .addColumn('finished_at', 'text')
+        .addColumn('error', 'text')
+        .addColumn('error_status', 'integer')
+        .execute();
+      await db.schema.createIndex('payroll_closes_month_idx').on('payroll_closes').columns(['company_id', 'month', 'id']).execute();
+      await db.schema
+        .createIndex('payroll_closes_running_key')
+        .unique()
+        .on('payroll_closes')
+        .columns(['company_id', 'month'])
+        .where(sql<boolean>`status = 'running'`)
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropTable('payroll_closes').ifExists().execute();
     },
   };
 }

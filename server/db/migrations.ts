@@ -5,7 +5,7 @@
 import { type Kysely, type Migration, type MigrationProvider, type ColumnDefinitionBuilder } from 'kysely';
 import { migration001 } from './migrations-initial.ts';
 import { migration005, migration006 } from './migrations-loads.ts';
-import { migration007 } from './migrations-money.ts';
+import { migration007, migration053 } from './migrations-money.ts';
 import { migration008 } from './migrations-dispatch.ts';
 import { migration009 } from './migrations-hardening.ts';
 import { migration010, migration013, migration029, migration031, migration035, migration037, migration039, migration044, migration052 } from './migrations-scale.ts';
@@ -162,6 +162,7 @@ export function migrationProvider(dialect: Dialect): MigrationProvider {
         '050_operator_settings': migration050(),
         '051_card_facts': migration051(),
         '052_unapproved_covering': migration052(),
+        '053_payroll_closes': migration053(dialect),
       };
     },
   };

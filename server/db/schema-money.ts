@@ -62,6 +62,22 @@ export interface PayrollDriversTable {
   amount_kop: number | string;
 }
 
+/** A month's close as a job (migration 053, payroll/close-jobs.ts): running, then done or failed with its answer. */
+export interface PayrollClosesTable {
+  id: Id;
+  company_id: number;
+  month: string;
+  status: 'running' | 'done' | 'failed';
+  /** The figures the admin confirmed (contract/money.ts PayrollConfirmed), as JSON. */
+  confirmed: string;
+  user_id: number;
+  started_at: string;
+  finished_at: string | null;
+  /** A failed close: what the request would have answered (a Russian detail) and its HTTP status. */
+  error: string | null;
+  error_status: number | null;
+}
+
 /** One approved load of a closed month, priced and frozen at close. */
 export interface PayrollLinesTable {
   id: Id;

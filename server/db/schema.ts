@@ -9,6 +9,7 @@ import type {
   PayrollEventsTable,
   PayrollDriversTable,
   PayrollLinesTable,
+  PayrollClosesTable,
   PayrollMonthsTable,
   ProgressiveRatesTable,
 } from './schema-money.ts';
@@ -349,6 +350,7 @@ export interface Database extends PriceTables, InvoiceTables, DocumentTables {
   manager_rates: ManagerRatesTable;
   progressive_rates: ProgressiveRatesTable;
   payroll_months: PayrollMonthsTable;
+  payroll_closes: PayrollClosesTable;
   payroll_lines: PayrollLinesTable;
   payroll_drivers: PayrollDriversTable;
   payroll_events: PayrollEventsTable;

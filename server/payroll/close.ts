@@ -11,7 +11,7 @@ import type { Dialect } from '../db/migrations.ts';
 import { nowIso } from '../db/connect.ts';
 import type { AuthUser } from '../auth/guard.ts';
 import { badRequest, conflict } from '../errors.ts';
-import { fromKop, monthOf, monthRange, toKop, type PayrollConfirmed, type PayrollMonth } from '../../contract/money.ts';
+import { fromKop, monthOf, monthRange, toKop, type PayrollConfirmed } from '../../contract/money.ts';
 import { giveWay, monthSlices, openMonthPriced, SLICE_DAYS } from '../wages/open-month.ts';
 import { sumDrivers, sumKop, sumQuantity, type DriverSum } from '../wages/pay.ts';
 import { roundQuantity } from '../tasks/progress.ts';
@@ -20,7 +20,6 @@ import { listAdjustments } from './adjustments.ts';
 import { dropOpenLatePayments } from './late.ts';
 import { closedText, isClosed } from './months.ts';
 import { lineRevenueSql, NO_FIGURES, type MonthFigures } from './summary.ts';
-import { payrollMonth } from './payroll.ts';
 import { pendingLoads } from './pending.ts';
 
 type Q = Kysely<Database>;
@@ -69,6 +68,11 @@ async function lastLineId(db: Q): Promise<number> {
   return Number(row.id ?? 0);
 }
 
+/** A month ahead of today cannot close (400). */
+export function assertMonthBegun(month: string): void {
+  if (month > monthOf(localToday())) throw badRequest(`month: ${closedText(month).replace(/ закрыт$/, '')} ещё не наступил`);
+}
+
 const rubles = (n: number): string => `${new Intl.NumberFormat('ru-RU', { maximumFractionDigits: 2 }).format(n)} ₽`;
 
 /** What moved between the figures the admin confirmed and the month's figures now; empty when nothing did. */
@@ -82,11 +86,12 @@ function changedFigures(confirmed: PayrollConfirmed, now: PayrollConfirmed): str
 }
 
 /**
- * Closes a month: stores every approved load's line and the totals in one transaction; answers the closed month.
- * `confirmed` is what the admin saw: when the month's figures differ now, nothing is stored (409 naming the change).
+ * Closes a month: stores every approved load's line and the totals in one transaction (run as a job by
+ * close-jobs.ts). `confirmed` is what the admin saw: when the month's figures differ now, nothing is stored (409
+ * naming the change).
  */
-export async function closeMonth(db: Db, user: AuthUser, company: { id: number; name: string }, month: string, confirmed: PayrollConfirmed): Promise<PayrollMonth> {
-  if (month > monthOf(localToday())) throw badRequest(`month: ${closedText(month).replace(/ закрыт$/, '')} ещё не наступил`);
+export async function closeMonth(db: Db, user: AuthUser, company: { id: number; name: string }, month: string, confirmed: PayrollConfirmed): Promise<void> {
+  assertMonthBegun(month);
   await db.kysely.transaction().execute(async (trx) => {
     if (await isClosed(trx, company.id, month)) throw conflict(`${closedText(month)} уже`);
     // Priced in SQL (wages/open-month.ts): the lines are stored by INSERT … SELECT, never read into JavaScript,
@@ -150,7 +155,6 @@ export async function closeMonth(db: Db, user: AuthUser, company: { id: number; 
     // The COMMIT (writing the month's pages) in a turn of its own.
     await giveWay(db.dialect);
   });
-  return payrollMonth(db, company, month);
 }
 
 /**
@@ -169,8 +173,8 @@ async function deleteLines(trx: Q, dialect: Dialect, companyId: number, month: s
 
 const DELETE_RUN = 1_500;
 
-/** Reopens a closed month (the super-admin, with a reason kept in its history): its stored lines go, figures live again. */
-export async function reopenMonth(db: Db, user: AuthUser, company: { id: number; name: string }, month: string, reason: string): Promise<PayrollMonth> {
+/** Reopens a closed month (the super-admin, with a reason kept in its history): its stored lines go, figures live again. The route answers the month. */
+export async function reopenMonth(db: Db, user: AuthUser, company: { id: number; name: string }, month: string, reason: string): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
     if (!(await isClosed(trx, company.id, month))) throw conflict(`${closedText(month).replace(/ закрыт$/, '')} не закрыт`);
     const now = nowIso();
@@ -182,6 +186,5 @@ export async function reopenMonth(db: Db, user: AuthUser, company: { id: number;
     await trx.insertInto('payroll_events').values({ company_id: company.id, month, action: 'reopen', reason, user_id: user.id, created_at: now }).execute();
     await giveWay(db.dialect);
   });
-  return payrollMonth(db, company, month);
 }
 

@@ -21,6 +21,7 @@ import { listAdjustments } from './adjustments.ts';
 import { pendingLoads } from './pending.ts';
 import { assertMonthOpen, isClosed } from './months.ts';
 import { writePayrollSheet, type SheetLoad } from './sheet.ts';
+import { runningClose } from './close-jobs.ts';
 
 type Q = Kysely<Database>;
 
@@ -80,7 +81,7 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
   const { start, end } = monthRange(month);
   const row = await q.selectFrom('payroll_months as m').leftJoin('users as u', 'u.id', 'm.closed_by').select(['m.status', 'm.closed_at', 'u.name as closed_by_name']).where('m.company_id', '=', company.id).where('m.month', '=', month).executeTakeFirst();
   const closed = row?.status === 'closed';
-  const [sums, adjustments, later, pending, history, ahead] = await Promise.all([
+  const [sums, adjustments, later, pending, history, ahead, closing] = await Promise.all([
     closed ? storedSums(q, company.id, month) : loads ? sumsOf(q, loads) : openSums(q, db.dialect, company.id, month),
     listAdjustments(q, { companyId: company.id, start_date: start, end_date: end }),
     listAdjustments(q, { companyId: company.id, concernsMonth: month }),
@@ -94,6 +95,7 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
       .orderBy('e.id', 'desc')
       .execute(),
     closed ? null : daysAhead(q, company.id, month),
+    closed ? null : runningClose(db, company.id, month),
   ]);
   const loadsKop = sumKop(sums, (d) => d.amount_kop);
   const adjustmentsKop = sumKop(adjustments, (a) => toKop(a.amount));
@@ -120,6 +122,7 @@ export async function payrollMonth(db: Db, company: { id: number; name: string }
     total_amount: fromKop(loadsKop + adjustmentsKop),
     history: history.map((h) => ({ action: h.action, reason: h.reason, user_name: h.user_name, created_at: h.created_at })),
     ahead,
+    closing,
   };
 }
 

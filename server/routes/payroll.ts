@@ -7,7 +7,7 @@ import { registerArea } from './define.ts';
 import { assertStaffSeesCompany, isDriver, isSuperAdmin, staffCompany } from '../tasks/scope.ts';
 import { XLSX, contentDisposition } from '../exports/workbook.ts';
 import { addAdjustment, driverClosedMonths, payrollItems, payrollMonth, payrollSheet, storedItems } from '../payroll/payroll.ts';
-import { closeMonth, reopenMonth } from '../payroll/close.ts';
+import { reopenMonth } from '../payroll/close.ts';
 import { payrollFileName } from '../payroll/sheet.ts';
 import { isClosed } from '../payroll/months.ts';
 import { listAdjustments } from '../payroll/adjustments.ts';
@@ -24,9 +24,16 @@ export const payrollRoutes: RouteModule = (app, ctx) => {
       return payrollItems(db, company.id, query.month, query.driver_id);
     },
 
-    'POST /payroll/close': async ({ user, body }) => closeMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.confirmed),
+    // A job (payroll/close-jobs.ts): answered at once, followed by GET /payroll/closes/{id}.
+    'POST /payroll/close': async ({ user, body }) => ctx.payrollCloses.start(user, await staffCompany(db, user, body.company_id), body.month, body.confirmed),
 
-    'POST /payroll/reopen': async ({ user, body }) => reopenMonth(db, user, await staffCompany(db, user, body.company_id), body.month, body.reason),
+    'GET /payroll/closes/:id': async ({ user, params }) => ctx.payrollCloses.get(params.id, isSuperAdmin(user) ? null : (user.company_id ?? -1)),
+
+    'POST /payroll/reopen': async ({ user, body }) => {
+      const company = await staffCompany(db, user, body.company_id);
+      await reopenMonth(db, user, company, body.month, body.reason);
+      return payrollMonth(db, company, body.month);
+    },
 
     'GET /payroll/:company_id/:month/sheet': async ({ user, params, reply }) => {
       const { month, write } = await payrollSheet(db, await staffCompany(db, user, params.company_id), params.month);

@@ -161,4 +161,44 @@ describe('payroll', () => {
     await new Shell(admin).toast('Июнь 2026 закрыт').waitFor();
     expect((await api()).total_amount).toBe(after.total_amount);
   });
+  it('a close runs as a job: another admin’s close under way is shown and no second offered; moved figures fail it, named, the month left open', async () => {
+    // May 2026: no demo data; one load waiting.
+    const db = app.server.db.kysely;
+    const driver = await db.selectFrom('users').select(['id', 'company_id']).where('email', '=', DEMO.driver).executeTakeFirstOrThrow();
+    const company = driver.company_id as number;
+    const task = await createTask(app.server, company, { date: '2026-05-12', cargo: 'Песок (закрытие задачей)', rate: 600 });
+    const pending = await addLoad(app.server, await addDriver(app.server, task, driver.id, { transport_rate: 400 }), 20, { review: 'pending' });
+    const token = (await login(app.server, DEMO.admin, DEMO_PASSWORD)).access_token;
+    const other = await db.selectFrom('users').select(['id', 'name']).where('email', '=', DEMO.manager).executeTakeFirstOrThrow();
+    const running = await db
+      .insertInto('payroll_closes')
+      .values({ company_id: company, month: '2026-05', status: 'running', confirmed: '{}', user_id: other.id, started_at: new Date().toISOString() })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+
+    const admin = await signIn(desk, app.url, DEMO.admin, DEMO_PASSWORD);
+    await admin.goto(`${app.url}/payroll?month=2026-05`);
+    await admin.getByRole('status').filter({ hasText: `Месяц закрывается: сохраняем рейсы и суммы` }).filter({ hasText: other.name }).waitFor();
+    expect(await admin.getByRole('button', { name: 'Закрываем…' }).isDisabled()).toBe(true);
+    // That close ends (failed, as a dead process's would): the screen reads the month again by itself.
+    await db.updateTable('payroll_closes').set({ status: 'failed', finished_at: new Date().toISOString(), error: 'прервано', error_status: 500 }).where('id', '=', Number(running.id)).execute();
+    await admin.getByText('Месяц открыт: цифры меняются, пока рейсы принимают и правят.').waitFor();
+
+    // The admin confirms the figures on screen; the load is approved before the close runs: it fails, saying what moved.
+    await admin.getByRole('button', { name: 'Закрыть месяц' }).click();
+    const dialog = admin.getByRole('dialog');
+    await dialog.waitFor();
+    expect((await call(app.server, 'POST', `/api/reports/${pending}/review`, { token, body: { action: 'approve' } })).status).toBe(200);
+    await dialog.getByRole('button', { name: 'Закрыть месяц' }).click();
+    await new Shell(admin).toast(/^Данные месяца изменились: к выплате: 8\s000\s₽ вместо 0\s₽, принято отчётов: 1 вместо 0/).waitFor();
+    await admin.getByText('Месяц открыт: цифры меняются, пока рейсы принимают и правят.').waitFor();
+    const month = (await call<PayrollMonth>(app.server, 'GET', '/api/payroll/?month=2026-05', { token })).body;
+    expect(month).toMatchObject({ status: 'open', closing: null, total_amount: 8000 });
+    // Closed again with the figures now on screen.
+    await admin.locator('.salary-total').getByText(money(8000)).waitFor();
+    await admin.getByRole('button', { name: 'Закрыть месяц' }).click();
+    await admin.getByRole('dialog').getByRole('button', { name: 'Закрыть месяц' }).click();
+    await new Shell(admin).toast('Май 2026 закрыт').waitFor();
+    await admin.getByText(/^Месяц закрыт/).waitFor();
+  });
 });

@@ -7,6 +7,7 @@
  * - each driver's statistics, the company's line for the driver and /payroll agree; the drivers sum to the company;
  * - closing stores the month: a scale rewritten afterwards moves nothing.
  */
+import { closeAndWait } from '../fixtures/payroll-close.ts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
@@ -117,7 +118,7 @@ describe.each(backends)('money invariants ($name)', ({ databaseUrl }) => {
         expect(sum).toBe(totalKop);
 
         // Closed, then the scale rewritten behind the API: nothing moves.
-        await s.app.inject({ method: 'POST', url: '/api/payroll/close', headers: admin.auth, payload: { month: '2026-10', confirmed: confirmedOf(month) } });
+        expect((await closeAndWait(s.app, admin.auth, { month: '2026-10', confirmed: confirmedOf(month) })).statusCode).toBe(200);
         // The closed month's figures are summed in SQL from its stored lines (revenue rounded per load there too):
         // the same to the kopeck as the open month priced load by load.
         const closed = await get<CompanyWages>(`/wages/company/${company}?${period}`);

@@ -8,13 +8,15 @@ import ExcelJS from 'exceljs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
-import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
+import { makePeople, makeUser, withAccessToken, type People, type SignedInUser } from '../fixtures/accounts.ts';
 import { addDriver, addLoad, createTask, dayFromToday } from '../fixtures/tasks.ts';
+import { closeAndWait } from '../fixtures/payroll-close.ts';
 import { localToday } from '../../server/tasks/scope.ts';
 import { nowIso } from '../../server/db/connect.ts';
 import { pendingLoads } from '../../server/payroll/pending.ts';
 import { storedSheetLoads } from '../../server/payroll/payroll.ts';
-import { confirmedOf, monthRange, type Adjustment, type CompanyWages, type DriverPayrollMonth, type DriverWages, type PayrollItems, type PayrollMonth, type WageItem } from '../../contract/money.ts';
+import { INTERRUPTED, STALE_MS } from '../../server/payroll/close-jobs.ts';
+import { confirmedOf, monthRange, type Adjustment, type CompanyWages, type DriverPayrollMonth, type DriverWages, type PayrollClose, type PayrollItems, type PayrollMonth, type WageItem } from '../../contract/money.ts';
 import type { RateBand } from '../../contract/wages.ts';
 
 describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
@@ -39,12 +41,12 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
   /** Closes a month as the screen does: with the figures the admin saw (GET /payroll/) as confirmed. */
   const closeMonth = async (user: SignedInUser, month: string) => {
     const seen = await json<PayrollMonth>('GET', `/payroll/?month=${month}`, p.admin);
-    return send('POST', '/payroll/close', user, { month, confirmed: confirmedOf(seen) });
+    return closeAndWait(s.app, user.auth, { month, confirmed: confirmedOf(seen) });
   };
   const close = async (month: string): Promise<PayrollMonth> => {
     const res = await closeMonth(p.admin, month);
     if (res.statusCode !== 200) throw new Error(`close ${month}: ${res.statusCode} ${res.body}`);
-    return res.json() as PayrollMonth;
+    return json<PayrollMonth>('GET', `/payroll/?month=${month}`, p.admin);
   };
 
   beforeEach(async () => {
@@ -348,7 +350,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
     expect((await send('POST', '/payroll/close', p.admin, { month: '2026-10' })).json().detail).toBe('confirmed: обязательное поле');
     // Meanwhile the pending load is approved (the review in another tab): 145 т, still the 480 ₽ band.
     await json('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' });
-    const stale = await send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) });
+    const stale = await closeAndWait(s.app, p.admin.auth, { month: '2026-10', confirmed: confirmedOf(seen) });
     expect(stale.statusCode).toBe(409);
     expect(stale.json().detail.replace(/\u00a0/g, ' ')).toBe(
       'Данные месяца изменились: к выплате: 84 850 ₽ вместо 72 850 ₽, принято отчётов: 5 вместо 4, ждут проверки отчётов: 0 вместо 1. Проверьте цифры и закройте месяц снова',
@@ -519,7 +521,7 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
 
   it('a load approved while the month closes is in the close, or paid late in the next open month, or the close is refused — never lost', async () => {
     const seen = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
-    const closing = send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) });
+    const closing = closeAndWait(s.app, p.admin.auth, { month: '2026-10', confirmed: confirmedOf(seen) });
     // The review lands while the close is under way (the close yields between its slices).
     await new Promise<void>((resolve) => setImmediate(resolve));
     const approving = send('POST', `/reports/${pendingReport}/review`, p.manager, { action: 'approve' });
@@ -541,13 +543,54 @@ describe.each(backends)('payroll ($name)', ({ databaseUrl }) => {
   it('a close holds no long turn of the event loop: a driver’s call made while it runs is answered before it', async () => {
     const seen = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
     const order: string[] = [];
-    const closing = send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) }).then((r) => order.push(`close ${r.statusCode}`));
-    await new Promise<void>((resolve) => setImmediate(resolve));
+    const started = await send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) });
+    expect(started.statusCode).toBe(202);
+    const closing = s.app.payrollCloses.idle().then(() => order.push('close done'));
     const reading = send('GET', '/tasks/assigned/', p.driver).then((r) => order.push(`assigned ${r.statusCode}`));
     await Promise.all([closing, reading]);
     // The close stores its month three days at a time (11 slices for October), a turn between: the driver's few
     // statements run in between. SQLite (one thread) is where a close could hold the loop; PostgreSQL answers both.
-    if (databaseUrl === undefined) expect(order).toEqual(['assigned 200', 'close 200']);
-    else expect(order.sort()).toEqual(['assigned 200', 'close 200']);
+    if (databaseUrl === undefined) expect(order).toEqual(['assigned 200', 'close done']);
+    else expect(order.sort()).toEqual(['assigned 200', 'close done']);
+  });
+
+  it('a close is a job: answered at once, shown to every tab while it runs, one at a time, and followed to its end', async () => {
+    const seen = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    expect(seen.closing).toBeNull();
+    // Another admin's close of October under way (another tab, another instance): the month says so, and a second is refused.
+    const now = new Date().toISOString();
+    const other = await s.db.kysely
+      .insertInto('payroll_closes')
+      .values({ company_id: p.company, month: '2026-10', status: 'running', confirmed: '{}', user_id: p.superAdmin.id, started_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).closing).toMatchObject({ id: Number(other.id), status: 'running', user_name: p.superAdmin.name, month: '2026-10' });
+    const second = await send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) });
+    expect(second.statusCode).toBe(409);
+    expect(second.json().detail).toBe('Октябрь 2026 уже закрывается: дождитесь конца');
+    // That close's process died: after STALE_MS it reads as failed, says why, and the month closes again.
+    const stale = new Date(Date.now() - STALE_MS - 1_000).toISOString();
+    await s.db.kysely.updateTable('payroll_closes').set({ started_at: stale }).where('id', '=', Number(other.id)).execute();
+    expect((await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin)).closing).toBeNull();
+    expect(await json<PayrollClose>('GET', `/payroll/closes/${other.id}`, p.admin)).toMatchObject({ status: 'failed', error: INTERRUPTED, error_status: 500 });
+
+    const started = await send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) });
+    expect(started.statusCode).toBe(202);
+    const job = started.json() as PayrollClose;
+    expect(job).toMatchObject({ company_id: p.company, month: '2026-10', status: 'running', finished_at: null, error: null, user_name: p.admin.name });
+    await s.app.payrollCloses.idle();
+    const done = await json<PayrollClose>('GET', `/payroll/closes/${job.id}`, p.admin);
+    expect(done).toMatchObject({ status: 'done', error: null, error_status: null });
+    expect(done.finished_at! >= done.started_at).toBe(true);
+    const closed = await json<PayrollMonth>('GET', `/payroll/?${october}`, p.admin);
+    expect(closed).toMatchObject({ status: 'closed', closing: null, total_amount: 57600 + 15250 });
+    // The stale row was ended in the table as it was read.
+    expect((await s.db.kysely.selectFrom('payroll_closes').select(['status', 'error']).where('id', '=', Number(other.id)).executeTakeFirstOrThrow())).toEqual({ status: 'failed', error: INTERRUPTED });
+    // Followed by the company's admins only: a manager is refused by role, another company's admin finds nothing.
+    expect((await send('GET', `/payroll/closes/${job.id}`, p.manager)).statusCode).toBe(403);
+    expect((await send('GET', `/payroll/closes/${job.id}`, p.superAdmin)).statusCode).toBe(200);
+    const otherAdmin = await withAccessToken(s, await makeUser(s, 'admin', p.otherCompany));
+    expect((await send('GET', `/payroll/closes/${job.id}`, otherAdmin)).json().detail).toBe('Закрытие месяца не найдено');
+    expect((await send('GET', '/payroll/closes/999999', p.admin)).statusCode).toBe(404);
   });
 });

@@ -152,12 +152,24 @@ async function bandOfA(c: Ctx): Promise<number> {
   return row.id;
 }
 
-/** Company A with no closed month (each caller closes afresh). */
+/** Company A with no closed month and no close running (each caller closes afresh). */
 async function openPayrollOfA(c: Ctx): Promise<number> {
+  await c.s.app.payrollCloses.idle();
+  await c.s.db.kysely.deleteFrom('payroll_closes').where('company_id', '=', c.w.companyA).execute();
   await c.s.db.kysely.deleteFrom('payroll_lines').where('company_id', '=', c.w.companyA).execute();
   await c.s.db.kysely.deleteFrom('payroll_drivers').where('company_id', '=', c.w.companyA).execute();
   await c.s.db.kysely.deleteFrom('payroll_months').where('company_id', '=', c.w.companyA).execute();
   return c.w.companyA;
+}
+
+/** A finished close of company A's September (the job's row). */
+async function closeOfA(c: Ctx): Promise<number> {
+  const row = await c.s.db.kysely
+    .insertInto('payroll_closes')
+    .values({ company_id: c.w.companyA, month: '2026-09', status: 'done', confirmed: '{}', user_id: c.w.users.admin.id, started_at: nowIso(), finished_at: nowIso() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
 }
 
 /** Company A with September 2026 closed. */
@@ -994,6 +1006,14 @@ export const ROWS: Row[] = [
     matrix: '401 403 403 403 ok 404 ok',
     make: async (c) => ({ url: '/api/payroll/close', body: { company_id: await openPayrollOfA(c), month: '2026-09', confirmed: { total_amount: 0, drivers: 0, loads: 0, pending_loads: 0 } } }),
     bad: async (c) => ({ url: '/api/payroll/close', body: { company_id: c.w.companyA, month: '2026-9' } }),
+    badBy: 'admin',
+  },
+  {
+    call: 'GET /payroll/closes/{id}',
+    method: 'GET',
+    matrix: '401 403 403 403 ok 404 ok',
+    make: async (c) => ({ url: `/api/payroll/closes/${await closeOfA(c)}` }),
+    bad: async () => ({ url: '/api/payroll/closes/abc' }),
     badBy: 'admin',
   },
   {

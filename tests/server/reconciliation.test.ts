@@ -8,6 +8,7 @@
  * has an hourly line: his trips' waiting beyond its free period is on the statement, the act and the invoice, and
  * apart from the statistics' revenue and the export's «Выручка» (they count carriage: statement.total.carriage).
  */
+import { closeAndWait } from '../fixtures/payroll-close.ts';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -87,7 +88,7 @@ describe.each(backends)('reconciliation of the customer’s money ($name)', ({ d
     }
     // October closed: its loads are read as the close stored them.
     const seen = (await send('GET', '/payroll/?month=2026-10', p.admin)).json() as PayrollMonth;
-    const closed = await send('POST', '/payroll/close', p.admin, { month: '2026-10', confirmed: confirmedOf(seen) });
+    const closed = await closeAndWait(s.app, p.admin.auth, { month: '2026-10', confirmed: confirmedOf(seen) });
     if (closed.statusCode !== 200) throw new Error(`close: ${closed.statusCode} ${closed.body}`);
   });
 

@@ -10,6 +10,7 @@
  * date bounds say it (before this, an open month was one statement over the whole month, a cut closed month thirds
  * of ten days, the unapproved loads one statement over the whole period).
  */
+import { closeAndWait } from '../fixtures/payroll-close.ts';
 import { createQueryId, type KyselyPlugin, type PluginTransformQueryArgs, type PluginTransformResultArgs, type QueryId, type QueryResult, type RootOperationNode, type UnknownRow } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { backends, type TestServer } from '../fixtures/server.ts';
@@ -70,7 +71,7 @@ describe.each(backends)('statistics in short statements ($name)', ({ databaseUrl
     }
     const send = (method: 'GET' | 'POST', url: string, payload?: object) => s.app.inject({ method, url: `/api${url}`, headers: admin.auth, ...(payload ? { payload } : {}) });
     const july = (await send('GET', `/payroll/?month=2026-07&company_id=${companyId}`)).json() as PayrollMonth;
-    expect((await send('POST', '/payroll/close', { company_id: companyId, month: '2026-07', confirmed: confirmedOf(july) })).statusCode).toBe(200);
+    expect((await closeAndWait(s.app, admin.auth, { company_id: companyId, month: '2026-07', confirmed: confirmedOf(july) })).statusCode).toBe(200);
 
     // A period cutting closed July, the whole open August; «Всё время» (July whole: its loss loads from its lines).
     for (const period of [{ start_date: '2026-07-05', end_date: '2026-08-31' }, {}]) {

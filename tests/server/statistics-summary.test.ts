@@ -8,6 +8,7 @@
  * a whole month), they are written in the close's transaction (a close failing at its last statement leaves none),
  * cleared by a reopen, and migration 031's backfill gives what the close stores.
  */
+import { closeAndWait } from '../fixtures/payroll-close.ts';
 import fc from 'fast-check';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
@@ -173,7 +174,7 @@ describe.each(backends)('statistics of closed months from what the close stored 
 
   async function close(companyId: number, admin: SignedInUser, month: string): Promise<void> {
     const m = (await send('GET', `/payroll/?month=${month}&company_id=${companyId}`, admin)).json() as PayrollMonth;
-    const r = await send('POST', '/payroll/close', admin, { company_id: companyId, month, confirmed: confirmedOf(m) });
+    const r = await closeAndWait(s.app, admin.auth, { company_id: companyId, month, confirmed: confirmedOf(m) });
     expect(r.statusCode, r.body).toBe(200);
   }
 

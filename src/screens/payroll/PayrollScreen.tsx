@@ -6,12 +6,13 @@
  * is an adjustment in an open month. The month, company and driver are in the URL.
  */
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { showToast } from '../../ui/toasts.ts';
 import { createColumnHelper } from '@tanstack/react-table';
-import { confirmedOf, monthLabel, monthOf, monthRange, nextMonth, type PayrollDriver, type PayrollMonth } from '../../../contract/money.ts';
+import { confirmedOf, monthLabel, monthOf, monthRange, nextMonth, type PayrollClose, type PayrollDriver, type PayrollMonth } from '../../../contract/money.ts';
 import type { ScreenProps } from '../../app/nav.ts';
-import { downloadOnce, useGet, useSend } from '../../engine/api.ts';
+import { downloadOnce, getOnce, invalidateAfter, useGet, useSend } from '../../engine/api.ts';
 import { failureMessage } from '../../engine/send.ts';
 import { useNeedsServer } from '../../engine/use-online.ts';
 import { CacheNote } from '../../ui/CacheNote.tsx';
@@ -47,7 +48,13 @@ export function PayrollScreen({ title }: ScreenProps) {
   const scope = useCompanyScope(state.company);
   const { user, superAdmin, companyId } = scope;
   const admin = user?.role === 'admin' || superAdmin;
-  const query = useGet(companyId === null ? null : 'GET /payroll/', { month: state.month, ...(superAdmin && companyId !== null ? { company_id: companyId } : {}) });
+  const query = useGet(
+    companyId === null ? null : 'GET /payroll/',
+    { month: state.month, ...(superAdmin && companyId !== null ? { company_id: companyId } : {}) },
+    // While a close runs (another admin's, another tab's) the month is read again until it ends; the change feed
+    // also says so at once.
+    { refetchInterval: (q) => (q.state.data?.data.closing ? CLOSING_REFETCH_MS : false) },
+  );
   const server = useNeedsServer();
   const current = thisMonth();
 
@@ -103,6 +110,20 @@ export function PayrollScreen({ title }: ScreenProps) {
 }
 
 const capitalized = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+const CLOSING_REFETCH_MS = 2_000;
+
+/**
+ * Follows a close started by POST /payroll/close (a job, server/payroll/close-jobs.ts) until it ends: its state
+ * read after 200 ms, then less and less often (a 200-truck month takes well under a second, a larger fleet's seconds).
+ */
+async function followClose(id: number): Promise<PayrollClose> {
+  for (let wait = 200; ; wait = Math.min(Math.round(wait * 1.5), 2_000)) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    const { data, fromCache } = await getOnce('GET /payroll/closes/:id', { id });
+    if (!fromCache && data.status !== 'running') return data;
+  }
+}
 
 /** What an early close leaves for later: the days still ahead in the month and the tasks dated on them. */
 function aheadText(ahead: PayrollMonth['ahead'], next: string): string {
@@ -169,6 +190,10 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
   const [confirmElement, ask] = useConfirm();
   const [dialog, setDialog] = useState<'adjust' | 'reopen' | null>(null);
   const close = useSend('POST /payroll/close');
+  const client = useQueryClient();
+  // This tab's close being followed; `m.closing`: any close of the month under way (another tab's, another admin's).
+  const [following, setFollowing] = useState(false);
+  const closing = following || m.closing !== null;
   const closed = m.status === 'closed';
   const label = monthLabel(m.month);
 
@@ -185,12 +210,19 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
       danger: m.pending.loads > 0 || m.ahead !== null,
     });
     if (!yes) return;
+    setFollowing(true);
     try {
-      // The figures confirmed: if the month moved meanwhile, the server refuses and says what changed.
-      await close.mutateAsync({ body: { company_id: m.company_id, month: m.month, confirmed: confirmedOf(m) } });
-      showToast('success', `${capitalized(label)} закрыт`);
+      // The figures confirmed: if the month moved meanwhile, the close fails and says what changed.
+      const started = await close.mutateAsync({ body: { company_id: m.company_id, month: m.month, confirmed: confirmedOf(m) } });
+      const ended = await followClose(started.id);
+      if (ended.status === 'done') showToast('success', `${capitalized(label)} закрыт`);
+      else showToast('error', ended.error ?? `${capitalized(label)} не закрыт`);
     } catch (error) {
       showToast('error', failureMessage(error));
+    } finally {
+      // The month as the close left it (the change feed says so too; this tab does not wait for it).
+      await invalidateAfter(client, 'POST', '/payroll/close');
+      setFollowing(false);
     }
   }
 
@@ -210,10 +242,12 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
   return (
     <>
       {confirmElement}
-      <div className={closed ? 'payroll-status payroll-status--closed' : 'payroll-status'} role="status">
+      <div className={closed ? 'payroll-status payroll-status--closed' : closing ? 'payroll-status payroll-status--closing' : 'payroll-status'} role="status" aria-busy={closing}>
         {closed
           ? `Месяц закрыт ${m.closed_at ? formatDateTime(m.closed_at) : ''}${m.closed_by_name ? ` — ${m.closed_by_name}` : ''}. Цифры сохранены и не меняются.`
-          : 'Месяц открыт: цифры меняются, пока рейсы принимают и правят.'}
+          : closing
+            ? `Месяц закрывается: сохраняем рейсы и суммы${m.closing ? ` (начато ${formatDateTime(m.closing.started_at)}${m.closing.user_name ? ` — ${m.closing.user_name}` : ''})` : ''}…`
+            : 'Месяц открыт: цифры меняются, пока рейсы принимают и правят.'}
       </div>
       {storedAt !== null && <CacheNote fromCache={fromCache} storedAt={storedAt} />}
       <dl className="salary-facts">
@@ -251,8 +285,8 @@ function MonthView({ m, admin, superAdmin, offline, reason, canClose, driver, on
       )}
       <div className="payroll-actions">
         {admin && !closed && canClose && (
-          <button type="button" className="button button-primary" disabled={offline || close.isPending} title={reason} onClick={() => void closeMonth()}>
-            Закрыть месяц
+          <button type="button" className="button button-primary" disabled={offline || closing} title={reason} onClick={() => void closeMonth()}>
+            {closing ? 'Закрываем…' : 'Закрыть месяц'}
           </button>
         )}
         {superAdmin && closed && (
