@@ -23,7 +23,7 @@ import { seedDemo, DEMO_PASSWORD } from '../server/db/seed.ts';
 import { openScaleDb, SCALE_PASSWORD, seedScale, type ScaleSummary } from '../server/db/scale-seed.ts';
 import { scaleOptions, SCALE_ARGS } from '../server/seed-scale.ts';
 import { localToday } from '../server/tasks/scope.ts';
-import { confirmedOf, type PayrollMonth } from '../contract/money.ts';
+import { confirmedOf, type PayrollClose, type PayrollMonth } from '../contract/money.ts';
 import { encodeForm, reportForm } from '../tests/fixtures/forms.ts';
 import { figure, median, percentile, round, rssMb, sleep, startServerProcess, type Benchmark, type Figure, type SectionResult, type ServerProcess } from './support.ts';
 
@@ -176,6 +176,24 @@ async function tripPhoto(): Promise<Buffer> {
   return sharp(randomBytes(16 * 12 * 3), { raw: { width: 16, height: 12, channels: 3 } }).resize(1024, 768).jpeg({ quality: 70 }).toBuffer();
 }
 
+/**
+ * The answer of GET /payroll/closes/{id} once the close has ended (read every 20 ms: the time to done is measured to
+ * within that); a failed close is answered as its failure's status, so the run reports it.
+ */
+async function closeEnded(ctx: Ctx, id: number): Promise<Response> {
+  for (;;) {
+    const res = await get(ctx, `/payroll/closes/${id}`, ctx.admin)();
+    const close = (await res.clone().json()) as PayrollClose;
+    if (close.status === 'done') return res;
+    if (close.status === 'failed') return new Response(JSON.stringify({ detail: close.error }), { status: close.error_status ?? 500 });
+    await sleep(20);
+  }
+}
+
+const reopenMeasured = async (ctx: Ctx): Promise<void> => {
+  await post(ctx, '/payroll/reopen', ctx.superAdmin, { company_id: ctx.plan.companyId, month: ctx.plan.month, reason: 'bench: measured close' })();
+};
+
 const yearBefore = (end: string) => new Date(Date.parse(`${end}T00:00:00Z`) - 364 * 86_400_000).toISOString().slice(0, 10);
 
 const ALL_CALLS: Call[] = [
@@ -217,16 +235,32 @@ const ALL_CALLS: Call[] = [
   { key: 'payroll-items', title: "GET /payroll/items: a driver's loads of the open month", run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/items?month=${ctx.plan.month}&driver_id=${ctx.plan.driverId}`, ctx.admin)) },
   {
     key: 'close',
-    title: 'POST /payroll/close (the last month; reopened after)',
+    title: 'POST /payroll/close: the close started (202, a job; waited for and reopened after)',
     runs: 3,
     async run(ctx) {
       // The figures the admin confirms (as the close dialog sends them): read before the timed call.
       const month = (await (await get(ctx, `/payroll/?month=${ctx.plan.month}`, ctx.admin)()).json()) as PayrollMonth;
       return ctx.meter.sample(post(ctx, '/payroll/close', ctx.admin, { month: ctx.plan.month, confirmed: confirmedOf(month) }));
     },
-    async after(ctx) {
-      await post(ctx, '/payroll/reopen', ctx.superAdmin, { company_id: ctx.plan.companyId, month: ctx.plan.month, reason: 'bench: measured close' })();
+    async after(ctx, sample) {
+      await closeEnded(ctx, (JSON.parse(sample.body) as PayrollClose).id);
+      await reopenMeasured(ctx);
     },
+  },
+  {
+    key: 'close-job',
+    title: "a month's close until done (POST /payroll/close, then GET /payroll/closes/{id}; reopened after)",
+    job: true,
+    runs: 3,
+    async run(ctx) {
+      const month = (await (await get(ctx, `/payroll/?month=${ctx.plan.month}`, ctx.admin)()).json()) as PayrollMonth;
+      return ctx.meter.sample(async () => {
+        const started = await post(ctx, '/payroll/close', ctx.admin, { month: ctx.plan.month, confirmed: confirmedOf(month) })();
+        if (started.status !== 202) return started;
+        return closeEnded(ctx, ((await started.json()) as PayrollClose).id);
+      });
+    },
+    after: (ctx) => reopenMeasured(ctx),
   },
   { key: 'sheet', title: 'payroll sheet xlsx (a closed month)', job: true, runs: 3, run: (ctx) => ctx.meter.sample(get(ctx, `/payroll/${ctx.plan.companyId}/${ctx.plan.closedMonth}/sheet`, ctx.admin)) },
   { key: 'search-driver', title: 'task search by driver name', run: (ctx) => ctx.meter.sample(get(ctx, `/tasks/completed/?search=${encodeURIComponent(ctx.plan.surname)}`, ctx.admin)) },
@@ -367,7 +401,7 @@ async function measure(plan: Plan, start: () => Promise<Server>, log: (line: str
     }
     await signIn();
     const idle = results.get('assigned')?.medianMs ?? (await measureCall(ctx, CALLS.find((c) => c.key === 'assigned') as Call)).medianMs;
-    const heavy = CALLS.filter((c) => ['stats-year', 'sheet', 'close', 'payroll-closed', 'stats-month'].includes(c.key));
+    const heavy = CALLS.filter((c) => ['stats-year', 'sheet', 'close-job', 'payroll-closed', 'stats-month'].includes(c.key));
     const delay = await delays(ctx, idle, async (running) => {
       for (const call of heavy) {
         running(call.key);
@@ -397,6 +431,7 @@ function goalOf(call: Call, big: Measured, demo: Measured | undefined): { goal: 
     case 'stats-all':
       return [{ goal: '≤ 2000 ms', met: ms <= 2000 }];
     case 'sheet':
+    case 'close-job':
       return [{ goal: '≤ 1000 ms', met: ms <= 1000 }];
     case 'export':
       return [];
