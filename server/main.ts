@@ -3,11 +3,21 @@
  * the optional demo seed, then the API and the built PWA on HOST:PORT until SIGINT or SIGTERM.
  */
 import { join } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
 import { loadConfig } from './config.ts';
 import { openDb } from './db/connect.ts';
 import { DEMO_ACCOUNTS, DEMO_PASSWORD, seedDemo } from './db/seed.ts';
 import { seedDemoTrips } from './db/seed-trips.ts';
 import { buildApp } from './app.ts';
+
+/**
+ * How far V8 lets the heap grow past what the last full collection kept before collecting again: +50 % (V8's own
+ * choice reaches +300 % when collections are cheap). The server keeps ~55 MB live; a long job that allocates as it
+ * streams (a year's export, the payroll sheet) otherwise grew its RSS to ~4× that in garbage (+209 MB for a year's
+ * export at three years' size, +60 MB so; docs/scale.md «The close as a job»). `HEAP_GROWING_PERCENT=0`: V8's own.
+ */
+const heapGrowingPercent = Number(process.env.HEAP_GROWING_PERCENT ?? 50);
+if (Number.isInteger(heapGrowingPercent) && heapGrowingPercent > 0) setFlagsFromString(`--heap-growing-percent=${heapGrowingPercent}`);
 
 const demo = process.argv.includes('--demo') || process.env.DEMO === '1';
 const config = loadConfig(process.env, demo ? { demo: true } : {});

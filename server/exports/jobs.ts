@@ -13,12 +13,9 @@ import type { ExportJob, ExportRequest, ExportStatus } from '../../contract/expo
 import { loadTasks } from '../tasks/load.ts';
 import { orderingOf, staffTaskQuery } from '../tasks/queries.ts';
 import { isSuperAdmin } from '../tasks/scope.ts';
-import { createExportWriter, filePeriod, type AssociationMoney, type ReviewSummary } from './workbook.ts';
-import { amountKop, priceLoads, selectLoads } from '../wages/pay.ts';
-import { roundQuantity } from '../tasks/progress.ts';
-import { fromKop } from '../../contract/money.ts';
+import { createExportWriter, filePeriod, type ReviewSummary } from './workbook.ts';
+import { associationMoney } from './money.ts';
 import { driverVehicles } from '../registers/driver-vehicles.ts';
-import { rateSourceText } from '../../contract/words.ts';
 
 export const INTERRUPTED = 'Выгрузка прервана перезапуском сервера, запустите её снова';
 const FAILED = 'Не удалось сформировать файл, попробуйте ещё раз';
@@ -213,27 +210,6 @@ async function reviewSummaries(db: Db, associationIds: readonly number[]): Promi
     if (row.ticket_number) summary.tickets.push(row.ticket_number);
     summary[row.review_status] += 1;
     result.set(row.association_id, summary);
-  }
-  return result;
-}
-
-/** Per association: its approved loads priced by the one rule — accepted tonnes, the rate and where from, pay, revenue, margin. */
-async function associationMoney(db: Db, associationIds: readonly number[]): Promise<Map<number, AssociationMoney>> {
-  const result = new Map<number, AssociationMoney>();
-  if (associationIds.length === 0) return result;
-  const loads = await priceLoads(db.kysely, await selectLoads(db.kysely, { associationIds, review: 'approved' }));
-  const by = new Map<number, { approved: number; rate: number | null; source: string | null; payKop: number; revenueKop: number }>();
-  for (const l of loads) {
-    const m = by.get(l.association_id) ?? { approved: 0, rate: l.rate, source: null, payKop: 0, revenueKop: 0 };
-    m.approved = roundQuantity(m.approved + l.quantity);
-    m.rate = l.rate;
-    m.source = rateSourceText(l);
-    m.payKop += l.amount_kop;
-    m.revenueKop += amountKop(l.quantity, l.task_rate);
-    by.set(l.association_id, m);
-  }
-  for (const [id, m] of by) {
-    result.set(id, { approved: m.approved, rate: m.rate, source: m.source, pay: fromKop(m.payKop), revenue: fromKop(m.revenueKop), margin: fromKop(m.revenueKop - m.payKop) });
   }
   return result;
 }

@@ -16,6 +16,9 @@ import { fromKop, monthOf, monthRange, toKop, type Adjustment, type DriverPay, t
 import type { TaskMoney } from '../../contract/entities.ts';
 import { queryTemplate } from '../db/template.ts';
 import { isPostgres } from '../db/dialect.ts';
+import { byClosedMonth, closedMonths, storedSums } from './stored-money.ts';
+
+export { closedMonths } from './stored-money.ts';
 import { currentOpenMonth } from '../payroll/months.ts';
 
 type Q = Kysely<Database>;
@@ -230,19 +233,6 @@ async function monthVolumes(db: Q, keys: readonly { driver_id: number; company_i
   return volumes;
 }
 
-/** The (company, month) pairs among `keys` that are closed. */
-export async function closedMonths(db: Q, keys: readonly { company_id: number; month: string }[]): Promise<Set<string>> {
-  if (keys.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('payroll_months')
-    .select(['company_id', 'month'])
-    .where('status', '=', 'closed')
-    .where('company_id', 'in', [...new Set(keys.map((k) => k.company_id))])
-    .where('month', 'in', [...new Set(keys.map((k) => k.month))])
-    .execute();
-  return new Set(rows.map((r) => `${r.company_id}:${r.month}`));
-}
-
 /**
  * The loads among `loads` paid as late loads (payroll/late.ts): the system's adjustment (`late`) for them.
  * Such a payment outlives a reopening of the load's month only when it is dated in a month that is closed.
@@ -348,11 +338,20 @@ export async function driverPayFor(
   return pay;
 }
 
-/** Per task: its approved loads' money (revenue at the task's price, the drivers' pay, the margin). */
+/**
+ * Per task: its approved loads' money (revenue at the task's price, the drivers' pay, the margin). A closed month's
+ * tasks summed from the lines their close stored (stored-money.ts), the rest priced load by load.
+ */
 export async function taskMoney(db: Q, taskIds: readonly number[]): Promise<Map<number, TaskMoney>> {
   const result = new Map<number, TaskMoney>();
   if (taskIds.length === 0) return result;
-  const loads = await priceLoads(db, await selectLoads(db, { taskIds, review: 'approved' }));
+  const tasks = await db.selectFrom('tasks').select(['id', 'company_id', 'date']).where('id', 'in', [...taskIds]).execute();
+  const { closed, open } = await byClosedMonth(db, tasks);
+  for (const [id, s] of await storedSums(db, 'task', closed.map((t) => t.id))) {
+    result.set(id, { approved: roundQuantity(s.quantity), revenue: fromKop(s.revenue_kop), pay: fromKop(s.pay_kop), margin: fromKop(s.revenue_kop - s.pay_kop) });
+  }
+  if (open.length === 0) return result;
+  const loads = await priceLoads(db, await selectLoads(db, { taskIds: open.map((t) => t.id), review: 'approved' }));
   const by = new Map<number, { approved: number; revenueKop: number; payKop: number }>();
   for (const l of loads) {
     const m = by.get(l.task_id) ?? { approved: 0, revenueKop: 0, payKop: 0 };

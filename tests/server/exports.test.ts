@@ -5,7 +5,9 @@ import ExcelJS from 'exceljs';
 import { backends, type TestServer } from '../fixtures/server.ts';
 import { serveSuite } from '../fixtures/suite.ts';
 import { makePeople, type People, type SignedInUser } from '../fixtures/accounts.ts';
-import { addDriver, createTask } from '../fixtures/tasks.ts';
+import { addDriver, addLoad, createTask } from '../fixtures/tasks.ts';
+import { closeAndWait } from '../fixtures/payroll-close.ts';
+import { confirmedOf, type PayrollMonth } from '../../contract/money.ts';
 import type { Page, Task } from '../../contract/entities.ts';
 import type { ExportJob, TableLink, TableRows } from '../../contract/exports.ts';
 import { claim, claimNext, failInterrupted, INTERRUPTED, runJob, STALE_MS, sweepExpired } from '../../server/exports/jobs.ts';
@@ -92,6 +94,39 @@ describe.each(backends)('exports and /table ($name)', ({ databaseUrl }) => {
     expect(rows[1]!.getCell(column('Проверка')).value).toBe('—');
     const list = (await call('GET', '/tasks/completed/?date_from=2026-11-01&date_to=2026-11-30', p.manager)).json() as Page<Task>;
     expect([...new Set(rows.map((r) => r.getCell(1).value))]).toEqual(list.items.map((t) => t.id));
+  });
+
+  it('a closed month’s money is read as its close stored it: the same figures as before the close, the rate marked as closed', async () => {
+    for (const [min, max, rate] of [[0, 100, 450], [100, null, 480]] as const) {
+      await server.db.kysely.insertInto('progressive_rates').values({ company_id: p.company, min_quantity: min, max_quantity: max, rate, created_at: new Date().toISOString() }).execute();
+    }
+    // October: one assignment at the driver's own rate, one on the scale (60,25 + 45,5 т: the 480 ₽ band), one with nothing approved.
+    const own = await addDriver(server, await createTask(server, p.company, { status: 'completed', date: '2026-10-05', cargo: 'Щебень', rate: 612.5 }), p.driver.id, { transport_rate: 401.3, status: 'completed' });
+    const task = await createTask(server, p.company, { status: 'completed', date: '2026-10-06', cargo: 'Песок', rate: 533.33 });
+    const scale = await addDriver(server, task, p.driver2.id, { transport_rate: null, status: 'completed' });
+    await addDriver(server, task, p.driver.id, { status: 'completed' });
+    for (const [association, quantities] of [[own, [20.125, 19.875, 7.333]], [scale, [60.25, 45.5]]] as const) {
+      for (const q of quantities) await addLoad(server, association, q, { review: 'approved' });
+    }
+    const MONEY = ['№ назначения', 'Ставка водителя, ₽', 'Откуда ставка', 'Принято, т', 'Водителю, ₽', 'Выручка, ₽', 'Маржа, ₽'];
+    const exported = async (): Promise<unknown[][]> => {
+      const started = await call('POST', '/tasks/completed/export', p.manager, { status: 'all', date_from: '2026-10-01', date_to: '2026-10-31' });
+      const job = await finished(started.json().id, p.manager);
+      const workbook = new ExcelJS.Workbook();
+      await workbook.xlsx.load((await call('GET', `/tasks/completed/export/${job.id}/download`, p.manager)).rawPayload as unknown as ArrayBuffer);
+      const sheet = workbook.worksheets[0]!;
+      const header = sheet.getRow(1).values as unknown[];
+      return Array.from({ length: job.rows_written }, (_, i) => MONEY.map((h) => sheet.getRow(i + 2).getCell(header.indexOf(h)).value));
+    };
+    const open = await exported();
+    expect(open.find((r) => r[0] === own)).toEqual([own, 401.3, 'ставка водителя', 47.333, 18994.73, 28991.46, 9996.73]);
+    expect(open.find((r) => r[0] === scale)?.slice(1, 4)).toEqual([480, 'по шкале при 105,75 т за месяц', 105.75]);
+    const seen = (await call('GET', '/payroll/?month=2026-10', p.admin)).json() as PayrollMonth;
+    expect((await closeAndWait(server.app, p.admin.auth, { month: '2026-10', confirmed: confirmedOf(seen) })).statusCode).toBe(200);
+    const closed = await exported();
+    // A row with loads paid says its month is closed; the assignment with none shows its own rate as before.
+    expect(closed).toEqual(open.map((r) => (typeof r[3] === 'number' && r[3] > 0 ? [...r.slice(0, 2), `${String(r[2])}, месяц закрыт`, ...r.slice(3)] : r)));
+    expect(closed.filter((r) => String(r[2]).endsWith(', месяц закрыт'))).toHaveLength(2);
   });
 
   it('answers 204 before the file exists, 404 to another company, and checks roles and input', async () => {
