@@ -7,6 +7,7 @@
 import { useDeferredValue, useId, useState, type KeyboardEvent } from 'react';
 import type { CounterpartyRole } from '../../../contract/requisites.ts';
 import { useGet } from '../../engine/api.ts';
+import { pickerExtras } from './picker-extras.ts';
 import './registers.css';
 
 export interface Picked {
@@ -38,14 +39,18 @@ interface PickerProps {
 
 const LIMIT = 8;
 
-function useOptions(register: PickerProps['register'], q: string, open: boolean, role: CounterpartyRole | undefined, companyId: number | null | undefined): Picked[] {
+/** The cards found for `q`, and whether the search for it has answered (its options are then all there are). */
+function useOptions(register: PickerProps['register'], q: string, open: boolean, role: CounterpartyRole | undefined, companyId: number | null | undefined): { options: Picked[]; answered: boolean } {
   const company = companyId ? { company_id: companyId } : {};
   const counterparties = useGet(register === 'counterparties' && open ? 'GET /counterparties/' : null, { q, limit: LIMIT, ...(role ? { role } : {}), ...company }, { staleTime: 30_000 });
   const places = useGet(register === 'places' && open ? 'GET /places/' : null, { q, limit: LIMIT, ...company }, { staleTime: 30_000 });
+  const query = register === 'counterparties' ? counterparties : places;
+  // A failed search (no connection) answers too: creating is then offered, and says for itself whether it can.
+  const answered = query.data !== undefined || query.isError;
   if (register === 'counterparties') {
-    return (counterparties.data?.data.items ?? []).map((c) => ({ id: c.id, name: c.name, detail: c.inn ? `ИНН ${c.inn}` : null }));
+    return { answered, options: (counterparties.data?.data.items ?? []).map((c) => ({ id: c.id, name: c.name, detail: c.inn ? `ИНН ${c.inn}` : null })) };
   }
-  return (places.data?.data.items ?? []).map((p) => ({ id: p.id, name: p.name, detail: p.address }));
+  return { answered, options: (places.data?.data.items ?? []).map((p) => ({ id: p.id, name: p.name, detail: p.address })) };
 }
 
 export function RegisterPicker(props: PickerProps) {
@@ -54,8 +59,8 @@ export function RegisterPicker(props: PickerProps) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
   const q = useDeferredValue(picked ? '' : text.trim());
-  const options = useOptions(register, q, open, role, companyId);
-  const creating = onCreate && text.trim() !== '' && !options.some((o) => o.name.toLowerCase() === text.trim().toLowerCase());
+  const { options, answered } = useOptions(register, q, open, role, companyId);
+  const { creating, searching } = pickerExtras({ text: picked ? '' : text, searched: q, answered, options, canCreate: onCreate !== undefined });
   const count = options.length + (creating ? 1 : 0);
   const listId = `${id}-list`;
   const noteId = `${id}-note`;
@@ -63,7 +68,7 @@ export function RegisterPicker(props: PickerProps) {
   function choose(index: number): void {
     const option = options[index];
     if (option) onPick(option);
-    else if (creating) onCreate(text.trim());
+    else if (creating) onCreate?.(text.trim());
     setOpen(false);
   }
 
@@ -114,7 +119,7 @@ export function RegisterPicker(props: PickerProps) {
           {picked && !error ? `✓ ${note}` : note}
         </span>
       )}
-      <ul id={listId} role="listbox" aria-label={label} className="register-options" hidden={!open || count === 0}>
+      <ul id={listId} role="listbox" aria-label={label} aria-busy={searching} className="register-options" hidden={!open || (count === 0 && !searching)}>
         {options.map((option, index) => (
           <li
             key={option.id}
@@ -143,6 +148,11 @@ export function RegisterPicker(props: PickerProps) {
             }}
           >
             {createLabel} «{text.trim()}»…
+          </li>
+        )}
+        {searching && (
+          <li className="register-searching muted" role="presentation">
+            Ищем…
           </li>
         )}
       </ul>
