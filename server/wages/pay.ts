@@ -13,12 +13,8 @@ import type { Database } from '../db/schema.ts';
 import { DELIVERED_SQL, roundQuantity, roundVolume } from '../tasks/progress.ts';
 import { ladderRate, type LadderBand } from '../../contract/ladder.ts';
 import { fromKop, monthOf, monthRange, toKop, type Adjustment, type DriverPay, type PayrollDriver, type RateSource, type WageItem } from '../../contract/money.ts';
-import type { TaskMoney } from '../../contract/entities.ts';
 import { queryTemplate } from '../db/template.ts';
 import { isPostgres } from '../db/dialect.ts';
-import { byClosedMonth, closedMonths, storedSums } from './stored-money.ts';
-
-export { closedMonths } from './stored-money.ts';
 import { currentOpenMonth } from '../payroll/months.ts';
 
 type Q = Kysely<Database>;
@@ -338,30 +334,17 @@ export async function driverPayFor(
   return pay;
 }
 
-/**
- * Per task: its approved loads' money (revenue at the task's price, the drivers' pay, the margin). A closed month's
- * tasks summed from the lines their close stored (stored-money.ts), the rest priced load by load.
- */
-export async function taskMoney(db: Q, taskIds: readonly number[]): Promise<Map<number, TaskMoney>> {
-  const result = new Map<number, TaskMoney>();
-  if (taskIds.length === 0) return result;
-  const tasks = await db.selectFrom('tasks').select(['id', 'company_id', 'date']).where('id', 'in', [...taskIds]).execute();
-  const { closed, open } = await byClosedMonth(db, tasks);
-  for (const [id, s] of await storedSums(db, 'task', closed.map((t) => t.id))) {
-    result.set(id, { approved: roundQuantity(s.quantity), revenue: fromKop(s.revenue_kop), pay: fromKop(s.pay_kop), margin: fromKop(s.revenue_kop - s.pay_kop) });
-  }
-  if (open.length === 0) return result;
-  const loads = await priceLoads(db, await selectLoads(db, { taskIds: open.map((t) => t.id), review: 'approved' }));
-  const by = new Map<number, { approved: number; revenueKop: number; payKop: number }>();
-  for (const l of loads) {
-    const m = by.get(l.task_id) ?? { approved: 0, revenueKop: 0, payKop: 0 };
-    m.approved = roundQuantity(m.approved + l.quantity);
-    m.revenueKop += amountKop(l.quantity, l.task_rate);
-    m.payKop += l.amount_kop;
-    by.set(l.task_id, m);
-  }
-  for (const [id, m] of by) result.set(id, { approved: m.approved, revenue: fromKop(m.revenueKop), pay: fromKop(m.payKop), margin: fromKop(m.revenueKop - m.payKop) });
-  return result;
+/** The (company, month) pairs among `keys` that are closed. */
+export async function closedMonths(db: Q, keys: readonly { company_id: number; month: string }[]): Promise<Set<string>> {
+  if (keys.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('payroll_months')
+    .select(['company_id', 'month'])
+    .where('status', '=', 'closed')
+    .where('company_id', 'in', [...new Set(keys.map((k) => k.company_id))])
+    .where('month', 'in', [...new Set(keys.map((k) => k.month))])
+    .execute();
+  return new Set(rows.map((r) => `${r.company_id}:${r.month}`));
 }
 
 /** Sums kopecks exactly, and quantities rounded to the gram. */
