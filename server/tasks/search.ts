@@ -88,9 +88,7 @@ export function taskTextIds(db: SearchDb, query: string, within: TaskBounds = {}
  * card's name, so a counterparty finds its tasks though no task text holds its name.
  */
 export function counterpartyTaskIds(db: SearchDb, query: string, companyId: number | null): RawBuilder<unknown> {
-  // The caller's company's cards by their (company_id, name) index; all companies' only for a super-admin's list.
-  const company = companyId === null ? sql`` : sql`sc.company_id = ${companyId} and `;
-  const named = sql`(select sc.id from counterparties sc where ${company}(${searchCondition(db, query, ['sc.name', 'sc.full_name'])}))`;
+  const named = namedCounterparties(db, query, companyId);
   // PostgreSQL: `= any(array(…))`, the cards read once and each link by its index. As `in (…)`, a table of cards
   // without statistics (none yet, or never analyzed) let the planner guess every task for each link, and it then read
   // all the company's tasks to meet the union (search by a driver's name at full size: 580 → 250 ms).
@@ -100,6 +98,34 @@ export function counterpartyTaskIds(db: SearchDb, query: string, companyId: numb
       : sql`select ct.id from tasks ct where ${sql.ref(`ct.${column}`)} in ${named}`,
   );
   return sql.join(links, sql` union `);
+}
+
+/** The counterparties whose short or full name has `query`: the caller's company's cards by their (company_id, name) index; all companies' only for a super-admin's list. */
+function namedCounterparties(db: SearchDb, query: string, companyId: number | null): RawBuilder<unknown> {
+  const company = companyId === null ? sql`` : sql`sc.company_id = ${companyId} and `;
+  return sql`(select sc.id from counterparties sc where ${company}(${searchCondition(db, query, ['sc.name', 'sc.full_name'])}))`;
+}
+
+/** A search that is a task's number («123», «№123»): the number, else undefined. */
+export const searchedNumber = (query: string): number | undefined => {
+  const digits = /^№?\s*(\d{1,9})$/.exec(query.trim())?.[1];
+  return digits === undefined ? undefined : Number(digits);
+};
+
+/**
+ * PostgreSQL: the staff search's parts as conditions on the task `t` itself, each served by its own index — its text
+ * (the trigram index), a driver on it by name, each counterparty link by name, its number — for a list that unions
+ * the parts, each under the list's own filters (tasks/queries.ts `searchedList`).
+ */
+export function taskSearchConditions(db: SearchDb, query: string, companyId: number | null): RawBuilder<SqlBool>[] {
+  const named = namedCounterparties(db, query, companyId);
+  const number = searchedNumber(query);
+  return [
+    searchCondition(db, query, taskTextColumns('t')),
+    sql<SqlBool>`t.id in (select sd.task_id from task_drivers sd where sd.driver_id in ${usersNamed(db, query)})`,
+    ...(['customer_id', 'shipper_id', 'consignee_id'] as const).map((column) => sql<SqlBool>`${sql.ref(`t.${column}`)} = any(array${named})`),
+    ...(number === undefined ? [] : [sql<SqlBool>`t.id = ${number}`]),
+  ];
 }
 
 /** The users whose name has `query`, as a subquery of ids (the users table is small: read first, then indexes). */

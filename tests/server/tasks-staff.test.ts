@@ -52,6 +52,17 @@ describe.each(backends)('staff task calls ($name)', ({ databaseUrl }) => {
     expect(await list('?limit=1')).toMatchObject({ total: 2, next_offset: 1 });
     expect(ids(await list('', p.otherManager))).toEqual([foreign]);
     expect(ids(await list('', p.superAdmin))).toEqual(expect.arrayContaining([foreign, recent, old]));
+    // A search found through several parts counts each task once, under the list's filters, in its order, paged.
+    const both = await createTask(server, p.company, { status: 'completed', date: '2026-10-20', cargo: 'Петровский щебень' });
+    await addDriver(server, both, p.driver.id, { status: 'completed' });
+    await createTask(server, p.otherCompany, { status: 'completed', date: '2026-10-21', cargo: 'Петровский щебень' });
+    expect(await list(`?search=${encodeURIComponent('петров')}`)).toMatchObject({ total: 2 });
+    expect(ids(await list(`?search=${encodeURIComponent('петров')}`))).toEqual([both, old]);
+    expect(ids(await list(`?search=${encodeURIComponent('петров')}&ordering=-cargo`))).toEqual([both, old]);
+    expect(ids(await list(`?search=${encodeURIComponent('петров')}&ordering=cargo`))).toEqual([old, both]);
+    expect(await list(`?search=${encodeURIComponent('петров')}&limit=1&offset=1`)).toMatchObject({ total: 2, items: [{ id: old }] });
+    expect(ids(await list(`?search=${encodeURIComponent('петров')}&date_from=2026-10-15`))).toEqual([both]);
+    expect(ids(await list(`?search=${encodeURIComponent('щебень')}&status=all`))).toEqual([open, recent, both]);
     expect((await call('GET', '/tasks/completed/?ordering=sideways', p.manager)).statusCode).toBe(400);
     expect((await call('GET', '/tasks/completed/?limit=500', p.manager)).statusCode).toBe(400);
     expect((await call('GET', '/tasks/completed/', p.driver)).statusCode).toBe(403);
