@@ -71,28 +71,41 @@ export async function storedSums(db: Q, per: 'task' | 'association', ids: readon
   return result;
 }
 
+/** A task's or an assignment's approved loads summed: delivered (to the gram), pay and revenue in kopecks, the last load's rate. */
+export interface MoneySums extends StoredSums {
+  /** Whether the figures are its closed month's, as stored. */
+  frozen: boolean;
+}
+
 /**
- * Per task: its approved loads' money (revenue at the task's price, the drivers' pay, the margin). A closed month's
- * tasks summed from the lines their close stored (stored-money.ts), the rest priced load by load.
+ * Per task or assignment (each with its task's company and date): its approved loads' money — a closed month's summed
+ * from its stored lines (`storedSums`), the rest priced load by load by the one rule (pay.ts).
  */
-export async function taskMoney(db: Q, taskIds: readonly number[]): Promise<Map<number, TaskMoney>> {
-  const result = new Map<number, TaskMoney>();
-  if (taskIds.length === 0) return result;
-  const tasks = await db.selectFrom('tasks').select(['id', 'company_id', 'date']).where('id', 'in', [...taskIds]).execute();
-  const { closed, open } = await byClosedMonth(db, tasks);
-  for (const [id, s] of await storedSums(db, 'task', closed.map((t) => t.id))) {
-    result.set(id, { approved: roundQuantity(s.quantity), revenue: fromKop(s.revenue_kop), pay: fromKop(s.pay_kop), margin: fromKop(s.revenue_kop - s.pay_kop) });
-  }
+export async function moneySums(db: Q, per: 'task' | 'association', rows: readonly { id: number; company_id: number; date: string }[]): Promise<Map<number, MoneySums>> {
+  const result = new Map<number, MoneySums>();
+  if (rows.length === 0) return result;
+  const { closed, open } = await byClosedMonth(db, rows);
+  for (const [id, s] of await storedSums(db, per, closed.map((r) => r.id))) result.set(id, { ...s, quantity: roundQuantity(s.quantity), frozen: true });
   if (open.length === 0) return result;
-  const loads = await priceLoads(db, await selectLoads(db, { taskIds: open.map((t) => t.id), review: 'approved' }));
-  const by = new Map<number, { approved: number; revenueKop: number; payKop: number }>();
+  const ids = open.map((r) => r.id);
+  const loads = await priceLoads(db, await selectLoads(db, per === 'task' ? { taskIds: ids, review: 'approved' } : { associationIds: ids, review: 'approved' }));
   for (const l of loads) {
-    const m = by.get(l.task_id) ?? { approved: 0, revenueKop: 0, payKop: 0 };
-    m.approved = roundQuantity(m.approved + l.quantity);
-    m.revenueKop += amountKop(l.quantity, l.task_rate);
-    m.payKop += l.amount_kop;
-    by.set(l.task_id, m);
+    const id = per === 'task' ? l.task_id : l.association_id;
+    const m = result.get(id) ?? { quantity: 0, pay_kop: 0, revenue_kop: 0, last: null, frozen: false };
+    m.quantity = roundQuantity(m.quantity + l.quantity);
+    m.pay_kop += l.amount_kop;
+    m.revenue_kop += amountKop(l.quantity, l.task_rate);
+    m.last = { rate: l.rate, rate_source: l.rate_source, month_volume: l.month_volume };
+    m.frozen = l.frozen;
+    result.set(id, m);
   }
-  for (const [id, m] of by) result.set(id, { approved: m.approved, revenue: fromKop(m.revenueKop), pay: fromKop(m.payKop), margin: fromKop(m.revenueKop - m.payKop) });
   return result;
+}
+
+/** Per task: its approved loads' money (revenue at the task's price, the drivers' pay, the margin). */
+export async function taskMoney(db: Q, taskIds: readonly number[]): Promise<Map<number, TaskMoney>> {
+  if (taskIds.length === 0) return new Map();
+  const tasks = await db.selectFrom('tasks').select(['id', 'company_id', 'date']).where('id', 'in', [...taskIds]).execute();
+  const sums = await moneySums(db, 'task', tasks);
+  return new Map([...sums].map(([id, s]) => [id, { approved: s.quantity, revenue: fromKop(s.revenue_kop), pay: fromKop(s.pay_kop), margin: fromKop(s.revenue_kop - s.pay_kop) }]));
 }
