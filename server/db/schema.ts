@@ -24,7 +24,7 @@ import type { TripAcceptancesTable, TripAcceptanceTripsTable, TripConfirmationsT
 import type { EtrnIncomingTable } from './schema-etrn-incoming.ts';
 import type { DriverStatus, RegistrationRequest, ReviewStatus, TaskStatus } from '../../contract/entities.ts';
 import type { TransferStatus } from '../../contract/transfers.ts';
-import type { ResponseStatus } from '../../contract/announcements.ts';
+import type { AnnouncementReadsTable, AnnouncementResponsesTable, AnnouncementsTable, TaskImportsTable, TaskTemplatesTable, UserSettingsTable } from './schema-console.ts';
 import type { ExportStatus } from '../../contract/exports.ts';
 
 type Id = Generated<number>;
@@ -267,36 +267,7 @@ export interface TransfersTable {
   updated_at: string | null;
 }
 
-export interface AnnouncementsTable {
-  id: Id;
-  company_id: number | null;
-  author_id: number | null;
-  title: string;
-  body: string;
-  created_at: string;
-  /** 0/1: drivers are asked to respond (confirm they read it, or answer). */
-  requires_response: Generated<number>;
-}
-
-export interface AnnouncementReadsTable {
-  id: Id;
-  announcement_id: number;
-  user_id: number;
-  read_at: string;
-}
-
-export interface AnnouncementResponsesTable {
-  id: Id;
-  announcement_id: number;
-  user_id: number;
-  text: string | null;
-  status: ResponseStatus;
-  created_at: string;
-  decided_at: string | null;
-  decided_by: number | null;
-}
-
-/** A closed (or reopened) month of a company's payroll (server/payroll/). Money in kopecks. */
+/** A completed-tasks export job (server/exports/jobs.ts). */
 export interface ExportJobsTable {
   id: Id;
   user_id: number;
@@ -372,35 +343,6 @@ export interface Database extends PriceTables, InvoiceTables, DocumentTables {
   customer_link_views: CustomerLinkViewsTable;
   customer_disputes: CustomerDisputesTable;
   etrn_incoming: EtrnIncomingTable;
-}
-
-/** A user's own settings (migration 008): the alerts they want, JSON of contract/alerts.ts AlertSettings. */
-export interface UserSettingsTable {
-  user_id: number;
-  alerts: string;
-  updated_at: string;
-}
-
-/** A company's task template: a name and a task's fields without its date (JSON of contract/calls/tasks.ts). */
-export interface TaskTemplatesTable {
-  id: Id;
-  company_id: number;
-  name: string;
-  fields: string;
-  created_by: number | null;
-  created_at: string;
-  updated_at: string;
-}
-
-/** An Excel file imported into a company's tasks, by its SHA-256 (the same file twice is refused). */
-export interface TaskImportsTable {
-  id: Id;
-  company_id: number;
-  file_hash: string;
-  file_name: string;
-  tasks: number;
-  created_by: number | null;
-  created_at: string;
 }
 
 export type UserRow = Selectable<UsersTable>;
