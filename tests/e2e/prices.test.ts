@@ -57,6 +57,7 @@ describe('prices', () => {
       const search = app.proxy.delayNext('GET', /^\/api\/counterparties\/?\?q=/, 1_500);
       await customer.type(name);
       await page.getByRole('listbox', { name: 'Заказчик' }).getByText('Ищем…').waitFor();
+      if (shots) await page.screenshot({ path: `${shots}/picker-searching-${width}.png` });
       expect(await page.getByRole('option', { name: /Создать/ }).count()).toBe(0);
       await customer.choose(new RegExp(name.replace(/[()«»]/g, '.')));
       expect(search.forwarded).toBe(1);
