@@ -16,7 +16,8 @@ import { forbidden, notFound } from '../errors.ts';
 import { registerArea } from './define.ts';
 import { XLSX, contentDisposition, createSheetWriter, filePeriod, type ExportCell, type SheetColumn } from '../exports/workbook.ts';
 import { companyWageSheet, driverWages, managerWageRows, managerWages, type Period, type StaffRow } from '../wages/compute.ts';
-import { companyLoads, companyStatistics } from '../wages/statistics.ts';
+import { companyStatistics } from '../wages/statistics.ts';
+import { companyLoads } from '../wages/company-loads.ts';
 import { assertStaffSeesCompany, isDriver } from '../tasks/scope.ts';
 
 function periodLabel(p: Period): string {

@@ -14,7 +14,7 @@ import type { ManagerWageItem, ManagerWageRow, ManagerWages } from '../../contra
 import { roundQuantity } from '../tasks/progress.ts';
 import { amountKop, priceLoads, selectLoads, sumKop, sumQuantity, toWageItem, type Period } from './pay.ts';
 import { unapprovedLoads } from './pending.ts';
-import { companyItem, transfersOf } from './statistics.ts';
+import { companyItem, transfersOf } from './company-loads.ts';
 import { listAdjustments } from '../payroll/adjustments.ts';
 
 export type { Period } from './pay.ts';
